@@ -1,0 +1,37 @@
+"""Backends read the checked IR and write files into the build directory. None of them re-parses.
+
+Each backend is `(name, write)` where `write(project, out_dir, options)` returns the diagnostics it
+found (for example a text that does not fit its box). Later backends are added to `BACKENDS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler.diagnostics import Diagnostic
+from compiler.model import Project
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    only: frozenset[str] = frozenset()  # empty: every backend
+    settings: dict[str, str] = field(default_factory=dict)
+
+    def wants(self, name: str) -> bool:
+        return not self.only or name in self.only
+
+
+Writer = Callable[[Project, Path, BuildOptions], list[Diagnostic]]
+
+
+def _ir(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
+    from compiler.backends.ir import write_ir
+
+    return write_ir(project, out, options)
+
+
+BACKENDS: list[tuple[str, Writer]] = [
+    ("ir", _ir),
+]

@@ -1,0 +1,18 @@
+"""Backend `ir`: `generated/ir/<game>.json`, the checked IR of each game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from compiler.backends import BuildOptions
+from compiler.diagnostics import Diagnostic
+from compiler.irjson import dumps, project_json
+from compiler.model import Project
+
+
+def write_ir(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
+    folder = out / "ir"
+    folder.mkdir(parents=True, exist_ok=True)
+    for game in sorted(project.games):
+        (folder / f"{game}.json").write_text(dumps(project_json(project, game)), encoding="utf-8")
+    return []

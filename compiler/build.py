@@ -1,0 +1,51 @@
+"""`cardc build`: run every backend into a temporary folder, then swap it in only if all succeeded.
+
+A failed or interrupted build leaves the previous output folder exactly as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from compiler.backends import BACKENDS, BuildOptions
+from compiler.diagnostics import Diagnostic
+from compiler.model import Project
+
+
+class BuildFailed(Exception):
+    """A backend failed; the previous output is untouched."""
+
+
+def build(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
+    diagnostics: list[Diagnostic] = []
+    try:
+        for name, write in BACKENDS:
+            if options.wants(name):
+                diagnostics.extend(write(project, tmp, options))
+        if any(d.is_error for d in diagnostics):
+            raise BuildFailed("a backend reported errors")
+        _swap(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return diagnostics
+
+
+def _swap(new: Path, out: Path) -> None:
+    """Put `new` in place of `out` with two renames, so `out` is never half-written."""
+    old = out.parent / f".{out.name}.old-{os.getpid()}"
+    if out.exists():
+        out.rename(old)
+    try:
+        new.rename(out)
+    except BaseException:
+        if old.exists():
+            old.rename(out)
+        raise
+    shutil.rmtree(old, ignore_errors=True)

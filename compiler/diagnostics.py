@@ -1,0 +1,132 @@
+"""The one diagnostic type for every user error, and its rendering."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A position in a source file: 1-based line and column, plus the end of the spot."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int = 0
+    end_col: int = 0
+
+    def to_json(self) -> dict[str, object]:
+        return {"file": self.file, "line": self.line, "col": self.col}
+
+
+NO_SPAN = Span("<command line>", 1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    severity: Severity
+    code: str
+    message: str
+    span: Span
+    hint: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.span.file, self.span.line, self.span.col, self.code)
+
+    def render(self, sources: dict[str, str] | None = None) -> str:
+        """`file:line:col: error[CODE]: message`, the source line with a caret, and a hint."""
+        sp = self.span
+        out = [f"{sp.file}:{sp.line}:{sp.col}: {self.severity.value}[{self.code}]: {self.message}"]
+        text = (sources or {}).get(sp.file)
+        if text is not None:
+            lines = text.splitlines()
+            if 1 <= sp.line <= len(lines):
+                src = lines[sp.line - 1].replace("\t", " ")
+                width = 1
+                if sp.end_line == sp.line and sp.end_col > sp.col:
+                    width = sp.end_col - sp.col
+                width = max(1, min(width, len(src) - sp.col + 1)) if len(src) >= sp.col else 1
+                gutter = " " * len(str(sp.line))
+                out.append(f" {sp.line} | {src}")
+                out.append(f" {gutter} | {' ' * (sp.col - 1)}{'^' * width}")
+        if self.hint:
+            out.append(f"  = hint: {self.hint}")
+        return "\n".join(out)
+
+
+def did_you_mean(word: str, vocabulary: Iterable[str]) -> str | None:
+    """A 'did you mean' hint from the closest known word, if any is close enough."""
+    match = difflib.get_close_matches(word, sorted(set(vocabulary)), n=1, cutoff=0.6)
+    return f"did you mean `{match[0]}`?" if match else None
+
+
+@dataclass
+class DiagnosticSink:
+    """Collects every diagnostic of a run, so that all errors are reported, not just the first."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        self.items.append(Diagnostic(Severity.ERROR, code, message, span, hint))
+
+    def warning(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        self.items.append(Diagnostic(Severity.WARNING, code, message, span, hint))
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.items)
+
+    def sorted(self) -> list[Diagnostic]:
+        unique = dict.fromkeys(self.items)
+        return sorted(unique, key=Diagnostic.sort_key)
+
+
+# Stable diagnostic codes, documented in dsl/README.md (a test keeps the two in step).
+CODES: dict[str, str] = {
+    "E100": "syntax error: a token the grammar does not expect here",
+    "E101": "a character that starts no token",
+    "E102": "a string that is not closed on its line",
+    "E103": "a malformed number",
+    "E104": "the file ends inside an unfinished construct (often a missing `}`)",
+    "E110": "an imported or given file does not exist or cannot be read",
+    "E111": "an import cycle",
+    "E112": "a file without its `module` line",
+    "E113": "a module that names an undeclared game or expansion",
+    "E114": "a path outside the content folder",
+    "E115": "an image or file that does not exist",
+    "E200": "an unknown entity kind",
+    "E201": "an unknown attribute for the kind",
+    "E202": "a required attribute is missing",
+    "E203": "a value of the wrong type",
+    "E204": "a duplicate id",
+    "E205": "an attribute given twice",
+    "E206": "a reference to an entity that does not exist",
+    "E207": "a reference to an entity of the wrong kind",
+    "E208": "errata of an entity that does not exist",
+    "E209": "a value that is not one of the allowed choices",
+    "E210": "a malformed kind or type declaration",
+    "E211": "a game or expansion declared wrongly",
+    "E212": "a declaration that is not allowed in this place",
+    "E300": "an unknown effect verb",
+    "E301": "an effect verb used in the wrong place",
+    "E302": "an unknown effect parameter",
+    "E303": "a missing effect parameter",
+    "E304": "too many arguments to an effect verb",
+    "E400": "a missing translation",
+    "E401": "a language the game does not declare",
+    "E402": "a schema violation",
+    "W500": "a provisional or unknown value (an error under --strict)",
+    "W501": "a hand-written text that no longer mentions a number its effects use",
+}

@@ -1,0 +1,33 @@
+"""The front end in one call: files -> parse trees -> typed IR, with every diagnostic of the run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.catalogue import Catalogue, default_catalogue
+from compiler.diagnostics import Diagnostic, DiagnosticSink
+from compiler.loader import load
+from compiler.lower import Lowering
+from compiler.model import Project
+
+
+@dataclass(frozen=True)
+class FrontEndResult:
+    project: Project
+    diagnostics: list[Diagnostic]
+    sources: dict[str, str]
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.is_error for d in self.diagnostics)
+
+    def errors(self, strict: bool = False) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.is_error or (strict and d.code == "W500")]
+
+
+def compile_paths(paths: list[Path], catalogue: Catalogue | None = None) -> FrontEndResult:
+    sink = DiagnosticSink()
+    sources = load(paths, sink)
+    project = Lowering(sources, catalogue or default_catalogue(), sink).run()
+    return FrontEndResult(project, sink.sorted(), sources.texts)

@@ -1,0 +1,144 @@
+"""The typed IR as JSON: what `cardc dump` prints and `generated/ir/<game>.json` holds.
+
+Its shape is published as JSON Schema in `dsl/schemas/`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from compiler import model as m
+from compiler import syntax as s
+
+IR_FORMAT = 1
+
+
+def value_json(v: s.Value) -> Any:
+    if isinstance(v, s.IntV | s.SignedV | s.BoolV):
+        return v.value
+    if isinstance(v, s.DecimalV):
+        return float(v.value)
+    if isinstance(v, s.StrV):
+        return v.value
+    if isinstance(v, s.RangeV):
+        return {"min": v.lo, "max": v.hi}
+    if isinstance(v, s.DiceV):
+        return {"dice": v.count, "sides": v.sides}
+    if isinstance(v, s.IconV):
+        return {"icon": v.name}
+    if isinstance(v, s.LocalizedV):
+        return v.as_dict()
+    if isinstance(v, s.ListV):
+        return [value_json(i) for i in v.items]
+    if isinstance(v, s.CallV):
+        if v.args is None:
+            return v.name
+        return {"call": v.name, "args": [{"name": a.name, "value": value_json(a.value)} for a in v.args]}
+    if isinstance(v, s.UnknownV):
+        return {"unknown": True, "note": v.note}
+    return {"provisional": True, "value": value_json(v.value), "note": v.note}
+
+
+def invocation_json(inv: m.Invocation) -> dict[str, Any]:
+    return {"verb": inv.verb, "role": inv.role, "args": {k: value_json(v) for k, v in inv.args},
+            "span": inv.span.to_json()}
+
+
+def condition_json(c: m.Condition) -> dict[str, Any]:
+    if isinstance(c, m.Invocation):
+        return invocation_json(c)
+    if isinstance(c, m.NotCond):
+        return {"not": condition_json(c.cond)}
+    key = "and" if isinstance(c, m.AndCond) else "or"
+    return {key: [condition_json(c.left), condition_json(c.right)]}  # type: ignore[union-attr]
+
+
+def statement_json(st: m.Statement) -> dict[str, Any]:
+    if isinstance(st, m.Do):
+        return {"do": invocation_json(st.call)}
+    if isinstance(st, m.May):
+        return {"may": invocation_json(st.call)}
+    if isinstance(st, m.Choose):
+        return {"choose": [{"option": o.name, "body": [statement_json(x) for x in o.body]} for o in st.options]}
+    return {"if": condition_json(st.cond), "then": [statement_json(x) for x in st.then],
+            "else": [statement_json(x) for x in st.orelse]}
+
+
+def effect_json(e: m.Effect) -> dict[str, Any]:
+    return {
+        "index": e.index,
+        "trigger": invocation_json(e.trigger),
+        "condition": condition_json(e.condition) if e.condition is not None else None,
+        "body": [statement_json(st) for st in e.body],
+        "span": e.span.to_json(),
+    }
+
+
+def entity_json(e: m.Entity) -> dict[str, Any]:
+    return {
+        "kind": e.kind,
+        "kinds": list(e.kinds),
+        "id": e.id,
+        "game": e.game,
+        "module": e.module,
+        "name": e.name.as_dict(),
+        "text": e.text.as_dict() if e.text else None,
+        "copies": e.copies,
+        "tags": list(e.tags),
+        "source": e.source,
+        "variant": e.variant,
+        "parent": e.parent,
+        "errata": e.errata,
+        "attrs": {k: value_json(v) for k, v in e.attrs.items()},
+        "effects": [effect_json(x) for x in e.effects],
+        "provisional": [{"attr": a, "note": n} for a, n in e.provisional],
+        "span": e.span.to_json(),
+    }
+
+
+def kind_json(k: m.KindDef) -> dict[str, Any]:
+    return {
+        "id": k.id,
+        "game": k.game,
+        "module": k.module,
+        "name": k.name.as_dict() if k.name else None,
+        "extends": k.parent,
+        "physical": k.physical,
+        "copies": k.copies,
+        "size": k.size,
+        "attrs": {a.name: {"type": str(a.type), "required": a.required,
+                           "default": value_json(a.default) if a.default is not None else None,
+                           "doc": a.doc} for a in k.attrs.values()},
+        "span": k.span.to_json(),
+    }
+
+
+def module_json(mod: m.Module) -> dict[str, Any]:
+    return {"game": mod.game, "id": mod.id, "key": mod.key, "name": mod.name.as_dict() if mod.name else None,
+            "languages": list(mod.languages), "requires": list(mod.requires),
+            "text": mod.text.as_dict() if mod.text else None, "source": mod.source, "span": mod.span.to_json()}
+
+
+def game_json(g: m.Game) -> dict[str, Any]:
+    return {"id": g.id, "name": g.name.as_dict() if g.name else None, "languages": list(g.languages),
+            "publish": list(g.publish), "fallback": g.fallback, "span": g.span.to_json()}
+
+
+def project_json(p: m.Project, game: str | None = None) -> dict[str, Any]:
+    """The whole IR, or one game's part of it."""
+    def keep(g: str) -> bool:
+        return game is None or g == game
+
+    return {
+        "format": IR_FORMAT,
+        "games": [game_json(g) for g in sorted(p.games.values(), key=lambda g: g.id) if keep(g.id)],
+        "modules": [module_json(x) for x in sorted(p.modules.values(), key=lambda x: x.key) if keep(x.game)],
+        "kinds": [kind_json(k) for _, k in sorted(p.kinds.items()) if keep(k.game)],
+        "entities": [entity_json(e) for e in p.entities if keep(e.game)],
+    }
+
+
+def dumps(data: Any) -> str:
+    """Deterministic JSON text: the same IR always gives the same bytes."""
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,98 @@
+"""Finding and reading source files: paths given on the command line, their imports, cycles."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler import syntax as s
+from compiler.diagnostics import NO_SPAN, DiagnosticSink, Span
+from compiler.parser import parse_text
+
+SOURCE_SUFFIX = ".cardc"
+ROOT_MARKER = "cardc.toml"
+
+
+def display_path(path: Path) -> str:
+    """The path as diagnostics and IR spans show it: relative to the working directory when inside it."""
+    cwd = Path.cwd()
+    if path.is_relative_to(cwd):
+        return Path(os.path.relpath(path, cwd)).as_posix()
+    return path.as_posix()
+
+
+def find_content_root(paths: list[Path]) -> Path:
+    """The content folder: the nearest folder holding `cardc.toml` above the first path, else that path's folder."""
+    first = paths[0].resolve() if paths else Path.cwd()
+    start = first if first.is_dir() else first.parent
+    for folder in (start, *start.parents):
+        if (folder / ROOT_MARKER).is_file():
+            return folder
+    return start
+
+
+@dataclass
+class LoadedSources:
+    root: Path
+    files: list[s.FileS] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)  # display path -> text
+    real_paths: dict[str, Path] = field(default_factory=dict)
+
+
+def load(paths: list[Path], sink: DiagnosticSink) -> LoadedSources:
+    """Parse every given file (folders: every `*.cardc` below, sorted) and, transitively, its imports."""
+    root = find_content_root(paths)
+    out = LoadedSources(root=root.resolve())
+    queue: list[tuple[Path, Span]] = []
+    for p in paths:
+        if p.is_dir():
+            queue.extend((f, NO_SPAN) for f in sorted(p.rglob(f"*{SOURCE_SUFFIX}")))
+        elif p.is_file():
+            queue.append((p, NO_SPAN))
+        else:
+            sink.error("E110", f"no such file or folder: {p}", NO_SPAN)
+    done: dict[Path, s.FileS | None] = {}
+    for path, span in queue:
+        _load_file(path.resolve(), span, out, done, sink, stack=[])
+    return out
+
+
+def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.FileS | None],
+               sink: DiagnosticSink, stack: list[Path]) -> None:
+    if path in stack:
+        cycle = " -> ".join(display_path(p) for p in [*stack[stack.index(path):], path])
+        sink.error("E111", f"import cycle: {cycle}", span, "remove one of these imports")
+        return
+    if path in done:
+        return
+    root = out.root
+    if root != path and root not in path.parents:
+        sink.error("E114", f"`{display_path(path)}` is outside the content folder", span,
+                   f"the content folder is {display_path(root)}")
+        done[path] = None
+        return
+    display = display_path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        reason = "is not UTF-8 text" if isinstance(err, UnicodeDecodeError) else "cannot be read"
+        sink.error("E110", f"`{display}` {reason}", span)
+        done[path] = None
+        return
+    out.texts[display] = text
+    out.real_paths[display] = path
+    parsed = parse_text(text, display, sink)
+    done[path] = parsed
+    if parsed is None:
+        return
+    stack.append(path)
+    for imp in parsed.imports:
+        target = (path.parent / imp.path).resolve()
+        if not target.is_file():
+            sink.error("E110", f"imported file `{imp.path}` does not exist", imp.span,
+                       "imports are relative to the importing file")
+            continue
+        _load_file(target, imp.span, out, done, sink, stack)
+    stack.pop()
+    out.files.append(parsed)

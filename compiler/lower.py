@@ -1,0 +1,613 @@
+"""Parse tree -> typed IR: games, expansions, kinds, entities and effects, with every semantic check.
+
+All problems go to the diagnostic sink; lowering never stops at the first one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler import model as m
+from compiler import syntax as s
+from compiler.catalogue import Catalogue, Verb
+from compiler.diagnostics import DiagnosticSink, Span, did_you_mean
+from compiler.loader import LoadedSources
+from compiler.types import ValueContext, check_value, parse_type_string, type_from_value
+
+BUILTIN_DECLS = ("game", "expansion", "kind")
+VARIANT_KIND = "variant"
+
+# Attributes every entity has, whatever its kind.
+BUILTIN_ATTRS: dict[str, tuple[str, bool]] = {
+    "name": ("text", True),
+    "text": ("text", False),
+    "copies": ("int", False),
+    "tags": ("list(ident)", False),
+    "source": ("string", False),
+    "variant": ("ref(variant)", False),
+    "image": ("path", False),
+    "note": ("string", False),
+}
+GAME_ATTRS = {"name": "text", "languages": "list(ident)", "publish": "list(ident)", "fallback": "ident",
+              "text": "text", "source": "string"}
+EXPANSION_ATTRS = {"name": "text", "languages": "list(ident)", "requires": "list(ident)", "text": "text",
+                   "source": "string"}
+KIND_ATTRS = {"name": "text", "physical": "bool", "copies": "int", "size": "ident", "doc": "string"}
+ATTR_DEF_ATTRS = {"type": "type", "required": "bool", "default": "any", "doc": "string"}
+
+
+@dataclass
+class _FileCtx:
+    file: s.FileS
+    game: str
+    module: str  # "base" or the expansion id
+    directory: Path
+
+
+@dataclass
+class _Pending:
+    """An entity declaration waiting for all ids to be known before its references are checked."""
+
+    decl: s.DeclS
+    ctx: _FileCtx
+    parent: str | None
+    kind: m.KindDef | None
+
+
+@dataclass
+class Lowering:
+    sources: LoadedSources
+    catalogue: Catalogue
+    sink: DiagnosticSink
+    games: dict[str, m.Game] = field(default_factory=dict)
+    modules: dict[str, m.Module] = field(default_factory=dict)
+    kinds: dict[tuple[str, str], m.KindDef] = field(default_factory=dict)
+    ids: dict[tuple[str, str], tuple[str, Span]] = field(default_factory=dict)  # (game, id) -> (kind, span)
+    kind_parents: dict[tuple[str, str], str | None] = field(default_factory=dict)
+
+    # ---- pass 1: games and expansions --------------------------------------
+
+    def run(self) -> m.Project:
+        files = self.sources.files
+        game_decls: list[tuple[s.DeclS, s.FileS]] = []
+        exp_decls: list[tuple[s.DeclS, s.FileS]] = []
+        for f in files:
+            if f.module is None:
+                self.sink.error("E112", "this file has no `module` line", s_span_start(f),
+                                "start the file with `module <game>` or `module <game>.<expansion>`")
+            for d in f.decls:
+                if d.kind == "game":
+                    game_decls.append((d, f))
+                elif d.kind == "expansion":
+                    exp_decls.append((d, f))
+        for d, f in game_decls:
+            self._declare_game(d, f)
+        for d, f in exp_decls:
+            self._declare_expansion(d, f)
+        self._finish_games()
+        ctxs = [c for c in (self._file_ctx(f) for f in files) if c is not None]
+        for ctx in ctxs:
+            for d in ctx.file.decls:
+                if d.kind == "kind":
+                    self._declare_kind_shape(d, ctx)
+        for ctx in ctxs:
+            for d in ctx.file.decls:
+                if d.kind == "kind":
+                    self._declare_kind(d, ctx)
+        pending: list[_Pending] = []
+        for ctx in ctxs:
+            for d in ctx.file.decls:
+                if d.kind not in BUILTIN_DECLS:
+                    self._collect(d, ctx, None, pending)
+                elif d.kind in ("game", "expansion"):
+                    self._check_builtin_members(d)
+        entities = [e for e in (self._lower_entity(p) for p in pending) if e is not None]
+        self._check_errata(entities)
+        entities.sort(key=lambda e: (e.game, e.span.file, e.span.line, e.span.col))
+        return m.Project(self.sources.root, self.games, self.modules, self.kinds, tuple(entities),
+                         dict(self.sources.texts))
+
+    def _attr_map(self, d: s.DeclS, allowed: dict[str, str], what: str) -> dict[str, s.AttrS]:
+        found: dict[str, s.AttrS] = {}
+        for a in d.attrs:
+            if a.name in found:
+                self.sink.error("E205", f"attribute `{a.name}` is given twice", a.span,
+                                f"first given at line {found[a.name].span.line}")
+                continue
+            if a.name not in allowed:
+                self.sink.error("E201", f"unknown attribute `{a.name}` for {what}", a.span,
+                                did_you_mean(a.name, allowed) or f"known: {', '.join(sorted(allowed))}")
+                continue
+            found[a.name] = a
+        return found
+
+    def _simple_ctx(self, where: str, languages: tuple[str, ...], known: tuple[str, ...],
+                    directory: Path, provisional: list[tuple[str, str]] | None = None) -> ValueContext:
+        return ValueContext(self.sink, languages, known, self.sources.root, directory,
+                            lambda *_: None, provisional if provisional is not None else [], where)
+
+    def _idents(self, value: s.Value | None) -> tuple[str, ...]:
+        if isinstance(value, s.ListV):
+            return tuple(v.name for v in value.items if isinstance(v, s.CallV))
+        return ()
+
+    def _declare_game(self, d: s.DeclS, f: s.FileS) -> None:
+        if d.id in self.games:
+            self.sink.error("E211", f"game `{d.id}` is declared twice", d.id_span,
+                            f"first declared at {self.games[d.id].span.file}:{self.games[d.id].span.line}")
+            return
+        if d.extends:
+            self.sink.error("E211", "a game cannot extend anything; declare an `expansion` instead", d.id_span)
+        if f.module is not None and f.module.name != d.id:
+            self.sink.error("E212", f"game `{d.id}` must be declared in a file of `module {d.id}`", d.id_span)
+        attrs = self._attr_map(d, GAME_ATTRS, f"game `{d.id}`")
+        if "languages" not in attrs:
+            self.sink.error("E202", f"game `{d.id}` needs `languages`", d.id_span,
+                            "e.g. `languages: [cs, en]`")
+        languages = self._idents(attrs["languages"].value) if "languages" in attrs else ()
+        publish = self._idents(attrs["publish"].value) if "publish" in attrs else ()
+        fallback_v = attrs["fallback"].value if "fallback" in attrs else None
+        fallback = fallback_v.name if isinstance(fallback_v, s.CallV) else (languages[0] if languages else "en")
+        name = attrs["name"].value if "name" in attrs else None
+        self.games[d.id] = m.Game(d.id, name if isinstance(name, s.LocalizedV) else None, languages,
+                                  publish, fallback, d.id_span)
+        self.modules[d.id] = m.Module(d.id, "base", self.games[d.id].name, languages, (),
+                                      _loc(attrs, "text"), _str(attrs, "source"), d.id_span)
+
+    def _declare_expansion(self, d: s.DeclS, f: s.FileS) -> None:
+        if not d.extends:
+            self.sink.error("E211", f"expansion `{d.id}` must say which game it extends", d.id_span,
+                            f"write `expansion {d.id} extends <game> {{ ... }}`")
+            return
+        game = d.extends
+        if game not in self.games:
+            self.sink.error("E211", f"expansion `{d.id}` extends unknown game `{game}`", d.id_span,
+                            did_you_mean(game, self.games))
+            return
+        key = f"{game}.{d.id}"
+        if key in self.modules:
+            self.sink.error("E211", f"expansion `{key}` is declared twice", d.id_span)
+            return
+        if f.module is not None and f.module.name != key:
+            self.sink.error("E212", f"expansion `{d.id}` must be declared in a file of `module {key}`", d.id_span)
+        attrs = self._attr_map(d, EXPANSION_ATTRS, f"expansion `{d.id}`")
+        languages = self._idents(attrs["languages"].value) if "languages" in attrs else self.games[game].languages
+        requires = self._idents(attrs["requires"].value) if "requires" in attrs else ()
+        name = attrs["name"].value if "name" in attrs else None
+        self.modules[key] = m.Module(game, d.id, name if isinstance(name, s.LocalizedV) else None, languages,
+                                     requires, _loc(attrs, "text"), _str(attrs, "source"), d.id_span)
+
+    def _finish_games(self) -> None:
+        """Fill each game's publish list (every language any of its modules uses) and check module texts."""
+        for gid, g in list(self.games.items()):
+            langs = list(g.publish)
+            for mod in self.modules.values():
+                if mod.game == gid:
+                    langs.extend(x for x in mod.languages if x not in langs)
+            self.games[gid] = m.Game(g.id, g.name, g.languages, tuple(langs), g.fallback, g.span)
+        for key, mod in self.modules.items():
+            known = self.games[mod.game].publish
+            for lang in mod.languages:
+                if lang not in known:  # pragma: no cover - publish is a superset by construction
+                    self.sink.error("E401", f"language `{lang}` is not declared", mod.span)
+            for req in mod.requires:
+                if f"{mod.game}.{req}" not in self.modules:
+                    self.sink.error("E211", f"`{key}` requires unknown expansion `{req}`", mod.span,
+                                    did_you_mean(req, [x.id for x in self.modules.values() if x.game == mod.game]))
+
+    def _check_builtin_members(self, d: s.DeclS) -> None:
+        """Texts of games and expansions are checked for translations; nested declarations are not allowed."""
+        game = d.id if d.kind == "game" else (d.extends or "")
+        key = game if d.kind == "game" else f"{game}.{d.id}"
+        mod = self.modules.get(key)
+        if mod is None or game not in self.games:
+            return
+        for a in d.attrs:
+            if a.name in ("name", "text"):
+                ctx = self._simple_ctx(a.name, mod.languages, self.games[game].publish, Path())
+                check_value(a.value, parse_type_string("text"), ctx)
+        for inner in d.decls:
+            self.sink.error("E212", f"`{inner.kind} {inner.id}` cannot be declared inside a {d.kind}",
+                            inner.span, "declare it at the top level of a file of this module")
+        for r in d.rules:
+            self.sink.error("E212", f"a {d.kind} cannot have effects; put them on an entity or a variant", r.span)
+
+    def _file_ctx(self, f: s.FileS) -> _FileCtx | None:
+        if f.module is None:
+            return None
+        name = f.module.name
+        game, _, exp = name.partition(".")
+        if game not in self.games:
+            self.sink.error("E113", f"module `{name}` names undeclared game `{game}`", f.module.span,
+                            did_you_mean(game, self.games) or "import the file that declares the game")
+            return None
+        if exp and f"{game}.{exp}" not in self.modules:
+            exps = [x.id for x in self.modules.values() if x.game == game and x.id != "base"]
+            self.sink.error("E113", f"module `{name}` names undeclared expansion `{exp}` of `{game}`",
+                            f.module.span, did_you_mean(exp, exps) or "import the file that declares the expansion")
+            return None
+        real = self.sources.real_paths.get(f.path)
+        return _FileCtx(f, game, exp or "base", real.parent if real else Path())
+
+    # ---- pass 2: kinds --------------------------------------------------------
+
+    def _declare_kind_shape(self, d: s.DeclS, ctx: _FileCtx) -> None:
+        key = (ctx.game, d.id)
+        if key in self.kind_parents or d.id == VARIANT_KIND:
+            self.sink.error("E204", f"kind `{d.id}` is declared twice in game `{ctx.game}`", d.id_span)
+            return
+        self.kind_parents[key] = d.extends
+
+    def _declare_kind(self, d: s.DeclS, ctx: _FileCtx) -> None:
+        key = (ctx.game, d.id)
+        if key in self.kinds or self.kind_parents.get(key, "\0") == "\0":
+            return
+        chain = self._kind_chain(ctx.game, d.id, d.id_span)
+        if chain is None:
+            return
+        attrs = self._attr_map(d, KIND_ATTRS, f"kind `{d.id}`")
+        game = self.games[ctx.game]
+        vctx = self._simple_ctx("name", self.modules[_mkey(ctx)].languages, game.publish, ctx.directory)
+        for a in attrs.values():
+            vctx.where = a.name
+            check_value(a.value, parse_type_string(KIND_ATTRS[a.name]), vctx)
+        parent_def = self._ensure_kind_parent(d, ctx, chain)
+        own: dict[str, m.AttrDef] = dict(parent_def.attrs) if parent_def else {}
+        for inner in d.decls:
+            if inner.kind != "attr":
+                self.sink.error("E212", f"a kind holds `attr` declarations, not `{inner.kind}`", inner.span,
+                                did_you_mean(inner.kind, ["attr"]))
+                continue
+            adef = self._attr_def(inner, ctx)
+            if adef is not None:
+                own[adef.name] = adef
+        for r in d.rules:
+            self.sink.error("E212", "a kind cannot have effects; put them on its entities", r.span)
+        physical = _bool(attrs, "physical", parent_def.physical if parent_def else False)
+        copies = _int(attrs, "copies", parent_def.copies if parent_def else 1)
+        size_v = attrs["size"].value if "size" in attrs else None
+        size = size_v.name if isinstance(size_v, s.CallV) else (parent_def.size if parent_def else None)
+        self.kinds[key] = m.KindDef(d.id, ctx.game, ctx.module, _loc(attrs, "name"), d.extends, physical, copies,
+                                    size, own, d.id_span)
+
+    def _ensure_kind_parent(self, d: s.DeclS, ctx: _FileCtx, chain: list[str]) -> m.KindDef | None:
+        if not d.extends:
+            return None
+        parent_key = (ctx.game, d.extends)
+        if parent_key not in self.kinds:
+            for f in self.sources.files:
+                for pd in f.decls:
+                    same_game = f.module is not None and f.module.name.split(".")[0] == ctx.game
+                    if pd.kind == "kind" and pd.id == d.extends and same_game:
+                        pctx = self._file_ctx(f)
+                        if pctx:
+                            self._declare_kind(pd, pctx)
+        return self.kinds.get(parent_key)
+
+    def _kind_chain(self, game: str, kind: str, span: Span) -> list[str] | None:
+        chain = [kind]
+        parent = self.kind_parents.get((game, kind))
+        while parent:
+            if parent in chain:
+                self.sink.error("E210", f"kind `{kind}` extends itself through {' -> '.join([*chain, parent])}", span)
+                return None
+            if (game, parent) not in self.kind_parents:
+                self.sink.error("E200", f"kind `{chain[-1]}` extends unknown kind `{parent}`", span,
+                                did_you_mean(parent, [k for g, k in self.kind_parents if g == game]))
+                return None
+            chain.append(parent)
+            parent = self.kind_parents.get((game, parent))
+        return chain
+
+    def _attr_def(self, d: s.DeclS, ctx: _FileCtx) -> m.AttrDef | None:
+        if d.id in BUILTIN_ATTRS:
+            self.sink.error("E210", f"`{d.id}` is a built-in attribute of every entity", d.id_span,
+                            "choose another name")
+            return None
+        attrs = self._attr_map(d, ATTR_DEF_ATTRS, f"attribute `{d.id}`")
+        if "type" not in attrs:
+            self.sink.error("E210", f"attribute `{d.id}` needs a `type`", d.id_span, "e.g. `type: int`")
+            return None
+        t = type_from_value(attrs["type"].value, self.sink)
+        if t is None:
+            return None
+        default = attrs["default"].value if "default" in attrs else None
+        if default is not None:
+            vctx = self._simple_ctx(f"{d.id}.default", self.modules[_mkey(ctx)].languages,
+                                    self.games[ctx.game].publish, ctx.directory)
+            if t.name not in ("ref",) and not (t.name == "list" and str(t.args[0]).startswith("ref")):
+                check_value(default, t, vctx)
+        doc_v = attrs["doc"].value if "doc" in attrs else None
+        return m.AttrDef(d.id, t, _bool(attrs, "required", False), default,
+                         doc_v.value if isinstance(doc_v, s.StrV) else None, d.id_span)
+
+    def _kind_def(self, game: str, kind: str) -> m.KindDef | None:
+        if kind == VARIANT_KIND:
+            return m.KindDef(VARIANT_KIND, game, "base", None, None, False, 0, None, {}, Span("<builtin>", 1, 1))
+        return self.kinds.get((game, kind))
+
+    def _ancestors(self, game: str, kind: str) -> tuple[str, ...]:
+        chain = [kind]
+        parent = self.kind_parents.get((game, kind))
+        while parent and parent not in chain:
+            chain.append(parent)
+            parent = self.kind_parents.get((game, parent))
+        return tuple(chain)
+
+    # ---- pass 3: entities -------------------------------------------------------
+
+    def _collect(self, d: s.DeclS, ctx: _FileCtx, parent: str | None, pending: list[_Pending]) -> None:
+        if d.kind in BUILTIN_DECLS:
+            self.sink.error("E212", f"`{d.kind}` cannot be declared inside another declaration", d.span)
+            return
+        kind = self._kind_def(ctx.game, d.kind)
+        if kind is None:
+            known = [k for g, k in self.kind_parents if g == ctx.game] + [VARIANT_KIND]
+            self.sink.error("E200", f"unknown kind `{d.kind}` in game `{ctx.game}`", d.span,
+                            did_you_mean(d.kind, known) or "declare it with `kind " + d.kind + " { ... }`")
+        if d.extends:
+            self.sink.error("E212", f"`extends` is for expansions and kinds, not for a {d.kind}", d.id_span,
+                            "to replace an entity of the game, write `errata " + d.kind + " " + d.id + " { ... }`")
+        if not d.errata:
+            key = (ctx.game, d.id)
+            if key in self.ids:
+                first = self.ids[key][1]
+                self.sink.error("E204", f"duplicate id `{d.id}` in game `{ctx.game}`", d.id_span,
+                                f"first declared at {first.file}:{first.line}:{first.col}")
+            else:
+                self.ids[key] = (d.kind, d.id_span)
+        pending.append(_Pending(d, ctx, parent, kind))
+        for inner in d.decls:
+            self._collect(inner, ctx, d.id, pending)
+
+    def _resolver(self, game: str, where: list[str]):  # type: ignore[no-untyped-def]
+        def resolve(name: str, kinds: tuple[str, ...], span: Span) -> None:
+            g, ident = (name.split(".", 1) if "." in name else (game, name))
+            found = self.ids.get((g, ident))
+            if found is None:
+                candidates = [i for (gg, i), (k, _) in self.ids.items()
+                              if gg == g and any(kk in self._ancestors(g, k) for kk in kinds)]
+                self.sink.error("E206", f"`{where[0]}` refers to unknown {' or '.join(kinds)} `{name}`", span,
+                                did_you_mean(ident, candidates or [i for gg, i in self.ids if gg == g]))
+                return
+            actual = self._ancestors(g, found[0])
+            if not any(k in actual for k in kinds):
+                wanted = _a(" or ".join(kinds))
+                self.sink.error("E207", f"`{name}` is {_a(found[0])}, but `{where[0]}` expects {wanted}", span)
+        return resolve
+
+    def _lower_entity(self, p: _Pending) -> m.Entity | None:
+        d, ctx, kind = p.decl, p.ctx, p.kind
+        game = self.games[ctx.game]
+        module = self.modules[_mkey(ctx)]
+        where = [""]
+        provisional: list[tuple[str, str]] = []
+        vctx = ValueContext(self.sink, module.languages, game.publish, self.sources.root, ctx.directory,
+                            self._resolver(ctx.game, where), provisional)
+        allowed: dict[str, m.AttrDef | tuple[str, bool]] = dict(BUILTIN_ATTRS)
+        if kind is not None:
+            allowed.update(kind.attrs)
+        values: dict[str, s.Value] = {}
+        for a in d.attrs:
+            if a.name in values:
+                self.sink.error("E205", f"attribute `{a.name}` is given twice", a.span)
+                continue
+            spec = allowed.get(a.name)
+            if spec is None:
+                if kind is not None:
+                    self.sink.error("E201", f"unknown attribute `{a.name}` for kind `{d.kind}`", a.span,
+                                    did_you_mean(a.name, allowed) or f"known: {', '.join(sorted(allowed))}")
+                continue
+            t = spec.type if isinstance(spec, m.AttrDef) else parse_type_string(spec[0])
+            where[0] = vctx.where = a.name
+            check_value(a.value, t, vctx)
+            values[a.name] = a.value
+        if kind is not None:
+            for name, spec in allowed.items():
+                required = spec.required if isinstance(spec, m.AttrDef) else spec[1]
+                if required and name not in values:
+                    self.sink.error("E202", f"{d.kind} `{d.id}` is missing required attribute `{name}`", d.id_span,
+                                    f"add `{name}: ...` to its body")
+                if isinstance(spec, m.AttrDef) and name not in values and spec.default is not None:
+                    values[name] = spec.default
+        effects = tuple(self._lower_rule(i + 1, r, vctx, where) for i, r in enumerate(d.rules))
+        if kind is None:
+            return None
+        name = values.pop("name", None)
+        text = values.pop("text", None)
+        copies_v = values.pop("copies", None)
+        tags_v = values.pop("tags", None)
+        source_v = values.pop("source", None)
+        variant_v = values.pop("variant", None)
+        copies = copies_v.value if isinstance(copies_v, s.IntV) else (kind.copies if kind.physical else None)
+        if isinstance(copies_v, s.ProvisionalV) and isinstance(copies_v.value, s.IntV):
+            copies = copies_v.value.value
+        if kind.physical and copies is None:
+            copies = kind.copies
+        return m.Entity(
+            kind=d.kind,
+            kinds=self._ancestors(ctx.game, d.kind),
+            id=d.id,
+            game=ctx.game,
+            module=ctx.module,
+            name=name if isinstance(name, s.LocalizedV) else s.LocalizedV((), d.id_span),
+            text=text if isinstance(text, s.LocalizedV) else None,
+            copies=copies,
+            tags=self._idents(tags_v),
+            source=source_v.value if isinstance(source_v, s.StrV) else None,
+            variant=variant_v.name if isinstance(variant_v, s.CallV) else None,
+            parent=p.parent,
+            errata=d.errata,
+            attrs=values,
+            effects=effects,
+            provisional=tuple(provisional),
+            span=d.id_span,
+        )
+
+    # ---- effects ----------------------------------------------------------------
+
+    def _invocation(self, call: s.CallV, role: str, vctx: ValueContext, where: list[str]) -> m.Invocation:
+        verb = self.catalogue.verbs.get(call.name)
+        if verb is None:
+            self.sink.error("E300", f"unknown {role} `{call.name}`", call.span,
+                            did_you_mean(call.name, self.catalogue.names(*_roles_for(role)))
+                            or did_you_mean(call.name, self.catalogue.verbs)
+                            or "see the effect catalogue in dsl/README.md")
+            return m.Invocation(call.name, role, (), call.span)
+        if verb.role not in _roles_for(role):
+            wanted = "modifier or an action" if role == "effect" else role
+            self.sink.error("E301", f"`{call.name}` is {_a(verb.role)}, but {_a(wanted)} is expected here", call.span,
+                            did_you_mean(call.name, self.catalogue.names(*_roles_for(role)))
+                            or _role_place(verb.role))
+            return m.Invocation(call.name, verb.role, (), call.span)
+        return m.Invocation(verb.name, verb.role, self._bind(verb, call, vctx, where), call.span)
+
+    def _bind(self, verb: Verb, call: s.CallV, vctx: ValueContext, where: list[str]) -> tuple[tuple[str, s.Value], ...]:
+        bound: dict[str, s.Value] = {}
+        positional = [a for a in (call.args or ()) if a.name is None]
+        named = [a for a in (call.args or ()) if a.name is not None]
+        if len(positional) > len(verb.params):
+            extra = positional[len(verb.params)]
+            self.sink.error("E304", f"`{verb.name}` takes {len(verb.params)} argument"
+                            f"{'' if len(verb.params) == 1 else 's'}, not {len(positional)}", extra.span,
+                            _signature(verb))
+        for p, a in zip(verb.params, positional, strict=False):
+            bound[p.name] = a.value
+        for a in named:
+            assert a.name is not None
+            if verb.param(a.name) is None:
+                self.sink.error("E302", f"`{verb.name}` has no parameter `{a.name}`", a.span,
+                                did_you_mean(a.name, [p.name for p in verb.params]) or _signature(verb))
+                continue
+            if a.name in bound:
+                self.sink.error("E205", f"parameter `{a.name}` of `{verb.name}` is given twice", a.span)
+                continue
+            bound[a.name] = a.value
+        out: list[tuple[str, s.Value]] = []
+        for p in verb.params:
+            if p.name not in bound:
+                if p.required:
+                    self.sink.error("E303", f"`{verb.name}` needs its `{p.name}` parameter", call.span,
+                                    _signature(verb))
+                else:
+                    out.append((p.name, _default_value(p.default, call.span)))
+                continue
+            where[0] = vctx.where = f"{verb.name}({p.name})"
+            check_value(bound[p.name], p.type, vctx)
+            out.append((p.name, bound[p.name]))
+        return tuple(out)
+
+    def _cond(self, c: s.Cond, vctx: ValueContext, where: list[str]) -> m.Condition:
+        if isinstance(c, s.CallV):
+            return self._invocation(c, "condition", vctx, where)
+        if isinstance(c, s.NotC):
+            return m.NotCond(self._cond(c.cond, vctx, where), c.span)
+        if isinstance(c, s.AndC):
+            return m.AndCond(self._cond(c.left, vctx, where), self._cond(c.right, vctx, where), c.span)
+        return m.OrCond(self._cond(c.left, vctx, where), self._cond(c.right, vctx, where), c.span)
+
+    def _stmts(self, body: tuple[s.Stmt, ...], vctx: ValueContext, where: list[str]) -> tuple[m.Statement, ...]:
+        out: list[m.Statement] = []
+        for st in body:
+            if isinstance(st, s.DoS):
+                out.append(m.Do(self._invocation(st.call, "effect", vctx, where), st.span))
+            elif isinstance(st, s.MayS):
+                out.append(m.May(self._invocation(st.call, "action", vctx, where), st.span))
+            elif isinstance(st, s.ChooseS):
+                seen: set[str] = set()
+                options = []
+                for o in st.options:
+                    if o.name in seen:
+                        self.sink.error("E204", f"option `{o.name}` is given twice", o.span)
+                    seen.add(o.name)
+                    options.append(m.Option(o.name, self._stmts(o.body, vctx, where), o.span))
+                out.append(m.Choose(tuple(options), st.span))
+            else:
+                out.append(m.If(self._cond(st.cond, vctx, where), self._stmts(st.then, vctx, where),
+                                self._stmts(st.orelse, vctx, where), st.span))
+        return tuple(out)
+
+    def _lower_rule(self, index: int, r: s.RuleS, vctx: ValueContext, where: list[str]) -> m.Effect:
+        trigger = self._invocation(r.trigger, "trigger", vctx, where)
+        cond = self._cond(r.cond, vctx, where) if r.cond is not None else None
+        return m.Effect(index, trigger, cond, self._stmts(r.body, vctx, where), r.span)
+
+    # ---- errata -----------------------------------------------------------------
+
+    def _check_errata(self, entities: list[m.Entity]) -> None:
+        originals = {(e.game, e.id): e for e in entities if not e.errata}
+        for e in entities:
+            if not e.errata:
+                continue
+            target = originals.get((e.game, e.id))
+            if target is None:
+                self.sink.error("E208", f"errata of `{e.id}`, which the game `{e.game}` does not have", e.span,
+                                did_you_mean(e.id, [i for g, i in originals if g == e.game]))
+            elif target.kind != e.kind:
+                self.sink.error("E208", f"errata of {target.kind} `{e.id}` must be a {target.kind}, not a {e.kind}",
+                                e.span)
+            elif target.module == e.module:
+                self.sink.error("E208", f"errata of `{e.id}` must come from another module than the original",
+                                e.span, "errata belong in the expansion that changes the card")
+
+
+def _a(noun: str) -> str:
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
+
+
+def _roles_for(role: str) -> tuple[str, ...]:
+    return ("modifier", "action") if role == "effect" else (role,)
+
+
+def _role_place(role: str) -> str:
+    return {
+        "trigger": "triggers go after `on`",
+        "condition": "conditions go after `if`",
+        "modifier": "modifiers go in a rule's body",
+        "action": "actions go in a rule's body",
+    }[role]
+
+
+def _signature(verb: Verb) -> str:
+    params = ", ".join(f"{p.name}: {p.type}" + ("" if p.required else f" = {p.default}") for p in verb.params)
+    return f"usage: {verb.name}({params})"
+
+
+def _default_value(raw: object, span: Span) -> s.Value:
+    if isinstance(raw, bool):
+        return s.BoolV(raw, span)
+    if isinstance(raw, int):
+        return s.IntV(raw, span)
+    text = str(raw)
+    if text[:1] == "d" and text[1:].isdigit():
+        return s.DiceV(1, int(text[1:]), span)
+    return s.CallV(text, None, span)
+
+
+def _mkey(ctx: _FileCtx) -> str:
+    return ctx.game if ctx.module == "base" else f"{ctx.game}.{ctx.module}"
+
+
+def _loc(attrs: dict[str, s.AttrS], name: str) -> s.LocalizedV | None:
+    v = attrs[name].value if name in attrs else None
+    return v if isinstance(v, s.LocalizedV) else None
+
+
+def _str(attrs: dict[str, s.AttrS], name: str) -> str | None:
+    v = attrs[name].value if name in attrs else None
+    return v.value if isinstance(v, s.StrV) else None
+
+
+def _bool(attrs: dict[str, s.AttrS], name: str, default: bool) -> bool:
+    v = attrs[name].value if name in attrs else None
+    return v.value if isinstance(v, s.BoolV) else default
+
+
+def _int(attrs: dict[str, s.AttrS], name: str, default: int) -> int:
+    v = attrs[name].value if name in attrs else None
+    return v.value if isinstance(v, s.IntV) else default
+
+
+def s_span_start(f: s.FileS) -> Span:
+    return Span(f.path, 1, 1)

@@ -1,0 +1,220 @@
+"""The typed IR: plain frozen data that every backend reads. Every node keeps its source span."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler.diagnostics import Span
+from compiler.syntax import LocalizedV, Value
+
+
+@dataclass(frozen=True, slots=True)
+class TypeExpr:
+    """An attribute or parameter type: `int`, `list(ref(item))`, `enum(light, dark)`."""
+
+    name: str
+    args: tuple[TypeExpr | str, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.args:
+            return self.name
+        return f"{self.name}({', '.join(str(a) for a in self.args)})"
+
+
+@dataclass(frozen=True, slots=True)
+class AttrDef:
+    name: str
+    type: TypeExpr
+    required: bool
+    default: Value | None
+    doc: str | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class KindDef:
+    id: str
+    game: str
+    module: str
+    name: LocalizedV | None
+    parent: str | None
+    physical: bool
+    copies: int
+    size: str | None
+    attrs: dict[str, AttrDef]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    """The game's own content (`id == "base"`) or one expansion of it."""
+
+    game: str
+    id: str
+    name: LocalizedV | None
+    languages: tuple[str, ...]
+    requires: tuple[str, ...]
+    text: LocalizedV | None
+    source: str | None
+    span: Span
+
+    @property
+    def key(self) -> str:
+        return self.game if self.id == "base" else f"{self.game}.{self.id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    id: str
+    name: LocalizedV | None
+    languages: tuple[str, ...]
+    publish: tuple[str, ...]
+    fallback: str
+    span: Span
+
+
+# ---- effects ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    """One use of a catalogue verb, its arguments bound to the catalogue's parameter names."""
+
+    verb: str
+    role: str  # trigger | condition | modifier | action
+    args: tuple[tuple[str, Value], ...]
+    span: Span
+
+    def arg(self, name: str) -> Value | None:
+        for key, value in self.args:
+            if key == name:
+                return value
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class NotCond:
+    cond: Condition
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class AndCond:
+    left: Condition
+    right: Condition
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class OrCond:
+    left: Condition
+    right: Condition
+    span: Span
+
+
+Condition = Invocation | NotCond | AndCond | OrCond
+
+
+@dataclass(frozen=True, slots=True)
+class Do:
+    call: Invocation
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class May:
+    call: Invocation
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    name: str
+    body: tuple[Statement, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    options: tuple[Option, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    cond: Condition
+    then: tuple[Statement, ...]
+    orelse: tuple[Statement, ...]
+    span: Span
+
+
+Statement = Do | May | Choose | If
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """`on TRIGGER [if COND] { ... }` of one entity; `index` counts from 1 within it."""
+
+    index: int
+    trigger: Invocation
+    condition: Condition | None
+    body: tuple[Statement, ...]
+    span: Span
+
+
+# ---- entities ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    kind: str
+    kinds: tuple[str, ...]  # the kind and its ancestors, nearest first
+    id: str
+    game: str
+    module: str
+    name: LocalizedV
+    text: LocalizedV | None
+    copies: int | None
+    tags: tuple[str, ...]
+    source: str | None
+    variant: str | None
+    parent: str | None
+    errata: bool
+    attrs: dict[str, Value]
+    effects: tuple[Effect, ...]
+    provisional: tuple[tuple[str, str], ...]  # (attribute path, note)
+    span: Span
+
+    @property
+    def key(self) -> str:
+        """Unique across the game: errata share the id of the entity they replace."""
+        return f"{self.module}:{self.id}" if self.errata else self.id
+
+    def is_a(self, kind: str) -> bool:
+        return kind in self.kinds
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    root: Path
+    games: dict[str, Game]
+    modules: dict[str, Module]
+    kinds: dict[tuple[str, str], KindDef]
+    entities: tuple[Entity, ...]
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def entities_of(self, game: str) -> list[Entity]:
+        return [e for e in self.entities if e.game == game]
+
+    def modules_of(self, game: str) -> list[Module]:
+        return [m for m in self.modules.values() if m.game == game]
+
+    def kinds_of(self, game: str) -> list[KindDef]:
+        return [k for (g, _), k in self.kinds.items() if g == game]
+
+    def entity(self, game: str, ident: str) -> Entity | None:
+        for e in self.entities:
+            if e.game == game and e.id == ident and not e.errata:
+                return e
+        return None

@@ -1,0 +1,255 @@
+"""The parse tree as plain frozen data: what a source file says, before any kind or type is known.
+
+Values keep their source span; they are shared with the typed IR, which wraps them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from compiler.diagnostics import Span
+
+# ---- values -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class IntV:
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class SignedV:
+    """A signed modifier such as `+1` or `-2`."""
+
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class DecimalV:
+    value: Fraction
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class RangeV:
+    lo: int
+    hi: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class DiceV:
+    count: int
+    sides: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class StrV:
+    value: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class IconV:
+    name: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class BoolV:
+    value: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class TextEntry:
+    lang: str
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class LocalizedV:
+    """`{ cs "..." en "..." }`: one text per language."""
+
+    entries: tuple[TextEntry, ...]
+    span: Span
+
+    def get(self, lang: str) -> str | None:
+        for e in self.entries:
+            if e.lang == lang:
+                return e.text
+        return None
+
+    def as_dict(self) -> dict[str, str]:
+        return {e.lang: e.text for e in self.entries}
+
+
+@dataclass(frozen=True, slots=True)
+class ListV:
+    items: tuple[Value, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    name: str | None
+    value: Value
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CallV:
+    """A name, optionally with arguments: a reference, an enum value, a type or an effect verb."""
+
+    name: str
+    args: tuple[Arg, ...] | None
+    span: Span
+
+    @property
+    def is_bare(self) -> bool:
+        return self.args is None
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownV:
+    """A value not known yet: passes check with a warning, fails check --strict."""
+
+    note: str | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ProvisionalV:
+    """A best-known value that is not confirmed: shown as provisional in every output."""
+
+    value: Value
+    note: str
+    span: Span
+
+
+Value = (
+    IntV | SignedV | DecimalV | RangeV | DiceV | StrV | IconV | BoolV | LocalizedV | ListV | CallV
+    | UnknownV | ProvisionalV
+)
+
+# ---- effects ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NotC:
+    cond: Cond
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class AndC:
+    left: Cond
+    right: Cond
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class OrC:
+    left: Cond
+    right: Cond
+    span: Span
+
+
+Cond = CallV | NotC | AndC | OrC
+
+
+@dataclass(frozen=True, slots=True)
+class DoS:
+    call: CallV
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class MayS:
+    """An optional action: the player may do it (a yes/no choice)."""
+
+    call: CallV
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class OptionS:
+    name: str
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseS:
+    options: tuple[OptionS, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class IfS:
+    cond: Cond
+    then: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
+    span: Span
+
+
+Stmt = DoS | MayS | ChooseS | IfS
+
+
+@dataclass(frozen=True, slots=True)
+class RuleS:
+    """`on TRIGGER [if COND] { ... }`."""
+
+    trigger: CallV
+    cond: Cond | None
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+# ---- declarations -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AttrS:
+    name: str
+    value: Value
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class DeclS:
+    kind: str
+    id: str
+    errata: bool
+    extends: str | None
+    attrs: tuple[AttrS, ...]
+    decls: tuple[DeclS, ...]
+    rules: tuple[RuleS, ...]
+    span: Span
+    id_span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ImportS:
+    path: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleS:
+    name: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class FileS:
+    path: str
+    module: ModuleS | None
+    imports: tuple[ImportS, ...]
+    decls: tuple[DeclS, ...]
