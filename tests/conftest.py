@@ -1,0 +1,30 @@
+"""Shared fixtures: the repository's folders and the bundled content compiled once per session."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from compiler.frontend import FrontEndResult, compile_paths
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTENT = ROOT / "content"
+SEEDS = ROOT.parent / "shared" / "seeds"
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def bundled() -> FrontEndResult:
+    """The bundled content, checked (from the repository root, so spans read `content/...`)."""
+    old = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        return compile_paths([Path("content")])
+    finally:
+        os.chdir(old)
