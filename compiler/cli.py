@@ -37,9 +37,19 @@ def _front(paths: list[Path]) -> FrontEndResult:
     return compile_paths(paths or [DEFAULT_CONTENT])
 
 
+def _with_schema(result: FrontEndResult) -> list[Diagnostic]:
+    """The front end's diagnostics plus schema validation of the IR (only when the content is clean)."""
+    if not result.ok:
+        return list(result.diagnostics)
+    from compiler.schema import validate_project
+
+    return sorted([*result.diagnostics, *validate_project(result.project)], key=Diagnostic.sort_key)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     result = _front(args.paths)
-    errors = _report(result.diagnostics, result.sources, strict=args.strict)
+    diags = _with_schema(result) if args.schema else result.diagnostics
+    errors = _report(diags, result.sources, strict=args.strict)
     if errors:
         return 1
     if not args.quiet:
@@ -64,7 +74,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     from compiler.build import BuildFailed, build
 
     result = _front([args.path] if args.path else [])
-    if _report(result.diagnostics, result.sources, strict=args.strict):
+    if _report(_with_schema(result), result.sources, strict=args.strict):
         print("build not started: fix the errors above", file=sys.stderr)
         return 1
     options = BuildOptions(only=frozenset(args.only or ()))
@@ -74,6 +84,24 @@ def cmd_build(args: argparse.Namespace) -> int:
         return 1
     _report(diags, result.sources)
     print(f"built {args.out}", file=sys.stderr)
+    return 0
+
+
+def cmd_schemas(args: argparse.Namespace) -> int:
+    from compiler.schema import SCHEMA_DIR, generated_schemas, write_schemas
+
+    result = _front(args.paths)
+    if _report([d for d in result.diagnostics if d.is_error], result.sources):
+        return 1
+    out = args.out or SCHEMA_DIR
+    if args.check:
+        stale = [rel for rel, text in generated_schemas(result.project).items()
+                 if not (out / rel).is_file() or (out / rel).read_text(encoding="utf-8") != text]
+        for rel in stale:
+            print(f"{out / rel} is not current; run `cardc schemas`", file=sys.stderr)
+        return 1 if stale else 0
+    for path in write_schemas(result.project, out):
+        print(f"wrote {path}", file=sys.stderr)
     return 0
 
 
@@ -88,6 +116,8 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")
     p.add_argument("--strict", action="store_true", help="treat provisional and unknown values as errors")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing when all is well")
+    p.add_argument("--schema", action="store_true",
+                   help="also validate the IR against the JSON Schemas (as `build` always does)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("build", help="build every output from content into generated/")
@@ -102,6 +132,12 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", help="only this game")
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     p.set_defaults(func=cmd_dump)
+
+    p = sub.add_parser("schemas", help="write the JSON Schemas generated from kinds and the effect catalogue")
+    p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")
+    p.add_argument("--out", type=Path, help="schema folder (default: dsl/schemas/)")
+    p.add_argument("--check", action="store_true", help="write nothing; exit 1 if a schema file is not current")
+    p.set_defaults(func=cmd_schemas)
     return parser
 
 

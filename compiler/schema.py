@@ -1,0 +1,347 @@
+"""JSON Schemas (Draft 2020-12) of the IR, and schema validation reported at DSL source positions.
+
+The fixed part, `dsl/schemas/ir.schema.json`, is written by hand. Two parts are generated, so they can
+never disagree with their sources: `effects.schema.json` from the effect catalogue (the arguments of
+every verb) and `kinds/<game>.schema.json` from a game's kind declarations (the attributes of every
+entity). `cardc schemas` writes them; validation builds them in memory from the code being checked.
+A schema error is turned into an E402 diagnostic at the span of the attribute or effect it concerns.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from compiler import model as m
+from compiler import syntax as s
+from compiler.catalogue import Catalogue, Verb, default_catalogue
+from compiler.diagnostics import Diagnostic, Severity, Span
+from compiler.irjson import dumps, project_json
+from compiler.lower import BUILTIN_ATTRS, VARIANT_KIND
+from compiler.model import TypeExpr
+from compiler.types import parse_type_string
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "dsl" / "schemas"
+BASE_URI = "https://cardc.invalid/schemas/"
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+IR_SCHEMA = "ir.schema.json"
+EFFECTS_SCHEMA = "effects.schema.json"
+IR_REF = f"../{IR_SCHEMA}#/$defs"
+
+# Entity attributes that stay in `attrs` (the other built-ins have their own field in the IR).
+_BUILTIN_IN_ATTRS = ("image", "note")
+
+
+# ---- generating schemas -------------------------------------------------------
+
+
+def type_schema(t: TypeExpr, ref: str = IR_REF) -> dict[str, Any]:
+    """The JSON Schema of a value of type `t` as the IR writes it, `unknown`/`provisional` allowed."""
+    return _maybe_unknown(_plain_type_schema(t, ref), ref)
+
+
+def _maybe_unknown(plain: dict[str, Any], ref: str) -> dict[str, Any]:
+    return {"anyOf": [plain, {"$ref": f"{ref}/unknown"},
+                      {"allOf": [{"$ref": f"{ref}/provisional"}, {"properties": {"value": plain}}]}]}
+
+
+def _plain_type_schema(t: TypeExpr, ref: str) -> dict[str, Any]:
+    name = t.name
+    simple: dict[str, dict[str, Any]] = {
+        "int": {"type": "integer"},
+        "number": {"type": "number"},
+        "modifier": {"type": "integer"},
+        "range": {"anyOf": [{"$ref": f"{ref}/range"}, {"type": "integer"}]},
+        "dice": {"$ref": f"{ref}/dice"},
+        "bool": {"type": "boolean"},
+        "text": {"$ref": f"{ref}/localized"},
+        "string": {"type": "string"},
+        "path": {"type": "string", "description": "a file inside the content folder"},
+        "icon": {"$ref": f"{ref}/icon"},
+        "ident": {"$ref": f"{ref}/ident"},
+        "type": {"anyOf": [{"$ref": f"{ref}/ident"}, {"$ref": f"{ref}/call"}]},
+        "any": {"$ref": f"{ref}/value"},
+    }
+    if name in simple:
+        return simple[name]
+    if name == "list":
+        inner = t.args[0]
+        assert isinstance(inner, TypeExpr)
+        return {"type": "array", "items": type_schema(inner, ref)}
+    if name == "ref":
+        return {"allOf": [{"$ref": f"{ref}/ident"}],
+                "description": f"a reference to {' or '.join(str(a) for a in t.args)}"}
+    if name == "enum":
+        return {"enum": [str(a) for a in t.args]}
+    return {"$ref": f"{ref}/value"}  # pragma: no cover - type_from_value rejects other names
+
+
+def _verb_schema(verb: Verb, ref: str) -> dict[str, Any]:
+    return {
+        "description": verb.doc,
+        "properties": {
+            "role": {"const": verb.role},
+            "args": {
+                "type": "object",
+                "properties": {p.name: type_schema(p.type, ref) for p in verb.params},
+                "required": [p.name for p in verb.params],
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
+def effects_schema(catalogue: Catalogue) -> dict[str, Any]:
+    """The arguments of every verb of the catalogue, keyed on the invocation's `verb`."""
+    ref = f"{IR_SCHEMA}#/$defs"
+    verbs = sorted(catalogue.verbs.values(), key=lambda v: (v.role, v.name))
+    defs: dict[str, Any] = {
+        "invocation": {
+            "properties": {"verb": {"enum": [v.name for v in verbs]}},
+            "allOf": [{"if": {"properties": {"verb": {"const": v.name}}},
+                       "then": {"$ref": f"#/$defs/verb_{v.name}"}} for v in verbs],
+        },
+    }
+    for v in verbs:
+        defs[f"verb_{v.name}"] = _verb_schema(v, ref)
+    return {
+        "$schema": DRAFT,
+        "$id": BASE_URI + EFFECTS_SCHEMA,
+        "title": "cardc effect verbs",
+        "description": "GENERATED by `cardc schemas` from dsl/catalogue.yaml; do not edit. "
+                       "Checks the role and the arguments of every invocation of a catalogue verb.",
+        "$defs": defs,
+    }
+
+
+def _kind_schema(kind: m.KindDef, ancestors: tuple[str, ...]) -> dict[str, Any]:
+    props: dict[str, Any] = {a: type_schema(parse_type_string(BUILTIN_ATTRS[a][0])) for a in _BUILTIN_IN_ATTRS}
+    for a in kind.attrs.values():
+        schema = type_schema(a.type)
+        if a.doc:
+            schema = {"description": a.doc, **schema}
+        props[a.name] = schema
+    required = sorted(a.name for a in kind.attrs.values() if a.required or a.default is not None)
+    out: dict[str, Any] = {
+        "properties": {
+            "kinds": {"const": list(ancestors)},
+            "attrs": {"type": "object", "properties": props, "required": required, "additionalProperties": False},
+        },
+    }
+    if kind.physical:
+        out["properties"]["copies"] = {"type": "integer", "minimum": 0}
+    return out
+
+
+def kinds_schema(project: m.Project, game: str) -> dict[str, Any]:
+    """The IR of one game, with the attributes of every entity checked against its kind."""
+    kinds = sorted(project.kinds_of(game), key=lambda k: k.id)
+    chains = {k.id: _chain(project, game, k.id) for k in kinds}
+    names = [*(k.id for k in kinds), VARIANT_KIND]
+    variant = m.KindDef(VARIANT_KIND, game, "base", None, None, False, 0, None, {}, Span("<builtin>", 1, 1))
+    all_kinds = [*kinds, variant]
+    chains[VARIANT_KIND] = (VARIANT_KIND,)
+    defs: dict[str, Any] = {
+        "entity": {
+            "properties": {"game": {"const": game}, "kind": {"enum": sorted(names)}},
+            "allOf": [{"if": {"properties": {"kind": {"const": k.id}}}, "then": {"$ref": f"#/$defs/kind_{k.id}"}}
+                      for k in sorted(all_kinds, key=lambda k: k.id)],
+        },
+    }
+    for k in sorted(all_kinds, key=lambda k: k.id):
+        defs[f"kind_{k.id}"] = _kind_schema(k, chains[k.id])
+    return {
+        "$schema": DRAFT,
+        "$id": f"{BASE_URI}kinds/{game}.schema.json",
+        "title": f"cardc IR of game {game}",
+        "description": f"GENERATED by `cardc schemas` from the kind declarations of game `{game}`; do not edit. "
+                       f"Validates `cardc dump --game {game}` and generated/ir/{game}.json.",
+        "allOf": [{"$ref": f"../{IR_SCHEMA}"}],
+        "properties": {
+            "games": {"items": {"properties": {"id": {"const": game}}}},
+            "kinds": {"items": {"properties": {"id": {"enum": [k.id for k in kinds]}}}},
+            "entities": {"items": {"$ref": "#/$defs/entity"}},
+        },
+        "$defs": defs,
+    }
+
+
+def _chain(project: m.Project, game: str, kind: str) -> tuple[str, ...]:
+    chain = [kind]
+    k = project.kinds.get((game, kind))
+    while k is not None and k.parent and k.parent not in chain:
+        chain.append(k.parent)
+        k = project.kinds.get((game, k.parent))
+    return tuple(chain)
+
+
+def generated_schemas(project: m.Project, catalogue: Catalogue | None = None) -> dict[str, str]:
+    """Every generated schema file, relative path -> text, as `cardc schemas` writes them."""
+    out = {EFFECTS_SCHEMA: dumps(effects_schema(catalogue or default_catalogue()))}
+    for game in sorted(project.games):
+        out[f"kinds/{game}.schema.json"] = dumps(kinds_schema(project, game))
+    return out
+
+
+def write_schemas(project: m.Project, folder: Path = SCHEMA_DIR, catalogue: Catalogue | None = None) -> list[Path]:
+    """Write the generated schemas into `folder`; return the files whose text changed."""
+    changed: list[Path] = []
+    for rel, text in generated_schemas(project, catalogue).items():
+        path = folder / rel
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            changed.append(path)
+    return changed
+
+
+# ---- validating -----------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def fixed_schema() -> dict[str, Any]:
+    return json.loads((SCHEMA_DIR / IR_SCHEMA).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def registry(schemas: Iterable[dict[str, Any]]) -> Registry:  # type: ignore[type-arg]
+    """A registry holding the given schemas by their `$id`, so that no `$ref` is ever fetched."""
+    resources = [(sc["$id"], Resource.from_contents(sc, default_specification=DRAFT202012)) for sc in schemas]
+    return Registry().with_resources(resources)
+
+
+def validator_for(project: m.Project, game: str, catalogue: Catalogue | None = None) -> Draft202012Validator:
+    """A validator of one game's IR against the fixed schema plus schemas generated from this project."""
+    root = kinds_schema(project, game)
+    reg = registry([fixed_schema(), effects_schema(catalogue or default_catalogue()), root])
+    return Draft202012Validator(root, registry=reg)
+
+
+def validate_project(project: m.Project, catalogue: Catalogue | None = None) -> list[Diagnostic]:
+    """Validate every game's IR against its schemas; every error becomes an E402 at its source span."""
+    out: list[Diagnostic] = []
+    for game in sorted(project.games):
+        data = project_json(project, game)
+        entities = project.entities_of(game)
+        validator = validator_for(project, game, catalogue)
+        for err in validator.iter_errors(data):
+            out.append(schema_diagnostic(err, data, entities, game))
+    return sorted(dict.fromkeys(out), key=Diagnostic.sort_key)
+
+
+def schema_diagnostic(err: ValidationError, data: Any, entities: list[m.Entity], game: str) -> Diagnostic:
+    """An E402 for one schema error, placed at the DSL span it concerns and described in DSL terms."""
+    leaf = _leaf(err)
+    path = list(leaf.absolute_path)
+    if leaf.validator == "additionalProperties" and isinstance(leaf.instance, dict):
+        allowed = (leaf.schema.get("properties") or {}) if isinstance(leaf.schema, dict) else {}
+        extra = [k for k in leaf.instance if k not in allowed]
+        if len(extra) == 1:
+            path.append(extra[0])
+    span, where = _locate(path, data, entities)
+    detail = _detail(leaf)
+    return Diagnostic(Severity.ERROR, "E402", f"{where} does not match the schema: {detail}", span,
+                      f"the schema of game `{game}` is generated from its kind declarations and "
+                      f"dsl/catalogue.yaml (`cardc schemas` writes it to dsl/schemas/)")
+
+
+def _leaf(err: ValidationError) -> ValidationError:
+    """The most specific error under `err`; under `anyOf`, prefer the first branch (the plain type,
+    before the `unknown` and `provisional` alternatives)."""
+    leaf = err
+    while leaf.context:
+        deeper = best_match(_likely_branch(leaf.context))
+        if deeper is None:  # pragma: no cover - context is non-empty
+            break
+        leaf = deeper
+    return leaf
+
+
+def _likely_branch(errors: list[ValidationError]) -> list[ValidationError]:
+    """The errors of the alternative the value was most likely meant to be.
+
+    A branch that fails on its own shape (a missing or extra key, a different JSON type) is the wrong
+    alternative; among the others, the first wins (the plain type comes before `unknown`/`provisional`).
+    """
+    branches: dict[Any, list[ValidationError]] = {}
+    for e in errors:
+        branches.setdefault(e.relative_schema_path[0] if e.relative_schema_path else None, []).append(e)
+    shape = {"required", "additionalProperties", "type", "const"}
+    fitting = [b for b in branches.values() if not any(e.validator in shape and not e.relative_path for e in b)]
+    chosen = fitting[0] if fitting else next(iter(branches.values()))
+    return chosen
+
+
+def _detail(leaf: ValidationError) -> str:
+    """The reason, in words, without JSON paths."""
+    if leaf.validator == "additionalProperties" and isinstance(leaf.instance, dict):
+        allowed = set((leaf.schema.get("properties") or {}) if isinstance(leaf.schema, dict) else ())
+        extra = sorted(k for k in leaf.instance if k not in allowed)
+        return f"`{'`, `'.join(extra)}` is not allowed here"
+    if leaf.validator == "required" and isinstance(leaf.validator_value, list) and isinstance(leaf.instance, dict):
+        missing = [k for k in leaf.validator_value if k not in leaf.instance]
+        return f"`{'`, `'.join(missing)}` is missing"
+    return leaf.message
+
+
+def _json_span(obj: Any) -> Span | None:
+    sp = obj.get("span") if isinstance(obj, dict) else None
+    if isinstance(sp, dict) and isinstance(sp.get("line"), int):
+        return Span(str(sp.get("file")), int(sp["line"]), int(sp.get("col") or 1))
+    return None
+
+
+def _locate(path: list[Any], data: Any, entities: list[m.Entity]) -> tuple[Span, str]:
+    """The source span and a DSL description of the IR element at `path`."""
+    span = Span("<ir>", 1, 1)
+    owner = "the IR"
+    verb: str | None = None
+    arg: str | None = None
+    node = data
+    section = str(path[0]) if path else ""
+    for i, key in enumerate(path):
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            break
+        found = _json_span(node)
+        if found is not None:
+            span = found
+        if i == 1 and isinstance(node, dict):
+            ident = node.get("id")
+            owner = {"entities": f"{node.get('kind')} `{ident}`", "kinds": f"kind `{ident}`",
+                     "games": f"game `{ident}`", "modules": f"module `{node.get('key')}`"}.get(section, owner)
+        if isinstance(node, dict) and isinstance(node.get("verb"), str):
+            verb, arg = node["verb"], None
+        if verb is not None and i > 0 and path[i - 1] == "args":
+            arg = str(key)
+    where = owner
+    if verb is not None:
+        where = f"`{verb}` in {owner}" if arg is None else f"argument `{arg}` of `{verb}` in {owner}"
+    if section == "entities" and len(path) >= 4 and path[2] == "attrs" \
+            and isinstance(path[1], int) and path[1] < len(entities):
+        ent = entities[path[1]]
+        where = f"attribute `{path[3]}` of {ent.kind} `{ent.id}`"
+        value = ent.attrs.get(str(path[3]))
+        if value is not None:
+            span = _value_span(value, path[4:])
+    return span, where
+
+
+def _value_span(value: s.Value, rest: list[Any]) -> Span:
+    """The span of the value (or the list item / provisional value inside it) that `rest` points at."""
+    for key in rest:
+        if isinstance(value, s.ListV) and isinstance(key, int) and key < len(value.items):
+            value = value.items[key]
+        elif isinstance(value, s.ProvisionalV) and key == "value":
+            value = value.value
+        else:
+            break
+    return value.span
