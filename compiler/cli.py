@@ -6,12 +6,13 @@ Exit codes: 0 success (warnings allowed), 1 errors in the content, 2 a bad comma
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from compiler import __version__
-from compiler.diagnostics import Diagnostic
+from compiler.diagnostics import Diagnostic, Severity
 from compiler.frontend import FrontEndResult, compile_paths
 
 DEFAULT_CONTENT = Path("content")
@@ -22,6 +23,8 @@ def _report(diags: Sequence[Diagnostic], sources: dict[str, str], strict: bool =
     """Print diagnostics on stderr; return the number that count as errors."""
     errors = warnings = 0
     for d in diags:
+        if strict and d.code == "W500":
+            d = dataclasses.replace(d, severity=Severity.ERROR)  # shown as what it counts as
         print(d.render(sources), file=sys.stderr)
         if d.is_error or (strict and d.code == "W500"):
             errors += 1

@@ -5,6 +5,7 @@ All problems go to the diagnostic sink; lowering never stops at the first one.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -223,6 +224,8 @@ class Lowering:
                             did_you_mean(game, self.games) or "import the file that declares the game")
             return None
         if exp and f"{game}.{exp}" not in self.modules:
+            if any(d.kind == "expansion" and d.id == exp for d in f.decls):
+                return None  # its declaration is wrong, and that is reported there
             exps = [x.id for x in self.modules.values() if x.game == game and x.id != "base"]
             self.sink.error("E113", f"module `{name}` names undeclared expansion `{exp}` of `{game}`",
                             f.module.span, did_you_mean(exp, exps) or "import the file that declares the expansion")
@@ -389,13 +392,19 @@ class Lowering:
         if kind is not None:
             allowed.update(kind.attrs)
         values: dict[str, s.Value] = {}
+        given: dict[str, s.AttrS] = {}
+        misspelt: set[str] = set()  # attributes a misspelt name probably meant: not reported missing too
         for a in d.attrs:
-            if a.name in values:
-                self.sink.error("E205", f"attribute `{a.name}` is given twice", a.span)
+            if a.name in given:
+                self.sink.error("E205", f"attribute `{a.name}` is given twice", a.span,
+                                f"first given at line {given[a.name].span.line}")
                 continue
+            given[a.name] = a
             spec = allowed.get(a.name)
             if spec is None:
                 if kind is not None:
+                    close = difflib.get_close_matches(a.name, sorted(allowed), n=1, cutoff=0.6)
+                    misspelt.update(close)
                     self.sink.error("E201", f"unknown attribute `{a.name}` for kind `{d.kind}`", a.span,
                                     did_you_mean(a.name, allowed) or f"known: {', '.join(sorted(allowed))}")
                 continue
@@ -406,7 +415,7 @@ class Lowering:
         if kind is not None:
             for name, spec in allowed.items():
                 required = spec.required if isinstance(spec, m.AttrDef) else spec[1]
-                if required and name not in values:
+                if required and name not in values and name not in misspelt:
                     self.sink.error("E202", f"{d.kind} `{d.id}` is missing required attribute `{name}`", d.id_span,
                                     f"add `{name}: ...` to its body")
                 if isinstance(spec, m.AttrDef) and name not in values and spec.default is not None:
@@ -474,9 +483,11 @@ class Lowering:
                             _signature(verb))
         for p, a in zip(verb.params, positional, strict=False):
             bound[p.name] = a.value
+        misspelt: set[str] = set()  # parameters a misspelt name probably meant: not reported missing too
         for a in named:
             assert a.name is not None
             if verb.param(a.name) is None:
+                misspelt.update(difflib.get_close_matches(a.name, [p.name for p in verb.params], n=1, cutoff=0.6))
                 self.sink.error("E302", f"`{verb.name}` has no parameter `{a.name}`", a.span,
                                 did_you_mean(a.name, [p.name for p in verb.params]) or _signature(verb))
                 continue
@@ -487,7 +498,7 @@ class Lowering:
         out: list[tuple[str, s.Value]] = []
         for p in verb.params:
             if p.name not in bound:
-                if p.required:
+                if p.required and p.name not in misspelt:
                     self.sink.error("E303", f"`{verb.name}` needs its `{p.name}` parameter", call.span,
                                     _signature(verb))
                 else:

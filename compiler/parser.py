@@ -293,9 +293,20 @@ def _report_syntax_error(err: UnexpectedInput, text: str, file: str, lark: Lark,
         if ch == '"':
             sink.error("E102", "unterminated string", Span(file, line, col, line, col + 1),
                        'close the string with `"` on the same line')
+        elif text.startswith("/*", pos):
+            sink.error("E104", "unterminated block comment", Span(file, line, col, line, col + 2),
+                       "close the comment with `*/`")
         elif ch.isdigit() or ch in "+-" or (ch == "." and pos > 0 and text[pos - 1].isdigit()):
-            sink.error("E103", "malformed number", Span(file, line, col, line, col + 1),
-                       "numbers are whole (5), decimal (1.5), ranges (3..4) or modifiers (+1)")
+            start = pos
+            while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_.+-"):
+                start -= 1
+            end = pos + 1
+            while end < len(text) and (text[end].isalnum() or text[end] in "_."):
+                end += 1
+            word = text[start:end]
+            start_col = col - (pos - start)
+            sink.error("E103", f"malformed number `{word}`", Span(file, line, start_col, line, start_col + len(word)),
+                       "numbers are whole (5), decimal (1.5), ranges (3..4), dice (2d6) or modifiers (+1)")
         else:
             sink.error("E101", f"unexpected character `{ch}`", Span(file, line, col, line, col + 1),
                        "names use letters, digits and `_`; text goes in double quotes")
@@ -316,6 +327,9 @@ def _report_syntax_error(err: UnexpectedInput, text: str, file: str, lark: Lark,
         if tok.type == "NAME" and pos > 0 and text[pos - 1].isdigit():
             sink.error("E103", "malformed number", span,
                        "a number runs into letters; put a space between them or fix the number")
+            return
+        if tok.type == "RBRACE" and _unclosed_brace(text[:pos]) is None:
+            sink.error("E100", "unmatched `}`", span, "this `}` closes no `{`; remove it")
             return
         hint = f"expected {expected}"
         if "COLON" in err.expected and tok.type != "COLON":

@@ -224,7 +224,9 @@ def _type_hint(value: s.Value, t: TypeExpr) -> str | None:
 def check_translations(value: s.LocalizedV, ctx: ValueContext) -> None:
     seen: set[str] = set()
     for entry in value.entries:
-        if entry.lang not in ctx.known_languages:
+        if not ctx.known_languages:
+            pass  # the game declares no languages: reported once, at the game
+        elif entry.lang not in ctx.known_languages:
             ctx.sink.error("E401", f"language `{entry.lang}` is not declared by this game", entry.span,
                            did_you_mean(entry.lang, ctx.known_languages)
                            or f"declared: {', '.join(ctx.known_languages)}")
@@ -242,8 +244,10 @@ def _check_path(value: s.StrV, ctx: ValueContext) -> None:
     target = (ctx.file_dir / value.value).resolve()
     root = ctx.content_root.resolve()
     if root != target and root not in target.parents:
+        from compiler.loader import display_path
+
         ctx.sink.error("E114", f"path `{value.value}` is outside the content folder", value.span,
-                       f"keep images and files under {ctx.content_root}")
+                       f"keep images and files under {display_path(root)}")
     elif not target.is_file():
         ctx.sink.error("E115", f"file `{value.value}` does not exist", value.span,
                        "paths are relative to the file that names them")
