@@ -423,8 +423,9 @@ class Lowering:
         effects = tuple(self._lower_rule(i + 1, r, vctx, where) for i, r in enumerate(d.rules))
         if kind is None:
             return None
-        name = values.pop("name", None)
-        text = values.pop("text", None)
+        # A provisional name or text (`provisional { cs "..." } "note"`) is recorded above; keep its value.
+        name = _unwrap_provisional(values.pop("name", None))
+        text = _unwrap_provisional(values.pop("text", None))
         copies_v = values.pop("copies", None)
         tags_v = values.pop("tags", None)
         source_v = values.pop("source", None)
@@ -622,3 +623,7 @@ def _int(attrs: dict[str, s.AttrS], name: str, default: int) -> int:
 
 def s_span_start(f: s.FileS) -> Span:
     return Span(f.path, 1, 1)
+
+
+def _unwrap_provisional(v: s.Value | None) -> s.Value | None:
+    return v.value if isinstance(v, s.ProvisionalV) else v
