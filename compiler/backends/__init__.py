@@ -32,6 +32,13 @@ def _ir(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
     return write_ir(project, out, options)
 
 
+def _print(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
+    from compiler.backends.print import write_print
+
+    return write_print(project, out, options)
+
+
 BACKENDS: list[tuple[str, Writer]] = [
     ("ir", _ir),
+    ("print", _print),
 ]

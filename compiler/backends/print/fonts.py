@@ -1,0 +1,114 @@
+"""The bundled fonts (DejaVu Sans, regular and bold): registration, kerned widths and kerned PDF text.
+
+reportlab embeds TrueType subsets but does not kern on its own (only through an optional HarfBuzz), so
+the pair kerning of the font's `kern` table is applied here: in the measured widths (line breaking and
+centring) and as `TJ` adjustments in the drawn text.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+FILES = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf"}
+
+
+@dataclass
+class Font:
+    """One registered face with its kerning pairs (in 1/1000 em, negative = closer)."""
+
+    key: str
+    name: str  # the reportlab font name
+    ttf: TTFont
+    kern: dict[tuple[int, int], int]  # (left glyph, right glyph) -> adjustment
+    ascent: float  # 1/1000 em
+    cap_height: float
+    _widths: dict[str, float] = field(default_factory=dict)
+
+    def width(self, text: str) -> float:
+        """Advance width of `text` at 1 pt, kerning included."""
+        w = self._widths.get(text)
+        if w is None:
+            face = self.ttf.face
+            widths, c2g = face.charWidths, face.charToGlyph
+            total = 0.0
+            prev = None
+            for ch in text:
+                code = ord(ch)
+                total += widths.get(code, face.defaultWidth)
+                g = c2g.get(code)
+                if prev is not None and g is not None:
+                    total += self.kern.get((prev, g), 0)
+                prev = g
+            w = self._widths[text] = total / 1000.0
+        return w
+
+    def tj_items(self, text: str, doc: object) -> list[tuple[str, list[bytes | int]]]:
+        """`text` as runs of (subset font name, [bytes, kerning, bytes, ...]) ready for a `TJ` array."""
+        face = self.ttf.face
+        c2g = face.charToGlyph
+        out: list[tuple[str, list[bytes | int]]] = []
+        pos = 0
+        prev = None
+        for subset, data in self.ttf.splitString(text, doc):
+            items: list[bytes | int] = []
+            chunk = bytearray()
+            for i, byte in enumerate(data):
+                g = c2g.get(ord(text[pos + i]))
+                k = self.kern.get((prev, g), 0) if prev is not None and g is not None else 0
+                if k:
+                    if chunk:
+                        items.append(bytes(chunk))
+                        chunk = bytearray()
+                    items.append(-k)
+                chunk.append(byte)
+                prev = g
+            if chunk:
+                items.append(bytes(chunk))
+            pos += len(data)
+            out.append((self.ttf.getSubsetInternalName(subset, doc), items))
+        return out
+
+
+def _read_kern(path: Path, units_per_em: int) -> dict[tuple[int, int], int]:
+    """Format-0 subtables of the TrueType `kern` table, scaled to 1/1000 em."""
+    data = path.read_bytes()
+    num_tables = struct.unpack(">H", data[4:6])[0]
+    offset = None
+    for i in range(num_tables):
+        tag, _check, off, _length = struct.unpack(">4sIII", data[12 + 16 * i: 28 + 16 * i])
+        if tag == b"kern":
+            offset = off
+    pairs: dict[tuple[int, int], int] = {}
+    if offset is None:
+        return pairs
+    _version, n_sub = struct.unpack(">HH", data[offset:offset + 4])
+    pos = offset + 4
+    scale = 1000.0 / units_per_em
+    for _ in range(n_sub):
+        _sv, length, coverage = struct.unpack(">HHH", data[pos:pos + 6])
+        if coverage >> 8 == 0 and coverage & 1:  # format 0, horizontal
+            n_pairs = struct.unpack(">H", data[pos + 6:pos + 8])[0]
+            base = pos + 14
+            for j in range(n_pairs):
+                left, right, value = struct.unpack(">HHh", data[base + 6 * j: base + 6 * j + 6])
+                pairs[(left, right)] = round(value * scale)
+        pos += length
+    return pairs
+
+
+@cache
+def font(key: str) -> Font:
+    """The bundled face `regular` or `bold`, registered with reportlab once per process."""
+    path = FONT_DIR / FILES[key]
+    name = f"cardc-DejaVuSans-{key}"
+    ttf = TTFont(name, str(path))
+    pdfmetrics.registerFont(ttf)
+    face = ttf.face
+    return Font(key, name, ttf, _read_kern(path, face.unitsPerEm), face.ascent, face.capHeight)

@@ -1,0 +1,149 @@
+"""Card templates: Jinja2 (always sandboxed) renders a short list of drawing elements per card face.
+
+A template writes one element per line, `text rules x=4 y=50 w=55 h=30 size=8 text={{ card.text }}`,
+in millimetres from the top-left of the card's trim box (y down). Every `{{ ... }}` value is written
+as a JSON literal, so card data can never break out of its value: a name like `"; x=1` or `{{ x }}`
+stays one string. Lookup order for kind K of game G: `content/G/templates/K.j2` for K and each of
+its ancestors, then the bundled `templates/K.j2` likewise, then the bundled `card.j2` (and
+`K.back.j2` ... `card.back.j2` for backs).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+
+BUNDLED = Path(__file__).resolve().parent / "templates"
+
+ELEMENTS = {
+    "fill": (),
+    "rect": ("x", "y", "w", "h"),
+    "circle": ("cx", "cy", "r"),
+    "line": ("x1", "y1", "x2", "y2"),
+    "text": ("x", "y", "w", "h"),
+    "art": ("x", "y", "w", "h"),
+    "icon": ("x", "y", "size"),
+}
+NUMERIC = {"x", "y", "w", "h", "cx", "cy", "r", "x1", "y1", "x2", "y2", "size", "min", "radius", "width"}
+
+_HEAD = re.compile(r"\s*([a-z]+)(?:\s+([A-Za-z_][\w-]*)(?=\s|$))?")
+_PAIR = re.compile(r"\s+([a-z_][a-z0-9_]*)=(\"(?:[^\"\\]|\\.)*\"|[^\s\"]+)")
+
+
+class TemplateError(Exception):
+    """A template that fails to render or draws a malformed element; the message says which line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Element:
+    kind: str
+    name: str
+    props: dict[str, object]
+
+    def num(self, key: str, default: float = 0.0) -> float:
+        v = self.props.get(key, default)
+        return float(v) if isinstance(v, int | float) else default
+
+    def str(self, key: str, default: str = "") -> str:
+        v = self.props.get(key, default)
+        return v if isinstance(v, str) else default
+
+
+def _finalize(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.3f}".rstrip("0").rstrip(".") or "0"
+    if value is None or isinstance(value, jinja2.Undefined):
+        return '""'
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+class Templates:
+    """The template set of one game: the designer's folder (if any) over the bundled templates."""
+
+    def __init__(self, user_dir: Path | None) -> None:
+        dirs = [str(d) for d in (user_dir, BUNDLED) if d is not None and d.is_dir()]
+        self.env = SandboxedEnvironment(loader=jinja2.FileSystemLoader(dirs), finalize=_finalize,
+                                        undefined=jinja2.ChainableUndefined, autoescape=False,
+                                        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+        self.user_dir = user_dir if user_dir is not None and user_dir.is_dir() else None
+        self._choice: dict[tuple[tuple[str, ...], str], jinja2.Template] = {}
+
+    def template_for(self, kinds: tuple[str, ...], side: str) -> jinja2.Template:
+        key = (kinds, side)
+        tpl = self._choice.get(key)
+        if tpl is None:
+            suffix = ".j2" if side == "front" else ".back.j2"
+            names = [f"{k}{suffix}" for k in kinds] + [f"card{suffix}"]
+            try:
+                tpl = self.env.select_template(names)
+            except jinja2.TemplateSyntaxError as e:
+                raise TemplateError(f"{e.filename or e.name}:{e.lineno}: {e.message}") from e
+            self._choice[key] = tpl
+        return tpl
+
+    def render(self, kinds: tuple[str, ...], side: str, context: dict[str, object]) -> tuple[str, str]:
+        """The element text for one card face, and the template's name (for messages)."""
+        tpl = self.template_for(kinds, side)
+        try:
+            return tpl.render(context), tpl.name or "?"
+        except jinja2.TemplateError as e:
+            raise TemplateError(f"{tpl.name}: {e}") from e
+        except (TypeError, ValueError, ArithmeticError, AttributeError, KeyError) as e:
+            raise TemplateError(f"{tpl.name}: {type(e).__name__}: {e}") from e
+
+
+@lru_cache(maxsize=4096)
+def parse_elements(text: str, template: str) -> tuple[Element, ...]:
+    """The elements a rendered template describes; a malformed line raises TemplateError."""
+    out = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        head = _HEAD.match(line)
+        if head is None or head[1] not in ELEMENTS:
+            raise TemplateError(f"{template}: output line {lineno}: unknown element `{stripped.split()[0]}`"
+                                f" (known: {', '.join(sorted(ELEMENTS))})")
+        kind, name = head[1], head[2] or ""
+        props: dict[str, object] = {}
+        pos = head.end()
+        while pos < len(line):
+            m = _PAIR.match(line, pos)
+            if m is None:
+                if not line[pos:].strip():
+                    break
+                raise TemplateError(f"{template}: output line {lineno}: cannot read `{line[pos:].strip()[:40]}`"
+                                    " (expected key=value)")
+            props[m[1]] = _value(m[1], m[2], template, lineno)
+            pos = m.end()
+        for key in ELEMENTS[kind]:
+            if not isinstance(props.get(key), int | float):
+                raise TemplateError(f"{template}: output line {lineno}: `{kind}` needs a number `{key}=`")
+        out.append(Element(kind, name, props))
+    return tuple(out)
+
+
+def _value(key: str, raw: str, template: str, lineno: int) -> object:
+    if raw.startswith('"'):
+        try:
+            value: object = json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise TemplateError(f"{template}: output line {lineno}: bad string for `{key}`") from e
+    else:
+        value = raw
+    if key in NUMERIC:
+        try:
+            return float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise TemplateError(f"{template}: output line {lineno}: `{key}` must be a number, not {raw!r}") from None
+    return value
