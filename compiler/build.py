@@ -16,7 +16,11 @@ from compiler.model import Project
 
 
 class BuildFailed(Exception):
-    """A backend failed; the previous output is untouched."""
+    """A backend failed; the previous output is untouched. `diagnostics` says why."""
+
+    def __init__(self, message: str, diagnostics: list[Diagnostic] | None = None) -> None:
+        super().__init__(message)
+        self.diagnostics = diagnostics or []
 
 
 def build(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
@@ -29,7 +33,7 @@ def build(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic
             if options.wants(name):
                 diagnostics.extend(write(project, tmp, options))
         if any(d.is_error for d in diagnostics):
-            raise BuildFailed("a backend reported errors")
+            raise BuildFailed("a backend reported errors", diagnostics)
         _swap(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

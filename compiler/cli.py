@@ -80,10 +80,12 @@ def cmd_build(args: argparse.Namespace) -> int:
     if _report(_with_schema(result), result.sources, strict=args.strict):
         print("build not started: fix the errors above", file=sys.stderr)
         return 1
-    options = BuildOptions(only=frozenset(args.only or ()))
+    options = BuildOptions(only=frozenset(args.only or ()), settings=_print_settings(args))
     try:
         diags = build(result.project, args.out, options)
-    except BuildFailed:
+    except BuildFailed as failed:
+        _report(failed.diagnostics, result.sources)
+        print("build failed: nothing was written", file=sys.stderr)
         return 1
     _report(diags, result.sources)
     print(f"built {args.out}", file=sys.stderr)
@@ -108,6 +110,21 @@ def cmd_schemas(args: argparse.Namespace) -> int:
     return 0
 
 
+PRINT_FLAGS = {"paper": "paper", "orientation": "orientation", "bleed": "bleed", "duplex": "duplex",
+               "crop_mark_length": "mark_length", "crop_mark_weight": "mark_weight", "cut_lines": "cut_lines",
+               "back_offset": "back_offset", "png_dpi": "png_dpi", "min_text": "min_text", "png": "png"}
+
+
+def _print_settings(args: argparse.Namespace) -> dict[str, str]:
+    """The print flags of `build` as `print.*` settings; values are checked by the print backend."""
+    out = {f"print.{key}": str(getattr(args, flag)) for flag, key in PRINT_FLAGS.items()
+           if getattr(args, flag, None) is not None}
+    for item in getattr(args, "print_set", None) or ():
+        key, _, value = item.partition("=")
+        out[f"print.{key.strip()}"] = value
+    return out
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardc", description="Compile card-and-rules content written in the "
                                      "cardc language into rule modules, print sheets, references and exports.")
@@ -128,6 +145,22 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: generated/)")
     p.add_argument("--only", action="append", metavar="BACKEND", help="build only this backend (repeatable)")
     p.add_argument("--strict", action="store_true", help="refuse to build with provisional values")
+    pp = p.add_argument_group("print sheets")
+    pp.add_argument("--paper", help="a4 (default) or letter")
+    pp.add_argument("--orientation", help="auto (default: whichever holds more cards), portrait or landscape")
+    pp.add_argument("--bleed", help="bleed around each card in mm (default 3)")
+    pp.add_argument("--duplex", help="backs for a sheet turned over its long (default) or short edge; "
+                    "fold (fronts and backs side by side) or none")
+    pp.add_argument("--crop-mark-length", help="crop mark length in mm (default 5)")
+    pp.add_argument("--crop-mark-weight", help="crop mark line weight in pt (default 0.5)")
+    pp.add_argument("--cut-lines", nargs="?", const="true", help="also draw full-page cut lines")
+    pp.add_argument("--back-offset", metavar="DX,DY", help="shift every back by DX (right) and DY (down) mm, "
+                    "as measured with the calibration page")
+    pp.add_argument("--png", help="write per-card PNGs: true (default) or false")
+    pp.add_argument("--png-dpi", help="resolution of the per-card PNGs (default 300)")
+    pp.add_argument("--min-text", help="smallest font size in pt that card text may shrink to (default 5)")
+    pp.add_argument("--print-set", action="append", metavar="KEY=VALUE",
+                    help="any other print setting, e.g. size.small_card=41x63 or margin=4 (repeatable)")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("dump", help="print the whole checked IR as JSON")
