@@ -1,0 +1,135 @@
+"""Python source for IR values: every piece of user data becomes a literal via repr(), never code.
+
+Long literals are split over lines (strings by implicit concatenation) so the output stays within the
+line length the generated code is checked against.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from typing import Any
+
+from compiler import syntax as s
+
+WIDTH = 116
+
+
+class Raw:
+    """Source text already made safe by the generator (a call, a name)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def identifier(text: str, prefix: str = "") -> str:
+    """A Python identifier for `text`: anything outside [A-Za-z0-9_] becomes `_`; never a keyword."""
+    ident = prefix + re.sub(r"[^A-Za-z0-9_]", "_", text)
+    if not ident or ident[0].isdigit() or keyword.iskeyword(ident) or keyword.issoftkeyword(ident):
+        ident = "_" + ident
+    return ident
+
+
+def value(v: s.Value | None, notes: list[str] | None = None) -> Any:
+    """The IR value as plain Python data (Raw for provisional wrappers); provisional notes go to `notes`."""
+    if v is None or isinstance(v, s.UnknownV):
+        return None
+    if isinstance(v, s.IntV | s.SignedV | s.BoolV):
+        return v.value
+    if isinstance(v, s.DecimalV):
+        return Raw(f"Fraction({v.value.numerator}, {v.value.denominator})")
+    if isinstance(v, s.StrV):
+        return v.value
+    if isinstance(v, s.IconV):
+        return f":{v.name}:"
+    if isinstance(v, s.RangeV):
+        return (v.lo, v.hi)
+    if isinstance(v, s.DiceV):
+        return (v.count, v.sides)
+    if isinstance(v, s.LocalizedV):
+        return v.as_dict()
+    if isinstance(v, s.ListV):
+        return tuple(value(i, notes) for i in v.items)
+    if isinstance(v, s.CallV):
+        if v.args is None:
+            return v.name
+        return {"call": v.name, "args": tuple((a.name, value(a.value, notes)) for a in v.args)}
+    if isinstance(v, s.ProvisionalV):
+        if notes is not None:
+            notes.append(v.note)
+            return value(v.value, notes)
+        return Raw(f"Provisional({lit(value(v.value), 0)}, {lit(v.note, 0)})")
+    raise TypeError(f"no Python form for {type(v).__name__}")
+
+
+def _one_line(x: Any) -> str:
+    if isinstance(x, Raw):
+        return x.text
+    if isinstance(x, dict):
+        return "{" + ", ".join(f"{_one_line(k)}: {_one_line(v)}" for k, v in x.items()) + "}"
+    if isinstance(x, tuple):
+        inner = ", ".join(_one_line(i) for i in x)
+        return f"({inner},)" if len(x) == 1 else f"({inner})"
+    return repr(x)
+
+
+def _split_string(text: str, indent: int) -> str:
+    room = max(20, WIDTH - indent - 4)
+    chunks: list[str] = []
+    while text:
+        cut = len(text) if len(repr(text)) <= room else _cut(text, room)
+        chunks.append(text[:cut])
+        text = text[cut:]
+    pad = " " * (indent + 4)
+    return "(\n" + "\n".join(pad + repr(c) for c in chunks) + "\n" + " " * indent + ")"
+
+
+def _cut(text: str, room: int) -> int:
+    n = 1
+    while n < len(text) and len(repr(text[: n + 1])) <= room:
+        n += 1
+    space = text.rfind(" ", 0, n)
+    return space + 1 if space > n // 2 else n
+
+
+def lit(x: Any, indent: int, used: int = 0) -> str:
+    """`x` as a literal that fits in WIDTH when it starts at column `indent + used`."""
+    flat = _one_line(x)
+    if indent + used + len(flat) <= WIDTH - 1:
+        return flat
+    pad = " " * (indent + 4)
+    if isinstance(x, str):
+        return _split_string(x, indent)
+    if isinstance(x, dict):
+        items = [f"{pad}{_one_line(k)}: {lit(v, indent + 4, len(_one_line(k)) + 2)}," for k, v in x.items()]
+        return "{\n" + "\n".join(items) + "\n" + " " * indent + "}"
+    if isinstance(x, tuple):
+        items = [f"{pad}{lit(i, indent + 4)}," for i in x]
+        return "(\n" + "\n".join(items) + "\n" + " " * indent + ")"
+    return flat
+
+
+def docstring(text: str, indent: int) -> str:
+    """A triple-quoted docstring whose content cannot end the string or run code."""
+    safe = []
+    for ch in text:
+        if ch == "\\":
+            safe.append("\\\\")
+        elif ch == '"':
+            safe.append('\\"')
+        elif ch == "\n" or ch.isprintable():
+            safe.append(ch)
+        else:
+            safe.append(ch.encode("unicode_escape").decode("ascii"))
+    body = "".join(safe).strip("\n")
+    pad = " " * indent
+    lines = body.split("\n")
+    if len(lines) == 1:
+        return f'{pad}"""{lines[0]}"""'
+    out = [f'{pad}"""{lines[0]}']
+    out += [f"{pad}{line}" if line else "" for line in lines[1:]]
+    out.append(f'{pad}"""')
+    return "\n".join(out)

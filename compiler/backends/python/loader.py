@@ -1,0 +1,52 @@
+"""Load generated rule packages into this process (for `cardc odds`, balance tables and tests).
+
+The generated files are imported under private names, so packages compiled from different content can
+live side by side; `cardc_runtime` is the compiler's own copy of the runtime, the same source as emitted.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+from compiler.backends.python import RUNTIME_SOURCE, python_files
+from compiler.model import Project
+
+_counter = itertools.count(1)
+
+
+def ensure_runtime() -> ModuleType:
+    """Make `import cardc_runtime` resolve to the runtime shipped with the compiler."""
+    if "cardc_runtime" not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            "cardc_runtime", RUNTIME_SOURCE / "__init__.py", submodule_search_locations=[str(RUNTIME_SOURCE)])
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["cardc_runtime"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["cardc_runtime"]
+
+
+def load_games(project: Project, folder: Path | None = None) -> dict[str, ModuleType]:
+    """Generate the project's packages (into `folder` or a temporary one) and import each game package."""
+    ensure_runtime()
+    tmp = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="cardc-py-"))
+    for rel, text in python_files(project).items():
+        path = tmp / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    games: dict[str, ModuleType] = {}
+    for game in sorted(project.games):
+        name = f"_cardc_generated_{next(_counter)}_{game}"
+        init = tmp / game / "__init__.py"
+        spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(init.parent)])
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        games[game] = module
+    return games
