@@ -1,17 +1,450 @@
 """Rules text from effects: every effect of an entity as a sentence in each language.
 
-Interface used by the print sheets and the rules reference. The full template machinery
-(catalogue sentence templates, plural forms) is built here.
+The card sheets and the rules reference print these sentences, so what is printed is generated
+from the same effect tree that the rules engine runs. Each catalogue verb carries one sentence
+template per language (`text:` in dsl/catalogue.yaml); the words they use, with their plural,
+case and gender forms, are in the lexicon (compiler/lexicon/words.yaml).
+
+Template placeholders:
+
+    {amount}            the argument: a number, +1, "3 or 4", an entity's name, an enum value's word
+    {amount:life}       the number and the noun in the form that agrees with it: 1 život, 2 životy, 5 životů
+    {amount:=resource}  the same, with the noun the enum argument `resource` names (2 zlaťáky, 5 zkušeností)
+    {dice:die@ins}      the same, in a case the lexicon lists (`ins.one`, `ins.few`, ...)
+    {stat@gen}          the form `gen` of the word an enum value stands for
+    {count?one=je|few=jsou|many=je}   a choice by the number's plural category
+    {item?m=odhozen|f=odhozena|n=odhozeno}   a choice by the gender of the named entity or word
+    {self}              the name of the entity the effect belongs to
+    {you?m=...|f=...}   a choice by the gender of the hero the text speaks to ("jsi prokletý / prokletá")
+
+Action templates may give two forms, `{do: imperative, may: infinitive}`, since "hoď" and "můžeš hodit"
+differ in most languages; a plain string serves both.
 """
 
 from __future__ import annotations
 
-from compiler.model import Entity, Project
+import re
+from dataclasses import dataclass, field
+
+from compiler import syntax as s
+from compiler.catalogue import Catalogue, Verb, default_catalogue
+from compiler.lexicon import Lexicon, default_lexicon
+from compiler.model import (
+    AndCond,
+    Choose,
+    Condition,
+    Do,
+    Effect,
+    Entity,
+    If,
+    Invocation,
+    May,
+    NotCond,
+    OrCond,
+    Project,
+    Statement,
+)
+from compiler.plurals import plural_category
+
+OPEN_RANGE = 99  # a range reaching this high reads "5 or more"
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+_SPEC = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?::(?P<word>=?[A-Za-z_][A-Za-z0-9_.]*))?(?:@(?P<key>[A-Za-z_]+))?$")
+GENDERS = ("m", "f", "n")
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A piece of text that names an entity: the reference links it to the entity's entry."""
+
+    key: str
+    text: str
+
+
+Part = str | Mention
+
+
+@dataclass
+class Rendered:
+    """One rendered piece of text, as parts (plain text and entity mentions)."""
+
+    parts: list[Part] = field(default_factory=list)
+
+    def add(self, *parts: Part | Rendered) -> Rendered:
+        for p in parts:
+            if isinstance(p, Rendered):
+                self.parts.extend(p.parts)
+            elif p:
+                self.parts.append(p)
+        return self
+
+    @property
+    def plain(self) -> str:
+        return "".join(p if isinstance(p, str) else p.text for p in self.parts)
+
+    def capitalized(self) -> Rendered:
+        """The same text with its first letter in upper case."""
+        out = list(self.parts)
+        for i, p in enumerate(out):
+            if isinstance(p, str) and p:
+                out[i] = p[:1].upper() + p[1:]
+                break
+            if isinstance(p, Mention) and p.text:
+                break
+        return Rendered(out)
+
+
+@dataclass
+class TextGen:
+    """Renders the effects of one project; `gaps` collects every missing template or word it met."""
+
+    project: Project
+    catalogue: Catalogue = field(default_factory=default_catalogue)
+    lexicon: Lexicon = field(default_factory=default_lexicon)
+    gaps: list[str] = field(default_factory=list)
+    _current: Invocation | None = field(default=None, repr=False)
+
+    # ---- entities and effects -------------------------------------------------
+
+    def entity(self, entity: Entity, lang: str) -> list[Rendered]:
+        """The entity's rules text: its hand-written text if it has one, else one sentence per effect."""
+        if entity.text is not None:
+            text = entity.text.get(lang) or entity.text.get(self._fallback(entity))
+            return [Rendered([text])] if text else []
+        return [self.effect(entity, e, lang) for e in entity.effects]
+
+    def generated(self, entity: Entity, lang: str) -> list[Rendered]:
+        """The sentences generated from the effects, ignoring any hand-written text."""
+        return [self.effect(entity, e, lang) for e in entity.effects]
+
+    def effect(self, entity: Entity, effect: Effect, lang: str) -> Rendered:
+        trigger = self.invocation(entity, effect.trigger, lang)
+        body = self.body(entity, effect.body, lang)
+        if self.lexicon.flag(lang, "capitalize_body"):
+            body = body.capitalized()
+        if effect.condition is None:
+            out = self._pattern(lang, "effect", trigger=trigger, body=body)
+        else:
+            out = self._pattern(lang, "effect_if", trigger=trigger, cond=self.clause(entity, effect.condition, lang),
+                                body=body)
+        return out.capitalized()
+
+    def clause(self, entity: Entity, cond: Condition, lang: str) -> Rendered:
+        """`if X` or, for a negated condition, `unless X`."""
+        if isinstance(cond, NotCond):
+            return self._pattern(lang, "unless", c=self.condition(entity, cond.cond, lang))
+        return self._pattern(lang, "if", c=self.condition(entity, cond, lang))
+
+    def condition(self, entity: Entity, cond: Condition, lang: str) -> Rendered:
+        if isinstance(cond, Invocation):
+            return self.invocation(entity, cond, lang)
+        if isinstance(cond, NotCond):
+            return self._pattern(lang, "not", c=self.condition(entity, cond.cond, lang))
+        part = "and" if isinstance(cond, AndCond) else "or"
+        assert isinstance(cond, AndCond | OrCond)
+        return self._pattern(lang, part, a=self.condition(entity, cond.left, lang),
+                             b=self.condition(entity, cond.right, lang))
+
+    def body(self, entity: Entity, body: tuple[Statement, ...], lang: str) -> Rendered:
+        items = [self.statement(entity, st, lang) for st in body]
+        if not items:
+            return self._pattern(lang, "nothing")
+        out = Rendered().add(items[0])
+        for i, item in enumerate(items[1:], start=1):
+            sep = "list_last" if i == len(items) - 1 else "list_sep"
+            out.add(self.lexicon.pattern(lang, sep) or ", ", item)
+        return out
+
+    def statement(self, entity: Entity, st: Statement, lang: str) -> Rendered:
+        if isinstance(st, Do):
+            return self.invocation(entity, st.call, lang, form="do")
+        if isinstance(st, May):
+            return self._pattern(lang, "may", x=self.invocation(entity, st.call, lang, form="may"))
+        if isinstance(st, Choose):
+            sep = self.lexicon.pattern(lang, "option_sep") or "; "
+            options = Rendered()
+            for i, o in enumerate(st.options):
+                if i:
+                    options.add(sep)
+                options.add(self.body(entity, o.body, lang))
+            return self._pattern(lang, "choose", options=options)
+        assert isinstance(st, If)
+        c = self.condition(entity, st.cond, lang)
+        then = self.body(entity, st.then, lang)
+        if st.orelse:
+            return self._pattern(lang, "if_else", c=c, then=then, **{"else": self.body(entity, st.orelse, lang)})
+        return self._pattern(lang, "if_stmt", c=c, then=then)
+
+    # ---- one verb ---------------------------------------------------------------
+
+    def invocation(self, entity: Entity, inv: Invocation, lang: str, form: str = "do") -> Rendered:
+        verb = self.catalogue.verbs.get(inv.verb)
+        if verb is None:
+            self.gaps.append(f"unknown verb {inv.verb}")
+            return Rendered([inv.verb])
+        template = self.template(verb, lang, form)
+        if template is None:
+            self.gaps.append(f"{verb.name}: no template in {lang}")
+            template = (self.template(verb, self._fallback(entity), form) or self.template(verb, "en", form)
+                        or verb.doc.rstrip("."))
+        return self.fill(entity, verb, inv, template, lang)
+
+    @staticmethod
+    def template(verb: Verb, lang: str, form: str = "do") -> str | None:
+        t = verb.text.get(lang)
+        if isinstance(t, dict):
+            value = t.get(form) or t.get("do")
+            return str(value) if value is not None else None
+        return str(t) if t is not None else None
+
+    def fill(self, entity: Entity, verb: Verb, inv: Invocation, template: str, lang: str) -> Rendered:
+        self._current = inv
+        out = Rendered()
+        pos = 0
+        for m in _PLACEHOLDER.finditer(template):
+            out.add(template[pos:m.start()])
+            out.add(self.placeholder(entity, verb, inv, m.group(1), lang))
+            pos = m.end()
+        out.add(template[pos:])
+        return out
+
+    def placeholder(self, entity: Entity, verb: Verb, inv: Invocation, spec: str, lang: str) -> Rendered:
+        if "?" in spec:
+            name, _, choices = spec.partition("?")
+            return Rendered([self._choose(entity, verb, inv, name.strip(), choices, lang)])
+        m = _SPEC.match(spec.strip())
+        if m is None:
+            self.gaps.append(f"{verb.name}: bad placeholder {{{spec}}} in {lang}")
+            return Rendered([spec])
+        name, word, key = m.group("name"), m.group("word"), m.group("key")
+        if name == "self":
+            return Rendered([self._mention(entity, lang)])
+        value = inv.arg(name)
+        param = verb.param(name)
+        if value is None or param is None:
+            self.gaps.append(f"{verb.name}: no parameter {name} for {{{spec}}} in {lang}")
+            return Rendered([name])
+        return self.value(entity, verb, name, _unwrap(value), lang, word=word, key=key)
+
+    def value(self, entity: Entity, verb: Verb, pname: str, v: s.Value, lang: str,
+              word: str | None = None, key: str | None = None) -> Rendered:
+        """One argument as words."""
+        if word is not None and word.startswith("="):
+            other = self._current.arg(word[1:]) if self._current else None
+            inv_value = _unwrap(other) if other is not None else None
+            word = next((w for w in _word_ids(verb.name, word[1:], inv_value.name) if w in self.lexicon.words),
+                        inv_value.name) if isinstance(inv_value, s.CallV) else word[1:]
+        if word is not None:
+            n = _number(v)
+            if n is None:
+                self.gaps.append(f"{verb.name}: {{{pname}:{word}}} needs a number")
+                return self.value(entity, verb, pname, v, lang)
+            noun = self.lexicon.counted(word, lang, n, key)
+            if noun is None:
+                self.gaps.append(f"word {word}: no {lang} form")
+                noun = word
+            return Rendered([f"{self.number_text(v, lang)} {noun}"])
+        if isinstance(v, s.IntV | s.SignedV | s.RangeV | s.DiceV):
+            return Rendered([self.number_text(v, lang)])
+        if isinstance(v, s.StrV):
+            return Rendered([v.value])
+        if isinstance(v, s.LocalizedV):
+            return Rendered([v.get(lang) or v.get(self._fallback(entity)) or ""])
+        if isinstance(v, s.BoolV | s.DecimalV):
+            return Rendered([str(v.value if isinstance(v, s.BoolV) else v.text).lower()])
+        if isinstance(v, s.IconV):
+            return Rendered([f":{v.name}:"])
+        if isinstance(v, s.ListV):
+            items = [self.value(entity, verb, pname, _unwrap(i), lang, key=key) for i in v.items]
+            out = Rendered()
+            for i, item in enumerate(items):
+                if i:
+                    out.add(self.lexicon.pattern(lang, "list_last" if i == len(items) - 1 else "list_sep") or ", ")
+                out.add(item)
+            return out
+        if isinstance(v, s.UnknownV):
+            return Rendered(["?"])
+        assert isinstance(v, s.CallV)
+        param = verb.param(pname)
+        if param is not None and param.type.name == "ref":
+            target = self.project.entity(entity.game, v.name)
+            if target is not None:
+                return Rendered([self._mention(target, lang)])
+        text = self._word(verb, pname, v.name, lang, key)
+        if text is None:
+            self.gaps.append(f"word {_word_ids(verb.name, pname, v.name)[0]} (or {v.name}): no {lang} form"
+                             f"{f' {key}' if key else ''}")
+            text = v.name.replace("_", " ")
+        return Rendered([text])
+
+    def number_text(self, v: s.Value, lang: str) -> str:
+        if isinstance(v, s.SignedV):
+            return f"+{v.value}" if v.value >= 0 else f"-{-v.value}"
+        if isinstance(v, s.IntV):
+            return str(v.value)
+        if isinstance(v, s.DiceV):
+            return str(v.count) if v.sides == 6 else f"{v.count}d{v.sides}"
+        if isinstance(v, s.RangeV):
+            if v.lo == v.hi:
+                return str(v.lo)
+            if v.hi >= OPEN_RANGE:
+                return (self.lexicon.pattern(lang, "range_open") or "{lo}+").replace("{lo}", str(v.lo))
+            part = "range_two" if v.hi == v.lo + 1 else "range"
+            pattern = self.lexicon.pattern(lang, part) or "{lo}-{hi}"
+            return pattern.replace("{lo}", str(v.lo)).replace("{hi}", str(v.hi))
+        return "?"
+
+    # ---- choices by number and gender -------------------------------------------
+
+    def _choose(self, entity: Entity, verb: Verb, inv: Invocation, name: str, choices: str, lang: str) -> str:
+        options = {}
+        for item in choices.split("|"):
+            k, _, v = item.partition("=")
+            options[k.strip()] = v
+        category: str | None
+        if name == "you":
+            category = self.gender(self._addressee(entity), lang)
+        elif name == "self":
+            category = self.gender(entity, lang)
+        else:
+            v = inv.arg(name)
+            v = _unwrap(v) if v is not None else None
+            n = _number(v) if v is not None else None
+            if isinstance(v, s.BoolV):
+                category = "true" if v.value else "false"
+            elif n is not None:
+                category = plural_category(lang, n)
+            elif isinstance(v, s.CallV):
+                param = verb.param(name)
+                target = self.project.entity(entity.game, v.name) if param and param.type.name == "ref" else None
+                category = self.gender(target, lang) if target else self._word_gender(verb, name, v.name, lang)
+            else:
+                category = None
+        if category in options:
+            return options[category]
+        for fallback in ("other", "many", "m"):
+            if fallback in options:
+                return options[fallback]
+        self.gaps.append(f"{verb.name}: no choice for {category} in {{{name}?{choices}}} ({lang})")
+        return next(iter(options.values()), "")
+
+    def gender(self, entity: Entity | None, lang: str) -> str:
+        """The grammatical gender of an entity's name: its `gender` attribute, else a guess from the name."""
+        if entity is None:
+            return "m"
+        g = entity.attrs.get("gender")
+        g = _unwrap(g) if g is not None else None
+        if isinstance(g, s.LocalizedV):
+            g = g.get(lang) and s.StrV(g.get(lang) or "", g.span)
+        if isinstance(g, s.CallV | s.StrV):
+            value = (g.name if isinstance(g, s.CallV) else g.value).strip().lower()[:1]
+            if value in GENDERS:
+                return value
+        return guess_gender(self._name(entity, lang), lang)
+
+    def _addressee(self, entity: Entity) -> Entity | None:
+        """The hero the text speaks to: the entity or the nearest owner that is a hero or character."""
+        seen: set[str] = set()
+        current: Entity | None = entity
+        while current is not None and current.id not in seen:
+            if current.is_a("hero") or current.is_a("character"):
+                return current
+            seen.add(current.id)
+            current = self.project.entity(current.game, current.parent) if current.parent else None
+        return None
+
+    # ---- words and names --------------------------------------------------------
+
+    def _word(self, verb: Verb, pname: str, value: str, lang: str, key: str | None) -> str | None:
+        for wid in _word_ids(verb.name, pname, value):
+            if wid in self.lexicon.words:
+                return self.lexicon.form(wid, lang, key)
+        return None
+
+    def _word_gender(self, verb: Verb, pname: str, value: str, lang: str) -> str | None:
+        for wid in _word_ids(verb.name, pname, value):
+            if wid in self.lexicon.words:
+                return self.lexicon.gender(wid, lang)
+        return None
+
+    def _fallback(self, entity: Entity) -> str:
+        game = self.project.games.get(entity.game)
+        return game.fallback if game else "en"
+
+    def _name(self, entity: Entity, lang: str) -> str:
+        return (entity.name.get(lang) or entity.name.get(self._fallback(entity))
+                or next((e.text for e in entity.name.entries), entity.id))
+
+    def _mention(self, entity: Entity, lang: str) -> Mention:
+        return Mention(entity.key, self._name(entity, lang))
+
+    def _pattern(self, lang: str, part: str, **slots: Rendered) -> Rendered:
+        pattern = self.lexicon.pattern(lang, part)
+        if pattern is None:
+            self.gaps.append(f"grammar {part}: none in {lang}")
+            pattern = self.lexicon.pattern("en", part) or " ".join("{" + k + "}" for k in slots)
+        out = Rendered()
+        pos = 0
+        for m in _PLACEHOLDER.finditer(pattern):
+            out.add(pattern[pos:m.start()])
+            out.add(slots.get(m.group(1), Rendered()))
+            pos = m.end()
+        return out.add(pattern[pos:])
+
+
+def _word_ids(verb: str, param: str, value: str) -> tuple[str, ...]:
+    return (f"{verb}.{param}.{value}", f"{param}.{value}", value)
+
+
+def _unwrap(v: s.Value) -> s.Value:
+    while isinstance(v, s.ProvisionalV):
+        v = v.value
+    return v
+
+
+def _number(v: s.Value | None) -> int | None:
+    """The number a noun agrees with: the value, the higher end of a range, the count of dice."""
+    if isinstance(v, s.IntV):
+        return v.value
+    if isinstance(v, s.SignedV):
+        return abs(v.value)
+    if isinstance(v, s.RangeV):
+        return v.hi
+    if isinstance(v, s.DiceV):
+        return v.count
+    return None
+
+
+_FEMININE_ENDINGS = {"cs": ("a", "á"), "sk": ("a", "á"), "pl": ("a",)}
+_NEUTER_ENDINGS = {"cs": ("o", "í", "é", "e"), "sk": ("o", "ie", "é", "e"), "pl": ("o", "e", "ę", "um")}
+
+
+def guess_gender(name: str, lang: str) -> str:
+    """A guess from the first word of a name (Czech, Slovak, Polish); masculine elsewhere.
+
+    "Ledová pěst" is feminine by its adjective, "Kouzlo" neuter by its ending. A `gender`
+    attribute on the entity overrides the guess (names like "Hannah" need it).
+    """
+    words = name.strip().split()
+    if lang not in _FEMININE_ENDINGS or not words:
+        return "m"
+    first = words[0].lower().strip(".,!?\"'„“")
+    if first.endswith(_FEMININE_ENDINGS[lang]):
+        return "f"
+    if first.endswith(_NEUTER_ENDINGS[lang]):
+        return "n"
+    return "m"
 
 
 def entity_rules_text(project: Project, entity: Entity, lang: str) -> list[str]:
     """The sentences describing `entity`'s effects in `lang` (hand-written text first, if any)."""
-    if entity.text is not None:
-        text = entity.text.get(lang) or entity.text.get(project.games[entity.game].fallback)
-        return [text] if text else []
-    return []
+    return [r.plain for r in TextGen(project).entity(entity, lang)]
+
+
+def entity_rules_parts(project: Project, entity: Entity, lang: str) -> list[Rendered]:
+    """The same sentences as parts, so that a reference can link the entities they mention."""
+    return TextGen(project).entity(entity, lang)
+
+
+def generated_rules_text(project: Project, entity: Entity, lang: str) -> list[str]:
+    """The sentences generated from the effects, even where a hand-written text overrides them."""
+    return [r.plain for r in TextGen(project).generated(entity, lang)]

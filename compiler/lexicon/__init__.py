@@ -1,0 +1,80 @@
+"""The text generator's lexicon (`words.yaml`): nouns with their plural and case forms, the words enum
+values stand for, and how each language puts the parts of an effect together.
+
+Kept as data beside the catalogue's sentence templates, so that adding a language or a word is an
+edit of YAML, not of the generator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from compiler.plurals import categories, pick, plural_category
+
+LEXICON_PATH = Path(__file__).resolve().parent / "words.yaml"
+
+
+@dataclass(frozen=True, slots=True)
+class Lexicon:
+    words: dict[str, dict[str, dict[str, str]]]  # word -> language -> form key -> form
+    grammar: dict[str, dict[str, Any]]  # language -> part -> pattern
+
+    def forms(self, word: str, lang: str) -> dict[str, str] | None:
+        entry = self.words.get(word)
+        return None if entry is None else entry.get(lang)
+
+    def counted(self, word: str, lang: str, n: int, case: str | None = None) -> str | None:
+        """The form of `word` that goes after the number `n` (in `case`, if the template asks for one)."""
+        forms = self.forms(word, lang)
+        if forms is None:
+            return None
+        if case:
+            cased = {k.split(".", 1)[1]: v for k, v in forms.items() if k.startswith(case + ".")}
+            if cased:
+                return pick(lang, n, cased)
+        return pick(lang, n, {k: v for k, v in forms.items() if k in categories(lang) or k in ("other", "many")})
+
+    def form(self, word: str, lang: str, key: str | None) -> str | None:
+        """The form `key` of `word` (the singular, `one`, when no key is given)."""
+        forms = self.forms(word, lang)
+        if forms is None:
+            return None
+        if key is None:
+            return forms.get("one")
+        return forms.get(key) if key in forms else forms.get(f"{key}.one")
+
+    def gender(self, word: str, lang: str) -> str | None:
+        forms = self.forms(word, lang)
+        return None if forms is None else forms.get("gender")
+
+    def pattern(self, lang: str, part: str) -> str | None:
+        value = self.grammar.get(lang, {}).get(part)
+        return value if isinstance(value, str) else None
+
+    def flag(self, lang: str, name: str) -> bool:
+        return bool(self.grammar.get(lang, {}).get(name, False))
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return tuple(sorted(self.grammar))
+
+
+def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    words = {str(w): {str(lang): {str(k): str(v) for k, v in forms.items()} for lang, forms in entry.items()}
+             for w, entry in (data.get("words") or {}).items()}
+    grammar = {str(lang): dict(parts) for lang, parts in (data.get("grammar") or {}).items()}
+    return Lexicon(words, grammar)
+
+
+@lru_cache(maxsize=1)
+def default_lexicon() -> Lexicon:
+    return load_lexicon()
+
+
+__all__ = ["Lexicon", "default_lexicon", "load_lexicon", "plural_category"]
