@@ -38,7 +38,21 @@ def _print(project: Project, out: Path, options: BuildOptions) -> list[Diagnosti
     return write_print(project, out, options)
 
 
+def _python(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
+    from compiler.backends.python import write_python
+
+    return write_python(project, out, options)
+
+
+def _balance(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
+    from compiler.backends.python.balance import write_balance
+
+    return write_balance(project, out, options)
+
+
 BACKENDS: list[tuple[str, Writer]] = [
     ("ir", _ir),
     ("print", _print),
+    ("python", _python),
+    ("balance", _balance),
 ]

@@ -80,6 +80,8 @@ class Side:
     dice_spec: tuple[int, int] = (2, 6)
     seen_faces: set[int] = field(default_factory=set)
     frozen: set[tuple[str, str]] = field(default_factory=set)
+    inactive: set[str] = field(default_factory=set)  # decks whose cards do not work in this fight
+    opponent_stats: dict[str, int] = field(default_factory=dict)  # Prophecy: the opponent's stat changes
     attacker: bool = True
     lives_spent: int = 0
     total: int | None = None
@@ -124,6 +126,7 @@ class Context:
     used: set[tuple[str, str]] = field(default_factory=set)  # (effect, scope) for first_use
     prevented: bool = False  # a `prevent` ran for the event being fired
     turn: int = 0
+    inactive: set[str] = field(default_factory=set)
 
     # ---- decisions and randomness ---------------------------------------------
 
@@ -176,7 +179,9 @@ class Context:
             own.append(self.fight.monster.id)
         if trigger in TILE_TRIGGERS and "tile" in self.facts:
             own.append(str(self.facts["tile"]))
-        return own + glob
+        if "place" in self.facts:
+            own.append(str(self.facts["place"]))
+        return glob + own
 
     def fire(self, trigger: str, actor: Character | None = None, side: Side | None = None,
              **event: Any) -> list[EffectDef]:
@@ -186,10 +191,18 @@ class Context:
         effects = self.rules.effects_of(self.owners(actor, trigger), trigger, self.variants, event)
         try:
             for fx in effects:
-                self.run(fx)
+                if not self._inactive(fx.owner):
+                    self.run(fx)
         finally:
             self.actor, self.side, self.owner, self.effect = saved
         return effects
+
+    def _inactive(self, owner: str) -> bool:
+        off = self.inactive | (self.side.inactive if self.side is not None else set())
+        if not off:
+            return False
+        entity = self.rules.get(owner)
+        return entity is not None and entity.attr("deck") in off
 
     def run(self, fx: EffectDef) -> None:
         self.owner, self.effect = fx.owner, fx.key

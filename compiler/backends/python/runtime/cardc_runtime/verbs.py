@@ -149,12 +149,18 @@ def keep_after_use(ctx: Context, item: str) -> None:
     _side(ctx).keep.add(item)
 
 
-def slot_limit(ctx: Context, slot: str, amount: int) -> None:
+def slot_limit(ctx: Context, slot: str, amount: int | None) -> None:
+    if amount is None:
+        ctx.setup[f"unknown:limit:{slot}"] = 1
+        return
     key = f"limit:{slot}"
     ctx.setup[key] = ctx.setup.get(key, 0) + amount
 
 
-def stat_mod(ctx: Context, stat: str, amount: int) -> None:
+def stat_mod(ctx: Context, stat: str, amount: int | None) -> None:
+    if amount is None:
+        ctx.setup[f"unknown:stat:{stat}"] = 1
+        return
     ctx.setup[f"stat:{stat}"] = ctx.setup.get(f"stat:{stat}", 0) + amount
 
 
@@ -351,7 +357,8 @@ def set_limit(ctx: Context, slot: str, value: int) -> None:
 
 
 def opponent_stat(ctx: Context, stat: str, amount: int) -> None:
-    _side(ctx).opponent_mod += amount
+    side = _side(ctx)
+    side.opponent_stats[stat] = side.opponent_stats.get(stat, 0) + amount
 
 
 # ---- actions added by the content ---------------------------------------------------------
@@ -425,10 +432,20 @@ def restore_all(ctx: Context) -> None:
 
 
 def raise_stat(ctx: Context, stat: str, amount: int = 1) -> None:
+    """New stones: the stat (stones owned, and so the available ones) rises, never above its maximum."""
     who = _actor(ctx)
-    who.stats[stat] = who.stats.get(stat, 0) + amount
-    who.max_stats[stat] = who.max_stats.get(stat, 0) + amount
-    ctx.record("raise_stat", stat, amount)
+    top = who.max_stats.get(stat)
+    new = who.stats.get(stat, 0) + amount
+    who.stats[stat] = new if top is None else min(top, new)
+    ctx.record("raise_stat", stat, who.stats[stat])
+
+
+def cards_inactive(ctx: Context, deck: str) -> None:
+    """Cards from the deck have no effect in this fight (or from now on outside a fight)."""
+    if ctx.side is not None:
+        ctx.side.inactive.add(deck)
+    else:
+        ctx.inactive.add(deck)
 
 
 def gain_abilities(ctx: Context, source: str = "other_heroes_in_play") -> None:
