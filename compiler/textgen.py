@@ -12,7 +12,7 @@ Template placeholders:
     {amount:=resource}  the same, with the noun the enum argument `resource` names (2 zlaťáky, 5 zkušeností)
     {dice:die@ins}      the same, in a case the lexicon lists (`ins.one`, `ins.few`, ...)
     {stat@gen}          the form `gen` of the word an enum value stands for
-    {count?one=je|few=jsou|many=je}   a choice by the number's plural category
+    {count?one=je|few=jsou|many=je}   a choice by the number's plural category (`#` in a choice: the number)
     {item?m=odhozen|f=odhozena|n=odhozeno}   a choice by the gender of the named entity or word
     {self}              the name of the entity the effect belongs to
     {you?m=...|f=...}   a choice by the gender of the hero the text speaks to ("jsi prokletý / prokletá")
@@ -43,12 +43,14 @@ from compiler.model import (
     OrCond,
     Project,
     Statement,
+    TypeExpr,
 )
 from compiler.plurals import plural_category
 
 OPEN_RANGE = 99  # a range reaching this high reads "5 or more"
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
-_SPEC = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?::(?P<word>=?[A-Za-z_][A-Za-z0-9_.]*))?(?:@(?P<key>[A-Za-z_]+))?$")
+_SPEC = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+                   r"(?::(?P<word>=?[A-Za-z_][A-Za-z0-9_.]*))?(?:@(?P<key>[A-Za-z_]+))?$")
 GENDERS = ("m", "f", "n")
 
 
@@ -126,7 +128,26 @@ class TextGen:
         else:
             out = self._pattern(lang, "effect_if", trigger=trigger, cond=self.clause(entity, effect.condition, lang),
                                 body=body)
-        return out.capitalized()
+        return self._fixups(out.capitalized(), lang)
+
+    def _fixups(self, text: Rendered, lang: str) -> Rendered:
+        """Apply the language's fixed replacements (elisions) to the plain parts of a finished sentence."""
+        pairs = self.lexicon.grammar.get(lang, {}).get("fixups") or []
+        if not pairs:
+            return text
+        merged: list[Part] = []
+        for p in text.parts:
+            if isinstance(p, str) and merged and isinstance(merged[-1], str):
+                merged[-1] += p
+            else:
+                merged.append(p)
+        out: list[Part] = []
+        for p in merged:
+            if isinstance(p, str):
+                for old, new in pairs:
+                    p = p.replace(old, new)
+            out.append(p)
+        return Rendered(out)
 
     def clause(self, entity: Entity, cond: Condition, lang: str) -> Rendered:
         """`if X` or, for a negated condition, `unless X`."""
@@ -235,6 +256,12 @@ class TextGen:
                         inv_value.name) if isinstance(inv_value, s.CallV) else word[1:]
         if word is not None:
             n = _number(v)
+            if (isinstance(v, s.RangeV) and v.hi > v.lo + 1 and self.lexicon.flag(lang, "range_many")
+                    and v.hi < OPEN_RANGE):
+                n = 5
+            if isinstance(v, s.UnknownV):
+                noun = self.lexicon.counted(word, lang, 5, key) or word
+                return Rendered([f"? {noun}"])
             if n is None:
                 self.gaps.append(f"{verb.name}: {{{pname}:{word}}} needs a number")
                 return self.value(entity, verb, pname, v, lang)
@@ -265,7 +292,7 @@ class TextGen:
             return Rendered(["?"])
         assert isinstance(v, s.CallV)
         param = verb.param(pname)
-        if param is not None and param.type.name == "ref":
+        if param is not None and _is_ref(param.type):
             target = self.project.entity(entity.game, v.name)
             if target is not None:
                 return Rendered([self._mention(target, lang)])
@@ -301,6 +328,7 @@ class TextGen:
             k, _, v = item.partition("=")
             options[k.strip()] = v
         category: str | None
+        v: s.Value | None = None
         if name == "you":
             category = self.gender(self._addressee(entity), lang)
         elif name == "self":
@@ -315,15 +343,16 @@ class TextGen:
                 category = plural_category(lang, n)
             elif isinstance(v, s.CallV):
                 param = verb.param(name)
-                target = self.project.entity(entity.game, v.name) if param and param.type.name == "ref" else None
+                target = self.project.entity(entity.game, v.name) if param and _is_ref(param.type) else None
                 category = self.gender(target, lang) if target else self._word_gender(verb, name, v.name, lang)
             else:
                 category = None
+        number = self.number_text(v, lang) if name not in ("you", "self") and v is not None else ""
         if category in options:
-            return options[category]
+            return options[category].replace("#", number)
         for fallback in ("other", "many", "m"):
             if fallback in options:
-                return options[fallback]
+                return options[fallback].replace("#", number)
         self.gaps.append(f"{verb.name}: no choice for {category} in {{{name}?{choices}}} ({lang})")
         return next(iter(options.values()), "")
 
@@ -389,6 +418,13 @@ class TextGen:
             out.add(slots.get(m.group(1), Rendered()))
             pos = m.end()
         return out.add(pattern[pos:])
+
+
+def _is_ref(t: TypeExpr) -> bool:
+    """A reference, or a list of references."""
+    if t.name == "list" and t.args and isinstance(t.args[0], TypeExpr):
+        return _is_ref(t.args[0])
+    return t.name == "ref"
 
 
 def _word_ids(verb: str, param: str, value: str) -> tuple[str, ...]:

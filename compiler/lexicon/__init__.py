@@ -66,8 +66,15 @@ class Lexicon:
 
 def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    words = {str(w): {str(lang): {str(k): str(v) for k, v in forms.items()} for lang, forms in entry.items()}
-             for w, entry in (data.get("words") or {}).items()}
+    words: dict[str, dict[str, dict[str, str]]] = {}
+    for w, entry in (data.get("words") or {}).items():
+        words[str(w)] = {}
+        for lang, forms in (entry or {}).items():
+            bad = [k for k, v in (forms or {}).items() if not isinstance(v, str) or not v]
+            if bad:
+                raise ValueError(f"lexicon word {w!r} ({lang}): form {bad[0]!r} is not a text "
+                                 "(quote forms that contain commas)")
+            words[str(w)][str(lang)] = {str(k): v for k, v in forms.items()}
     grammar = {str(lang): dict(parts) for lang, parts in (data.get("grammar") or {}).items()}
     return Lexicon(words, grammar)
 
