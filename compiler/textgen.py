@@ -220,18 +220,17 @@ class TextGen:
     def fill(self, entity: Entity, verb: Verb, inv: Invocation, template: str, lang: str) -> Rendered:
         self._current = inv
         out = Rendered()
-        pos = 0
-        for m in _PLACEHOLDER.finditer(template):
-            out.add(template[pos:m.start()])
-            out.add(self.placeholder(entity, verb, inv, m.group(1), lang))
-            pos = m.end()
-        out.add(template[pos:])
+        for literal, spec in split_template(template):
+            out.add(literal)
+            if spec is not None:
+                out.add(self.placeholder(entity, verb, inv, spec, lang))
         return out
 
     def placeholder(self, entity: Entity, verb: Verb, inv: Invocation, spec: str, lang: str) -> Rendered:
         if "?" in spec:
             name, _, choices = spec.partition("?")
-            return Rendered([self._choose(entity, verb, inv, name.strip(), choices, lang)])
+            chosen = self._choose(entity, verb, inv, name.strip(), choices, lang)
+            return self.fill(entity, verb, inv, chosen, lang)
         m = _SPEC.match(spec.strip())
         if m is None:
             self.gaps.append(f"{verb.name}: bad placeholder {{{spec}}} in {lang}")
@@ -324,7 +323,7 @@ class TextGen:
 
     def _choose(self, entity: Entity, verb: Verb, inv: Invocation, name: str, choices: str, lang: str) -> str:
         options = {}
-        for item in choices.split("|"):
+        for item in _split_top(choices, "|"):
             k, _, v = item.partition("=")
             options[k.strip()] = v
         category: str | None
@@ -344,7 +343,12 @@ class TextGen:
             elif isinstance(v, s.CallV):
                 param = verb.param(name)
                 target = self.project.entity(entity.game, v.name) if param and _is_ref(param.type) else None
-                category = self.gender(target, lang) if target else self._word_gender(verb, name, v.name, lang)
+                if target is not None:
+                    category = self.gender(target, lang)
+                elif v.name in {k.strip() for k in options}:
+                    category = v.name  # a choice by enum value
+                else:
+                    category = self._word_gender(verb, name, v.name, lang)
             else:
                 category = None
         number = self.number_text(v, lang) if name not in ("you", "self") and v is not None else ""
@@ -418,6 +422,51 @@ class TextGen:
             out.add(slots.get(m.group(1), Rendered()))
             pos = m.end()
         return out.add(pattern[pos:])
+
+
+def split_template(template: str) -> list[tuple[str, str | None]]:
+    """A template as (literal text, placeholder or None) pairs; placeholders may nest inside choices."""
+    out: list[tuple[str, str | None]] = []
+    literal: list[str] = []
+    i = 0
+    while i < len(template):
+        ch = template[i]
+        if ch != "{":
+            literal.append(ch)
+            i += 1
+            continue
+        depth, j = 0, i
+        while j < len(template):
+            if template[j] == "{":
+                depth += 1
+            elif template[j] == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        if depth:  # unbalanced: keep the rest as text
+            literal.append(template[i:])
+            break
+        out.append(("".join(literal), template[i + 1:j]))
+        literal = []
+        i = j + 1
+    out.append(("".join(literal), None))
+    return out
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    """Split at `sep` outside braces."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
 
 
 def _is_ref(t: TypeExpr) -> bool:

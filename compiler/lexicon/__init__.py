@@ -70,10 +70,10 @@ def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
     for w, entry in (data.get("words") or {}).items():
         words[str(w)] = {}
         for lang, forms in (entry or {}).items():
-            bad = [k for k, v in (forms or {}).items() if not isinstance(v, str) or not v]
+            bad = [k for k, v in (forms or {}).items() if not isinstance(k, str) or not isinstance(v, str) or not v]
             if bad:
                 raise ValueError(f"lexicon word {w!r} ({lang}): form {bad[0]!r} is not a text "
-                                 "(quote forms that contain commas)")
+                                 "(quote forms that contain commas, and keys such as on/no/yes)")
             words[str(w)][str(lang)] = {str(k): v for k, v in forms.items()}
     grammar = {str(lang): dict(parts) for lang, parts in (data.get("grammar") or {}).items()}
     return Lexicon(words, grammar)
