@@ -1,0 +1,317 @@
+"""The bundled Karak content: counts per module, complete translations, provisional values, and
+effects precise enough to recompute the rulebooks' own numbers (the house rules' worked duel)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from compiler.frontend import FrontEndResult
+from compiler.irjson import project_json
+
+ROOT = Path(__file__).resolve().parent.parent
+REGENT_LANGS = {"cs", "sk", "de", "pl", "en", "fr"}
+BASE_LANGS = {"cs", "en"}
+
+
+@pytest.fixture(scope="module")
+def ir(bundled: FrontEndResult) -> dict[str, Any]:
+    return project_json(bundled.project, "karak")
+
+
+def _by_module(ir: dict[str, Any], module: str) -> list[dict[str, Any]]:
+    return [e for e in ir["entities"] if e["module"] == module]
+
+
+def _ent(ir: dict[str, Any], ident: str, module: str | None = None) -> dict[str, Any]:
+    found = [e for e in ir["entities"] if e["id"] == ident and (module is None or e["module"] == module)]
+    assert len(found) == 1, f"{ident}: {len(found)} entities"
+    return found[0]
+
+
+def _copies(entities: list[dict[str, Any]], kind: str) -> Counter[str]:
+    return Counter({e["id"]: e["copies"] for e in entities if kind in e["kinds"]})
+
+
+def _plain(v: Any) -> Any:
+    """The value behind a provisional marker."""
+    return v["value"] if isinstance(v, dict) and v.get("provisional") else v
+
+
+# ---- counts -------------------------------------------------------------------
+
+
+def test_regent_components(ir: dict[str, Any]) -> None:
+    regent = _by_module(ir, "regent")
+    tiles = _copies(regent, "tile")
+    assert sum(tiles.values()) == 18
+    by_sort = Counter()
+    for e in regent:
+        if "tile" in e["kinds"]:
+            sort = "chamber" if "chamber" in e["kinds"] else ("room" if _plain(e["attrs"]["room"]) else "corridor")
+            by_sort[e["id"] if sort == "chamber" else sort] += e["copies"]
+    assert by_sort == {"battle_arena": 6, "cursed_chamber": 4, "room": 8}
+    monsters = {e["id"]: e for e in regent if "monster" in e["kinds"]}
+    assert sum(m["copies"] for m in monsters.values()) == 8
+    assert {(m["id"], m["copies"], m["attrs"]["strength"], m["attrs"]["reward"]) for m in monsters.values()} == {
+        ("giant_bat", 6, 6, "thorn_of_darkness"), ("ice_mage", 2, 11, "frost_fist")}
+    heroes = [e for e in regent if e["kind"] == "hero"]
+    assert sorted(h["id"] for h in heroes) == ["baron_markul", "hannah", "lady_lorraine", "valduk"]
+    for h in heroes:
+        abilities = [e for e in regent if e["parent"] == h["id"] and e["kind"] == "ability"]
+        assert len(abilities) == 2, h["id"]
+        assert all(a["effects"] for a in abilities), h["id"]
+    sheets = [e for e in regent if e["kind"] == "sheet"]
+    assert [(s["id"], s["copies"], s["attrs"]["pawn"], s["variant"]) for s in sheets] == [
+        ("lord_of_karak_sheet", 1, True, "lord_of_karak")]
+    assert [e["id"] for e in regent if e["kind"] == "variant"] == ["lord_of_karak"]
+    assert [e["id"] for e in regent if e["errata"]] == ["magic_affinity"]
+
+
+def test_base_components(ir: dict[str, Any]) -> None:
+    base = _by_module(ir, "base")
+    heroes = [e for e in base if e["kind"] == "hero"]
+    assert sorted(h["id"] for h in heroes) == ["aderyn", "argentus", "horan", "taia", "victorius", "xanros"]
+    for h in heroes:
+        assert h["attrs"]["lives"] == 5
+        abilities = [e for e in base if e["parent"] == h["id"]]
+        assert len(abilities) == 2 and all(a["effects"] for a in abilities), h["id"]
+    monsters = {e["id"]: (e["attrs"]["strength"], e["copies"], e["attrs"]["reward"])
+                for e in base if "monster" in e["kinds"]}
+    assert monsters == {
+        "giant_rat": (5, 8, "daggers"), "giant_spider": (6, 4, "healing_portal"),
+        "mummy": (7, 8, "magic_missile"), "skeleton_turnkey": (8, 12, "key"), "skeleton_warrior": (9, 5, "sword"),
+        "skeleton_king": (10, 3, "battle_axe"), "fallen": (12, 2, "treasure"), "dragon": (15, 1, "dragon_treasure"),
+    }
+    assert "dragon" in _ent(ir, "dragon")["kinds"]
+    assert sum(_copies(base, "tile").values()) == 80
+    assert _ent(ir, "chest")["copies"] == 10
+    weapons = {e["id"]: e["attrs"]["attack"] for e in base if "weapon" in e["kinds"]}
+    assert weapons == {"daggers": 1, "sword": 2, "battle_axe": 3}
+    spells = {e["id"]: (e["attrs"]["attack"], e["attrs"]["used_in"]) for e in base if "spell" in e["kinds"]}
+    assert spells == {"magic_missile": (1, "fight"), "healing_portal": (0, "own_turn")}
+    assert _ent(ir, "dragon_treasure")["attrs"]["value"] == 1.5
+    assert _ent(ir, "treasure")["attrs"]["value"] == 1
+    assert _ent(ir, "curse")["copies"] == 1
+
+
+def test_inventory_limits_are_effects(ir: dict[str, Any]) -> None:
+    (effect,) = _ent(ir, "inventory")["effects"]
+    assert effect["trigger"]["verb"] == "always"
+    limits = {st["do"]["args"]["slot"]: st["do"]["args"]["value"] for st in effect["body"]}
+    assert limits == {"weapon": 2, "spell": 3, "key": 1}
+
+
+def test_house_rules_are_variants(ir: dict[str, Any]) -> None:
+    house = _by_module(ir, "house_rules")
+    assert sorted(e["id"] for e in house) == ["critical_hits", "hero_duel", "stronger_dragon"]
+    assert all(e["kind"] == "variant" and e["effects"] for e in house)
+
+
+def test_every_karak_entity_has_a_source(ir: dict[str, Any]) -> None:
+    missing = [e["id"] for e in ir["entities"] if not e["source"]]
+    assert missing == []
+    seeds = {"004_dc563c5159c76d25.txt": "regent", "002_cbefe6d082d470f6.txt": "house_rules",
+             "base-game-facts.md": "base"}
+    for e in ir["entities"]:
+        file, _, section = e["source"].partition("#")
+        assert file in seeds and section, e["id"]
+
+
+# ---- languages ----------------------------------------------------------------
+
+
+def _texts(e: dict[str, Any]) -> list[tuple[str, dict[str, str]]]:
+    out = [("name", e["name"])]
+    if e["text"]:
+        out.append(("text", e["text"]))
+    for key, value in e["attrs"].items():
+        value = _plain(value)
+        if isinstance(value, dict) and value and set(value) <= REGENT_LANGS:
+            out.append((key, value))
+    return out
+
+
+@pytest.mark.parametrize(("module", "langs"), [("regent", REGENT_LANGS), ("base", BASE_LANGS),
+                                               ("house_rules", BASE_LANGS)])
+def test_translations_complete(ir: dict[str, Any], module: str, langs: set[str]) -> None:
+    entities = _by_module(ir, module)
+    assert entities
+    for e in entities:
+        assert e["text"], f"{e['id']} has no text"
+        for where, value in _texts(e):
+            assert langs <= set(value), f"{e['id']}.{where} lacks {sorted(langs - set(value))}"
+            assert all(s.strip() for s in value.values()), f"{e['id']}.{where} has an empty translation"
+    (mod,) = [m for m in ir["modules"] if m["id"] == module]
+    assert langs <= set(mod["name"]) and set(mod["languages"]) == langs
+
+
+def test_regent_texts_differ_per_language(ir: dict[str, Any]) -> None:
+    """Texts are written in each language, not copied from English."""
+    for e in _by_module(ir, "regent"):
+        if e["text"]:
+            assert len(set(e["text"].values())) == len(REGENT_LANGS), e["id"]
+
+
+# ---- check and check --strict ---------------------------------------------------
+
+
+def _cardc(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "compiler", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_check_content_passes() -> None:
+    result = _cardc("check", "content")
+    assert result.returncode == 0, result.stderr[-2000:]
+
+
+W500 = re.compile(r"^(content/karak/\S+):(\d+):\d+: \w+\[W500\]: `([^`]+)` is (?:provisional|unknown): (.*)$", re.M)
+
+# Every value of the Karak content that is provisional or unknown: (entity, attribute or verb(param)).
+EXPECTED_PROVISIONAL = {
+    ("reincarnation", "teleport(pick)"), ("backstab", "name"), ("sneak", "name"), ("argentus", "class"),
+    ("magic_affinity", "name"), ("spirit_walk", "name"), ("sacrifice", "lives(range)"), ("substitution", "name"),
+    ("combat_training", "reroll(repeat)"), ("unstoppable", "name"), ("unstoppable", "die_shows(any_roll)"),
+    ("fate_weaver", "name"), ("healing_portal", "teleport(who)"), ("healing_portal", "steps_taken(range)"),
+    ("chest", "open_chest(ends_turn)"), ("mummy", "curse(who)"), ("skeleton_warrior", "name"),
+    ("skeleton_king", "name"), ("unconsciousness", "gain_life(amount)"), ("scoring", "declare_winner(ties)"),
+    ("room_crossing", "copies"), ("room_t", "copies"), ("room_straight", "copies"), ("room_corner", "copies"),
+    ("fountain_corner", "copies"), ("portal_straight", "copies"), ("corridor_t", "copies"),
+    ("corridor_straight", "copies"), ("corridor_corner", "copies"),
+    ("battle_arena", "shape"), ("battle_arena", "exits"), ("battle_arena", "room"),
+    ("cursed_chamber", "shape"), ("cursed_chamber", "exits"), ("cursed_chamber", "room"),
+    ("regent_room", "shape"), ("regent_room", "exits"),
+}
+
+
+def test_provisional_values_are_exactly_the_expected_ones(ir: dict[str, Any]) -> None:
+    found = Counter((e["id"], p["attr"]) for e in ir["entities"] for p in e["provisional"])
+    assert set(found) == EXPECTED_PROVISIONAL
+    # the errata's name is provisional too, under the same id
+    assert found[("magic_affinity", "name")] == 2
+    assert all(p["note"].strip() for e in ir["entities"] for p in e["provisional"])
+
+
+def test_strict_check_fails_listing_exactly_the_provisional_values(ir: dict[str, Any]) -> None:
+    result = _cardc("check", "--strict", "content")
+    assert result.returncode == 1
+    listed = Counter((attr, note) for _f, _l, attr, note in W500.findall(result.stderr))
+    expected = Counter((p["attr"], p["note"]) for e in ir["entities"] for p in e["provisional"])
+    assert listed == expected
+    codes = set(re.findall(r"\[(\w\d{3})\]", result.stderr))
+    assert codes == {"W500"}, "strict mode fails only because of provisional values"
+
+
+# ---- effects as executable data ---------------------------------------------------
+
+
+def _holds(cond: dict[str, Any] | None, facts: dict[str, Any]) -> bool:
+    """A tiny evaluator for the conditions the fight effects below use."""
+    if cond is None:
+        return True
+    if "not" in cond:
+        return not _holds(cond["not"], facts)
+    if "and" in cond:
+        return all(_holds(c, facts) for c in cond["and"])
+    if "or" in cond:
+        return any(_holds(c, facts) for c in cond["or"])
+    verb, args = cond["verb"], cond["args"]
+
+    def within(r: Any, x: int) -> bool:
+        r = _plain(r)
+        return r["min"] <= x <= r["max"] if isinstance(r, dict) else x == r
+
+    if verb == "double":
+        a, b = facts["dice"]
+        return a == b and within(args["faces"], a)
+    if verb == "lives":
+        return within(args["range"], facts["lives"])
+    if verb == "margin":
+        return within(args["range"], facts["margin"])
+    if verb == "result":
+        return args["outcome"] == facts["result"]
+    if verb == "fight_by":
+        return args["source"] == facts.get("fight_by")
+    if verb == "against":
+        return args["opponent"] in facts.get("against", ())
+    raise AssertionError(f"condition {verb} is not modelled by this test")
+
+
+def _attack_bonus(entity: dict[str, Any], facts: dict[str, Any]) -> int:
+    total = 0
+    for effect in entity["effects"]:
+        if effect["trigger"]["verb"] == "fight_total" and _holds(effect["condition"], facts):
+            total += sum(st["do"]["args"]["amount"] for st in effect["body"] if st["do"]["verb"] == "attack")
+    return total
+
+
+def _fired(entity: dict[str, Any], trigger: str, facts: dict[str, Any]) -> list[dict[str, Any]]:
+    return [st for eff in entity["effects"] if eff["trigger"]["verb"] == trigger and _holds(eff["condition"], facts)
+            for st in eff["body"]]
+
+
+def test_critical_hits_table(ir: dict[str, Any]) -> None:
+    crit = _ent(ir, "critical_hits")
+    table = {face: _attack_bonus(crit, {"dice": (face, face)}) for face in range(1, 7)}
+    assert table == {1: -2, 2: -1, 3: -1, 4: 1, 5: 1, 6: 2}
+    assert _attack_bonus(crit, {"dice": (1, 2)}) == 0
+
+
+def test_house_rules_worked_duel(ir: dict[str, Any]) -> None:
+    """Horan (4-4 after Double attack, sword, axe, two magic missiles) has 16; Victorius (3 and a re-rolled 4,
+    two swords, one magic missile) has 12; Horan wins by 4, so Victorius picks the item he gives up."""
+    crit = _ent(ir, "critical_hits")
+    attack = {i: _ent(ir, i)["attrs"]["attack"] for i in ("sword", "battle_axe", "magic_missile")}
+    horan = 4 + 4 + _attack_bonus(crit, {"dice": (4, 4)}) + attack["sword"] + attack["battle_axe"] \
+        + 2 * attack["magic_missile"]
+    victorius = 3 + 4 + _attack_bonus(crit, {"dice": (3, 4)}) + 2 * attack["sword"] + attack["magic_missile"]
+    assert (horan, victorius) == (16, 12)
+    duel = _ent(ir, "hero_duel")
+    winner = _fired(duel, "fight_result", {"result": "win", "margin": horan - victorius, "fight_by": "hero_duel",
+                                           "lives": 5})
+    takes = [st["may"]["args"] for st in winner if "may" in st]
+    assert takes == [{"from": "loser", "chosen_by": "owner", "refused": "on_tile"}]
+    loser = _fired(duel, "fight_result", {"result": "loss", "margin": 0, "fight_by": "hero_duel", "lives": 5})
+    verbs = [st["do"]["verb"] for st in loser if "do" in st]
+    assert "flee" in verbs and "end_turn" in verbs
+    flee = next(st["do"]["args"] for st in loser if "do" in st and st["do"]["verb"] == "flee")
+    assert flee == {"steps": 5}
+    last_life = _fired(duel, "fight_result", {"result": "loss", "margin": 0, "fight_by": "hero_duel", "lives": 1})
+    assert "flee" not in [st["do"]["verb"] for st in last_life if "do" in st]
+
+
+def test_berserk_bonus_by_lives(ir: dict[str, Any]) -> None:
+    berserk = _ent(ir, "berserk")
+    assert [_attack_bonus(berserk, {"lives": n}) for n in range(1, 6)] == [2, 2, 1, 1, 0]
+
+
+def test_stronger_dragon_costs(ir: dict[str, Any]) -> None:
+    dragon = _ent(ir, "stronger_dragon")
+    facts = {"against": ("dragon", "monster"), "result": "loss", "lives": 2, "dice": (1, 1)}
+    body = _fired(dragon, "fight_result", facts)
+    did = {st["do"]["verb"]: st["do"]["args"] for st in body}
+    assert did["loss_costs"] == {"lives": 3} and did["tie_costs"] == {"lives": 1}
+    assert did["drop_item"] == {"where": "came_from"} and "stake_treasure" in did
+    rich = {st["do"]["verb"] for st in _fired(dragon, "fight_result", {**facts, "lives": 5, "dice": (2, 5)})}
+    assert "drop_item" not in rich and "stake_treasure" not in rich
+
+
+def test_lord_of_karak_chain_and_possession(ir: dict[str, Any]) -> None:
+    lord = _ent(ir, "lord_of_karak")
+    (enter,) = [e for e in lord["effects"] if e["trigger"]["verb"] == "chambers_revealed"]
+    assert enter["trigger"]["args"] == {"count": 5}
+    (pick,) = enter["body"]
+    assert pick["do"]["args"]["order"] == ["fewest_treasures", "lowest_weapon_power", "fewest_other_items",
+                                           "lowest_roll"]
+    changes = [st["do"]["verb"] for e in lord["effects"] if e["trigger"]["verb"] == "becomes_lord"
+               for st in e["body"]]
+    assert set(changes) == {"swap_sheet", "heal_full", "remove_curse", "gain_abilities", "lose_abilities"}
+    chambers = {e["id"] for e in ir["entities"] if "chamber" in e["kinds"]}
+    assert chambers == {"battle_arena", "cursed_chamber"}
