@@ -10,6 +10,7 @@ from compiler.diagnostics import Diagnostic, DiagnosticSink
 from compiler.loader import load
 from compiler.lower import Lowering
 from compiler.model import Project
+from compiler.textcheck import check_hand_texts
 
 
 @dataclass(frozen=True)
@@ -30,4 +31,5 @@ def compile_paths(paths: list[Path], catalogue: Catalogue | None = None) -> Fron
     sink = DiagnosticSink()
     sources = load(paths, sink)
     project = Lowering(sources, catalogue or default_catalogue(), sink).run()
+    sink.items.extend(check_hand_texts(project))  # W501: hand-written texts against their effects
     return FrontEndResult(project, sink.sorted(), sources.texts)

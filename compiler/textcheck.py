@@ -1,0 +1,142 @@
+"""W501: a hand-written `text` that no longer mentions the numbers its effects use.
+
+When a designer overrides the generated rules text by hand, the text and the effects can drift apart
+(the effect says +2, the text still says +1). This check compares the numbers written in the effects
+with the numbers in each language of the hand-written text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from compiler import syntax as s
+from compiler.diagnostics import Diagnostic, Severity
+from compiler.model import (
+    AndCond,
+    Choose,
+    Condition,
+    Do,
+    Effect,
+    Entity,
+    If,
+    Invocation,
+    May,
+    NotCond,
+    OrCond,
+    Project,
+    Statement,
+)
+from compiler.textgen import OPEN_RANGE
+
+_DIGITS = re.compile(r"\d+")
+
+# Small numbers are often written as words ("lose a life", "ztrať jeden život", "padla-li šestka");
+# a form ending in `*` is a stem that matches any word it starts.
+_WORDS: dict[str, dict[int, tuple[str, ...]]] = {
+    "en": {1: ("one", "a", "an", "once", "single", "first"), 2: ("two", "twice", "both", "double", "second"),
+           3: ("three", "third"), 4: ("four*",), 5: ("five", "fifth"), 6: ("six*",)},
+    "cs": {1: ("jed*", "prv*"), 2: ("dva", "dvě", "dvo*", "dvak*", "obě", "oba", "dvoj*", "druh*"),
+           3: ("tři", "tří*", "troj*", "třet*"), 4: ("čtyř*", "čtvrt*"), 5: ("pět*", "pát*"), 6: ("šest*",)},
+    "sk": {1: ("jed*", "prv*"), 2: ("dva", "dve", "dvo*", "obe", "oba", "druh*"), 3: ("tri", "tret*"),
+           4: ("štyri*", "štvrt*"), 5: ("päť*", "piat*"), 6: ("šesť*", "šest*")},
+    "de": {1: ("ein", "eine", "einen", "einem", "einer", "eins", "einmal", "erst*"),
+           2: ("zwei*", "beide*", "doppel*"), 3: ("drei*", "dritt*"), 4: ("vier*",), 5: ("fünf*",), 6: ("sechs*",)},
+    "pl": {1: ("jed*", "raz", "pierw*"), 2: ("dwa", "dwie", "dwó*", "oba", "obie", "drug*"),
+           3: ("trzy*", "trzec*"), 4: ("czter*", "czwart*"), 5: ("pięć*", "piąt*"), 6: ("sześć*", "szóst*")},
+    "fr": {1: ("un", "une", "seul", "seule", "premi*"), 2: ("deux*", "double"), 3: ("trois*",), 4: ("quatre*",),
+           5: ("cinq*",), 6: ("six*",)},
+}
+
+
+def effect_numbers(entity: Entity) -> set[int]:
+    """The numbers the designer wrote in the entity's effects (parameter defaults do not count)."""
+    out: set[int] = set()
+    for e in entity.effects:
+        for inv in _invocations(e):
+            for _, value in inv.args:
+                if value.span == inv.span:  # a default filled in by the checker, not written
+                    continue
+                out.update(_numbers(value))
+    out.discard(0)  # "costs nothing", "no lives": zero is seldom written as a digit
+    return out
+
+
+def text_numbers(text: str, lang: str) -> set[int]:
+    """The numbers a text mentions, in digits or as a small number word."""
+    found = {int(d) for d in _DIGITS.findall(text)}
+    words = set(re.findall(r"\w+", text.lower()))
+    for n, forms in _WORDS.get(lang, {}).items():
+        for form in forms:
+            if form.endswith("*") and any(w.startswith(form[:-1]) for w in words) or form in words:
+                found.add(n)
+                break
+    return found
+
+
+def check_hand_texts(project: Project) -> list[Diagnostic]:
+    """W501 for every language of every hand-written text that misses a number of its entity's effects."""
+    out: list[Diagnostic] = []
+    for entity in project.entities:
+        if entity.text is None or not entity.effects:
+            continue
+        wanted = effect_numbers(entity)
+        if not wanted:
+            continue
+        for entry in entity.text.entries:
+            missing = sorted(wanted - text_numbers(entry.text, entry.lang))
+            if missing:
+                listed = ", ".join(str(n) for n in missing)
+                out.append(Diagnostic(
+                    Severity.WARNING, "W501",
+                    f"the {entry.lang} text of `{entity.id}` does not mention {listed}, which its effects use",
+                    entry.span,
+                    "update the hand-written text, or remove `text` to use the text generated from the effects",
+                ))
+    return out
+
+
+def _numbers(v: s.Value) -> Iterator[int]:
+    if isinstance(v, s.ProvisionalV):
+        yield from _numbers(v.value)
+    elif isinstance(v, s.IntV | s.SignedV):
+        yield abs(v.value)
+    elif isinstance(v, s.RangeV):
+        yield v.lo
+        if v.hi != v.lo and v.hi < OPEN_RANGE:
+            yield v.hi
+    elif isinstance(v, s.DiceV):
+        yield v.count
+    elif isinstance(v, s.ListV):
+        for item in v.items:
+            yield from _numbers(item)
+
+
+def _invocations(effect: Effect) -> Iterator[Invocation]:
+    yield effect.trigger
+    if effect.condition is not None:
+        yield from _cond(effect.condition)
+    yield from _body(effect.body)
+
+
+def _cond(c: Condition) -> Iterator[Invocation]:
+    if isinstance(c, Invocation):
+        yield c
+    elif isinstance(c, NotCond):
+        yield from _cond(c.cond)
+    elif isinstance(c, AndCond | OrCond):
+        yield from _cond(c.left)
+        yield from _cond(c.right)
+
+
+def _body(body: tuple[Statement, ...]) -> Iterator[Invocation]:
+    for st in body:
+        if isinstance(st, Do | May):
+            yield st.call
+        elif isinstance(st, Choose):
+            for o in st.options:
+                yield from _body(o.body)
+        elif isinstance(st, If):
+            yield from _cond(st.cond)
+            yield from _body(st.then)
+            yield from _body(st.orelse)
