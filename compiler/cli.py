@@ -110,6 +110,12 @@ def cmd_schemas(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_odds(args: argparse.Namespace) -> int:
+    from compiler.odds import run_odds
+
+    return run_odds(args, _front, _report)
+
+
 PRINT_FLAGS = {"paper": "paper", "orientation": "orientation", "bleed": "bleed", "duplex": "duplex",
                "crop_mark_length": "mark_length", "crop_mark_weight": "mark_weight", "cut_lines": "cut_lines",
                "back_offset": "back_offset", "png_dpi": "png_dpi", "min_text": "min_text", "png": "png"}
@@ -168,6 +174,12 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", help="only this game")
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     p.set_defaults(func=cmd_dump)
+
+    from compiler.odds import add_odds_arguments
+
+    p = sub.add_parser("odds", help="exact win/tie/loss odds of a fight, a duel or every hero against every monster")
+    add_odds_arguments(p)
+    p.set_defaults(func=cmd_odds)
 
     p = sub.add_parser("schemas", help="write the JSON Schemas generated from kinds and the effect catalogue")
     p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")

@@ -68,7 +68,8 @@ class _Writer:
             if isinstance(st, m.Do):
                 out.append(pad + self.call(st.call))
             elif isinstance(st, m.May):
-                out.append(f"{pad}if ctx.may({self.point()!r}):")
+                offer = [repr(st.call.verb), *(lit(value(v, []), 8) for _, v in st.call.args)]
+                out.append(f"{pad}if ctx.may({', '.join([repr(self.point()), *offer])}):")
                 out.append(pad + "    " + self.call(st.call))
             elif isinstance(st, m.Choose):
                 self.temps += 1

@@ -54,8 +54,9 @@ class Character:
                          self.unconscious, self.possessed, dict(self.stats), dict(self.max_stats),
                          dict(self.spent), self.no_abilities)
 
-    def own_abilities(self, rules: Ruleset) -> list[str]:
-        return sorted(e.id for e in rules.children(self.id, "ability"))
+    def own_abilities(self, rules: Ruleset) -> tuple[str, ...]:
+        return rules.memo(("abilities", self.id), lambda: tuple(  # type: ignore[no-any-return]
+            sorted(e.id for e in rules.children(self.id, "ability"))))
 
 
 @dataclass
@@ -133,8 +134,10 @@ class Context:
     def who(self) -> str:
         return self.actor.id if self.actor else "table"
 
-    def may(self, point: str) -> bool:
-        """A `may` statement: the acting player decides (default: no)."""
+    def may(self, point: str, *offer: Any) -> bool:
+        """A `may` statement: the acting player decides (default: no); the offer is logged."""
+        if offer:
+            self.record("offered", *offer)
         return bool(self.inputs.choose(Choice(self.who(), f"{self.who()}:{point}", (False, True))))
 
     def choose(self, point: str, options: tuple[str, ...]) -> str:
@@ -161,27 +164,39 @@ class Context:
 
     # ---- effects ------------------------------------------------------------------
 
-    def owners(self, actor: Character | None, trigger: str) -> list[str]:
-        """The entities whose effects apply to `actor` for `trigger`, in resolution order."""
+    def owners(self, actor: Character | None, trigger: str) -> tuple[str, ...]:
+        """The entities whose effects apply to `actor` for `trigger`, in resolution order: the rules of the
+        game, then variants, then the character, its cards, abilities (not when cursed) and items, then the
+        monster fought and the place."""
         rules = self.rules
-        glob: list[str] = rules.memo("global owners", lambda: [
-            e.id for e in sorted(rules.entities.values(), key=_global_order) if _is_global(e)])
-        if trigger in WORLD_TRIGGERS or actor is None:
-            return sorted(rules.entities) if trigger in WORLD_TRIGGERS else glob
-        own: list[str] = []
-        if actor.id in rules.entities:
-            own.append(actor.id)
-        own.extend(c for c in actor.cards if c in rules.entities)
-        if not actor.cursed and not actor.no_abilities:
-            own.extend(actor.abilities if actor.abilities is not None else actor.own_abilities(rules))
-        own.extend(i for i in actor.held() if i in rules.entities)
-        if self.fight is not None and self.fight.monster is not None:
-            own.append(self.fight.monster.id)
-        if trigger in TILE_TRIGGERS and "tile" in self.facts:
-            own.append(str(self.facts["tile"]))
+        glob: tuple[str, ...] = rules.memo("global owners", lambda: tuple(
+            e.id for e in sorted(rules.entities.values(), key=_global_order) if _is_global(e)))
+        if trigger in WORLD_TRIGGERS:
+            return tuple(sorted(rules.entities))
+        if actor is None:
+            return glob
+        abilities: tuple[str, ...] = ()
+        if not actor.no_abilities:
+            abilities = tuple(actor.abilities) if actor.abilities is not None else actor.own_abilities(rules)
+        monster = self.fight.monster.id if self.fight is not None and self.fight.monster is not None else None
+        tile = self.facts.get("tile") if trigger in TILE_TRIGGERS else None
+        key = ("owners", actor.id, tuple(actor.cards), abilities, tuple(actor.held()), monster, tile,
+               self.facts.get("place"), actor.cursed)
+        return rules.memo(key, lambda: self._owners(actor, glob, abilities, monster, tile))  # type: ignore[no-any-return]
+
+    def _owners(self, actor: Character, glob: tuple[str, ...], abilities: tuple[str, ...], monster: str | None,
+                tile: Any) -> tuple[str, ...]:
+        known = self.rules.entities
+        own = [actor.id, *actor.cards, *abilities, *actor.held()]
+        if actor.cursed:  # the curse is a card the cursed hero carries (its effects switch abilities off)
+            own.extend(e.id for e in self.rules.of_kind("curse"))
+        if monster is not None:
+            own.append(monster)
+        if tile is not None:
+            own.append(str(tile))
         if "place" in self.facts:
             own.append(str(self.facts["place"]))
-        return glob + own
+        return glob + tuple(o for o in dict.fromkeys(own) if o in known)
 
     def fire(self, trigger: str, actor: Character | None = None, side: Side | None = None,
              **event: Any) -> list[EffectDef]:
@@ -189,6 +204,9 @@ class Context:
         saved = (self.actor, self.side, self.owner, self.effect)
         self.actor, self.side = actor, side
         effects = self.rules.effects_of(self.owners(actor, trigger), trigger, self.variants, event)
+        if not effects:
+            self.actor, self.side = saved[0], saved[1]
+            return effects
         try:
             for fx in effects:
                 if not self._inactive(fx.owner):
@@ -198,9 +216,9 @@ class Context:
         return effects
 
     def _inactive(self, owner: str) -> bool:
-        off = self.inactive | (self.side.inactive if self.side is not None else set())
-        if not off:
+        if not self.inactive and (self.side is None or not self.side.inactive):
             return False
+        off = self.inactive | (self.side.inactive if self.side is not None else set())
         entity = self.rules.get(owner)
         return entity is not None and entity.attr("deck") in off
 
@@ -223,11 +241,14 @@ class Context:
         self.log.append((who.id, "lose_life", amount))
         if who.lives == 0:
             self.prevented = False
+            self.fire("always", who)
             self.fire("last_life_lost", who)
-            if not self.prevented and who.lives == 0:
+            if self.prevented:
+                who.unconscious = False
+            elif who.lives == 0 and not who.unconscious:
                 who.unconscious = True
-                self.provisional.add("unconscious at 0 lives (base-game-facts 1.4: uncertain)")
-                self.log.append((who.id, "unconscious"))
+                self.provisional.add("no rule says what happens at 0 lives: the engine assumes unconsciousness")
+                self.log.append((who.id, "fall_unconscious"))
 
 
 def _is_global(e: EntityData) -> bool:

@@ -42,6 +42,7 @@ def make_hero(rules: Ruleset, hero_id: str, *, lives: int | None = None, weapons
         raise LoadoutError(f"a hero carries at most {WEAPON_SLOTS} weapons")
     if len(spells) > SPELL_SLOTS:
         raise LoadoutError(f"a hero carries at most {SPELL_SLOTS} spells")
+    check_spell_slots(Context(rules, _FirstOption()), who)
     return who
 
 
@@ -72,7 +73,9 @@ def _attack_of(ctx: Context, side: Side, item: str) -> int:
 
 
 def _usable_spells(ctx: Context, side: Side) -> list[str]:
-    return [s for s in side.who.spells if ctx.rules.entity(s).is_a("spell")]
+    """Spells held that work in a fight (not those used on one's own turn, like the Thorn of Darkness)."""
+    return [s for s in side.who.spells if ctx.rules.entity(s).is_a("spell")
+            and ctx.rules.entity(s).attr("used_in", "fight") == "fight"]
 
 
 def _offer_spells(ctx: Context, side: Side, *, after: bool) -> None:
@@ -136,13 +139,6 @@ def _after_fight(ctx: Context, side: Side) -> None:
         cost = 1 if side.loss_costs is None else side.loss_costs
     elif side.outcome == "tie":
         cost = side.tie_costs or 0
-    if cost > who.lives and who.held():
-        dropped = str(ctx.ask("drop_item", tuple(sorted(who.held())), who.id))
-        for slot in (who.weapons, who.spells, who.keys, who.treasures, who.items):
-            if dropped in slot:
-                slot.remove(dropped)
-                break
-        ctx.log.append((who.id, "drop_item", dropped))
     ctx.lose_lives(who, cost)
     if side.outcome in ("tie", "loss") and not who.unconscious:
         ctx.log.append((who.id, "retreat"))
@@ -285,16 +281,34 @@ def enter_tile(ctx: Context, who: Character, tile_id: str, *, first_entry: bool 
 
 
 def use_item(ctx: Context, who: Character, item: str) -> None:
-    """The holder uses an item outside a fight (Thorn of Darkness)."""
+    """The holder uses an item outside a fight (Thorn of Darkness); a spell is discarded after use unless
+    an effect of the holder keeps it."""
     if item not in who.held():
         raise LoadoutError(f"{who.id} does not hold {item}")
     ctx.characters.setdefault(who.id, who)
-    saved = ctx.owner
-    ctx.actor = who
+    side = Side(who)
+    ctx.fire("always", who, side)
+    saved = (ctx.actor, ctx.side, ctx.owner, ctx.effect)
+    ctx.actor, ctx.side = who, side
     try:
         for fx in ctx.rules.effects_of([item], "use", ctx.variants):
-            ctx.owner = fx.owner
-            ctx.provisional.update(fx.provisional)
-            fx.run(ctx)
+            ctx.run(fx)
     finally:
-        ctx.actor, ctx.owner = None, saved
+        ctx.actor, ctx.side, ctx.owner, ctx.effect = saved
+    if ctx.rules.entity(item).is_a("spell") and item in who.spells and item not in side.keep:
+        who.spells.remove(item)
+        ctx.log.append((who.id, "spell_discarded", item))
+
+
+def can_challenge(ctx: Context, attacker: Character, defender: Character) -> bool:
+    """Whether a rule offers the attacker a `challenge` when the two heroes meet (e.g. both armed)."""
+    probe = Context(ctx.rules, _Yes(), ctx.variants, {**ctx.facts, "other": defender.id},
+                    {attacker.id: attacker.copy(), defender.id: defender.copy()})
+    probe.fire("always", probe.characters[attacker.id])
+    probe.fire("heroes_meet", probe.characters[attacker.id])
+    return any(e[1] == "challenge" or e[1:3] == ("offered", "challenge") for e in probe.log)
+
+
+class _Yes(_FirstOption):
+    def choose(self, choice: Any) -> Any:
+        return choice.options[-1]

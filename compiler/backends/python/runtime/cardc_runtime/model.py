@@ -114,7 +114,7 @@ class Ruleset:
                    event: dict[str, Any] | None = None) -> list[EffectDef]:
         """The effects of `trigger` owned by `owners` (in that order) that the variants switch on."""
         owners = tuple(owners)
-        key = (owners, trigger, variants, tuple(sorted((event or {}).items())))
+        key = (owners, trigger, variants, tuple(sorted(event.items())) if event else ())
         try:
             return self._cache[key]  # type: ignore[no-any-return]
         except KeyError:

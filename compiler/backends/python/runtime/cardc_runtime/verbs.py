@@ -451,7 +451,7 @@ def cards_inactive(ctx: Context, deck: str) -> None:
 def gain_abilities(ctx: Context, source: str = "other_heroes_in_play") -> None:
     """The hero takes on the abilities of every other hero in play."""
     who = _actor(ctx)
-    have = list(who.abilities if who.abilities is not None else who.own_abilities(ctx.rules))
+    have = list(who.abilities) if who.abilities is not None else list(who.own_abilities(ctx.rules))
     for other in sorted(ctx.characters):
         if other != who.id:
             have.extend(a for a in ctx.characters[other].own_abilities(ctx.rules) if a not in have)
@@ -485,3 +485,10 @@ def possess_weakest(ctx: Context, order: tuple[str, ...] = ()) -> None:
     ctx.lord = chosen.id
     ctx.record("possessed", chosen.id, reason)
     ctx.fire("becomes_lord", chosen)
+
+
+def fall_unconscious(ctx: Context) -> None:
+    """The hero falls unconscious (unless a `prevent` of the same event steps in)."""
+    who = _actor(ctx)
+    who.unconscious = True
+    ctx.record("fall_unconscious")
