@@ -205,8 +205,10 @@ def test_strict_check_fails_listing_exactly_the_provisional_values(ir: dict[str,
     listed = Counter((attr, note) for _f, _l, attr, note in W500.findall(result.stderr))
     expected = Counter((p["attr"], p["note"]) for e in ir["entities"] for p in e["provisional"])
     assert listed == expected
-    codes = set(re.findall(r"\[(\w\d{3})\]", result.stderr))
-    assert codes == {"W500"}, "strict mode fails only because of provisional values"
+    failing = Counter(re.findall(r"error\[(\w\d{3})\]", result.stderr))
+    assert set(failing) == {"W500"}, "strict mode fails only because of provisional values"
+    summary = re.search(r"(\d+) errors?, \d+ warnings?\s*$", result.stderr)
+    assert summary and int(summary.group(1)) == failing["W500"]
 
 
 # ---- effects as executable data ---------------------------------------------------
@@ -315,3 +317,76 @@ def test_lord_of_karak_chain_and_possession(ir: dict[str, Any]) -> None:
     assert set(changes) == {"swap_sheet", "heal_full", "remove_curse", "gain_abilities", "lose_abilities"}
     chambers = {e["id"] for e in ir["entities"] if "chamber" in e["kinds"]}
     assert chambers == {"battle_arena", "cursed_chamber"}
+
+
+def _weakest(ir: dict[str, Any], order: list[str], heroes: dict[str, list[str]]) -> list[str]:
+    """Apply the possession criteria in `order` to inventories; return the heroes still tied before any roll."""
+    kinds = {e["id"]: e["kinds"] for e in ir["entities"]}
+    attack = {e["id"]: e["attrs"].get("attack", 0) for e in ir["entities"]}
+    measures = {
+        "fewest_treasures": lambda inv: sum("treasure" in kinds[i] for i in inv),
+        "lowest_weapon_power": lambda inv: sum(attack[i] for i in inv if "weapon" in kinds[i]),
+        "fewest_other_items": lambda inv: sum(not ({"treasure", "weapon"} & set(kinds[i])) for i in inv),
+    }
+    tied = list(heroes)
+    for criterion in order:
+        if criterion == "lowest_roll":
+            break
+        low = min(measures[criterion](heroes[h]) for h in tied)
+        tied = [h for h in tied if measures[criterion](heroes[h]) == low]
+    return tied
+
+
+def test_lord_of_karak_examples(ir: dict[str, Any]) -> None:
+    """Example 1: the only hero without treasure is possessed. Example 2: thief (two daggers, key) and
+    barbarian (sword, magic missile) tie on every criterion, so only the die roll decides."""
+    lord = _ent(ir, "lord_of_karak")
+    order = next(st["do"]["args"]["order"] for e in lord["effects"] for st in e["body"]
+                 if st["do"]["verb"] == "possess_weakest")
+    example1 = {"argentus": ["sword", "battle_axe", "key"], "horan": ["treasure"], "taia": ["treasure", "daggers"]}
+    assert _weakest(ir, order, example1) == ["argentus"]
+    example2 = {"aderyn": ["daggers", "daggers", "key"], "valduk": ["sword", "magic_missile"],
+                "horan": ["treasure"], "taia": ["dragon_treasure"]}
+    assert _weakest(ir, order, example2) == ["aderyn", "valduk"]
+    assert order[-1] == "lowest_roll"
+
+
+def test_regent_abilities_carry_their_numbers(ir: dict[str, Any]) -> None:
+    def calls(ident: str) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for eff in _ent(ir, ident)["effects"]:
+            for st in eff["body"]:
+                for part in [st] + [s for o in st.get("choose", []) for s in o["body"]]:
+                    call = part.get("do") or part.get("may")
+                    if call:
+                        out[call["verb"]] = call["args"]
+        return out
+
+    assert calls("sword_master")["weapon_value"] == {"item": "sword", "value": 3}
+    assert calls("bear_attack")["die_counts_as"] == {"face": 1, "as": 6}
+    assert calls("throwing_daggers")["item_in_slot"] == {"item": "daggers", "slot": "spell"}
+    assert calls("throwing_daggers")["keep_after_use"] == {"item": "daggers"}
+    assert calls("sprint")["steps"] == {"count": 8} and "no_explore" in calls("sprint")
+    assert calls("blitz_attack")["spend_steps"] == {"count": 4}
+    assert calls("blitz_attack")["retreat_to"] == {"where": "adjacent_revealed"}
+    assert calls("eavesdropping")["explore"] == {"enter": False}
+    assert calls("thorn_of_darkness")["damage_opponent"] == {"amount": 1}
+    assert _ent(ir, "frost_fist")["attrs"]["attack"] == 2 and "after_roll" in calls("frost_fist")
+    kept = {st["do"]["args"]["item"] for eff in _ent(ir, "magic_affinity", "regent")["effects"]
+            for st in eff["body"]}
+    assert kept == {"magic_missile", "frost_fist"}
+
+
+def test_chamber_effects(ir: dict[str, Any]) -> None:
+    cursed = _ent(ir, "cursed_chamber")
+    (enter,) = cursed["effects"]
+    assert enter["trigger"]["verb"] == "enter_tile"
+    assert enter["condition"] == {"not": {**enter["condition"]["not"], "verb": "cursed"}}
+    roll, branch = enter["body"]
+    assert roll["do"]["args"] == {"dice": {"dice": 1, "sides": 6}}
+    assert branch["if"]["args"] == {"range": {"min": 1, "max": 3}} and branch["then"][0]["do"]["verb"] == "curse"
+    arena = _ent(ir, "battle_arena")
+    first = arena["effects"][0]
+    assert first["condition"]["verb"] == "first_entry" and first["body"][0]["do"]["verb"] == "challenge"
+    after = {st["do"]["verb"] for e in arena["effects"][1:] for st in e["body"] if "do" in st}
+    assert {"no_retreat", "becomes_corridor", "loss_costs"} <= after
