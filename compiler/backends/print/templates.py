@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
 BUNDLED = Path(__file__).resolve().parent / "templates"
@@ -62,7 +63,11 @@ def _finalize(value: object) -> str:
         return str(value)
     if isinstance(value, float):
         return f"{value:.3f}".rstrip("0").rstrip(".") or "0"
-    if value is None or isinstance(value, jinja2.Undefined):
+    if isinstance(value, jinja2.Undefined):
+        if getattr(value, "_undefined_exception", None) is SecurityError:
+            value._fail_with_undefined_error()  # report sandbox violations instead of printing nothing
+        return '""'
+    if value is None:
         return '""'
     return json.dumps(str(value), ensure_ascii=False)
 

@@ -1,0 +1,257 @@
+"""Print sheets: files per game and language, page counts against copies, boxes, names with diacritics,
+diagnostics (overflow, unknown size, bad settings, templates), escaping and byte-identical builds."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+
+from compiler.backends import BuildOptions
+from compiler.backends.print import run
+from compiler.backends.print.cards import CardTexts
+from compiler.backends.print.fonts import font
+from compiler.backends.print.imposition import fit
+from compiler.backends.print.presets import PAPERS
+from compiler.backends.print.sheets import printed_entities
+from compiler.backends.print.textlayout import LEADING, fit_text
+from compiler.frontend import FrontEndResult, compile_paths
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = Path("tests/fixtures/print")
+MM = 72 / 25.4
+
+
+def compile_fixture(path: Path = FIXTURE) -> FrontEndResult:
+    old = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        return compile_paths([path])
+    finally:
+        os.chdir(old)
+
+
+@pytest.fixture(scope="module")
+def fixture_build(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+    result = compile_fixture()
+    assert result.ok, [d.render() for d in result.diagnostics if d.is_error]
+    out = tmp_path_factory.mktemp("print-fixture")
+    diags, sheets = run(result.project, out, BuildOptions(settings={"print.png": "false"}))
+    return result.project, out, diags, sheets
+
+
+@pytest.fixture(scope="module")
+def bundled_build(bundled: FrontEndResult, tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+    if not bundled.ok:
+        pytest.fail("the bundled content does not compile: " + bundled.errors()[0].render())
+    out = tmp_path_factory.mktemp("print-bundled")
+    diags, sheets = run(bundled.project, out, BuildOptions(settings={"print.png": "false"}))
+    return bundled.project, out, diags, sheets
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def pdf_text(path: Path) -> str:
+    """All text of a PDF, extracted with PDFium (as a reader would copy it)."""
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        return "\n".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+    finally:
+        pdf.close()
+
+
+def _check_build(project, out: Path, diags, sheets) -> None:  # noqa: ANN001
+    assert not [d for d in diags if d.is_error], [d.render() for d in diags if d.is_error]
+    for game_id, game in project.games.items():
+        entities = printed_entities(project, game_id)
+        if not entities:
+            continue
+        for lang in game.publish:
+            texts = CardTexts(project, game_id, lang)
+            for module in sorted({e.module for e in entities}):
+                name = f"{game_id}-{lang}.pdf" if module == "base" else f"{game_id}-{lang}-{module}.pdf"
+                path = out / "print" / name
+                assert path.is_file(), f"missing {name}"
+                mine = [e for e in entities if e.module == module]
+                _check_file(path, mine, texts, [s for s in sheets if s.path == path][0])
+
+
+def _check_file(path: Path, entities, texts: CardTexts, sheet) -> None:  # noqa: ANN001
+    reader = PdfReader(path)
+    pw, ph = PAPERS["a4"]
+    # page count from the copies in the IR: per size, fronts in pages of `fit` cards, one back page each
+    by_size: dict[tuple[float, float], int] = {}
+    for e in entities:
+        size = _size(e, texts)
+        by_size[size] = by_size.get(size, 0) + e.copies
+    from compiler.backends.print.settings import PrintSettings
+
+    expected_fronts = sum(math.ceil(n / fit(w, h, PrintSettings()).per_page) for (w, h), n in by_size.items())
+    assert len(reader.pages) == 2 * expected_fronts, path.name
+    fronts = sum(len(p.placements) for p in sheet.pages if p.side == "front")
+    backs = sum(len(p.placements) for p in sheet.pages if p.side == "back")
+    assert fronts == backs == sum(e.copies for e in entities)
+    for page in reader.pages:
+        size = sorted((float(page.mediabox.width), float(page.mediabox.height)))
+        assert size == pytest.approx(sorted((pw * MM, ph * MM)), abs=0.01)
+        trim, bleed, media = page.trimbox, page.bleedbox, page.mediabox
+        for a, b in ((trim.left, bleed.left), (trim.bottom, bleed.bottom)):
+            assert float(a) - float(b) == pytest.approx(3 * MM, abs=0.01)
+        for a, b in ((bleed.right, trim.right), (bleed.top, trim.top)):
+            assert float(a) - float(b) == pytest.approx(3 * MM, abs=0.01)
+        assert float(media.left) <= float(bleed.left) and float(bleed.right) <= float(media.right)
+        assert float(media.bottom) <= float(bleed.bottom) and float(bleed.top) <= float(media.top)
+    text = _squash(pdf_text(path))
+    for e in entities:
+        name = texts.loc(e.name)
+        assert _squash(name) in text, f"{name!r} ({e.id}) not in {path.name}"
+
+
+def _size(e, texts: CardTexts) -> tuple[float, float]:  # noqa: ANN001
+    from compiler.backends.print.presets import card_size
+
+    kd = texts.project.kinds[(e.game, e.kind)]
+    size = card_size(kd.size or "poker") or card_size("poker")
+    return (size.w, size.h)
+
+
+def test_bundled_content_prints_every_game_and_language(bundled_build) -> None:  # noqa: ANN001
+    project, out, diags, sheets = bundled_build
+    assert "karak" in project.games and len(project.games["karak"].publish) == 6
+    _check_build(project, out, diags, sheets)
+    made = {p.name for p in (out / "print").glob("*.pdf")}
+    for lang in ("cs", "en", "sk", "de", "pl", "fr"):
+        assert f"karak-{lang}.pdf" in made
+    if "prophecy" in project.games:
+        assert {"prophecy-cs.pdf", "prophecy-en.pdf"} <= made
+
+
+def test_fixture_sheets_counts_boxes_and_names(fixture_build) -> None:  # noqa: ANN001
+    project, out, diags, sheets = fixture_build
+    _check_build(project, out, diags, sheets)
+    text = {lang: pdf_text(out / "print" / f"dungeon-{lang}.pdf") for lang in ("cs", "sk", "pl", "de", "en")}
+    assert "Tŕň temnoty" in text["sk"] and "Tŕň temnoty" in text["cs"]
+    assert "Mrazivá pěst" in text["cs"] and "Mroźna pięść" in text["pl"]
+    assert "Riesenfledermaus" in text["de"] and "Frostfaust" in text["de"]
+    assert "Žofia Šťastná" in text["sk"]
+    # a name missing in a language falls back to the game's fallback (en)
+    assert "Cursed chamber" in text["sk"] and "Prokletá komnata" not in text["sk"]
+
+
+def test_card_data_is_only_data(fixture_build) -> None:  # noqa: ANN001
+    _project, out, _diags, _sheets = fixture_build
+    text = pdf_text(out / "print" / "dungeon-en.pdf")
+    assert '"; import os {{ x }} <script>' in text
+    assert 'Data: {% raw %} x=1 " ) ( \\' in text
+
+
+def test_overlong_text_is_reported_with_card_language_and_box(fixture_build) -> None:  # noqa: ANN001
+    _project, _out, diags, _sheets = fixture_build
+    overflow = [d for d in diags if d.code == "W602"]
+    assert len(overflow) == 1, [d.message for d in overflow]
+    d = overflow[0]
+    assert "`overlong`" in d.message and "`cs`" in d.message and "`rules`" in d.message
+    assert d.span.file.endswith("cards.cardc") and d.span.line > 1
+
+
+def test_unknown_size_is_a_diagnostic(fixture_build) -> None:  # noqa: ANN001
+    _project, _out, diags, _sheets = fixture_build
+    [d] = [d for d in diags if d.code == "W603"]
+    assert "gigantic_scroll" in d.message and d.hint and "print.size.gigantic_scroll" in d.hint
+
+
+def test_two_builds_are_byte_identical(tmp_path: Path) -> None:
+    project = compile_fixture().project
+    options = BuildOptions(settings={"print.png_dpi": "40"})
+    run(project, tmp_path / "a", options)
+    run(project, tmp_path / "b", options)
+    files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file())
+    assert any(f.suffix == ".png" for f in files) and any(f.suffix == ".pdf" for f in files)
+    for f in files:
+        assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
+
+
+def test_per_card_pngs_have_the_card_size(tmp_path: Path) -> None:
+    from PIL import Image
+
+    project = compile_fixture().project
+    run(project, tmp_path, BuildOptions(settings={"print.png_dpi": "100"}))
+    folder = tmp_path / "print" / "png" / "dungeon-cs"
+    with Image.open(folder / "ambush.png") as im:
+        w, h = im.size  # poker + 2 x 3 mm bleed, at 100 dpi (pdfium rounds up)
+        assert abs(w - 69 / 25.4 * 100) < 1 and abs(h - 94 / 25.4 * 100) < 1
+    assert (folder / "ambush-back.png").is_file() and (folder / "zofie.png").is_file()
+
+
+def test_bad_settings_are_diagnostics_not_tracebacks(tmp_path: Path) -> None:
+    project = compile_fixture().project
+    diags, sheets = run(project, tmp_path, BuildOptions(settings={
+        "print.paper": "b5", "print.bleed": "-1", "print.back_offset": "x", "print.colour": "red"}))
+    assert sheets == [] and len([d for d in diags if d.code == "E600" and d.is_error]) == 4
+
+
+def test_letter_paper_fold_and_simplex(tmp_path: Path) -> None:
+    project = compile_fixture().project
+    _d, letter = run(project, tmp_path / "l", BuildOptions(settings={"print.paper": "letter", "print.png": "no"}))
+    page = PdfReader(letter[0].path).pages[0]
+    assert sorted((float(page.mediabox.width), float(page.mediabox.height))) == pytest.approx(
+        sorted((215.9 * MM, 279.4 * MM)), abs=0.01)
+    _d, fold = run(project, tmp_path / "f", BuildOptions(settings={"print.duplex": "fold", "print.png": "no"}))
+    assert all(p.side == "fold" for s in fold for p in s.pages)
+    assert len(PdfReader(fold[0].path).pages) == len(fold[0].pages)
+    _d, simplex = run(project, tmp_path / "s", BuildOptions(settings={"print.duplex": "none", "print.png": "no"}))
+    assert all(p.side == "front" for s in simplex for p in s.pages)
+
+
+def test_designer_template_overrides_the_bundled_one_and_runs_sandboxed(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    (content / "dungeon" / "templates").mkdir(parents=True)
+    (content / "cardc.toml").write_text((ROOT / FIXTURE / "cardc.toml").read_text())
+    for f in ("game.cardc", "cards.cardc"):
+        (content / "dungeon" / f).write_text((ROOT / FIXTURE / "dungeon" / f).read_text())
+    tpl = content / "dungeon" / "templates"
+    (tpl / "event.j2").write_text("fill color=white\ntext name x=3 y=3 w=50 h=10 text={{ 'CUSTOM ' ~ card.name }}\n")
+    project = compile_paths([content]).project
+    diags, sheets = run(project, tmp_path / "out", BuildOptions(settings={"print.png": "0"}))
+    text = pdf_text(sheets[0].path)
+    assert "CUSTOM Přepadení" in text.replace("\n", " ")
+    (tpl / "event.j2").write_text("text x=1 y=1 w=5 h=5 text={{ card.__class__.__mro__ }}\n")
+    (tpl / "tile.j2").write_text("fill color=white\nbogus x=1\n")
+    diags, _ = run(project, tmp_path / "out2", BuildOptions(settings={"print.png": "0"}))
+    errors = [d for d in diags if d.code == "E601"]
+    assert any("event" in d.message and "unsafe" in d.message.lower() for d in errors), [d.message for d in errors]
+    assert any("tile" in d.message and "bogus" in d.message for d in errors)
+
+
+def test_text_shrinks_to_fit_then_reports_overflow() -> None:
+    f = font("regular")
+    short = fit_text("Krátký text.", f, 50 * MM, 20 * MM, 9, 5)
+    assert short.size == 9 and not short.overflow
+    long = fit_text("slovo " * 60, f, 50 * MM, 20 * MM, 9, 5)
+    assert 5 <= long.size < 9 and not long.overflow
+    assert long.height <= 20 * MM
+    too_long = fit_text("slovo " * 400, f, 50 * MM, 20 * MM, 9, 5)
+    assert too_long.overflow and too_long.size == 5
+
+
+def test_icon_only_line_keeps_the_baseline_grid() -> None:
+    f = font("regular")
+    mixed = fit_text("Ztratíš život:\n:heart: :heart:", f, 50 * MM, 30 * MM, 8, 5)
+    assert [len(words) for words, _ in mixed.lines] == [2, 2]
+    icons = mixed.lines[1][0][0].pieces
+    assert icons == (("icon", "heart"),)
+    text_only = fit_text("Ztratíš život:\nDva životy", f, 50 * MM, 30 * MM, 8, 5)
+    assert mixed.height == text_only.height == pytest.approx(8 * (2 * LEADING + 0.35))
+
+
+def test_kerning_is_applied() -> None:
+    f = font("regular")
+    assert f.width("AV") < f.width("A") + f.width("V")
+    assert f.width("To") < f.width("T") + f.width("o")
