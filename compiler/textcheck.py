@@ -53,7 +53,7 @@ def effect_numbers(entity: Entity) -> set[int]:
     """The numbers the designer wrote in the entity's effects (parameter defaults do not count)."""
     out: set[int] = set()
     for e in entity.effects:
-        for inv in _invocations(e):
+        for inv in effect_invocations(e):
             for _, value in inv.args:
                 if value.span == inv.span:  # a default filled in by the checker, not written
                     continue
@@ -112,7 +112,7 @@ def _numbers(v: s.Value) -> Iterator[int]:
             yield from _numbers(item)
 
 
-def _invocations(effect: Effect) -> Iterator[Invocation]:
+def effect_invocations(effect: Effect) -> Iterator[Invocation]:
     yield effect.trigger
     if effect.condition is not None:
         yield from _cond(effect.condition)

@@ -50,9 +50,16 @@ def _balance(project: Project, out: Path, options: BuildOptions) -> list[Diagnos
     return write_balance(project, out, options)
 
 
+def _reference(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
+    from compiler.backends.reference import write_reference
+
+    return write_reference(project, out, options)
+
+
 BACKENDS: list[tuple[str, Writer]] = [
     ("ir", _ir),
     ("print", _print),
     ("python", _python),
     ("balance", _balance),
+    ("reference", _reference),  # after balance: it shows the balance tables written in the same build
 ]

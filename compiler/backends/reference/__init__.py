@@ -1,0 +1,112 @@
+"""Backend `reference`: `generated/reference/<game>/<lang>/`, the rules reference and the card gallery.
+
+Per game and published language: static HTML (an index, a page per base game and expansion, and pages
+for components, variants, errata, glossary, balance tables and provisional values) and the same pages
+as Markdown, plus `gallery.html`. One shared stylesheet and one small script (the gallery filters)
+sit in `generated/reference/`. Everything works offline; reading needs no JavaScript.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader
+from markupsafe import Markup, escape
+
+from compiler.backends import BuildOptions
+from compiler.backends.reference.context import RefContext, all_strings
+from compiler.backends.reference.gallery import gallery_cards, gallery_filters
+from compiler.backends.reference.pages import all_pages, page
+from compiler.diagnostics import Diagnostic
+from compiler.model import Project
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+STATIC = ("style.css", "gallery.js")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|#~])")
+
+
+def md_escape(value: Any) -> str:
+    """Markdown text: HTML special characters as entities, Markdown punctuation backslash-escaped."""
+    if isinstance(value, Markup):
+        return str(value)
+    if value is None:
+        return ""
+    text = str(escape(str(value)))
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _raw(value: Any) -> Markup:
+    return Markup(str(value))
+
+
+def _cell(value: Any) -> Markup:
+    """Rendered rich text inside a Markdown table cell: no line breaks."""
+    return Markup(" ".join(str(value).split()))
+
+
+@lru_cache(maxsize=1)
+def html_env() -> Environment:
+    return Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, trim_blocks=True,
+                       lstrip_blocks=True, keep_trailing_newline=True)
+
+
+@lru_cache(maxsize=1)
+def md_env() -> Environment:
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=False, trim_blocks=True,
+                      lstrip_blocks=True, keep_trailing_newline=True, finalize=md_escape)
+    env.filters["raw"] = _raw
+    env.filters["cell"] = _cell
+    return env
+
+
+def _strings(lang: str) -> dict[str, str]:
+    strings = all_strings()
+    return {**strings["en"], **strings.get(lang, {})}
+
+
+def _tidy(text: str) -> str:
+    """Markdown without runs of blank lines or trailing spaces."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    out = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    return out + "\n"
+
+
+def render_language(project: Project, game: str, lang: str, folder: Path, build_dir: Path | None) -> None:
+    """Write every page of one game's reference in one language into `folder`."""
+    ctx = RefContext(project, project.games[game], lang, build_dir)
+    s = _strings(lang)
+    folder.mkdir(parents=True, exist_ok=True)
+    html_page, md_page = html_env().get_template("page.html"), md_env().get_template("page.md")
+    for p in all_pages(ctx):
+        (folder / f"{p['stem']}.html").write_text(html_page.render(page=p, s=s), encoding="utf-8")
+        (folder / f"{p['stem']}.md").write_text(_tidy(md_page.render(page=p, s=s)), encoding="utf-8")
+    cards = gallery_cards(ctx)
+    gallery = page(ctx, "gallery", s["gallery"], [])
+    (folder / "gallery.html").write_text(
+        html_env().get_template("gallery.html").render(page=gallery, s=s, cards=cards,
+                                                       filters=gallery_filters(ctx, cards)),
+        encoding="utf-8")
+
+
+def write_reference(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
+    folder = out / "reference"
+    folder.mkdir(parents=True, exist_ok=True)
+    games = []
+    for game_id in sorted(project.games):
+        game = project.games[game_id]
+        langs = []
+        for lang in game.publish:
+            render_language(project, game_id, lang, folder / game_id / lang, out)
+            s = _strings(lang)
+            name = (game.name.get(lang) or game.name.get(game.fallback) or game_id) if game.name else game_id
+            langs.append({"code": lang, "title": f"{name} — {s['reference']}", "gallery": s["gallery"]})
+        games.append({"id": game_id, "name": (game.name.get("en") if game.name else None) or game_id,
+                      "langs": langs})
+    (folder / "index.html").write_text(html_env().get_template("home.html").render(games=games), encoding="utf-8")
+    (folder / "index.md").write_text(_tidy(md_env().get_template("home.md").render(games=games)), encoding="utf-8")
+    for name in STATIC:
+        (folder / name).write_text((TEMPLATES / name).read_text(encoding="utf-8"), encoding="utf-8")
+    return []

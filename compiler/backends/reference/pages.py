@@ -1,0 +1,359 @@
+"""The pages of one game's reference in one language, as plain data for the HTML and Markdown templates.
+
+A page is `{"stem", "title", "sections": [{"id", "title", "blocks"}]}`; a block is a paragraph (`p`),
+a list, a table, an entity `entry` or a side-by-side pair (`side`, for errata).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from compiler import syntax as s
+from compiler.backends.reference.context import RefContext, Rich, module_page
+from compiler.model import Entity, Invocation
+from compiler.textcheck import effect_invocations
+
+Page = dict[str, Any]
+Block = dict[str, Any]
+SKIP_ATTRS = {"image", "note", "gender"}  # gender only steers the generated grammar
+
+
+def _t(text: str) -> Rich:
+    return [{"t": text}]
+
+
+def _p(text: str, cls: str = "") -> Block:
+    return {"type": "p", "rich": _t(text), "cls": cls}
+
+
+# ---- entries --------------------------------------------------------------------
+
+
+def children_of(ctx: RefContext) -> dict[str, list[Entity]]:
+    out: dict[str, list[Entity]] = {}
+    for e in ctx.entities:
+        if e.parent and not e.errata:
+            out.setdefault(e.parent, []).append(e)
+    return out
+
+
+def entry(ctx: RefContext, e: Entity, kids: dict[str, list[Entity]], level: int = 3) -> Block:
+    """One entity: name, kind, attributes, hand-written text, effects in words, nested entities."""
+    page, anchor = ctx.where[e.key]
+    badges: Rich = []
+    if e.errata:
+        badges.append({"t": ctx.s("errata_badge"), "badge": "errata"})
+    if e.provisional:
+        badges.append({"t": ctx.s("provisional_badge"), "badge": "provisional",
+                       "title": "; ".join(f"{a}: {n}" for a, n in e.provisional)})
+    attrs: list[tuple[str, Rich]] = []
+    if e.copies is not None and ctx.project.kinds.get((e.game, e.kind)) is not None \
+            and ctx.project.kinds[(e.game, e.kind)].physical:
+        attrs.append((ctx.s("count"), _t(str(e.copies))))
+    for key in sorted(e.attrs):
+        if key not in SKIP_ATTRS:
+            attrs.append((ctx.attr_label(e.kind, key), ctx.value(e.attrs[key])))
+    for a, _ in e.provisional:
+        if a == "copies" and not any(lbl == ctx.s("count") for lbl, _ in attrs):
+            attrs.append((ctx.s("count"), [{"t": "?"}]))
+    if e.tags:
+        attrs.append((ctx.s("tags"), _t(", ".join(e.tags))))
+    if e.variant:
+        v = ctx.ref(e.variant)
+        attrs.append((ctx.s("variant_only"), [ctx.link(v)] if v else _t(e.variant)))
+    meta: list[tuple[str, Rich]] = []
+    note = e.attrs.get("note")
+    if isinstance(note, s.StrV | s.LocalizedV):
+        meta.append((ctx.s("note"), ctx.value(note)))
+    if e.source:
+        meta.append((ctx.s("source"), _t(e.source)))
+    hand = [_t(ctx.loc(e.text))] if e.text is not None and ctx.loc(e.text) else []
+    effects = [ctx.rendered(r) for r in ctx.gen.generated(e, ctx.lang)]
+    return {
+        "type": "entry", "id": anchor, "level": level, "title": ctx.name(e), "kind": ctx.kind_name(e.kind),
+        "badges": badges, "attrs": attrs, "hand": hand, "effects": effects, "meta": meta,
+        "children": [entry(ctx, c, kids, min(level + 1, 6)) for c in kids.get(e.id, [])],
+    }
+
+
+def _kind_order(ctx: RefContext) -> dict[str, int]:
+    return {k.id: i for i, k in enumerate(ctx.project.kinds_of(ctx.game.id))}
+
+
+def _nav(ctx: RefContext) -> list[dict[str, str]]:
+    items = [{"href": "index", "t": ctx.s("contents")}]
+    items += [{"href": module_page(m), "t": ctx.module_name(m)} for m in ctx.modules()]
+    for stem in ("components", "variants", "errata", "glossary", "balance", "provisional", "gallery"):
+        items.append({"href": stem, "t": ctx.s(stem)})
+    return items
+
+
+def page(ctx: RefContext, stem: str, title: str, sections: list[dict[str, Any]]) -> Page:
+    return {"stem": stem, "title": title, "sections": sections, "nav": _nav(ctx), "lang": ctx.lang,
+            "langs": list(ctx.game.publish), "game": ctx.game.id, "game_name": ctx.game_name(),
+            "reference": ctx.s("reference"), "languages_label": ctx.s("languages"),
+            "all_games": ctx.s("all_games")}
+
+
+# ---- pages ----------------------------------------------------------------------
+
+
+def module_pages(ctx: RefContext) -> list[Page]:
+    kids = children_of(ctx)
+    order = _kind_order(ctx)
+    out = []
+    for mod in ctx.modules():
+        top = [e for e in ctx.entities if e.module == mod.id and (not e.parent or e.errata)]
+        by_kind: dict[str, list[Entity]] = {}
+        for e in top:
+            by_kind.setdefault(e.kind, []).append(e)
+        sections = []
+        if mod.text is not None:
+            sections.append({"id": "about", "title": "", "blocks": [_p(ctx.loc(mod.text))]})
+        for kind in sorted(by_kind, key=lambda k: (order.get(k, 999), k)):
+            blocks = [entry(ctx, e, kids) for e in by_kind[kind]]
+            sections.append({"id": f"kind-{kind}", "title": ctx.kind_name(kind), "blocks": blocks})
+        if not sections:
+            sections.append({"id": "empty", "title": "", "blocks": [_p(ctx.s("nothing"))]})
+        out.append(page(ctx, module_page(mod), ctx.module_name(mod), sections))
+    return out
+
+
+def physical(ctx: RefContext, e: Entity) -> bool:
+    kd = ctx.project.kinds.get((e.game, e.kind))
+    return kd is not None and kd.physical
+
+
+def components_page(ctx: RefContext) -> Page:
+    order = _kind_order(ctx)
+    sections = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("components_intro"))]}]
+    for mod in ctx.modules():
+        items = [e for e in ctx.entities if e.module == mod.id and physical(ctx, e) and not e.errata]
+        if not items:
+            continue
+        items.sort(key=lambda e: (order.get(e.kind, 999), e.span.file, e.span.line))
+        rows = []
+        totals: Counter[str] = Counter()
+        unknown: set[str] = set()
+        for e in items:
+            count = e.copies
+            prov = any(a == "copies" for a, _ in e.provisional)
+            cell: Rich = _t("?" if count is None else str(count))
+            if prov:
+                cell.append({"t": ctx.s("provisional_badge"), "badge": "provisional"})
+            if count is None:
+                unknown.add(e.kind)
+            else:
+                totals[e.kind] += count
+            rows.append([_t(ctx.kind_name(e.kind)), [ctx.link(e)], cell])
+        summary = [[_t(ctx.kind_name(k)), _t(ctx.s("total")),
+                    _t(f"{totals[k]}{'+?' if k in unknown else ''}")]
+                   for k in sorted({e.kind for e in items}, key=lambda k: (order.get(k, 999), k))]
+        sections.append({"id": f"components-{mod.id}", "title": ctx.module_name(mod), "blocks": [
+            {"type": "table", "head": [ctx.s("kind"), ctx.s("name"), ctx.s("count")], "rows": rows + summary}]})
+    return page(ctx, "components", ctx.s("components"), sections)
+
+
+def _mentions(inv: Invocation, ident: str) -> bool:
+    def hit(v: s.Value) -> bool:
+        if isinstance(v, s.CallV) and v.name == ident:
+            return True
+        if isinstance(v, s.ListV):
+            return any(hit(i) for i in v.items)
+        return isinstance(v, s.ProvisionalV) and hit(v.value)
+    return any(hit(v) for _, v in inv.args)
+
+
+def variants_page(ctx: RefContext) -> Page:
+    kids = children_of(ctx)
+    variants = [e for e in ctx.entities if e.is_a("variant") and not e.errata]
+    sections = []
+    for v in variants:
+        members = [e for e in ctx.entities if e.variant == v.id]
+        depends = [e for e in ctx.entities if e.id != v.id and any(
+            _mentions(inv, v.id) for fx in e.effects for inv in effect_invocations(fx))]
+        blocks: list[Block] = [entry(ctx, v, kids, 3)]
+        blocks.append({"type": "p", "rich": _t(ctx.s("variant_members") + ":"), "cls": "label"})
+        blocks.append({"type": "list", "items": [[ctx.link(e), {"t": f" ({ctx.kind_name(e.kind)})"}]
+                                                 for e in members] or [_t(ctx.s("nothing"))]})
+        blocks.append({"type": "p", "rich": _t(ctx.s("variant_depends") + ":"), "cls": "label"})
+        blocks.append({"type": "list", "items": [[ctx.link(e), {"t": f" ({ctx.kind_name(e.kind)})"}]
+                                                 for e in depends] or [_t(ctx.s("nothing"))]})
+        sections.append({"id": f"variant-{v.id}", "title": ctx.name(v), "blocks": blocks})
+    if not sections:
+        sections.append({"id": "none", "title": "", "blocks": [_p(ctx.s("nothing"))]})
+    return page(ctx, "variants", ctx.s("variants"), sections)
+
+
+def errata_page(ctx: RefContext) -> Page:
+    kids = children_of(ctx)
+    modules = {m.id: m for m in ctx.project.modules_of(ctx.game.id)}
+    sections = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("errata_intro"))]}]
+    for e in (x for x in ctx.entities if x.errata):
+        original = ctx.ref(e.id)
+        mod = modules.get(e.module)
+        left = entry(ctx, original, kids, 4) if original else _p("?")
+        right = entry(ctx, e, {}, 4)
+        left_title = ctx.s("original")
+        right_title = f"{ctx.s('corrected')} {ctx.module_name(mod) if mod else e.module}"
+        sections.append({"id": f"erratum-{e.module}-{e.id}", "title": ctx.name(e), "blocks": [
+            {"type": "side", "left_title": left_title, "right_title": right_title, "left": [left], "right": [right]}]})
+    if len(sections) == 1:
+        sections[0]["blocks"].append(_p(ctx.s("nothing")))
+    return page(ctx, "errata", ctx.s("errata"), sections)
+
+
+def glossary_page(ctx: RefContext) -> Page:
+    counts = Counter(e.kind for e in ctx.entities if not e.errata)
+    rows = []
+    for k in ctx.project.kinds_of(ctx.game.id):
+        parent = _t(ctx.kind_name(k.parent)) if k.parent else _t("")
+        rows.append([_t(ctx.kind_name(k.id)), parent, _t(str(counts.get(k.id, 0)))])
+    trig_rows = []
+    seen: set[tuple[str, str]] = set()
+    for e in ctx.entities:
+        for fx in e.effects:
+            phrase = ctx.gen.invocation(e, fx.trigger, ctx.lang).plain
+            if (fx.trigger.verb, phrase) in seen:
+                continue
+            seen.add((fx.trigger.verb, phrase))
+            verb = ctx.gen.catalogue.verbs.get(fx.trigger.verb)
+            trig_rows.append((phrase, [_t(phrase), [{"t": verb.doc if verb else "", "lang": "en"}]]))
+    trig_rows.sort(key=lambda r: r[0].lower())
+    tags: dict[str, list[Entity]] = {}
+    for e in ctx.entities:
+        for tag in e.tags:
+            tags.setdefault(tag, []).append(e)
+    tag_rows = []
+    for tag in sorted(tags):
+        word = ctx.gen.lexicon.form(tag, ctx.lang, None) or tag.replace("_", " ")
+        links: Rich = []
+        for i, e in enumerate(tags[tag]):
+            if i:
+                links.append({"t": ", "})
+            links.append(ctx.link(e))
+        tag_rows.append([_t(word), links])
+    sections = [
+        {"id": "kinds", "title": ctx.s("glossary_kinds"), "blocks": [
+            {"type": "table", "head": [ctx.s("kind"), ctx.s("part_of"), ctx.s("entries")], "rows": rows}]},
+        {"id": "triggers", "title": ctx.s("glossary_triggers"), "blocks": [
+            {"type": "table", "head": ["", ""], "rows": [r for _, r in trig_rows]}]},
+    ]
+    if tag_rows:
+        sections.append({"id": "tags", "title": ctx.s("glossary_tags"), "blocks": [
+            {"type": "table", "head": [ctx.s("tags"), ""], "rows": tag_rows}]})
+    return page(ctx, "glossary", ctx.s("glossary"), sections)
+
+
+def provisional_page(ctx: RefContext) -> Page:
+    rows = []
+    for e in ctx.entities:
+        for attr, note in e.provisional:
+            rows.append([[ctx.link(e)], _t(ctx.kind_name(e.kind)), _t(attr), _t(note)])
+    blocks: list[Block] = [_p(ctx.s("provisional_intro"))]
+    if rows:
+        blocks.append({"type": "table", "head": [ctx.s("name"), ctx.s("kind"), ctx.s("attributes"), ctx.s("note")],
+                       "rows": rows})
+    else:
+        blocks.append(_p(ctx.s("nothing")))
+    return page(ctx, "provisional", ctx.s("provisional"), [{"id": "all", "title": "", "blocks": blocks}])
+
+
+def index_page(ctx: RefContext) -> Page:
+    items = []
+    for m in ctx.modules():
+        n = sum(1 for e in ctx.entities if e.module == m.id)
+        items.append([{"t": ctx.module_name(m), "href": module_page(m), "anchor": ""},
+                      {"t": f" — {n} {ctx.s('entries')}"}])
+    for stem in ("components", "variants", "errata", "glossary", "balance", "provisional", "gallery"):
+        items.append([{"t": ctx.s(stem), "href": stem, "anchor": ""}])
+    about = [_p(ctx.loc(m.text)) for m in ctx.modules() if m.id == "base" and m.text is not None]
+    return page(ctx, "index", f"{ctx.game_name()} — {ctx.s('reference')}",
+                [{"id": "contents", "title": ctx.s("contents"), "blocks": [*about, {"type": "list", "items": items}]}])
+
+
+# ---- balance ----------------------------------------------------------------------
+
+
+def balance_page(ctx: RefContext) -> Page:
+    data = None
+    if ctx.build_dir is not None:
+        path = ctx.build_dir / "balance" / f"{ctx.game.id}.json"
+        if path.is_file():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except ValueError:
+                data = None
+    sections: list[dict[str, Any]]
+    if data is None:
+        sections = [{"id": "missing", "title": "", "blocks": [_p(ctx.s("balance_missing"), "missing")]}]
+    elif "tables" in data:
+        sections = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("balance_intro"))]}]
+        for i, table in enumerate(data["tables"]):
+            sections.append(_fight_table(ctx, i, table))
+    elif "rows" in data:
+        sections = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("balance_intro"))]}, _stats_table(ctx, data)]
+    else:
+        sections = [{"id": "missing", "title": "", "blocks": [_p(ctx.s("balance_missing"), "missing")]}]
+    return page(ctx, "balance", ctx.s("balance"), sections)
+
+
+def _name_link(ctx: RefContext, ident: str | None, fallback: str = "") -> Rich:
+    e = ctx.ref(ident) if ident else None
+    return [ctx.link(e)] if e is not None else _t(fallback or (ident or "-"))
+
+
+def _fight_table(ctx: RefContext, i: int, table: dict[str, Any]) -> dict[str, Any]:
+    monsters = table.get("monsters", [])
+    head = [ctx.s("name")] + [f"{_label(ctx, m.get('id'), m.get('name', ''))} ({m.get('strength', '?')})"
+                              for m in monsters]
+    rows = []
+    for row in table.get("rows", []):
+        cells: list[Rich] = [_name_link(ctx, row.get("hero"), row.get("name", ""))]
+        for m in monsters:
+            cell = row.get("cells", {}).get(m.get("id"), {})
+            win = cell.get("win", {}).get("decimal")
+            cells.append(_t("?" if win is None else f"{100 * float(win):.1f} %"))
+        rows.append(cells)
+    variants = ", ".join(_label(ctx, v, v) for v in table.get("variants", [])) or ctx.s("none")
+    loadout_items = [*table.get("weapons", []), *table.get("spells", [])]
+    loadout = ", ".join(_label(ctx, x, x) for x in loadout_items) or ctx.s("none")
+    title = f"{ctx.s('loadout')}: {loadout}; {ctx.s('variants')}: {variants}"
+    blocks: list[Block] = [{"type": "table", "head": head, "rows": rows}]
+    if table.get("provisional"):
+        blocks.append({"type": "list", "items": [[{"t": ctx.s("provisional_badge"), "badge": "provisional"},
+                                                  {"t": " " + str(n)}] for n in table["provisional"]]})
+    return {"id": f"table-{i + 1}", "title": title, "blocks": blocks}
+
+
+def _label(ctx: RefContext, ident: str | None, fallback: str) -> str:
+    e = ctx.ref(ident) if ident else None
+    return ctx.name(e) if e is not None else fallback
+
+
+def _stats_table(ctx: RefContext, data: dict[str, Any]) -> dict[str, Any]:
+    def n(x: Any) -> str:
+        return "?" if x is None else str(x)
+
+    def lim(x: Any) -> str:
+        return "-" if not x else f"{n(x.get('ability'))} / {n(x.get('item'))}"
+
+    rows = []
+    for r in data.get("rows", []):
+        start, most = r.get("start", {}), r.get("maximum", {})
+        star = [{"t": ctx.s("provisional_badge"), "badge": "provisional"}] if r.get("provisional") else []
+        rows.append([_name_link(ctx, r.get("profession")),
+                     _name_link(ctx, r.get("race_card"), "-") if r.get("race_card") else _t("-"),
+                     _t(f"{n(start.get('strength'))} / {n(start.get('will'))}") + star,
+                     _t(f"{n(most.get('strength'))} / {n(most.get('will'))}") + star,
+                     _t(" · ".join(lim(r.get(f"limits_{k}")) for k in
+                                   ("standard", "longer", "dragon_realm", "dragon_realm_longer")))])
+    head = [ctx.s("profession"), ctx.s("race_card"), ctx.s("start"), ctx.s("maximum"), ctx.s("limits")]
+    return {"id": "stats", "title": "", "blocks": [{"type": "table", "head": head, "rows": rows}]}
+
+
+def all_pages(ctx: RefContext) -> list[Page]:
+    return [index_page(ctx), *module_pages(ctx), components_page(ctx), variants_page(ctx), errata_page(ctx),
+            glossary_page(ctx), balance_page(ctx), provisional_page(ctx)]
