@@ -20,14 +20,15 @@ _counter = itertools.count(1)
 
 
 def ensure_runtime() -> ModuleType:
-    """Make `import cardc_runtime` resolve to the runtime shipped with the compiler."""
-    if "cardc_runtime" not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            "cardc_runtime", RUNTIME_SOURCE / "__init__.py", submodule_search_locations=[str(RUNTIME_SOURCE)])
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["cardc_runtime"] = module
-        spec.loader.exec_module(module)
+    """Make `import cardc_runtime` (and its modules) resolve to the runtime shipped with the compiler, the
+    very same module objects, so code importing either name shares one runtime."""
+    import compiler.backends.python.runtime.cardc_runtime as runtime
+
+    sys.modules.setdefault("cardc_runtime", runtime)
+    for source in sorted(RUNTIME_SOURCE.glob("*.py")):
+        if source.stem != "__init__":
+            module = importlib.import_module(f"{runtime.__name__}.{source.stem}")
+            sys.modules.setdefault(f"cardc_runtime.{source.stem}", module)
     return sys.modules["cardc_runtime"]
 
 

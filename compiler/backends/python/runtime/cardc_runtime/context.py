@@ -242,9 +242,11 @@ class Context:
         if who.lives == 0:
             self.prevented = False
             self.fire("always", who)
+            mark = len(self.log)
             self.fire("last_life_lost", who)
-            if self.prevented:
+            if self.prevented:  # what the event would have done did not happen
                 who.unconscious = False
+                self.log[mark:] = [e for e in self.log[mark:] if e[:2] != (who.id, "fall_unconscious")]
             elif who.lives == 0 and not who.unconscious:
                 who.unconscious = True
                 self.provisional.add("no rule says what happens at 0 lives: the engine assumes unconsciousness")

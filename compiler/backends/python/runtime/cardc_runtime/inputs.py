@@ -97,6 +97,16 @@ class Seeded(Inputs):
         self.history.append(face)
         return face
 
+    def roll_dice(self, count: int, sides: int) -> tuple[int, ...]:
+        """Like `Replay`, several dice are recorded as one sorted entry (so a policy can replay them)."""
+        if count <= 0:
+            return ()
+        if count == 1:
+            return (self.roll(sides),)
+        faces = tuple(sorted(self._rng.randint(1, sides) for _ in range(count)))
+        self.history.append(faces)
+        return faces
+
     def choose(self, choice: Choice) -> Any:
         answer = self.policy(choice, tuple(self.history)) if self.policy else self._rng.choice(choice.options)
         self.history.append(answer)

@@ -54,7 +54,8 @@ def check_spell_slots(ctx: Context, who: Character) -> None:
     probe.fire("always", side.who, side)
     probe.fire("fight_start", side.who, side)
     for item in who.spells:
-        if not ctx.rules.entity(item).is_a("spell") and (item, "spell") not in side.slot_ok:
+        allowed = (item, "spell") in side.slot_ok or (item, "spell") in side.frozen
+        if not ctx.rules.entity(item).is_a("spell") and not allowed:
             raise LoadoutError(f"{item} cannot go in a spell slot of {who.id}")
 
 

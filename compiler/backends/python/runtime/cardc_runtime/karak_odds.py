@@ -33,6 +33,13 @@ def _spent(side: Side) -> int:
 def monster_odds(rules: Ruleset, hero: Character, monster: str, variants: Iterable[str] = (),
                  facts: dict[str, Any] | None = None) -> Odds:
     """Win / tie / loss of `hero` against `monster`, every choice made by the default policy."""
+    enum, provisional = monster_enumerator(rules, hero, monster, variants, facts)
+    return Odds.of(enum.explore(), provisional, enum.runs)
+
+
+def monster_enumerator(rules: Ruleset, hero: Character, monster: str, variants: Iterable[str] = (),
+                       facts: dict[str, Any] | None = None) -> tuple[Enumerator, set[str]]:
+    """The enumerator of a monster fight (its `process` also runs with any other inputs)."""
     provisional: set[str] = set()
     on = frozenset(variants)
 
@@ -47,8 +54,7 @@ def monster_odds(rules: Ruleset, hero: Character, monster: str, variants: Iterab
         flags = _flags(r.log, {hero.id: "hero"})
         return {Leaf(r.outcome, r.hero.lives, _spent(r.side), 0, flags): Fraction(1)}
 
-    enum = Enumerator(process, value, hero.id)
-    return Odds.of(enum.explore(), provisional, enum.runs)
+    return Enumerator(process, value, hero.id), provisional
 
 
 def duel_odds(rules: Ruleset, attacker: Character, defender: Character, variants: Iterable[str] = (),

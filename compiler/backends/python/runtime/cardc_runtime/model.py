@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -92,6 +92,9 @@ class Ruleset:
         self._cache.clear()
         self.effects = [fx for fx in self.effects if fx.owner not in ids] + list(effects)
         for e in entities:
+            old = self.entities.get(e.id)
+            if old is not None and e.parent is None and old.parent is not None:
+                e = replace(e, parent=old.parent)  # errata of a nested card stays where the card was
             self.entities[e.id] = e
         self.modules = (*self.modules, module)
 

@@ -9,7 +9,7 @@ the one that costs least (spells discarded, lives given); then the first-declare
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -95,8 +95,13 @@ class Enumerator:
 
     def best_option(self, prefix: tuple[Any, ...], choice: Choice) -> Any:
         """What the policy picks at this point (used to drive simulations with the same policy)."""
-        self._choose(prefix, choice)
+        if prefix not in self.decisions:
+            self._choose(prefix, choice)
         return self.decisions[prefix]
+
+    def policy(self) -> Callable[[Choice, Sequence[Any]], Any]:
+        """The default policy as an input policy, for `Seeded` simulations of the same process."""
+        return lambda choice, history: self.best_option(tuple(history), choice)
 
 
 @lru_cache(maxsize=64)
@@ -132,6 +137,8 @@ class Odds:
     extra: dict[str, Fraction]
     provisional: tuple[str, ...] = ()
     runs: int = 0
+    lives: dict[int, Fraction] = field(default_factory=dict)  # lives of the reported side after the fight
+    spent: Fraction = Fraction(0)  # expected spells discarded and lives given up by the reported side
 
     @classmethod
     def of(cls, dist: Dist, provisional: set[str] | tuple[str, ...] = (), runs: int = 0) -> Odds:
@@ -139,5 +146,9 @@ class Odds:
         extra = {f: sum((p for leaf, p in dist.items() if f in leaf.flags), Fraction(0)) for f in flags}
         total = sum(dist.values(), Fraction(0))
         assert total == 1, f"probabilities add up to {total}"
+        lives: dict[int, Fraction] = {}
+        for leaf, p in dist.items():
+            lives[leaf.lives] = lives.get(leaf.lives, Fraction(0)) + p
+        spent = sum((p * leaf.cost for leaf, p in dist.items()), Fraction(0))
         return cls(prob(dist, "win"), prob(dist, "tie"), prob(dist, "loss"), extra,
-                   tuple(sorted(provisional)), runs)
+                   tuple(sorted(provisional)), runs, dict(sorted(lives.items())), spent)

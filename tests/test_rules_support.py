@@ -1,0 +1,64 @@
+"""Helpers for the rules tests: the bundled content compiled once, its rule packages generated and imported,
+and the same content with one effect stripped (to show that a result comes from that effect)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from functools import lru_cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from compiler.backends.python.loader import ensure_runtime, load_games
+from compiler.frontend import compile_paths
+from compiler.model import Project
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rules"
+
+ensure_runtime()
+
+
+@lru_cache(maxsize=1)
+def bundled_project() -> Project:
+    old = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        result = compile_paths([Path("content")])
+    finally:
+        os.chdir(old)
+    assert result.ok, [d.message for d in result.diagnostics if d.is_error][:5]
+    return result.project
+
+
+@lru_cache(maxsize=4)
+def games() -> dict[str, ModuleType]:
+    return load_games(bundled_project())
+
+
+def rules(game: str = "karak", expansions: tuple[str, ...] | None = None) -> Any:
+    """A fresh ruleset of the bundled game (through the generated package)."""
+    return games()[game].ruleset(expansions)
+
+
+def stripped(entity: str, index: int | None = None, game: str = "karak") -> Any:
+    """The ruleset generated from the bundled content with the effects of `entity` (or only its effect
+    number `index`) removed from the IR before generation; every other entity's errata of it too."""
+    project = bundled_project()
+    found = False
+    entities = []
+    for e in project.entities:
+        if e.id == entity and e.game == game:
+            found = True
+            kept = tuple(fx for fx in e.effects if index is not None and fx.index != index)
+            e = dataclasses.replace(e, effects=kept)
+        entities.append(e)
+    assert found, f"no entity {entity} in {game}"
+    return load_games(dataclasses.replace(project, entities=tuple(entities)))[game].ruleset()
+
+
+def compile_fixture(*names: str) -> Project:
+    result = compile_paths([FIXTURES / n for n in names])
+    assert result.ok, [d.render(result.sources) for d in result.diagnostics if d.is_error]
+    return result.project
