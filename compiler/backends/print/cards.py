@@ -12,6 +12,7 @@ from pathlib import Path
 
 from compiler import syntax as s
 from compiler.backends.print.icons import ICONS
+from compiler.lexicon import default_lexicon
 from compiler.model import Entity, Project
 from compiler.textgen import entity_rules_text
 
@@ -43,6 +44,7 @@ class CardTexts:
         self.game = project.games[game]
         self.lang = lang
         self.by_id = {e.id: e for e in project.entities_of(game) if not e.errata}
+        self.lexicon = default_lexicon()
         self.children: dict[str, list[Entity]] = {}
         for e in project.entities_of(game):
             if e.parent:
@@ -85,10 +87,18 @@ class CardTexts:
                 return ", ".join(self.value(i) for i in items)
             case s.CallV(name=n):
                 ref = self.by_id.get(n)
-                return self.loc(ref.name) if ref is not None else n.replace("_", " ")
+                return self.loc(ref.name) if ref is not None else self.word(n)
             case s.ProvisionalV(value=inner):
                 return self.value(inner)
         return "?"
+
+    def word(self, name: str) -> str:
+        """An identifier (attribute or enum value) as a word of the language, from the text lexicon."""
+        for lang in (self.lang, self.game.fallback):
+            found = self.lexicon.form(name, lang, None)
+            if found:
+                return found
+        return name.replace("_", " ")
 
     def kind_name(self, kind: str) -> str:
         kd = self.project.kinds.get((self.game.id, kind))
@@ -112,7 +122,8 @@ class CardTexts:
                 refs[key] = {"id": ref.id, "kind": ref.kind, "name": self.loc(ref.name),
                              "kind_name": self.kind_name(ref.kind), "text": "\n".join(self.rules(ref))}
             if isinstance(inner, s.IntV | s.SignedV | s.DiceV | s.RangeV):
-                stats.append({"name": key, "value": attrs[key], "icon": key if key in ICONS else ""})
+                stats.append({"name": key, "label": self.word(key), "value": attrs[key],
+                              "icon": key if key in ICONS else ""})
         lines = self.rules(e)
         children = [{"id": c.id, "kind": c.kind, "kind_name": self.kind_name(c.kind), "name": self.loc(c.name),
                      "text": "\n".join(self.rules(c))} for c in self.children.get(e.id, [])]
@@ -128,11 +139,24 @@ class CardTexts:
                 "provisional": bool(e.provisional), "errata": e.errata,
                 "image": image.value if isinstance(image, s.StrV) else "",
                 "w": w, "h": h, "bleed": bleed, "shape": shape,
+                "enums": {key: {"id": inner.name, "word": self.word(inner.name)}
+                          for key, inner in _enum_values(e).items() if inner.name not in self.by_id},
             },
+            "icons": sorted(ICONS),
             "game": {"id": self.game.id, "name": self.loc(self.game.name) or self.game.id},
             "lang": self.lang,
             "palette": palette,
         }
+
+
+def _enum_values(e: Entity) -> dict[str, s.CallV]:
+    """Attributes whose value is a bare name (an enum value or a reference)."""
+    out = {}
+    for key, raw in e.attrs.items():
+        inner = raw.value if isinstance(raw, s.ProvisionalV) else raw
+        if isinstance(inner, s.CallV) and inner.is_bare:
+            out[key] = inner
+    return out
 
 
 def image_path(project: Project, e: Entity, rel: str) -> Path | None:

@@ -90,7 +90,8 @@ ICONS: dict[str, Painter] = {
     "spell": _spark, "magic": _spark, "will": _drop, "strength": _sword,
     "coin": _coin, "treasure": _coin, "gold": _coin,
     "skull": _skull, "monster": _skull,
-    "arrow": _arrow, "move": _arrow, "step": _arrow,
+    "arrow": _arrow, "move": _arrow, "step": _arrow, "exits": _arrow,
+    "fountain": _drop, "portal": _spark,
 }
 
 
