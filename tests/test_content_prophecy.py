@@ -380,3 +380,22 @@ def test_coverage_follows_the_rulebook() -> None:
     pages = {sec.split(".")[0] for sec, _, _ in coverage_rows()}
     printed = set(re.findall(r" (\d)\s*$", seed, re.M))
     assert printed and printed <= pages
+
+
+def test_rules_apply_to_declared_kinds(project: m.Project) -> None:
+    kinds = {k.id for k in project.kinds_of("prophecy")}
+    applied = [(e.key, v.name) for e in entities(project, "rule")
+               for v in getattr(e.attrs.get("applies_to"), "items", ()) if isinstance(v, s.CallV)]
+    assert applied, "some rules act for every card of a kind"
+    assert all(kind in kinds for _, kind in applied), applied
+
+
+def test_realm_monsters_are_tagged_for_dragon_slayers(project: m.Project) -> None:
+    """Dragon-slayer bonuses count against realm monsters only, found by their `dragon_realm` tag."""
+    monsters = entities(project, "dragon_monster")
+    assert monsters and all("dragon_realm" in mon.tags for mon in monsters)
+    assert "dragon_realm" not in get(project, "fire_dragon").tags
+    [eff] = [e for e in get(project, "dragon_slayer_rules").effects if e.trigger.verb == "fight_total"]
+    assert isinstance(eff.condition, m.NotCond)
+    assert [(c.verb, c.arg("tag").name) for c in conditions(eff.condition)] == [  # type: ignore[union-attr]
+        ("opponent_tagged", "dragon_realm")]
