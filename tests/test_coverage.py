@@ -18,10 +18,10 @@ PROPHECY = ROOT / "content" / "prophecy" / "COVERAGE.md"
 # plus the notes only the other languages carry; house rules: its Czech headings).
 REQUIRED: dict[str, list[str]] = {
     "Karak: Regent": [
-        "KARAK: REGENT", "GAME COMPONENTS", "THE LORD OF KARAK CHAMBERS", "Battle Arena", "Cursed Chamber",
-        "NEW EQUIPMENT", "The Thorn of Darkness", "The Frost Fist", "NEW HEROES", "Valduk — the Barbarian",
-        "Baron Markul — the Battle Mage", "Hannah — the Acrobat", "Lady Lorraine — the Ranger",
-        "GAME VERSION—THE LORD OF KARAK", "EXAMPLE 1", "EXAMPLE 2", "EXAMPLE",
+        "GAME RULES", "KARAK: REGENT", "GAME COMPONENTS", "THE LORD OF KARAK CHAMBERS", "Battle Arena",
+        "Cursed Chamber", "NEW EQUIPMENT", "The Thorn of Darkness", "The Frost Fist", "NEW HEROES",
+        "Valduk — the Barbarian", "Baron Markul — the Battle Mage", "Hannah — the Acrobat",
+        "Lady Lorraine — the Ranger", "GAME VERSION—THE LORD OF KARAK", "EXAMPLE 1", "EXAMPLE 2", "EXAMPLE", "Authors",
         "Note (cs, sk, de, fr): the wizard and the thorn", "Note (cs, sk, de, pl, fr): Hannah and the curse",
         "Note (cs, sk, de, pl, fr): the fifth chamber is an arena",
     ],
