@@ -390,3 +390,11 @@ def test_chamber_effects(ir: dict[str, Any]) -> None:
     assert first["condition"]["verb"] == "first_entry" and first["body"][0]["do"]["verb"] == "challenge"
     after = {st["do"]["verb"] for e in arena["effects"][1:] for st in e["body"] if "do" in st}
     assert {"no_retreat", "becomes_corridor", "loss_costs"} <= after
+
+
+def test_provisional_name_keeps_its_value(ir: dict[str, Any]) -> None:
+    """`name: provisional { ... } "note"` is flagged, and the name itself is still there for every language."""
+    backstab = _ent(ir, "backstab")
+    assert backstab["name"] == {"cs": "Útok zezadu", "en": "Attack from behind"}
+    assert [p["attr"] for p in backstab["provisional"]] == ["name"]
+    assert _ent(ir, "argentus")["attrs"]["class"]["provisional"] is True
