@@ -13,7 +13,8 @@ Template placeholders:
     {dice:die@ins}      the same, in a case the lexicon lists (`ins.one`, `ins.few`, ...)
     {stat@gen}          the form `gen` of the word an enum value stands for
     {count?one=je|few=jsou|many=je}   a choice by the number's plural category (`#` in a choice: the number)
-    {item?m=odhozen|f=odhozena|n=odhozeno}   a choice by the gender of the named entity or word
+    {item?m=odhozen|f=odhozena|n=odhozeno|p=odhozeny}   a choice by the gender of the named entity or
+                        word (p: a plural name; a missing choice falls back to m)
     {self}              the name of the entity the effect belongs to
     {you?m=...|f=...}   a choice by the gender of the hero the text speaks to ("jsi prokletý / prokletá")
 
@@ -51,7 +52,7 @@ OPEN_RANGE = 99  # a range reaching this high reads "5 or more"
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _SPEC = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
                    r"(?::(?P<word>=?[A-Za-z_][A-Za-z0-9_.]*))?(?:@(?P<key>[A-Za-z_]+))?$")
-GENDERS = ("m", "f", "n")
+GENDERS = ("m", "f", "n", "p")  # p: a plural name ("Dýky")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,11 +109,16 @@ class TextGen:
     # ---- entities and effects -------------------------------------------------
 
     def entity(self, entity: Entity, lang: str) -> list[Rendered]:
-        """The entity's rules text: its hand-written text if it has one, else one sentence per effect."""
+        """The entity's rules text: its hand-written text in `lang` if it has one, else one sentence per
+        effect; a hand-written text in the fallback language only when there are no effects to render."""
+        if entity.text is not None and entity.text.get(lang):
+            return [Rendered([entity.text.get(lang) or ""])]
+        if entity.effects:
+            return [self.effect(entity, e, lang) for e in entity.effects]
         if entity.text is not None:
-            text = entity.text.get(lang) or entity.text.get(self._fallback(entity))
+            text = entity.text.get(self._fallback(entity)) or next((x.text for x in entity.text.entries), "")
             return [Rendered([text])] if text else []
-        return [self.effect(entity, e, lang) for e in entity.effects]
+        return []
 
     def generated(self, entity: Entity, lang: str) -> list[Rendered]:
         """The sentences generated from the effects, ignoring any hand-written text."""
@@ -501,17 +507,22 @@ def _number(v: s.Value | None) -> int | None:
 
 _FEMININE_ENDINGS = {"cs": ("a", "á"), "sk": ("a", "á"), "pl": ("a",)}
 _NEUTER_ENDINGS = {"cs": ("o", "í", "é", "e"), "sk": ("o", "ie", "é", "e"), "pl": ("o", "e", "ę", "um")}
+_PLURAL_ENDINGS = {"cs": ("y",), "sk": ("y",), "pl": ("y", "i", "że", "cze", "sze", "rze", "dze")}
 
 
 def guess_gender(name: str, lang: str) -> str:
-    """A guess from the first word of a name (Czech, Slovak, Polish); masculine elsewhere.
+    """A guess of the grammatical gender (m, f, n) or plural (p) of a name in Czech, Slovak or Polish.
 
-    "Ledová pěst" is feminine by its adjective, "Kouzlo" neuter by its ending. A `gender`
-    attribute on the entity overrides the guess (names like "Hannah" need it).
+    A name whose last word ends like a plural ("Vrhací dýky", "Sztylety") is plural; otherwise the first
+    word decides: "Ledová pěst" is feminine by its adjective, "Kouzlo" neuter by its ending. Other
+    languages, and names the guess gets wrong ("Hannah"), take the entity's `gender` attribute.
     """
     words = name.strip().split()
     if lang not in _FEMININE_ENDINGS or not words:
         return "m"
+    last = words[-1].lower().strip(".,!?\"'„“")
+    if last.endswith(_PLURAL_ENDINGS[lang]) and not last.endswith(("ý", "ij")):
+        return "p"
     first = words[0].lower().strip(".,!?\"'„“")
     if first.endswith(_FEMININE_ENDINGS[lang]):
         return "f"

@@ -82,7 +82,14 @@ class RefContext:
         return self.loc(mod.name) or mod.id
 
     def kind_name(self, kind: str) -> str:
+        """The kind's own name in this language, else the lexicon's word for it, else the fallback name."""
         kd = self.project.kinds.get((self.game.id, kind))
+        own = kd.name.get(self.lang) if kd is not None and kd.name is not None else None
+        if own:
+            return own
+        word = self.gen.lexicon.form(kind, self.lang, None)
+        if word:
+            return word[:1].upper() + word[1:]
         return (self.loc(kd.name) if kd is not None and kd.name is not None else "") or kind.replace("_", " ")
 
     def modules(self) -> list[Module]:

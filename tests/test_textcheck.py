@@ -1,0 +1,71 @@
+"""W501: a hand-written text that no longer mentions the numbers its effects use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textutil import compile_source
+
+from compiler.textcheck import text_numbers
+
+HEAD = """module g
+game g { name: { cs "Hra" en "Game" } languages: [cs, en] fallback: en }
+kind rule { }
+"""
+
+
+def w501(tmp_path: Path, body: str) -> list[str]:
+    result = compile_source(tmp_path, HEAD + body)
+    assert result.ok, [d.render() for d in result.diagnostics]
+    return [d.message for d in result.diagnostics if d.code == "W501"]
+
+
+def test_a_stale_number_warns_per_language(tmp_path: Path) -> None:
+    msgs = w501(tmp_path, """rule r {
+  name: { cs "R" en "R" }
+  text: { cs "Získáš +2 k útoku." en "You get +1 to your attack." }
+  on fight_total { attack(+2) }
+}
+""")
+    assert msgs == ["the en text of `r` does not mention 2, which its effects use"]
+
+
+def test_texts_that_mention_every_number_pass(tmp_path: Path) -> None:
+    assert w501(tmp_path, """rule r {
+  name: { cs "R" en "R" }
+  text: { cs "Máš-li tři nebo 4 životy, +2 k útoku." en "With 3 or four lives, +2 to your attack." }
+  on fight_total if lives(3..4) { attack(+2) }
+}
+""") == []
+
+
+def test_defaults_and_generated_texts_do_not_count(tmp_path: Path) -> None:
+    assert w501(tmp_path, """rule r {
+  name: { cs "R" en "R" }
+  text: { cs "Ztrať život." en "Lose a life." }
+  on turn_start { lose_life }
+}
+rule s {
+  name: { cs "S" en "S" }
+  on turn_start { lose_life(3) }
+}
+""") == []
+
+
+def test_the_warning_points_at_the_text_and_check_still_passes(tmp_path: Path) -> None:
+    result = compile_source(tmp_path, HEAD + """rule r {
+  name: { cs "R" en "R" }
+  text: { cs "Hoď 2 kostkami." en "Roll two dice." }
+  on turn_start { roll(3d6) }
+}
+""")
+    diags = [d for d in result.diagnostics if d.code == "W501"]
+    assert len(diags) == 2 and not any(d.is_error for d in result.diagnostics)
+    assert diags[0].span.line == 6 and "3" in diags[0].message
+
+
+def test_number_words() -> None:
+    assert {1, 5} <= text_numbers("Jednou za tah, padne-li pětka", "cs")
+    assert 6 in text_numbers("Padla-li mu šestka", "cs")
+    assert 2 in text_numbers("Rzuć dwiema kośćmi", "pl") or 2 in text_numbers("dwie kości", "pl")
+    assert text_numbers("no numbers here", "en") == set()
