@@ -62,3 +62,11 @@ def compile_fixture(*names: str) -> Project:
     result = compile_paths([FIXTURES / n for n in names])
     assert result.ok, [d.render(result.sources) for d in result.diagnostics if d.is_error]
     return result.project
+
+
+def effect_index(entity: str, trigger: str, game: str = "karak") -> int:
+    """The number of `entity`'s first effect on `trigger` in the bundled content."""
+    for e in bundled_project().entities:
+        if e.id == entity and e.game == game:
+            return next(fx.index for fx in e.effects if fx.trigger.verb == trigger)
+    raise LookupError(entity)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from compiler import model as m
 from compiler import syntax as s
-from compiler.backends.python.literals import docstring, identifier, lit, value
+from compiler.backends.python.literals import Raw, docstring, identifier, lit, value
 from compiler.backends.python.runtime.cardc_runtime import verbs as runtime_verbs
 from compiler.catalogue import Catalogue, Verb
 
@@ -53,13 +53,23 @@ class _Writer:
         helper = FALLBACK.get(inv.role, "fallback_action")
         return f"v.{helper}({', '.join(['ctx', repr(inv.verb), *args])})"
 
-    def cond(self, c: m.Condition) -> str:
+    def cond(self, c: m.Condition, indent: int = 8) -> str:
+        """The condition as an expression; a long one is split over lines, one operand per line."""
         if isinstance(c, m.Invocation):
             return self.call(c)
         if isinstance(c, m.NotCond):
-            return f"not ({self.cond(c.cond)})"
+            inner = self.cond(c.cond, indent)
+            return f"not {inner}" if isinstance(c.cond, m.Invocation) else f"not ({inner})"
         op = "and" if isinstance(c, m.AndCond) else "or"
-        return f"({self.cond(c.left)}) {op} ({self.cond(c.right)})"
+        operands = _chain(c, type(c))
+        parts = [self.cond(o, indent + 4) for o in operands]
+        wrapped = [p if isinstance(o, m.Invocation | m.NotCond) else f"({p})" for o, p in zip(operands, parts,
+                                                                                           strict=True)]
+        flat = f" {op} ".join(wrapped)
+        if "\n" not in flat and indent + len(flat) <= 110:
+            return flat
+        pad = " " * indent
+        return "(\n" + f"\n{pad}{op} ".join([pad + wrapped[0], *wrapped[1:]]) + "\n" + " " * (indent - 4) + ")"
 
     def stmts(self, body: tuple[m.Statement, ...], depth: int) -> list[str]:
         pad = "    " * depth
@@ -80,12 +90,19 @@ class _Writer:
                     out.append(f"{pad}{'if' if i == 0 else 'elif'} {var} == {o.name!r}:")
                     out.extend(self.stmts(o.body, depth + 1) or [pad + "    pass"])
             else:
-                out.append(f"{pad}if {self.cond(st.cond)}:")
+                out.append(f"{pad}if {self.cond(st.cond, len(pad) + 8)}:")
                 out.extend(self.stmts(st.then, depth + 1) or [pad + "    pass"])
                 if st.orelse:
                     out.append(f"{pad}else:")
                     out.extend(self.stmts(st.orelse, depth + 1))
         return out
+
+
+def _chain(c: m.Condition, kind: type) -> list[m.Condition]:
+    """`a and b and c` as [a, b, c] (only through the same operator)."""
+    if isinstance(c, kind) and isinstance(c, m.AndCond | m.OrCond):
+        return _chain(c.left, kind) + _chain(c.right, kind)
+    return [c]
 
 
 # ---- English for docstrings ---------------------------------------------------------------
@@ -219,7 +236,8 @@ def module_source(project: m.Project, catalogue: Catalogue, game: str, module_ke
             used_names.add(fname)
             body: list[str] = []
             if fx.condition is not None:
-                body += [f"    if not ({w.cond(fx.condition)}):", "        return"]
+                test = w.cond(fx.condition)
+                body += [f"    if not {test}:" if test.startswith("(") else f"    if not ({test}):", "        return"]
             body += w.stmts(fx.body, 1)
             trig_args = tuple((name, value(v, w.notes)) for name, v in fx.trigger.args)
             fallbacks |= w.fallbacks
@@ -252,11 +270,14 @@ def module_source(project: m.Project, catalogue: Catalogue, game: str, module_ke
     imports.append(f"from cardc_runtime import {', '.join(names)}")
     if funcs:
         imports.append("from cardc_runtime import verbs as v")
-    parts = [
-        HEADER,
-        docstring(f"Rules of {game}: {what}. Each effect is a function; ENTITIES and EFFECTS register them.", 0),
+    head = "\n\n".join([
+        HEADER + "\n" + docstring(
+            f"Rules of {game}: {what}.\n\nEach effect is a function; ENTITIES and EFFECTS register them.", 0),
         "\n".join(imports),
         f"GAME = {game!r}\nMODULE = {module_key!r}\nEXPANSION = {module_id!r}\nVARIANT = {variant!r}",
+    ])
+    parts = [
+        head,
         "ENTITIES: tuple[EntityData, ...] = (\n" + "\n".join(
             line for e in entities for line in _entity_source(e)) + "\n)" if entities else
         "ENTITIES: tuple[EntityData, ...] = ()",
@@ -296,21 +317,22 @@ def game_package(project: m.Project, catalogue: Catalogue, game: str) -> dict[st
 def _init_source(project: m.Project, game: str, modules: list[tuple[str, str]]) -> str:
     g = project.games[game]
     variants = tuple(sorted(e.id for e in project.entities_of(game) if e.kind == "variant"))
-    mods = ", ".join(name for name, _ in modules)
-    return "\n\n\n".join([
+    names = [name for name, _ in modules]
+    imports = f"from . import {', '.join(sorted(names))}"
+    if len(imports) > 116:
+        imports = "from . import (\n" + "".join(f"    {n},\n" for n in sorted(names)) + ")"
+    return "\n\n".join([
         HEADER + "\n" + docstring(
             f"The rules of {game} as executable Python, generated by cardc.\n\n"
             "Usage: `rules = ruleset()`, then resolve fights with `cardc_runtime.karak` (or the engine of\n"
             "the game); variants are switches passed to the engine, e.g. `variants={'critical_hits'}`.", 0),
-        "from __future__ import annotations\n\nfrom cardc_runtime import Ruleset\n\n"
-        f"from . import {mods}",
+        "from __future__ import annotations\n\nfrom cardc_runtime import Ruleset\n\n" + imports,
         f"GAME = {game!r}\nNAME: dict[str, str] = {lit(g.name.as_dict() if g.name else {}, 0, 22)}\n"
         f"VARIANTS: tuple[str, ...] = {lit(variants, 0, 28)}\n"
-        f"MODULES = ({mods}{',' if len(modules) == 1 else ''})",
-        "def ruleset(expansions: tuple[str, ...] | None = None) -> Ruleset:\n"
+        f"MODULES = {lit(tuple(Raw(n) for n in names), 0, 10)}  # in load order: base, then each expansion",
+        "\ndef ruleset(expansions: tuple[str, ...] | None = None) -> Ruleset:\n"
         + docstring("Every entity and effect of the game, or of the base game and the listed expansions.", 4)
         + "\n    rules = Ruleset(GAME)\n    for module in MODULES:\n"
         "        if expansions is None or module.EXPANSION in (\"base\", *expansions):\n"
         "            rules.add(module.ENTITIES, module.EFFECTS, module.MODULE)\n    return rules",
     ]) + "\n"
-

@@ -61,13 +61,22 @@ def value(v: s.Value | None, notes: list[str] | None = None) -> Any:
         if notes is not None:
             notes.append(v.note)
             return value(v.value, notes)
-        return Raw(f"Provisional({lit(value(v.value), 0)}, {lit(v.note, 0)})")
+        return Prov(value(v.value), v.note)
     raise TypeError(f"no Python form for {type(v).__name__}")
+
+
+class Prov:
+    """A provisional value: written as `Provisional(value, note)`."""
+
+    def __init__(self, value: Any, note: str) -> None:
+        self.value, self.note = value, note
 
 
 def _one_line(x: Any) -> str:
     if isinstance(x, Raw):
         return x.text
+    if isinstance(x, Prov):
+        return f"Provisional({_one_line(x.value)}, {_one_line(x.note)})"
     if isinstance(x, dict):
         return "{" + ", ".join(f"{_one_line(k)}: {_one_line(v)}" for k, v in x.items()) + "}"
     if isinstance(x, tuple):
@@ -103,6 +112,8 @@ def lit(x: Any, indent: int, used: int = 0) -> str:
     pad = " " * (indent + 4)
     if isinstance(x, str):
         return _split_string(x, indent)
+    if isinstance(x, Prov):
+        return f"Provisional(\n{pad}{lit(x.value, indent + 4)},\n{pad}{lit(x.note, indent + 4)},\n{' ' * indent})"
     if isinstance(x, dict):
         items = [f"{pad}{_one_line(k)}: {lit(v, indent + 4, len(_one_line(k)) + 2)}," for k, v in x.items()]
         return "{\n" + "\n".join(items) + "\n" + " " * indent + "}"

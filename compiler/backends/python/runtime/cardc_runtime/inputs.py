@@ -54,7 +54,8 @@ Policy = Callable[[Choice, Sequence[Any]], Any]
 @dataclass
 class Scripted(Inputs):
     """Dice faces in order; choices by point id (`horan:double_attack#1`, `horan:spell:magic_missile`) or by
-    point suffix; an unscripted choice takes its first option (usually: do nothing)."""
+    its end after a colon (`double_attack#1`); an unscripted choice takes its first option (usually: do
+    nothing)."""
 
     dice: Sequence[int] = ()
     choices: dict[str, Any] = field(default_factory=dict)
@@ -72,8 +73,8 @@ class Scripted(Inputs):
 
     def choose(self, choice: Choice) -> Any:
         self.asked.append(choice)
-        for key in (choice.point, choice.point.split(":", 1)[-1]):
-            if key in self.choices:
+        for key in sorted(self.choices, key=len, reverse=True):
+            if choice.point == key or choice.point.endswith(":" + key):
                 answer = self.choices[key]
                 if answer not in choice.options:
                     raise ValueError(f"{answer!r} is not an option of {choice.point} {choice.options}")

@@ -38,7 +38,7 @@ def _stat(entity: EntityData, name: str, notes: list[str]) -> int | None:
 
 
 def make_character(ctx: Context, profession: str, race_card: str | None = None,
-                   cards: tuple[str, ...] = ()) -> tuple[Character, StatSheet]:
+                   cards: tuple[str, ...] = (), ident: str | None = None) -> tuple[Character, StatSheet]:
     """A character of the profession (and race card): its stones after every `always` modifier."""
     rules = ctx.rules
     prof = rules.entity(profession)
@@ -47,7 +47,7 @@ def make_character(ctx: Context, profession: str, race_card: str | None = None,
     if race_card is not None and not rules.entity(race_card).is_a("race_card"):
         raise ValueError(f"{race_card} is not a race card")
     notes: list[str] = []
-    who = Character(profession if race_card is None else f"{race_card}:{profession}",
+    who = Character(ident or (profession if race_card is None else f"{race_card}:{profession}"),
                     cards=[profession, *([race_card] if race_card else []), *cards])
     ctx.setup = {}
     before = set(ctx.provisional)

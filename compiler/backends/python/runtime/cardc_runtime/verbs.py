@@ -106,7 +106,8 @@ def margin(ctx: Context, r: Range) -> bool:
 
 
 def took_reward(ctx: Context) -> bool:
-    return bool(ctx.fact("took_reward", False))
+    """An explicit input (default: the hero takes the reward it won)."""
+    return bool(ctx.facts.get("took_reward", True))
 
 
 def possessed(ctx: Context) -> bool:
@@ -492,3 +493,13 @@ def fall_unconscious(ctx: Context) -> None:
     who = _actor(ctx)
     who.unconscious = True
     ctx.record("fall_unconscious")
+
+
+def final_battle(ctx: Context) -> bool:
+    """An explicit input: the final battle is under way (default: no)."""
+    return bool(ctx.facts.get("final_battle", False))
+
+
+def left_cards_on(ctx: Context, board: str) -> bool:
+    """An explicit input: the board on which a dead character's cards lie, if any."""
+    return ctx.facts.get("left_cards_on") == board
