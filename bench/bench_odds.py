@@ -1,0 +1,67 @@
+"""Time the full Karak odds table (every hero against every monster) under every combination of variants.
+
+    python3 bench/bench_odds.py [--loadout all|none|typical] [--json]
+
+Compiles content/, generates and imports the rule packages, then computes each table by exact
+enumeration (the same code as `cardc odds --table` and the balance backend). Prints one line per
+loadout and variant combination, then the totals. Timing only: nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from itertools import combinations
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from compiler.backends.python.balance import LOADOUTS, karak_table  # noqa: E402
+from compiler.backends.python.loader import load_games  # noqa: E402
+from compiler.frontend import compile_paths  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--loadout", choices=("all", "none", "typical"), default="all")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    start = time.perf_counter()
+    result = compile_paths([ROOT / "content"])
+    rules = load_games(result.project)["karak"].ruleset()
+    setup = time.perf_counter() - start
+
+    loadouts = {"all": LOADOUTS, "none": LOADOUTS[:1], "typical": LOADOUTS[-1:]}[args.loadout]
+    variants = rules.variant_ids()
+    combos = [c for n in range(len(variants) + 1) for c in combinations(variants, n)]
+    rows = []
+    for label, weapons, spells in loadouts:
+        for combo in combos:
+            t = time.perf_counter()
+            table = karak_table(rules, combo, weapons, spells)
+            rows.append({"loadout": label, "variants": list(combo), "fights": len(table["rows"]) *
+                         len(table["monsters"]), "seconds": round(time.perf_counter() - t, 3)})
+    total = sum(r["seconds"] for r in rows)
+    fights = sum(r["fights"] for r in rows)
+    summary = {"python": platform.python_version(), "machine": platform.machine(), "setup_seconds": round(setup, 2),
+               "tables": len(rows), "fights": fights, "seconds": round(total, 2),
+               "ms_per_fight": round(1000 * total / max(1, fights), 2)}
+    if args.json:
+        print(json.dumps({"summary": summary, "rows": rows}, indent=1))
+        return 0
+    for r in rows:
+        print(f"{r['loadout']:<36} {', '.join(r['variants']) or '-':<58} {r['fights']:>4} fights "
+              f"{r['seconds']:>7.2f} s")
+    print(f"compile + generate + import: {summary['setup_seconds']} s")
+    print(f"{summary['tables']} tables, {fights} fights: {summary['seconds']} s "
+          f"({summary['ms_per_fight']} ms per fight), Python {summary['python']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
