@@ -56,10 +56,17 @@ def _reference(project: Project, out: Path, options: BuildOptions) -> list[Diagn
     return write_reference(project, out, options)
 
 
+def _export(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
+    from compiler.backends.export import write_export
+
+    return write_export(project, out, options)
+
+
 BACKENDS: list[tuple[str, Writer]] = [
     ("ir", _ir),
     ("print", _print),
     ("python", _python),
     ("balance", _balance),
     ("reference", _reference),  # after balance: it shows the balance tables written in the same build
+    ("export", _export),  # after print: Tabletop Simulator sheets reuse its per-card PNGs when present
 ]

@@ -1,0 +1,41 @@
+"""Backend `export`: data for other engines, read from the checked IR.
+
+- `export/<game>.json`: the engine-neutral export, published as dsl/schemas/export.schema.json
+  (modules: document for the shape, values for typed values).
+- `export/tts/<game>-<lang>.json`: Tabletop Simulator saved objects, one deck per module and kind of
+  physical entity, with sprite sheets under `export/tts/img/` (modules: tts, sheets, faces).
+
+Settings (BuildOptions.settings): `tts_base_url` (prefix of the image URLs; default: paths relative
+to the saved-object file) and `tts_images` (`false` writes the JSON only).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from compiler.backends import BuildOptions
+from compiler.diagnostics import Diagnostic
+from compiler.model import Project
+
+
+def dumps(data: Any) -> str:
+    """Deterministic JSON text: sorted keys, UTF-8 as is, trailing newline."""
+    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def write_export(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
+    from compiler.backends.export.document import export_document
+    from compiler.backends.export.tts import RulesCache, write_tts
+
+    rules = RulesCache(project)  # rules text is generated once for the JSON and the TTS files
+    text = (lambda _p, e, lang: rules(e, lang)) if rules.fn is not None else None
+    folder = out / "export"
+    folder.mkdir(parents=True, exist_ok=True)
+    for game in sorted(project.games):
+        (folder / f"{game}.json").write_text(dumps(export_document(project, game, text)), encoding="utf-8")
+    return write_tts(project, out, options, rules)
+
+
+__all__ = ["dumps", "write_export"]

@@ -1,0 +1,166 @@
+"""Card images for Tabletop Simulator sheets: the print backend's faces when it built them, else our own.
+
+The print backend renders each card to `print/png/<sheet>/<card>.png` (and `-back.png`) in the same
+build. When those files exist, they are used (bleed cropped off), so the table shows the printed card.
+Otherwise (e.g. `--only export`, or `print.png=false`) a plain, readable face is drawn with Pillow:
+name, kind, stats and rules text, in the DejaVu font the print backend ships (it covers every
+diacritic of the published languages).
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from compiler import syntax as s
+from compiler.model import Entity
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "print" / "fonts"
+COLORS = ["#7a2e2e", "#2e4a7a", "#2f6b3a", "#5b3a7a", "#6b5a2f", "#2f6b6b"]
+PANEL = "#fbf8f0"
+INK = "#1d1a16"
+
+
+@dataclass(frozen=True, slots=True)
+class FaceText:
+    """What a drawn face says, already in the card's language."""
+
+    name: str
+    kind: str
+    stats: tuple[str, ...]
+    lines: tuple[str, ...]
+    provisional: bool
+
+
+def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    path = FONT_DIR / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
+    try:
+        return _cached_font(str(path), size)
+    except OSError:  # pragma: no cover - the font ships with the print backend
+        return ImageFont.load_default()
+
+
+_FONTS: dict[tuple[str, int], ImageFont.FreeTypeFont] = {}
+
+
+def _cached_font(path: str, size: int) -> ImageFont.FreeTypeFont:
+    key = (path, size)
+    if key not in _FONTS:
+        _FONTS[key] = ImageFont.truetype(path, size)
+    return _FONTS[key]
+
+
+def color_of(key: str) -> str:
+    return COLORS[zlib.crc32(key.encode("utf-8")) % len(COLORS)]
+
+
+def _wrap(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+          width: int) -> list[str]:
+    out: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            trial = f"{line} {word}".strip()
+            if line and draw.textlength(trial, font=font) > width:
+                out.append(line)
+                line = word
+            else:
+                line = trial
+        out.append(line)
+    return out
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, height: int, start: int, least: int,
+         bold: bool = False) -> tuple[list[str], ImageFont.FreeTypeFont | ImageFont.ImageFont, int]:
+    """The largest font size from `start` down to `least` at which `text` fits the box (else `least`)."""
+    size = start
+    while True:
+        font = _font(size, bold)
+        lines = _wrap(draw, text, font, width)
+        step = int(size * 1.2)
+        if len(lines) * step <= height or size <= least:
+            return lines, font, step
+        size -= 1
+
+
+def draw_face(face: FaceText, w: int, h: int, color: str, round_cut: bool = False) -> Image.Image:
+    """A plain card face: coloured frame, name, kind and stats line, rules text that shrinks to fit."""
+    img = Image.new("RGB", (w, h), color)
+    d = ImageDraw.Draw(img)
+    inset = max(4, w // 10) if round_cut else max(3, w // 30)
+    d.rectangle((inset, inset, w - inset - 1, h - inset - 1), fill=PANEL)
+    pad = inset + max(3, w // 40)
+    inner = w - 2 * pad
+    y = pad
+    lines, font, step = _fit(d, face.name + (" (?)" if face.provisional else ""), inner, h // 5, max(10, w // 11),
+                             max(7, w // 30), bold=True)
+    for line in lines:
+        d.text((w // 2, y), line, font=font, fill=INK, anchor="ma")
+        y += step
+    small = _font(max(8, w // 22))
+    d.text((w // 2, y), face.kind, font=small, fill=color, anchor="ma")
+    y += int(max(8, w // 22) * 1.4)
+    if face.stats:
+        stat_lines, stat_font, stat_step = _fit(d, "  ·  ".join(face.stats), inner, h // 6, max(9, w // 18),
+                                                max(7, w // 32), bold=True)
+        for line in stat_lines:
+            d.text((w // 2, y), line, font=stat_font, fill=INK, anchor="ma")
+            y += stat_step
+    y += max(2, h // 60)
+    d.line((pad, y, w - pad, y), fill=color, width=max(1, w // 150))
+    y += max(3, h // 50)
+    body = "\n".join(face.lines)
+    if body:
+        text_lines, text_font, text_step = _fit(d, body, inner, h - pad - y, max(9, w // 20), max(6, w // 45))
+        for line in text_lines:
+            if y + text_step > h - inset:
+                break
+            d.text((pad, y), line, font=text_font, fill=INK)
+            y += text_step
+    return img
+
+
+def draw_plain(title: str, subtitle: str, w: int, h: int, color: str) -> Image.Image:
+    """A card back, or the hidden face TTS shows for cards in another player's hand."""
+    img = Image.new("RGB", (w, h), color)
+    d = ImageDraw.Draw(img)
+    inset = max(3, w // 20)
+    d.rectangle((inset, inset, w - inset - 1, h - inset - 1), outline=PANEL, width=max(1, w // 80))
+    lines, font, step = _fit(d, title, w - 4 * inset, h // 3, max(12, w // 8), max(8, w // 25), bold=True)
+    y = h // 2 - (len(lines) * step) // 2 - step // 2
+    for line in lines:
+        d.text((w // 2, y), line, font=font, fill=PANEL, anchor="ma")
+        y += step
+    if subtitle:
+        d.text((w // 2, y + step // 3), subtitle, font=_font(max(8, w // 16)), fill=PANEL, anchor="ma")
+    return img
+
+
+def printed_face(path: Path, w_mm: float, h_mm: float, size: tuple[int, int]) -> Image.Image | None:
+    """A print backend PNG with its bleed cut off, scaled to `size`; None if it is missing or unreadable."""
+    if not path.is_file():
+        return None
+    try:
+        with Image.open(path) as img:
+            img.load()
+            dpi = img.info.get("dpi", (300, 300))[0] or 300
+            trim_w, trim_h = w_mm / 25.4 * dpi, h_mm / 25.4 * dpi
+            bx, by = max(0.0, (img.width - trim_w) / 2), max(0.0, (img.height - trim_h) / 2)
+            box = (round(bx), round(by), round(img.width - bx), round(img.height - by))
+            return img.convert("RGB").crop(box).resize(size, Image.Resampling.LANCZOS)
+    except (OSError, ValueError):
+        return None
+
+
+def stat_items(e: Entity) -> list[tuple[str, s.Value]]:
+    """The numeric attributes a face shows, in name order."""
+    out = []
+    for key in sorted(e.attrs):
+        raw = e.attrs[key]
+        inner = raw.value if isinstance(raw, s.ProvisionalV) else raw
+        if isinstance(inner, s.IntV | s.SignedV | s.DiceV | s.RangeV | s.UnknownV):
+            out.append((key, raw))
+    return out

@@ -1,0 +1,330 @@
+"""Tabletop Simulator saved objects: `export/tts/<game>-<lang>.json` and sheets in `export/tts/img/`.
+
+Copy the JSON into TTS's `Saves/Saved Objects` folder (and the images where the URLs point, or set
+`tts_base_url` to where they are hosted). Each module's physical entities of one kind form one deck
+(`DeckCustom`; a single piece is a `CardCustom`), every card repeated `copies` times, named in the
+file's language, with its rules text as the description and its entity key in `GMNotes`.
+Everything is deterministic: GUIDs are hashes of the card's place, not random.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from compiler import syntax as s
+from compiler.backends import BuildOptions
+from compiler.backends.export import faces as fc
+from compiler.backends.export import sheets as sh
+from compiler.backends.export.document import export_languages
+from compiler.backends.export.values import Localizer
+from compiler.diagnostics import NO_SPAN, Diagnostic, Severity
+from compiler.model import Entity, KindDef, Project
+
+POKER_MM = (63.5, 88.9)  # the size of a TTS card at scale 1
+DECK_SPACING = 4.0
+DECKS_PER_ROW = 8
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+@dataclass
+class Sheet:
+    """One CustomDeck entry: up to 69 distinct cards of one deck and the images behind them."""
+
+    number: int
+    cards: list[Entity]
+    cols: int
+    rows: int
+    face_file: str
+    back_file: str
+    unique_back: bool = False
+
+
+@dataclass
+class Deck:
+    module: str
+    kind: KindDef
+    entities: list[Entity]
+    size_mm: tuple[float, float] = POKER_MM
+    round_cut: bool = False
+    sheets: list[Sheet] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TtsSettings:
+    base_url: str = ""
+    images: bool = True
+
+
+def parse_settings(raw: dict[str, str]) -> tuple[TtsSettings, list[Diagnostic]]:
+    diags = []
+    images = True
+    value = raw.get("tts_images")
+    if value is not None:
+        if value.strip().lower() in _TRUE | _FALSE:
+            images = value.strip().lower() in _TRUE
+        else:
+            diags.append(Diagnostic(Severity.ERROR, "E600", f"export setting `tts_images`: `{value}` is not "
+                                    "true or false", NO_SPAN))
+    return TtsSettings(base_url=raw.get("tts_base_url", "").strip(), images=images), diags
+
+
+def physical_entities(project: Project, game: str) -> list[Entity]:
+    """Pieces in the box: entities of physical kinds with at least one copy, in declaration order."""
+    out = []
+    for e in project.entities_of(game):
+        kd = project.kinds.get((game, e.kind))
+        if kd is not None and kd.physical and (e.copies or 0) > 0:
+            out.append(e)
+    return out
+
+
+def _size(kd: KindDef) -> tuple[tuple[float, float], bool]:
+    try:
+        from compiler.backends.print.presets import card_size
+    except ImportError:  # pragma: no cover - the print backend is part of the compiler
+        return POKER_MM, False
+    size = card_size(kd.size or "poker") or card_size("poker")
+    if size is None:  # pragma: no cover
+        return POKER_MM, False
+    return (size.w, size.h), size.shape == "round"
+
+
+def plan_decks(project: Project, game: str) -> list[Deck]:
+    """Decks in a fixed order: base game first, then expansions by id; kinds in order of first use."""
+    groups: dict[tuple[str, str], list[Entity]] = {}
+    for e in physical_entities(project, game):
+        groups.setdefault((e.module, e.kind), []).append(e)
+    keys = sorted(groups, key=lambda k: (k[0] != "base", k[0]))  # stable: keeps first-use order of kinds
+    decks = []
+    for module, kind in keys:
+        kd = project.kinds[(game, kind)]
+        size, round_cut = _size(kd)
+        decks.append(Deck(module, kd, groups[(module, kind)], size, round_cut))
+    return decks
+
+
+def _guid(*parts: object) -> str:
+    return hashlib.sha1("/".join(str(p) for p in parts).encode("utf-8")).hexdigest()[:6]
+
+
+def _url(base: str, rel: str) -> str:
+    return f"{base.rstrip('/')}/{rel}" if base else rel
+
+
+class TtsExport:
+    """The saved-object file of one game in one language, and the images it points to."""
+
+    def __init__(self, project: Project, game: str, lang: str, settings: TtsSettings,
+                 rules: Callable[[Entity, str], list[str]]) -> None:
+        self.project = project
+        self.game = project.games[game]
+        self.lang = lang
+        self.settings = settings
+        self.rules = rules
+        self.loc = Localizer(export_languages(self.game), self.game.fallback)
+        self.stem = f"{game}-{lang}"
+        self.decks = plan_decks(project, game)
+        number = 0
+        for deck in self.decks:
+            for part in sh.chunks(deck.entities):
+                number += 1
+                cols, rows = sh.grid(len(part))
+                deck.sheets.append(Sheet(number, part, cols, rows, f"img/{self.stem}-{number}.png",
+                                         f"img/{self.stem}-{number}-back.png"))
+
+    # ---- texts -------------------------------------------------------------
+
+    def text(self, v: s.LocalizedV | None) -> str:
+        got = self.loc.pick(v, self.lang) if v is not None else None
+        return got[0] if got else ""
+
+    def name(self, e: Entity) -> str:
+        return self.text(e.name) or e.id
+
+    def kind_name(self, kd: KindDef) -> str:
+        return self.text(kd.name) or kd.id.replace("_", " ")
+
+    def deck_name(self, deck: Deck) -> str:
+        mod = self.project.modules.get(self.game.id if deck.module == "base" else f"{self.game.id}.{deck.module}")
+        module_name = self.text(mod.name) if mod is not None and mod.name is not None else deck.module
+        return self.kind_name(deck.kind) if deck.module == "base" else f"{self.kind_name(deck.kind)} ({module_name})"
+
+    def word(self, ident: str) -> str:
+        from compiler.lexicon import default_lexicon
+
+        lex = default_lexicon()
+        for lang in (self.lang, self.game.fallback):
+            found = lex.form(ident, lang, None)
+            if found:
+                return found
+        return ident.replace("_", " ")
+
+    def stat(self, v: s.Value) -> str:
+        match v:
+            case s.ProvisionalV(value=inner):
+                return self.stat(inner) + "?"
+            case s.UnknownV():
+                return "?"
+            case s.IntV(value=n):
+                return str(n)
+            case s.SignedV(value=n):
+                return f"{n:+d}"
+            case s.DiceV(count=c, sides=d):
+                return f"{c if c != 1 else ''}d{d}"
+            case s.RangeV(lo=lo, hi=hi):
+                return f"{lo}–{hi}"
+        return "?"
+
+    def face_text(self, e: Entity, kd: KindDef) -> fc.FaceText:
+        stats = tuple(f"{self.word(k)} {self.stat(v)}" for k, v in fc.stat_items(e))
+        return fc.FaceText(self.name(e), self.kind_name(kd), stats, tuple(self.rules(e, self.lang)),
+                           bool(e.provisional))
+
+    # ---- objects -----------------------------------------------------------
+
+    def custom_deck(self, sheet: Sheet, round_cut: bool) -> dict[str, Any]:
+        return {
+            "FaceURL": _url(self.settings.base_url, sheet.face_file),
+            "BackURL": _url(self.settings.base_url, sheet.back_file),
+            "NumWidth": sheet.cols,
+            "NumHeight": sheet.rows,
+            "BackIsHidden": False,  # the sheet's last cell is the hidden face
+            "UniqueBack": sheet.unique_back,
+            "Type": 5 if round_cut else 0,  # 5: circle, 0: rounded rectangle
+        }
+
+    def transform(self, deck: Deck, i: int) -> dict[str, float]:
+        w, h = deck.size_mm
+        return {"posX": round((i % DECKS_PER_ROW) * DECK_SPACING, 4), "posY": 1.0,
+                "posZ": round(-(i // DECKS_PER_ROW) * DECK_SPACING * 1.5, 4),
+                "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+                "scaleX": round(w / POKER_MM[0], 4), "scaleY": 1.0, "scaleZ": round(h / POKER_MM[1], 4)}
+
+    def card(self, deck: Deck, i: int, sheet: Sheet, index: int, e: Entity, copy: int, name: str) -> dict[str, Any]:
+        return {
+            "Name": name,
+            "Nickname": self.name(e),
+            "Description": "\n".join(self.rules(e, self.lang)),
+            "GMNotes": e.key,
+            "CardID": sheet.number * 100 + index,
+            "CustomDeck": {str(sheet.number): self.custom_deck(sheet, deck.round_cut)},
+            "Transform": self.transform(deck, i),
+            "GUID": _guid(self.stem, sheet.number, index, copy),
+            "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
+            "HideWhenFaceDown": True, "Hands": True, "SidewaysCard": False,
+            "ColorDiffuse": {"r": 0.713, "g": 0.713, "b": 0.713},
+        }
+
+    def deck_object(self, deck: Deck, i: int) -> dict[str, Any]:
+        cards = [(sheet, index, e, copy) for sheet in deck.sheets for index, e in enumerate(sheet.cards)
+                 for copy in range(e.copies or 0)]
+        if len(cards) == 1:
+            sheet, index, e, copy = cards[0]
+            return self.card(deck, i, sheet, index, e, copy, "CardCustom")
+        return {
+            "Name": "DeckCustom",
+            "Nickname": self.deck_name(deck),
+            "Description": "",
+            "GMNotes": f"{self.game.id}/{deck.module}/{deck.kind.id}",
+            "DeckIDs": [sheet.number * 100 + index for sheet, index, _, _ in cards],
+            "CustomDeck": {str(sh_.number): self.custom_deck(sh_, deck.round_cut) for sh_ in deck.sheets},
+            "ContainedObjects": [self.card(deck, i, *c, "Card") for c in cards],
+            "Transform": self.transform(deck, i),
+            "GUID": _guid(self.stem, "deck", deck.module, deck.kind.id),
+            "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
+            "HideWhenFaceDown": True, "Hands": False, "SidewaysCard": False,
+            "ColorDiffuse": {"r": 0.713, "g": 0.713, "b": 0.713},
+        }
+
+    def save(self) -> dict[str, Any]:
+        return {
+            "SaveName": f"{self.text(self.game.name) or self.game.id} ({self.lang})",
+            "GameMode": "", "Date": "", "VersionNumber": "", "Gravity": 0.5, "PlayArea": 0.5,
+            "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
+            "TabStates": {},
+            "ObjectStates": [self.deck_object(deck, i) for i, deck in enumerate(self.decks)],
+        }
+
+    # ---- images ------------------------------------------------------------
+
+    def write_images(self, folder: Path, print_png: Path | None) -> None:
+        """Face and back sheets of every deck into `folder` (the `img/` folder of the saved objects)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        title = self.text(self.game.name) or self.game.id
+        for deck in self.decks:
+            color = fc.color_of(deck.kind.id)
+            for sheet in deck.sheets:
+                cell = sh.cell_size(*deck.size_mm, sheet.cols, sheet.rows)
+                back = fc.draw_plain(title, self.kind_name(deck.kind), *cell, color)
+                hidden = fc.draw_plain(title, "", *cell, color)
+                faces, backs = [], []
+                for e in sheet.cards:
+                    src = self._print_png(print_png, deck, e)
+                    face = fc.printed_face(src, *deck.size_mm, cell) if src is not None else None
+                    faces.append(face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut))
+                    back_src = src.with_name(src.stem + "-back.png") if src is not None else None
+                    backs.append(fc.printed_face(back_src, *deck.size_mm, cell) if back_src is not None else None)
+                (folder / Path(sheet.face_file).name).write_bytes(
+                    sh.png_bytes(sh.compose(faces, hidden, sheet.cols, sheet.rows, cell)))
+                if all(b is not None for b in backs):
+                    sheet.unique_back = True
+                    image = sh.compose([b for b in backs if b is not None], back, sheet.cols, sheet.rows, cell)
+                else:
+                    image = back
+                (folder / Path(sheet.back_file).name).write_bytes(sh.png_bytes(image))
+
+    def _print_png(self, root: Path | None, deck: Deck, e: Entity) -> Path | None:
+        if root is None:
+            return None
+        try:
+            from compiler.backends.print.sheets import sheet_name
+        except ImportError:  # pragma: no cover
+            return None
+        stem = Path(sheet_name(self.game.id, self.lang, deck.module)).stem
+        return root / stem / f"{e.key.replace(':', '.')}.png"
+
+
+class RulesCache:
+    """Rules text per entity and language, computed once for every file of the build."""
+
+    def __init__(self, project: Project) -> None:
+        from compiler.backends.export.document import _rules_text_function
+
+        self.project = project
+        self.fn = _rules_text_function()
+        self.cache: dict[tuple[str, str], list[str]] = {}
+
+    def __call__(self, e: Entity, lang: str) -> list[str]:
+        key = (f"{e.game}/{e.key}", lang)
+        if key not in self.cache:
+            self.cache[key] = [t for t in self.fn(self.project, e, lang) if t] if self.fn is not None else []
+        return self.cache[key]
+
+
+def write_tts(project: Project, out: Path, options: BuildOptions, rules: RulesCache | None = None) -> list[Diagnostic]:
+    from compiler.backends.export import dumps
+
+    settings, diags = parse_settings(options.settings)
+    if any(d.is_error for d in diags):
+        return diags
+    rules = rules or RulesCache(project)
+    folder = out / "export" / "tts"
+    print_png = out / "print" / "png"
+    for game in sorted(project.games):
+        for lang in export_languages(project.games[game]):
+            tts = TtsExport(project, game, lang, settings, rules)
+            if not tts.decks:
+                continue
+            if settings.images:
+                tts.write_images(folder / "img", print_png if print_png.is_dir() else None)
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{tts.stem}.json").write_text(dumps(tts.save()), encoding="utf-8")
+    return diags
+
+
+__all__ = ["Deck", "Sheet", "TtsExport", "TtsSettings", "parse_settings", "plan_decks", "write_tts"]
