@@ -255,3 +255,45 @@ def test_kerning_is_applied() -> None:
     f = font("regular")
     assert f.width("AV") < f.width("A") + f.width("V")
     assert f.width("To") < f.width("T") + f.width("o")
+
+
+def test_fonts_are_embedded_subsets(fixture_build) -> None:  # noqa: ANN001
+    _project, out, _diags, _sheets = fixture_build
+    reader = PdfReader(out / "print" / "dungeon-pl.pdf")
+    embedded = set()
+    for page in reader.pages:
+        fonts = page["/Resources"]["/Font"]
+        for ref in fonts.values():
+            f = ref.get_object()
+            if f.get("/Subtype") == "/TrueType" or "/DescendantFonts" in f:
+                desc = f.get("/FontDescriptor") or f["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+                desc = desc.get_object()
+                assert "/FontFile2" in desc, f["/BaseFont"]
+                embedded.add(str(f["/BaseFont"]).split("+")[-1])
+    assert any("DejaVuSans" in name for name in embedded), embedded
+
+
+def test_cut_lines_and_calibration_pages(tmp_path: Path) -> None:
+    project = compile_fixture().project
+    _d, sheets = run(project, tmp_path, BuildOptions(settings={"print.cut_lines": "true", "print.png": "no",
+                                                                "print.duplex": "short"}))
+    for page in sheets[0].pages:
+        xs = {p.x for p in page.placements}
+        assert {seg.x1 for seg in page.cut_lines if seg.x1 == seg.x2} >= xs
+        assert all(seg.y1 == 0 and seg.y2 == page.height for seg in page.cut_lines if seg.x1 == seg.x2)
+    calibration = PdfReader(tmp_path / "print" / "calibration-a4.pdf")
+    assert len(calibration.pages) == 4  # front and back, portrait and landscape
+
+
+def test_cli_print_flags(tmp_path: Path) -> None:
+    from compiler.cli import main
+
+    code = main(["build", str(ROOT / FIXTURE), "--out", str(tmp_path / "gen"), "--only", "print", "--paper",
+                 "letter", "--bleed", "2", "--duplex", "short", "--back-offset", "0.5,-1", "--png", "false"])
+    assert code == 0
+    page = PdfReader(tmp_path / "gen" / "print" / "dungeon-cs.pdf").pages[0]
+    assert float(page.bleedbox.left) == pytest.approx(float(page.trimbox.left) - 2 * MM, abs=0.01)
+    assert not (tmp_path / "gen" / "print" / "png").exists()
+    assert main(["build", str(ROOT / FIXTURE), "--out", str(tmp_path / "bad"), "--only", "print",
+                 "--bleed", "lots"]) == 1
+    assert not (tmp_path / "bad").exists()

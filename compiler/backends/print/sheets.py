@@ -7,21 +7,22 @@ of one size share pages; each card appears `copies` times; backs follow each fro
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportlab import rl_config
+from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from compiler.backends import BuildOptions
 from compiler.backends.print.cards import CardTexts, image_path
-from compiler.backends.print.imposition import Page, impose
+from compiler.backends.print.imposition import Page, Placement, impose
 from compiler.backends.print.png import encode_png
 from compiler.backends.print.presets import CardSize, card_size, known_sizes
-from compiler.backends.print.render import DrawReport, draw_calibration, draw_face, draw_pages
+from compiler.backends.print.render import DrawReport, ImageResolver, draw_calibration, draw_face, draw_pages
 from compiler.backends.print.settings import PrintSettings, parse_settings
 from compiler.backends.print.templates import TemplateError, Templates, parse_elements
-from compiler.diagnostics import NO_SPAN, Diagnostic, Severity
+from compiler.diagnostics import NO_SPAN, Diagnostic, Severity, Span
 from compiler.model import Entity, Project
 
 DEFAULT_SIZE = "poker"
@@ -78,8 +79,8 @@ class PrintBuild:
 
     # ---- lookups -----------------------------------------------------------
 
-    def _diag(self, sev: Severity, code: str, message: str, span: object, hint: str | None = None) -> None:
-        d = Diagnostic(sev, code, message, span if span is not None else NO_SPAN, hint)  # type: ignore[arg-type]
+    def _diag(self, sev: Severity, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        d = Diagnostic(sev, code, message, span, hint)
         self.diags.setdefault((code, message, str(d.span)), d)
 
     def size_of(self, e: Entity) -> CardSize:
@@ -204,7 +205,7 @@ class PrintBuild:
         self.report(e, sheet.lang, self._reports[text])
         return name
 
-    def _images(self, e: Entity):  # noqa: ANN202 - a small closure
+    def _images(self, e: Entity) -> ImageResolver:
         return lambda rel: image_path(self.project, e, rel)
 
     def write_pngs(self, sheet: Sheet, folder: Path) -> None:
@@ -248,15 +249,11 @@ class PrintBuild:
                 (folder / f"{stem}-back.png").write_bytes(pngs[distinct[faces[1]]])
 
 
-def _shift(p, offset: int):  # noqa: ANN001, ANN202
-    from dataclasses import replace
-
+def _shift(p: Placement, offset: int) -> Placement:
     return replace(p, slot=p.slot + offset)
 
 
 def _cell_pt(size: CardSize, bleed: float) -> tuple[float, float]:
-    from reportlab.lib.units import mm
-
     return ((size.w + 2 * bleed) * mm, (size.h + 2 * bleed) * mm)
 
 
