@@ -61,6 +61,13 @@ def test_duel_with_its_own_loadout(capsys: pytest.CaptureFixture[str]) -> None:
     assert "defender:flee(5)" in data["also"]  # the loser flees (Victorius at 2 lives survives the loss)
 
 
+def test_arena_duel_uses_the_arena_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "--hero", "aderyn", "--vs-hero", "horan", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["by"] == "battle_arena"
+    assert data["also"]["attacker:becomes_corridor"]["fraction"] == "1/1"  # the arena's effect ran
+
+
 def test_table_lists_every_hero(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "--table", "--variant", "critical_hits")
     assert code == 0 and "variants: critical_hits" in out
@@ -77,6 +84,7 @@ def test_table_lists_every_hero(capsys: pytest.CaptureFixture[str]) -> None:
     (("--hero", "horan", "--spells", "daggers", "--vs", "giant_rat"), "cannot go in a spell slot"),
     (("--hero", "horan", "--lives", "9", "--vs", "giant_rat"), "1 to 5 lives"),
     (("--hero", "horan",), "give --hero and --vs"),
+    (("--hero", "horan", "--vs-hero", "aderyn", "--variant", "hero_duel"), "needs both heroes armed"),
 ])
 def test_bad_arguments_exit_2_without_traceback(capsys: pytest.CaptureFixture[str], argv, message) -> None:  # type: ignore[no-untyped-def]
     code, out, err = _run(capsys, *argv)

@@ -68,11 +68,22 @@ def fight_row(rules: Any, hero: Any, monster: str, variants: tuple[str, ...],
 
 def duel_row(rules: Any, attacker: Any, defender: Any, variants: tuple[str, ...], by: str | None,
              facts: dict[str, Any] | None = None) -> dict[str, Any]:
+    from cardc_runtime import Context, Scripted
+    from cardc_runtime.karak import LoadoutError, can_challenge
     from cardc_runtime.karak_odds import duel_odds
 
     if by is None:
         by = "hero_duel" if "hero_duel" in variants else ("battle_arena" if rules.get("battle_arena") else None)
     all_facts = {**(facts or {}), **({"fight_by": by} if by else {})}
+    source = rules.get(by) if by else None
+    if source is not None and source.is_a("tile"):
+        all_facts["place"] = by  # the arena's own rules apply to the fight on it
+    if source is not None and source.is_a("variant"):
+        if by not in variants:
+            raise LoadoutError(f"a fight started by `{by}` needs --variant {by}")
+        if not can_challenge(Context(rules, Scripted(), frozenset(variants), dict(all_facts)), attacker, defender):
+            raise LoadoutError(f"no rule of `{by}` lets {attacker.id} challenge {defender.id} here "
+                               "(the hero duel needs both heroes armed)")
     odds = duel_odds(rules, attacker, defender, variants, all_facts)
     title = (f"{_label(rules, attacker.id)} ({_loadout_text(attacker)}) attacks {_label(rules, defender.id)} "
              f"({_loadout_text(defender)})" + (f", a fight started by {by}" if by else ""))
