@@ -1,0 +1,217 @@
+"""Tabletop Simulator saved objects (`export/tts/<game>-<lang>.json`): card counts equal copies, CardIDs
+agree with the CustomDeck sheets, sheets hold at most 69 cards plus the hidden face, names in each
+language, image URLs, sheet images, settings."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from compiler.backends import BuildOptions
+from compiler.backends.export import faces, write_export
+from compiler.backends.export.sheets import CARDS_PER_SHEET, MAX_SHEET_PX, grid
+from compiler.backends.export.tts import physical_entities, write_tts
+from compiler.frontend import FrontEndResult, compile_paths
+from compiler.model import Project
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "tests" / "fixtures" / "export"
+NO_IMAGES = BuildOptions(settings={"tts_images": "false"})
+
+
+def _compile(folder: Path) -> Project:
+    old = Path.cwd()
+    os.chdir(folder)
+    try:
+        result = compile_paths([Path(".")])
+    finally:
+        os.chdir(old)
+    assert result.ok, [d.render() for d in result.diagnostics if d.is_error]
+    return result.project
+
+
+@pytest.fixture(scope="module")
+def tavern() -> Project:
+    return _compile(FIXTURE)
+
+
+@pytest.fixture(scope="module")
+def tavern_out(tavern: Project, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("tts")
+    assert write_export(tavern, out, BuildOptions()) == []
+    return out / "export" / "tts"
+
+
+@pytest.fixture(scope="module")
+def bundled_out(bundled: FrontEndResult, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("tts-bundled")
+    assert write_tts(bundled.project, out, NO_IMAGES) == []
+    return out / "export" / "tts"
+
+
+def _load(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def _cards(obj: dict[str, Any]) -> list[dict[str, Any]]:
+    return obj["ContainedObjects"] if obj["Name"] == "DeckCustom" else [obj]
+
+
+def _check_save(save: dict[str, Any], project: Project, game: str, lang: str) -> None:
+    """Every structural promise of the saved-object file, against the IR it came from."""
+    by_key = {e.key: e for e in project.entities_of(game)}
+    numbers: list[int] = []
+    seen: Counter[str] = Counter()
+    for obj in save["ObjectStates"]:
+        assert obj["Name"] in ("DeckCustom", "CardCustom")
+        cards = _cards(obj)
+        decks = obj["CustomDeck"]
+        numbers.extend(int(n) for n in decks)
+        if obj["Name"] == "DeckCustom":
+            assert len(cards) >= 2
+            assert obj["DeckIDs"] == [c["CardID"] for c in cards]
+            entities = {by_key[c["GMNotes"]].key: by_key[c["GMNotes"]] for c in cards}
+            assert len(cards) == sum(e.copies or 0 for e in entities.values())  # each card `copies` times
+        for c in cards:
+            e = by_key[c["GMNotes"]]
+            seen[e.key] += 1
+            deck_no, index = divmod(c["CardID"], 100)
+            sheet = decks[str(deck_no)]
+            assert c["CustomDeck"] == {str(deck_no): sheet}
+            cols, rows = sheet["NumWidth"], sheet["NumHeight"]
+            assert 2 <= cols <= 10 and 2 <= rows <= 7
+            assert 0 <= index < cols * rows - 1, "the last cell is the hidden face, never a card"
+            assert sheet["BackIsHidden"] is False
+            expected = e.name.get(lang) or e.name.get(project.games[game].fallback)
+            assert c["Nickname"] == expected
+    assert len(numbers) == len(set(numbers)), "deck numbers are unique within the file"
+    for key, count in seen.items():
+        assert count == by_key[key].copies
+    assert set(seen) == {e.key for e in physical_entities(project, game)}
+
+
+def test_bundled_decks_hold_every_copy(bundled: FrontEndResult, bundled_out: Path) -> None:
+    project = bundled.project
+    files = sorted(p.name for p in bundled_out.glob("*.json"))
+    expected = sorted(f"{g}-{lang}.json" for g, game in project.games.items()
+                      for lang in (game.publish or game.languages) if physical_entities(project, g))
+    assert files == expected
+    for name in files:
+        game, lang = name[:-5].rsplit("-", 1)
+        _check_save(_load(bundled_out / name), project, game, lang)
+
+
+def test_fixture_decks_and_names(tavern: Project, tavern_out: Path) -> None:
+    for lang in ("cs", "en", "de"):
+        _check_save(_load(tavern_out / f"tavern-{lang}.json"), tavern, "tavern", lang)
+    text = (tavern_out / "tavern-cs.json").read_text(encoding="utf-8")
+    assert "Zdeňka Ťuková" in text and "Karel Čížek" in text  # diacritics kept as they are
+    save = _load(tavern_out / "tavern-de.json")
+    nick = {c["GMNotes"]: c["Nickname"] for obj in save["ObjectStates"] for c in _cards(obj)}
+    assert nick["slivovice"] == "Zwetschgenbrand" and nick["beer"] == "Beer"  # German, else the fallback
+    decks = {obj["Nickname"]: obj for obj in save["ObjectStates"]}
+    assert "Absinthe" in decks and decks["Absinthe"]["Name"] == "CardCustom"  # a single piece is a card
+
+
+def test_hostile_names_stay_data(tavern_out: Path) -> None:
+    for lang, name in (("cs", "\"; import os"), ("en", "{{ x }}"), ("de", "<script>alert(1)</script>")):
+        text = (tavern_out / f"tavern-{lang}.json").read_text(encoding="utf-8")
+        cards = [c for obj in json.loads(text)["ObjectStates"] for c in _cards(obj) if c["GMNotes"] == "hostile"]
+        assert cards and all(c["Nickname"] == name for c in cards)
+    assert '"Nickname": "\\"; import os"' in (tavern_out / "tavern-cs.json").read_text(encoding="utf-8")
+
+
+def test_descriptions_are_rules_text(tavern: Project, tavern_out: Path) -> None:
+    from compiler.textgen import entity_rules_text
+
+    karel = next(e for e in tavern.entities if e.id == "karel" and not e.errata)
+    save = _load(tavern_out / "tavern-en.json")
+    card = next(c for obj in save["ObjectStates"] for c in _cards(obj) if c["GMNotes"] == "karel")
+    assert card["Description"] == "\n".join(t for t in entity_rules_text(tavern, karel, "en") if t)
+    assert card["Description"]
+
+
+def test_images_exist_and_match_the_grid(tavern_out: Path) -> None:
+    save = _load(tavern_out / "tavern-cs.json")
+    sheets = {n: d for obj in save["ObjectStates"] for n, d in obj["CustomDeck"].items()}
+    assert sheets
+    for sheet in sheets.values():
+        assert not sheet["FaceURL"].startswith(("/", "http"))  # relative by default
+        for key in ("FaceURL", "BackURL"):
+            with Image.open(tavern_out / sheet[key]) as img:
+                assert max(img.size) <= MAX_SHEET_PX
+                if key == "FaceURL" or sheet["UniqueBack"]:
+                    assert img.width % sheet["NumWidth"] == 0 and img.height % sheet["NumHeight"] == 0
+
+
+def test_base_url_setting_prefixes_every_url(tavern: Project, tmp_path: Path) -> None:
+    write_tts(tavern, tmp_path, BuildOptions(settings={"tts_images": "false",
+                                                      "tts_base_url": "https://example.org/tavern/"}))
+    save = _load(tmp_path / "export" / "tts" / "tavern-en.json")
+    urls = [d[k] for obj in save["ObjectStates"] for d in obj["CustomDeck"].values() for k in ("FaceURL", "BackURL")]
+    assert urls and all(u.startswith("https://example.org/tavern/img/tavern-en-") for u in urls)
+    assert not (tmp_path / "export" / "tts" / "img").exists()
+
+
+def test_bad_setting_is_a_diagnostic(tavern: Project, tmp_path: Path) -> None:
+    diags = write_tts(tavern, tmp_path, BuildOptions(settings={"tts_images": "maybe"}))
+    assert [d.code for d in diags] == ["E600"] and diags[0].is_error
+    assert "tts_images" in diags[0].message
+
+
+def test_grid_reserves_the_hidden_cell() -> None:
+    for n in range(1, CARDS_PER_SHEET + 1):
+        cols, rows = grid(n)
+        assert 2 <= cols <= 10 and 2 <= rows <= 7
+        assert n <= cols * rows - 1  # room for the cards and the hidden face
+        assert rows == 2 or cols * rows - 1 < n + cols  # no spare row above TTS's 2 x 2 minimum
+    assert grid(CARDS_PER_SHEET) == (10, 7)
+    with pytest.raises(ValueError):
+        grid(CARDS_PER_SHEET + 1)
+
+
+def test_many_cards_split_into_several_sheets(tmp_path: Path) -> None:
+    game = tmp_path / "big"
+    game.mkdir()
+    cards = "\n".join(f'card c{i} {{ name: {{ en "Card {i}" }} copies: {1 + i % 3} }}' for i in range(75))
+    (game / "game.cardc").write_text(
+        "module big\ngame big { name: { en \"Big\" } languages: [en] fallback: en }\n"
+        "kind card { name: { en \"Card\" } physical: true }\n" + cards + "\n", encoding="utf-8")
+    project = _compile(tmp_path)
+    write_tts(project, tmp_path / "out", BuildOptions())
+    folder = tmp_path / "out" / "export" / "tts"
+    save = _load(folder / "big-en.json")
+    _check_save(save, project, "big", "en")
+    (deck,) = save["ObjectStates"]
+    sheets = deck["CustomDeck"]
+    assert [(s["NumWidth"], s["NumHeight"]) for s in sheets.values()] == [(10, 7), (7, 2)]
+    assert len(deck["ContainedObjects"]) == sum(1 + i % 3 for i in range(75))
+    with Image.open(folder / sheets["1"]["FaceURL"]) as img:
+        assert img.width % 10 == 0 and img.height % 7 == 0 and max(img.size) <= MAX_SHEET_PX
+
+
+def test_printed_face_is_cropped_to_the_trim(tmp_path: Path) -> None:
+    """A print PNG (with 3 mm bleed at 100 dpi) loses its bleed; the trim is what the sheet shows."""
+    dpi, w_mm, h_mm, bleed = 100, 63.0, 88.0, 3.0
+    px = lambda mm: round(mm / 25.4 * dpi)  # noqa: E731
+    img = Image.new("RGB", (px(w_mm + 2 * bleed), px(h_mm + 2 * bleed)), "red")
+    img.paste(Image.new("RGB", (px(w_mm), px(h_mm)), "blue"), (px(bleed), px(bleed)))
+    path = tmp_path / "card.png"
+    img.save(path, dpi=(dpi, dpi))
+    face = faces.printed_face(path, w_mm, h_mm, (63, 88))
+    assert face is not None and face.size == (63, 88)
+    colors = {c for _, c in face.getcolors(10_000) or []}
+    assert all(b > 200 and r < 60 for r, _, b in colors), colors
+    assert faces.printed_face(tmp_path / "missing.png", w_mm, h_mm, (63, 88)) is None
+
+
+def test_drawn_face_fits_long_text() -> None:
+    face = faces.FaceText("Žluťoučký kůň", "Host", ("síla 3",), ("slovo " * 400,), True)
+    img = faces.draw_face(face, 180, 250, "#2e4a7a")
+    assert img.size == (180, 250)
