@@ -297,3 +297,14 @@ def test_cli_print_flags(tmp_path: Path) -> None:
     assert main(["build", str(ROOT / FIXTURE), "--out", str(tmp_path / "bad"), "--only", "print",
                  "--bleed", "lots"]) == 1
     assert not (tmp_path / "bad").exists()
+
+
+def test_backs_are_shared_per_deck_else_per_kind(fixture_build) -> None:  # noqa: ANN001
+    _project, _out, _diags, sheets = fixture_build
+    [sheet] = [s for s in sheets if s.lang == "en"]
+    back = {key: faces[1] for key, faces in sheet.faces.items()}
+    assert back["ambush"] == back["tricky"]  # deck `dangers`
+    assert back["overlong"] != back["ambush"]  # deck `wonders`
+    assert "Dangers" in back["ambush"] and "Wonders" in back["overlong"]
+    assert back["scroll"] != back["ambush"] and "Oddity" in back["scroll"]  # no deck: the kind's back
+    assert back["bat"] != back["thorn"] and "Thorn of darkness" in back["bat"]  # a monster's reward: per card

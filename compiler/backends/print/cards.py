@@ -45,10 +45,10 @@ class CardTexts:
         self.lang = lang
         self.by_id = {e.id: e for e in project.entities_of(game) if not e.errata}
         self.lexicon = default_lexicon()
-        self.children: dict[str, list[Entity]] = {}
+        self.children: dict[tuple[str, str], list[Entity]] = {}  # (module, parent id) -> nested entities
         for e in project.entities_of(game):
             if e.parent:
-                self.children.setdefault(e.parent, []).append(e)
+                self.children.setdefault((e.module, e.parent), []).append(e)
 
     def loc(self, v: s.LocalizedV | None) -> str:
         if v is None:
@@ -126,9 +126,12 @@ class CardTexts:
                               "icon": key if key in ICONS else ""})
         lines = self.rules(e)
         children = [{"id": c.id, "kind": c.kind, "kind_name": self.kind_name(c.kind), "name": self.loc(c.name),
-                     "text": "\n".join(self.rules(c))} for c in self.children.get(e.id, [])]
+                     "text": "\n".join(self.rules(c))} for c in self.children.get((e.module, e.id), [])]
         root_kind = e.kinds[-1] if e.kinds else e.kind
-        palette = PALETTES[zlib.crc32(root_kind.encode()) % len(PALETTES)]
+        palette = _palette(root_kind)
+        deck = refs.get("deck")  # cards of one deck share a back; otherwise the kind's back
+        back = ({"key": deck["id"], "label": deck["name"], "palette": _palette(deck["id"])} if deck else
+                {"key": e.kind, "label": self.kind_name(e.kind), "palette": palette})
         image = e.attrs.get("image")
         return {
             "card": {
@@ -146,7 +149,12 @@ class CardTexts:
             "game": {"id": self.game.id, "name": self.loc(self.game.name) or self.game.id},
             "lang": self.lang,
             "palette": palette,
+            "back": back,
         }
+
+
+def _palette(key: str) -> dict[str, str]:
+    return PALETTES[zlib.crc32(key.encode()) % len(PALETTES)]
 
 
 def _enum_values(e: Entity) -> dict[str, s.CallV]:
