@@ -87,7 +87,8 @@ class RefContext:
         own = kd.name.get(self.lang) if kd is not None and kd.name is not None else None
         if own:
             return own
-        word = self.gen.lexicon.form(kind, self.lang, None)
+        forms = self.gen.lexicon.forms(kind, self.lang) or {}
+        word = forms.get("kind") or forms.get("one")
         if word:
             return word[:1].upper() + word[1:]
         return (self.loc(kd.name) if kd is not None and kd.name is not None else "") or kind.replace("_", " ")

@@ -266,7 +266,7 @@ def index_page(ctx: RefContext) -> Page:
     for m in ctx.modules():
         n = sum(1 for e in ctx.entities if e.module == m.id)
         items.append([{"t": ctx.module_name(m), "href": module_page(m), "anchor": ""},
-                      {"t": f" — {n} {ctx.s('entries')}"}])
+                      {"t": f" — {n} {ctx.gen.lexicon.counted('entry', ctx.lang, n) or ctx.s('entries')}"}])
     for stem in ("components", "variants", "errata", "glossary", "balance", "provisional", "gallery"):
         items.append([{"t": ctx.s(stem), "href": stem, "anchor": ""}])
     about = [_p(ctx.loc(m.text)) for m in ctx.modules() if m.id == "base" and m.text is not None]
