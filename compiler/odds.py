@@ -91,9 +91,13 @@ def compute(project: Any, args: argparse.Namespace) -> dict[str, Any]:
     heroes = [e.id for e in rules.of_kind("hero")]
     monsters = [e.id for e in rules.of_kind("monster")]
     if args.table:
-        from compiler.backends.python.balance import karak_table
+        from compiler.backends.python.balance import karak_table, monster_fight_variants
 
-        return karak_table(rules, tuple(args.variant), _ids(args.weapons), _ids(args.spells))
+        try:
+            return karak_table(rules, tuple(args.variant), _ids(args.weapons), _ids(args.spells),
+                               monster_fight_variants(project, args.game))
+        except LoadoutError as e:
+            raise OddsError(str(e)) from None
     if not args.hero or not (args.vs or args.vs_hero):
         raise OddsError("give --hero and --vs MONSTER (or --vs-hero HERO), or --table")
     _check("hero", args.hero, heroes)

@@ -91,27 +91,40 @@ def duel_row(rules: Any, attacker: Any, defender: Any, variants: tuple[str, ...]
             "by": by, "variants": list(variants), **_odds_json(odds), "policy": POLICY}
 
 
+Relevance = dict[str, frozenset[str] | None]
+
+
+def effective_variants(variants: tuple[str, ...], monster: Any, relevant: Relevance | None) -> tuple[str, ...]:
+    """The variants that can change a fight against `monster` (all of them without a relevance map)."""
+    if relevant is None:
+        return variants
+    return tuple(v for v in variants if v in relevant and (relevant[v] is None or any(
+        monster.is_a(x) or x in monster.tags or x == monster.id for x in relevant[v])))  # type: ignore[union-attr]
+
+
 def karak_table(rules: Any, variants: tuple[str, ...], weapons: tuple[str, ...] = (),
-                spells: tuple[str, ...] = (), base: dict[str, Any] | None = None,
-                scope: frozenset[str] | None = None) -> dict[str, Any]:
-    """Every hero against every monster (strongest last) with one loadout and set of variants. With `base`
-    (the same table without the variant) and `scope` (the only opponents the variant's fight effects can
-    apply to), cells of other monsters are taken from `base`."""
+                spells: tuple[str, ...] = (), relevant: Relevance | None = None,
+                cache: dict[Any, Any] | None = None, heroes: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """Every hero against every monster (strongest last) with one loadout and set of variants. With
+    `relevant` (see `monster_fight_variants`), a fight is computed only with the variants that can change
+    it, and `cache` shares equal fights between tables."""
     from cardc_runtime.karak import make_hero
     from cardc_runtime.karak_odds import monster_odds
 
     monsters = sorted(rules.of_kind("monster"), key=lambda x: (x.attr("strength", 0), x.id))
     rows = []
     provisional: set[str] = set()
+    memo: dict[Any, Any] = {} if cache is None else cache
     for hero in rules.of_kind("hero"):
+        if heroes is not None and hero.id not in heroes:
+            continue
         who = make_hero(rules, hero.id, weapons=weapons, spells=spells)
         cells = {}
         for mon in monsters:
-            if base is not None and scope is not None and not any(
-                    mon.is_a(x) or x in mon.tags or x == mon.id for x in scope):
-                cells[mon.id] = next(r for r in base["rows"] if r["hero"] == hero.id)["cells"][mon.id]
-                continue
-            odds = monster_odds(rules, who, mon.id, variants)
+            key = (hero.id, weapons, spells, mon.id, effective_variants(variants, mon, relevant))
+            if key not in memo:
+                memo[key] = monster_odds(rules, who, mon.id, key[-1])
+            odds = memo[key]
             provisional.update(odds.provisional)
             cells[mon.id] = {"win": frac(odds.win), "tie": frac(odds.tie), "loss": frac(odds.loss)}
         rows.append({"hero": hero.id, "name": hero.label("en"), "cells": cells})
@@ -179,15 +192,15 @@ def monster_fight_variants(project: Project, game: str) -> dict[str, frozenset[s
     return dict(sorted(found.items()))
 
 
-def karak_balance(rules: Any, variants: dict[str, frozenset[str] | None]) -> dict[str, Any]:
+def karak_balance(rules: Any, variants: Relevance) -> dict[str, Any]:
+    """Per loadout: the table without variants, then with each variant that can change a monster fight."""
     tables = []
+    cache: dict[Any, Any] = {}
     for label, weapons, spells in LOADOUTS:
         if not all(rules.get(i) is not None for i in (*weapons, *spells)):
             continue
-        base = karak_table(rules, (), weapons, spells)
-        tables.append({"loadout": label, **base})
-        for variant, scope in variants.items():
-            tables.append({"loadout": label, **karak_table(rules, (variant,), weapons, spells, base, scope)})
+        for on in [(), *((v,) for v in variants)]:
+            tables.append({"loadout": label, **karak_table(rules, on, weapons, spells, variants, cache)})
     return {"game": rules.game, "fight_variants": list(variants), "tables": tables, "policy": POLICY}
 
 
