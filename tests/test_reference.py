@@ -120,6 +120,15 @@ def test_mentions_link_to_their_entries(reference: Path) -> None:
     assert re.search(r'<a href="base\.html#e-sword">Sword</a>', html)  # Sword master's effect names the sword
 
 
+def test_names_in_hand_written_texts_link_to_their_entries(bundled: FrontEndResult, reference: Path) -> None:
+    rat = next(e for e in bundled.project.entities_of("karak") if e.id == "giant_rat")
+    daggers = next(e for e in bundled.project.entities_of("karak") if e.id == "daggers")
+    assert rat.text is not None and daggers.name.get("en") in (rat.text.get("en") or "")
+    html = (reference / "karak" / "en" / "base.html").read_text(encoding="utf-8")
+    entry = html[html.index('id="e-giant_rat"'):].split("</article>")[0]
+    assert f'<a href="base.html#e-daggers">{daggers.name.get("en")}</a>' in entry
+
+
 def test_no_javascript_needed_to_read(reference: Path) -> None:
     for page in (reference / "karak" / "de").glob("*.html"):
         html = page.read_text(encoding="utf-8")

@@ -6,6 +6,7 @@ Rich text is a list of parts (dicts) that both the HTML and the Markdown templat
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -49,6 +50,9 @@ class RefContext:
     gen: TextGen = field(init=False)
     where: dict[str, tuple[str, str]] = field(init=False)  # entity key -> (page, anchor)
     entities: list[Entity] = field(init=False)
+
+    _names: re.Pattern[str] | None = field(init=False, default=None)
+    _by_name: dict[str, Entity] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.gen = TextGen(self.project)
@@ -113,8 +117,33 @@ class RefContext:
             if isinstance(p, Mention) and p.key in self.where:
                 page, anchor = self.where[p.key]
                 out.append({"t": p.text, "href": page, "anchor": anchor})
+            elif isinstance(p, Mention):
+                out.append({"t": p.text})
             else:
-                out.append({"t": p.text if isinstance(p, Mention) else p})
+                out.extend(self.linked(p))
+        return out
+
+    def linked(self, text: str) -> Rich:
+        """Plain text with every mention of an entity's name (in this language) linked to its entry."""
+        if self._names is None:
+            counts: dict[str, int] = {}
+            for e in self.entities:
+                if not e.errata:
+                    counts[self.name(e)] = counts.get(self.name(e), 0) + 1
+            self._by_name = {self.name(e): e for e in self.entities
+                             if not e.errata and len(self.name(e)) >= 3 and counts[self.name(e)] == 1}
+            names = sorted(self._by_name, key=lambda n: (-len(n), n))
+            self._names = re.compile(r"(?<!\w)(" + "|".join(re.escape(n) for n in names) + r")(?!\w)") \
+                if names else re.compile(r"(?!x)x")
+        out: Rich = []
+        pos = 0
+        for m in self._names.finditer(text):
+            if m.start() > pos:
+                out.append({"t": text[pos:m.start()]})
+            out.append(self.link(self._by_name[m.group(1)], m.group(1)))
+            pos = m.end()
+        if pos < len(text) or not out:
+            out.append({"t": text[pos:]})
         return out
 
     def value(self, v: s.Value) -> Rich:

@@ -69,7 +69,7 @@ def entry(ctx: RefContext, e: Entity, kids: dict[str, list[Entity]], level: int 
         meta.append((ctx.s("note"), ctx.value(note)))
     if e.source:
         meta.append((ctx.s("source"), _t(e.source)))
-    hand = [_t(ctx.loc(e.text))] if e.text is not None and ctx.loc(e.text) else []
+    hand = [ctx.linked(ctx.loc(e.text))] if e.text is not None and ctx.loc(e.text) else []
     effects = [ctx.rendered(r) for r in ctx.gen.generated(e, ctx.lang)]
     return {
         "type": "entry", "id": anchor, "level": level, "title": ctx.name(e), "kind": ctx.kind_name(e.kind),
@@ -111,7 +111,8 @@ def module_pages(ctx: RefContext) -> list[Page]:
             by_kind.setdefault(e.kind, []).append(e)
         sections = []
         if mod.text is not None:
-            sections.append({"id": "about", "title": "", "blocks": [_p(ctx.loc(mod.text))]})
+            sections.append({"id": "about", "title": "", "blocks": [
+                {"type": "p", "rich": ctx.linked(ctx.loc(mod.text)), "cls": ""}]})
         for kind in sorted(by_kind, key=lambda k: (order.get(k, 999), k)):
             blocks = [entry(ctx, e, kids) for e in by_kind[kind]]
             sections.append({"id": f"kind-{kind}", "title": ctx.kind_name(kind), "blocks": blocks})
