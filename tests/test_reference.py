@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -121,12 +122,17 @@ def test_mentions_link_to_their_entries(reference: Path) -> None:
 
 
 def test_names_in_hand_written_texts_link_to_their_entries(bundled: FrontEndResult, reference: Path) -> None:
-    rat = next(e for e in bundled.project.entities_of("karak") if e.id == "giant_rat")
-    daggers = next(e for e in bundled.project.entities_of("karak") if e.id == "daggers")
-    assert rat.text is not None and daggers.name.get("en") in (rat.text.get("en") or "")
+    entities = [e for e in bundled.project.entities_of("karak") if not e.errata]
+    counts = Counter(e.name.get("en") for e in entities)
+    names = {e.name.get("en"): e for e in entities if len(e.name.get("en") or "") >= 3 and counts[e.name.get("en")] == 1}
+    found = [(e, other) for e in entities if e.text is not None and e.module == "base" for n, other in names.items()
+             if other is not e and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", e.text.get("en") or "")]
+    assert found, "no hand-written text mentions another entity"
     html = (reference / "karak" / "en" / "base.html").read_text(encoding="utf-8")
-    entry = html[html.index('id="e-giant_rat"'):].split("</article>")[0]
-    assert f'<a href="base.html#e-daggers">{daggers.name.get("en")}</a>' in entry
+    for e, other in found[:5]:
+        entry = html[html.index(f'id="e-{e.id}"'):].split("</article>")[0]
+        page = "base" if other.module == "base" else other.module
+        assert f'<a href="{page}.html#e-{other.id}">{other.name.get("en")}</a>' in entry, (e.id, other.id)
 
 
 def test_no_javascript_needed_to_read(reference: Path) -> None:
