@@ -124,7 +124,8 @@ def test_mentions_link_to_their_entries(reference: Path) -> None:
 def test_names_in_hand_written_texts_link_to_their_entries(bundled: FrontEndResult, reference: Path) -> None:
     entities = [e for e in bundled.project.entities_of("karak") if not e.errata]
     counts = Counter(e.name.get("en") for e in entities)
-    names = {e.name.get("en"): e for e in entities if len(e.name.get("en") or "") >= 3 and counts[e.name.get("en")] == 1}
+    names = {e.name.get("en"): e for e in entities
+             if len(e.name.get("en") or "") >= 3 and counts[e.name.get("en")] == 1}
     found = [(e, other) for e in entities if e.text is not None and e.module == "base" for n, other in names.items()
              if other is not e and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", e.text.get("en") or "")]
     assert found, "no hand-written text mentions another entity"
