@@ -62,7 +62,7 @@ def test_duel_with_its_own_loadout(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_arena_duel_uses_the_arena_rules(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(capsys, "--hero", "aderyn", "--vs-hero", "horan", "--json")
+    code, out, _ = _run(capsys, "--hero", "aderyn", "--vs-hero", "argentus", "--json")
     data = json.loads(out)
     assert code == 0 and data["by"] == "battle_arena"
     assert data["also"]["attacker:becomes_corridor"]["fraction"] == "1/1"  # the arena's effect ran

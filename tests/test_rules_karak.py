@@ -319,7 +319,9 @@ def test_hero_duel_loser_flees_five_steps() -> None:
 
 def test_duel_policy_defender_answers_the_attackers_total() -> None:
     r = rules()
-    a, d = make_hero(r, "horan", weapons=("sword",)), make_hero(r, "victorius", weapons=("sword",))
-    o = duel_odds(r, a, d, DUEL, {"fight_by": "hero_duel"})
-    back = duel_odds(r, d, a, DUEL, {"fight_by": "hero_duel"})
-    assert 0 < o.win < 1 and 0 < back.win < 1 and o.win != back.win
+    a, d = make_hero(r, "xanros", weapons=("sword",)), make_hero(r, "taia", weapons=("sword",))
+    o = duel_odds(r, a, d, ("hero_duel",), {"fight_by": "hero_duel"})
+    back = duel_odds(r, d, a, ("hero_duel",), {"fight_by": "hero_duel"})
+    assert 0 < o.win < 1 and 0 < back.win < 1
+    assert o.win < back.loss  # Taia defending gets +1 (premonition): attacking her is worse than being her
+    assert o.spent == 1  # not knowing the defender's roll, Xanros always gives the life for +1
