@@ -17,6 +17,7 @@ from compiler.textcheck import effect_invocations
 
 Page = dict[str, Any]
 Block = dict[str, Any]
+LIMIT_SETS = ("standard", "longer", "dragon_realm", "dragon_realm_longer")
 SKIP_ATTRS = {"image", "note", "gender"}  # gender only steers the generated grammar
 
 
@@ -349,9 +350,9 @@ def _stats_table(ctx: RefContext, data: dict[str, Any]) -> dict[str, Any]:
                      _name_link(ctx, r.get("race_card"), "-") if r.get("race_card") else _t("-"),
                      _t(f"{n(start.get('strength'))} / {n(start.get('will'))}") + star,
                      _t(f"{n(most.get('strength'))} / {n(most.get('will'))}") + star,
-                     _t(" · ".join(lim(r.get(f"limits_{k}")) for k in
-                                   ("standard", "longer", "dragon_realm", "dragon_realm_longer")))])
-    head = [ctx.s("profession"), ctx.s("race_card"), ctx.s("start"), ctx.s("maximum"), ctx.s("limits")]
+                     *(_t(lim(r.get(f"limits_{k}"))) for k in LIMIT_SETS)])
+    head = [ctx.s("profession"), ctx.s("race_card"), ctx.s("start"), ctx.s("maximum"),
+            *(f"{ctx.s('limits')}: {ctx.s(f'limits_{k}')}" for k in LIMIT_SETS)]
     return {"id": "stats", "title": "", "blocks": [{"type": "table", "head": head, "rows": rows}]}
 
 
