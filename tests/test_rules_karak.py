@@ -44,8 +44,8 @@ def _seed_duel(victorius_spell: int):  # type: ignore[no-untyped-def]
     horan = make_hero(r, "horan", weapons=("sword", "battle_axe"), spells=("magic_missile", "magic_missile"))
     victorius = make_hero(r, "victorius", weapons=("sword", "sword"), spells=("magic_missile", "healing_portal"))
     script = Scripted(dice=[1, 2, 4, 4, 1, 3, 4], choices={
-        "horan:double_attack#1": True, "horan:spell:magic_missile": 2,
-        "victorius:combat_training#1": True, "victorius:spell:magic_missile": victorius_spell})
+        "horan:double_attack#1": True, "horan:spell*:magic_missile": 2,
+        "victorius:combat_training#1": True, "victorius:spell*:magic_missile": victorius_spell})
     ctx = Context(r, script, DUEL, {"fight_by": "hero_duel"})
     return duel(ctx, horan, victorius), ctx
 

@@ -83,6 +83,7 @@ class Side:
     frozen: set[tuple[str, str]] = field(default_factory=set)
     inactive: set[str] = field(default_factory=set)  # decks whose cards do not work in this fight
     opponent_stats: dict[str, int] = field(default_factory=dict)  # Prophecy: the opponent's stat changes
+    spells_after_roll: bool = False  # every spell may be chosen after the fighter's own roll
     attacker: bool = True
     lives_spent: int = 0
     total: int | None = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from typing import Any
 
 
@@ -53,9 +54,9 @@ Policy = Callable[[Choice, Sequence[Any]], Any]
 
 @dataclass
 class Scripted(Inputs):
-    """Dice faces in order; choices by point id (`horan:double_attack#1`, `horan:spell:magic_missile`) or by
-    its end after a colon (`double_attack#1`); an unscripted choice takes its first option (usually: do
-    nothing)."""
+    """Dice faces in order; choices by point id (`horan:double_attack#1`, `horan:spell:magic_missile`), by
+    its end after a colon (`double_attack#1`) or by a glob (`horan:spell*:magic_missile`, before or after
+    the roll); an unscripted choice takes its first option (usually: do nothing)."""
 
     dice: Sequence[int] = ()
     choices: dict[str, Any] = field(default_factory=dict)
@@ -74,7 +75,7 @@ class Scripted(Inputs):
     def choose(self, choice: Choice) -> Any:
         self.asked.append(choice)
         for key in sorted(self.choices, key=len, reverse=True):
-            if choice.point == key or choice.point.endswith(":" + key):
+            if choice.point == key or choice.point.endswith(":" + key) or fnmatchcase(choice.point, key):
                 answer = self.choices[key]
                 if answer not in choice.options:
                     raise ValueError(f"{answer!r} is not an option of {choice.point} {choice.options}")

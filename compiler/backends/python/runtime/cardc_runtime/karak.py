@@ -84,8 +84,10 @@ def _offer_spells(ctx: Context, side: Side, *, after: bool) -> None:
     left = _usable_spells(ctx, side)
     for used in side.spells_used:
         left.remove(used)
+    if not after and side.spells_after_roll:
+        return  # choosing later, knowing the dice, is never worse
     for spell in sorted(set(left)):
-        if after and spell not in side.after_roll:
+        if after and spell not in side.after_roll and not side.spells_after_roll:
             continue
         n = left.count(spell)
         point = f"spell_after_roll:{spell}" if after else f"spell:{spell}"

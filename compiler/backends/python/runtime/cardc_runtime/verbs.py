@@ -175,6 +175,14 @@ def after_roll(ctx: Context) -> None:
     _side(ctx).after_roll.add(ctx.owner)
 
 
+def spells_after_roll(ctx: Context) -> None:
+    """Every spell the fighter holds may be chosen after its own roll (the house-rules duel); the engine
+    then offers none before the roll, since choosing later, knowing the dice, is never worse."""
+    side = _side(ctx)
+    side.spells_after_roll = True
+    side.after_roll.update(side.who.spells)
+
+
 def loss_costs(ctx: Context, amount: int) -> None:
     _side(ctx).loss_costs = amount
 
