@@ -308,3 +308,18 @@ def test_backs_are_shared_per_deck_else_per_kind(fixture_build) -> None:  # noqa
     assert "Dangers" in back["ambush"] and "Wonders" in back["overlong"]
     assert back["scroll"] != back["ambush"] and "Oddity" in back["scroll"]  # no deck: the kind's back
     assert back["bat"] != back["thorn"] and "Thorn of darkness" in back["bat"]  # a monster's reward: per card
+
+
+def test_drawn_text_carries_the_kerning(tmp_path: Path) -> None:
+    from compiler.backends.print.sheets import canvas
+    from compiler.backends.print.textlayout import draw_layout
+
+    f = font("regular")
+    c = canvas(str(tmp_path / "k.pdf"))
+    layout = fit_text("AVATAR To Wá", f, 80 * MM, 20 * MM, 10, 5)
+    draw_layout(c, layout, f, 10, 200, 80 * MM, 20 * MM, "left", "top", set())
+    tj = [part for part in c._code if "TJ" in part]
+    assert tj and re.search(r"\) -?\d+ \(", tj[0]), tj  # kerning adjustments between glyph runs
+    c.showPage()
+    c.save()
+    assert "AVATAR To Wá" in pdf_text(tmp_path / "k.pdf")
