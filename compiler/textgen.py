@@ -125,6 +125,9 @@ class TextGen:
         return [self.effect(entity, e, lang) for e in entity.effects]
 
     def effect(self, entity: Entity, effect: Effect, lang: str) -> Rendered:
+        if lang not in self.lexicon.grammar:  # a language the lexicon does not know: the fallback language
+            self.gaps.append(f"grammar: no language {lang}")
+            lang = self._fallback(entity) if self._fallback(entity) in self.lexicon.grammar else "en"
         trigger = self.invocation(entity, effect.trigger, lang)
         body = self.body(entity, effect.body, lang)
         if self.lexicon.flag(lang, "capitalize_body"):

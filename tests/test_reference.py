@@ -203,6 +203,23 @@ def test_balance_section_without_and_with_tables(bundled: FrontEndResult, tmp_pa
     assert "Obří netopýr (6)" in html or "(6)" in html
 
 
+def test_unknown_languages_and_odd_balance_files_do_not_break_the_build(tmp_path: Path) -> None:
+    result = compile_source(tmp_path, """module g
+game g { name: { it "Gioco" en "Game" } languages: [it, en] fallback: en }
+kind rule { }
+rule r { name: { it "Regola" en "Rule" } on turn_start { lose_life(2) } }
+""")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    build = tmp_path / "build"
+    (build / "balance").mkdir(parents=True)
+    (build / "balance" / "g.json").write_text('{"tables": [{"rows": [{"cells": 3}], "monsters": [7]}]}',
+                                              encoding="utf-8")
+    write_reference(result.project, build, BuildOptions())
+    html = (build / "reference" / "g" / "it" / "base.html").read_text(encoding="utf-8")
+    assert "Regola" in html and "lose 2 lives" in html  # no Italian templates: the fallback language
+    assert 'class="missing"' in (build / "reference" / "g" / "it" / "balance.html").read_text(encoding="utf-8")
+
+
 def test_output_is_byte_identical(bundled: FrontEndResult, tmp_path: Path) -> None:
     render_language(bundled.project, "karak", "fr", tmp_path / "a", None)
     render_language(bundled.project, "karak", "fr", tmp_path / "b", None)

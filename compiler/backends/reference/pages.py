@@ -280,7 +280,7 @@ def index_page(ctx: RefContext) -> Page:
 
 
 def balance_page(ctx: RefContext) -> Page:
-    data = None
+    data: Any = None
     if ctx.build_dir is not None:
         path = ctx.build_dir / "balance" / f"{ctx.game.id}.json"
         if path.is_file():
@@ -291,14 +291,18 @@ def balance_page(ctx: RefContext) -> Page:
     sections: list[dict[str, Any]]
     if data is None:
         sections = [{"id": "missing", "title": "", "blocks": [_p(ctx.s("balance_missing"), "missing")]}]
-    elif "tables" in data:
-        sections = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("balance_intro"))]}]
-        for i, table in enumerate(data["tables"]):
-            sections.append(_fight_table(ctx, i, table))
-    elif "rows" in data:
-        sections = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("balance_intro"))]}, _stats_table(ctx, data)]
     else:
-        sections = [{"id": "missing", "title": "", "blocks": [_p(ctx.s("balance_missing"), "missing")]}]
+        try:
+            if "tables" in data:
+                sections = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("balance_intro"))]}]
+                sections += [_fight_table(ctx, i, table) for i, table in enumerate(data["tables"])]
+            elif "rows" in data:
+                sections = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("balance_intro"))]},
+                            _stats_table(ctx, data)]
+            else:
+                raise ValueError("unknown balance format")
+        except (AttributeError, KeyError, TypeError, ValueError):  # a format this page does not know
+            sections = [{"id": "missing", "title": "", "blocks": [_p(ctx.s("balance_missing"), "missing")]}]
     return page(ctx, "balance", ctx.s("balance"), sections)
 
 
