@@ -215,3 +215,19 @@ def test_drawn_face_fits_long_text() -> None:
     face = faces.FaceText("Žluťoučký kůň", "Host", ("síla 3",), ("slovo " * 400,), True)
     img = faces.draw_face(face, 180, 250, "#2e4a7a")
     assert img.size == (180, 250)
+
+
+def test_print_faces_are_reused_when_print_ran(tavern: Project, tmp_path: Path) -> None:
+    """Built with the print backend, sheets show its faces and its per-card backs (UniqueBack)."""
+    from compiler.build import build
+
+    out = tmp_path / "gen"
+    build(tavern, out, BuildOptions(only=frozenset({"print", "export"}), settings={"print.png_dpi": "60"}))
+    save = _load(out / "export" / "tts" / "tavern-en.json")
+    sheets = [d for obj in save["ObjectStates"] for d in obj["CustomDeck"].values()]
+    assert sheets and all(d["UniqueBack"] for d in sheets)
+    alone = tmp_path / "alone"
+    write_tts(tavern, alone, BuildOptions())
+    first = sheets[0]["FaceURL"]
+    with Image.open(out / "export" / "tts" / first) as a, Image.open(alone / "export" / "tts" / first) as b:
+        assert a.size == b.size and a.tobytes() != b.tobytes()
