@@ -42,7 +42,7 @@ class _Writer:
 
     def call(self, inv: m.Invocation) -> str:
         verb = self.catalogue.verbs.get(inv.verb)
-        args = [lit(value(v, self.notes), 8) for _, v in inv.args]
+        args = [lit(_typed(verb, name, value(v, self.notes)), 8) for name, v in inv.args]
         template = verb.extra.get("python") if verb else None
         if isinstance(template, str):
             names = {name: src for (name, _), src in zip(inv.args, args, strict=True)}
@@ -96,6 +96,14 @@ class _Writer:
                     out.append(f"{pad}else:")
                     out.extend(self.stmts(st.orelse, depth + 1))
         return out
+
+
+def _typed(verb: Verb | None, name: str, x: object) -> object:
+    """A single number where the catalogue wants a range is the range of that one number."""
+    param = verb.param(name) if verb else None
+    if param is not None and param.type.name == "range" and isinstance(x, int) and not isinstance(x, bool):
+        return (x, x)
+    return x
 
 
 def _chain(c: m.Condition, kind: type) -> list[m.Condition]:

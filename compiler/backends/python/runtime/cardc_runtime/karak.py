@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .context import Character, Context, Fight, Outcome, Side
+from .inputs import Inputs
 from .model import Ruleset
 
 WEAPON_SLOTS = 2  # base-game facts 1.5 (corroborated)
@@ -59,7 +60,9 @@ def check_spell_slots(ctx: Context, who: Character) -> None:
             raise LoadoutError(f"{item} cannot go in a spell slot of {who.id}")
 
 
-class _FirstOption:
+class _FirstOption(Inputs):
+    """Inputs for a probe: every die shows 1, every choice takes its first option."""
+
     def roll(self, sides: int) -> int:
         return 1
 
