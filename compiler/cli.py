@@ -128,6 +128,10 @@ def _print_settings(args: argparse.Namespace) -> dict[str, str]:
     for item in getattr(args, "print_set", None) or ():
         key, _, value = item.partition("=")
         out[f"print.{key.strip()}"] = value
+    if getattr(args, "tts_base_url", None) is not None:
+        out["tts_base_url"] = args.tts_base_url
+    if getattr(args, "tts_images", None) is not None:
+        out["tts_images"] = args.tts_images
     return out
 
 
@@ -165,6 +169,10 @@ def make_parser() -> argparse.ArgumentParser:
     pp.add_argument("--png", help="write per-card PNGs: true (default) or false")
     pp.add_argument("--png-dpi", help="resolution of the per-card PNGs (default 300)")
     pp.add_argument("--min-text", help="smallest font size in pt that card text may shrink to (default 5)")
+    pe = p.add_argument_group("exports")
+    pe.add_argument("--tts-base-url", metavar="URL",
+                    help="prefix for Tabletop Simulator image URLs (default: paths relative to the deck file)")
+    pe.add_argument("--tts-images", choices=("true", "false"), help="build TTS sprite sheets (default true)")
     pp.add_argument("--print-set", action="append", metavar="KEY=VALUE",
                     help="any other print setting, e.g. size.small_card=41x63 or margin=4 (repeatable)")
     p.set_defaults(func=cmd_build)
