@@ -134,6 +134,19 @@ def test_lord_variant_off_possesses_nobody() -> None:
     assert ctx.lord is None
 
 
+def test_possession_lifts_the_curse_and_its_ban_on_abilities() -> None:
+    r = rules()
+    chars = _table(r, {"taia": {"treasures": ("treasure",)}, "aderyn": {"treasures": ("treasure",)},
+                       "horan": {"treasures": ("treasure",)}, "valduk": {"cursed": True}})
+    ctx = Context(r, Scripted(dice=[1, 1, 3, 5], choices={"valduk:double_attack#1": True}),
+                  frozenset({"lord_of_karak"}), {"players": 4}, chars)
+    ctx.fire("always", chars["valduk"])
+    assert chars["valduk"].no_abilities  # the curse card switches them off
+    chambers_revealed(ctx, 5)
+    report = fight_monster(ctx, chars["valduk"], "skeleton_turnkey")
+    assert not chars["valduk"].cursed and report.outcome == "win"
+
+
 def test_lord_keeps_own_abilities_with_two_players() -> None:
     r = rules()
     chars = _table(r, {"argentus": {}, "horan": {"treasures": ("treasure",)}})

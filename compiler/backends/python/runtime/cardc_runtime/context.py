@@ -204,6 +204,8 @@ class Context:
         """Run every active effect of `trigger` for `actor`; returns the effects that ran."""
         saved = (self.actor, self.side, self.owner, self.effect)
         self.actor, self.side = actor, side
+        if trigger == "always" and actor is not None:
+            actor.no_abilities = False  # `always` modifiers hold while their card or rule does: recomputed
         effects = self.rules.effects_of(self.owners(actor, trigger), trigger, self.variants, event)
         if not effects:
             self.actor, self.side = saved[0], saved[1]
