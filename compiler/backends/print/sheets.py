@@ -21,7 +21,7 @@ from compiler.backends.print.png import encode_png
 from compiler.backends.print.presets import CardSize, card_size, known_sizes
 from compiler.backends.print.render import DrawReport, ImageResolver, draw_calibration, draw_face, draw_pages
 from compiler.backends.print.settings import PrintSettings, parse_settings
-from compiler.backends.print.templates import TemplateError, Templates, parse_elements
+from compiler.backends.print.templates import Element, TemplateError, Templates, parse_elements
 from compiler.diagnostics import NO_SPAN, Diagnostic, Severity, Span
 from compiler.model import Entity, Project
 
@@ -73,7 +73,7 @@ class PrintBuild:
         self.s = settings
         self.diags: dict[tuple[str, str, str], Diagnostic] = {}
         self.templates: dict[str, Templates] = {}
-        self.sheets: list[Sheet] = []
+        self.parsed: dict[str, tuple[Element, ...]] = {}  # template output -> its elements
         self.size_cache: dict[tuple[str, str], CardSize] = {}
         self._reports: dict[str, DrawReport] = {}
 
@@ -119,11 +119,11 @@ class PrintBuild:
         tpl = self.templates_of(e.game)
         try:
             front, front_name = tpl.render(e.kinds, "front", ctx)
-            parse_elements(front, front_name)
+            self.parsed[front] = parse_elements(front, front_name)
             back = None
             if self.s.duplex != "none":
                 back, back_name = tpl.render(e.kinds, "back", ctx)
-                parse_elements(back, back_name)
+                self.parsed[back] = parse_elements(back, back_name)
         except TemplateError as err:
             self._diag(Severity.ERROR, "E601", f"card template for {e.kind} `{e.id}` ({texts.lang}): {err}", e.span)
             return None
@@ -199,7 +199,7 @@ class PrintBuild:
         if name is None:
             name = forms[text] = f"card{len(forms)}"
             c.beginForm(name, 0, 0, *_cell_pt(size, self.s.bleed))
-            r = draw_face(c, parse_elements(text, e.kind), size.w, size.h, self.s.bleed, self.s, self._images(e))
+            r = draw_face(c, self.parsed[text], size.w, size.h, self.s.bleed, self.s, self._images(e))
             c.endForm()
             self._reports[text] = r
         self.report(e, sheet.lang, self._reports[text])
@@ -229,7 +229,7 @@ class PrintBuild:
         for text, e in order:
             size = self.size_of(e)
             c.setPageSize(_cell_pt(size, self.s.bleed))
-            draw_face(c, parse_elements(text, e.kind), size.w, size.h, self.s.bleed, self.s, self._images(e))
+            draw_face(c, self.parsed[text], size.w, size.h, self.s.bleed, self.s, self._images(e))
             c.showPage()
         c.save()
         pdf = pdfium.PdfDocument(buf.getvalue())
