@@ -19,7 +19,8 @@ Template placeholders:
     {you?m=...|f=...}   a choice by the gender of the hero the text speaks to ("jsi prokletý / prokletá")
 
 Action templates may give two forms, `{do: imperative, may: infinitive}`, since "hoď" and "můžeš hodit"
-differ in most languages; a plain string serves both.
+differ in most languages; a plain string serves both. A condition may give `{do: ..., not: ...}`, its
+negative sentence ("nemáš 1 život"), used for `not` instead of "it is not the case that ...".
 """
 
 from __future__ import annotations
@@ -159,8 +160,8 @@ class TextGen:
         return Rendered(out)
 
     def clause(self, entity: Entity, cond: Condition, lang: str) -> Rendered:
-        """`if X` or, for a negated condition, `unless X`."""
-        if isinstance(cond, NotCond):
+        """`if X`; for a negated condition `if not-X` when the verb has a negative sentence, else `unless X`."""
+        if isinstance(cond, NotCond) and self._negative(cond.cond, lang) is None:
             return self._pattern(lang, "unless", c=self.condition(entity, cond.cond, lang))
         return self._pattern(lang, "if", c=self.condition(entity, cond, lang))
 
@@ -168,6 +169,10 @@ class TextGen:
         if isinstance(cond, Invocation):
             return self.invocation(entity, cond, lang)
         if isinstance(cond, NotCond):
+            negative = self._negative(cond.cond, lang)
+            if negative is not None:
+                assert isinstance(cond.cond, Invocation)
+                return self.fill(entity, negative[0], cond.cond, negative[1], lang)
             return self._pattern(lang, "not", c=self.condition(entity, cond.cond, lang))
         part = "and" if isinstance(cond, AndCond) else "or"
         assert isinstance(cond, AndCond | OrCond)
@@ -217,6 +222,16 @@ class TextGen:
             template = (self.template(verb, self._fallback(entity), form) or self.template(verb, "en", form)
                         or verb.doc.rstrip("."))
         return self.fill(entity, verb, inv, template, lang)
+
+    def _negative(self, cond: Condition, lang: str) -> tuple[Verb, str] | None:
+        """The verb's own negative sentence (`not:` in its template), if the condition is one verb that has it."""
+        if not isinstance(cond, Invocation):
+            return None
+        verb = self.catalogue.verbs.get(cond.verb)
+        t = verb.text.get(lang) if verb is not None else None
+        if verb is None or not isinstance(t, dict) or not t.get("not"):
+            return None
+        return verb, str(t["not"])
 
     @staticmethod
     def template(verb: Verb, lang: str, form: str = "do") -> str | None:
