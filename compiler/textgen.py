@@ -200,7 +200,10 @@ class TextGen:
             for i, o in enumerate(st.options):
                 if i:
                     options.add(sep)
-                options.add(self.body(entity, o.body, lang))
+                if o.body:
+                    options.add(self.body(entity, o.body, lang))
+                else:
+                    options.add(self._pattern(lang, "skip"))
             return self._pattern(lang, "choose", options=options)
         assert isinstance(st, If)
         c = self.condition(entity, st.cond, lang)

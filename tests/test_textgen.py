@@ -156,7 +156,7 @@ hero ann {
     en = [r.plain for r in TextGen(p).generated(ann, "en")]
     assert en[0] == ("When your attack total is counted in a fight, if you have 3 or 4 lives and you do not hold "
                      "Sword: +1 to your attack and you may reroll all dice.")
-    assert en[1] == ("At the start of your turn: choose one: lose 1 life; or nothing happens and if you are cursed, "
+    assert en[1] == ("At the start of your turn: choose one: lose 1 life; or do nothing and if you are cursed, "
                      "remove your curse; otherwise, heal all your lives.")
     cs = [r.plain for r in TextGen(p).generated(ann, "cs")]
     assert "jsi prokletá" in cs[1]  # the hero's gender attribute
