@@ -10,7 +10,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from compiler.backends import BACKENDS, BuildOptions
+from compiler import backends
+from compiler.backends import BuildOptions
 from compiler.diagnostics import Diagnostic
 from compiler.model import Project
 
@@ -29,7 +30,7 @@ def build(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
     diagnostics: list[Diagnostic] = []
     try:
-        for name, write in BACKENDS:
+        for name, write in backends.BACKENDS:  # looked up now: tests and plugins may replace the list
             if options.wants(name):
                 diagnostics.extend(write(project, tmp, options))
         if any(d.is_error for d in diagnostics):

@@ -218,7 +218,11 @@ def registry(schemas: Iterable[dict[str, Any]]) -> Registry:  # type: ignore[typ
 
 
 def validator_for(project: m.Project, game: str, catalogue: Catalogue | None = None) -> Draft202012Validator:
-    """A validator of one game's IR against the fixed schema plus schemas generated from this project."""
+    """A validator of one game's IR against the fixed schema plus schemas generated from this project.
+
+    This is the complete, standalone form (what an outside tool gets from the committed files).
+    `validate_project` gives the same verdicts faster, by dispatching on kind and verb itself.
+    """
     root = kinds_schema(project, game)
     reg = registry([fixed_schema(), effects_schema(catalogue or default_catalogue()), root])
     return Draft202012Validator(root, registry=reg)
@@ -226,20 +230,110 @@ def validator_for(project: m.Project, game: str, catalogue: Catalogue | None = N
 
 def validate_project(project: m.Project, catalogue: Catalogue | None = None) -> list[Diagnostic]:
     """Validate every game's IR against its schemas; every error becomes an E402 at its source span."""
+    effects = effects_schema(catalogue or default_catalogue())
     out: list[Diagnostic] = []
     for game in sorted(project.games):
         data = project_json(project, game)
         entities = project.entities_of(game)
-        validator = validator_for(project, game, catalogue)
-        for err in validator.iter_errors(data):
-            out.append(schema_diagnostic(err, data, entities, game))
+        for err, prefix in validate_ir(data, fixed_schema(), effects, kinds_schema(project, game)):
+            out.append(schema_diagnostic(err, data, entities, game, prefix))
     return sorted(dict.fromkeys(out), key=Diagnostic.sort_key)
 
 
-def schema_diagnostic(err: ValidationError, data: Any, entities: list[m.Entity], game: str) -> Diagnostic:
-    """An E402 for one schema error, placed at the DSL span it concerns and described in DSL terms."""
+def validate_ir(data: Any, fixed: dict[str, Any], effects: dict[str, Any], kinds: dict[str, Any] | None
+                ) -> list[tuple[ValidationError, tuple[Any, ...]]]:
+    """Every error of `data` (a dump, or one game's part with its `kinds` schema) against the schemas,
+    each with the path of the instance it was raised for.
+
+    Gives the verdict of the standalone schemas (`validator_for`), faster: those choose the
+    sub-schema of an entity's kind and of an invocation's verb with chains of `if`/`then` that
+    validators evaluate one by one. Here the structure is validated with those chains removed, then
+    each entity and each invocation against exactly its own kind's or verb's sub-schema.
+    """
+    lean_effects = {**effects, "$defs": {**effects["$defs"], "invocation": {
+        "properties": effects["$defs"]["invocation"]["properties"]}}}
+    lean_fixed = _lean_fixed(json.dumps(fixed, sort_keys=True))
+    if kinds is None:
+        root = lean_fixed
+        docs = [lean_fixed, lean_effects]
+    else:
+        root = {**kinds, "$defs": {**kinds["$defs"], "entity": {
+            "properties": kinds["$defs"]["entity"]["properties"]}}}
+        docs = [lean_fixed, lean_effects, root]
+    errors: list[tuple[ValidationError, tuple[Any, ...]]] = [
+        (e, ()) for e in Draft202012Validator(root, registry=registry(docs)).iter_errors(data)]
+    full = registry([fixed, effects, *([kinds] if kinds else [])])
+    validators: dict[str, Draft202012Validator] = {}
+
+    def sub(doc: dict[str, Any], name: str) -> Draft202012Validator:
+        if name not in validators:  # the sub-schema itself, its `$ref`s resolved from its own file
+            validators[name] = Draft202012Validator({**doc["$defs"][name], "$id": doc["$id"]}, registry=full)
+        return validators[name]
+
+    entities = data.get("entities") if isinstance(data, dict) else None
+    for i, ent in enumerate(entities if isinstance(entities, list) else []):
+        if not isinstance(ent, dict):
+            continue
+        kind = f"kind_{ent.get('kind')}"
+        if kinds is not None and kind in kinds["$defs"]:
+            errors.extend((e, ("entities", i)) for e in sub(kinds, kind).iter_errors(ent))
+        for path, inv in _invocations(ent.get("effects"), ("entities", i, "effects")):
+            verb = f"verb_{inv.get('verb')}"
+            if verb in effects["$defs"]:  # an unknown verb is reported by the structural pass
+                errors.extend((e, path) for e in sub(effects, verb).iter_errors(inv))
+    return errors
+
+
+@lru_cache(maxsize=4)
+def _lean_fixed(fixed_text: str) -> dict[str, Any]:
+    """The fixed schema without the generic checks of attribute and argument values, which the
+    per-kind and per-verb passes of `validate_ir` check exactly."""
+    fixed = json.loads(fixed_text)
+    defs = fixed["$defs"]
+    entity = {**defs["entity"], "properties": {**defs["entity"]["properties"], "attrs": {"type": "object"}}}
+    inv = {**defs["invocation"], "properties": {**defs["invocation"]["properties"], "args": {"type": "object"}}}
+    defs = {**defs, "entity": entity, "invocation": inv}
+    return _inline({**fixed, "$defs": defs}, defs)  # type: ignore[no-any-return]
+
+
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    """`node` with every `$ref` to a non-recursive local definition replaced by the definition itself
+    (each `$ref` costs a registry lookup per validated value)."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if len(node) == 1 and isinstance(ref, str) and ref.startswith("#/$defs/") \
+                and ref.removeprefix("#/$defs/") in _INLINABLE:
+            return _inline(defs[ref.removeprefix("#/$defs/")], defs)
+        return {k: _inline(v, defs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline(v, defs) for v in node]
+    return node
+
+
+_INLINABLE = frozenset({"ident", "span", "localized", "range", "dice", "icon", "unknown"})
+
+
+def _invocations(node: Any, path: tuple[Any, ...]) -> Iterable[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """Every invocation object below `node` in an entity's effects, with its path."""
+    if isinstance(node, dict):
+        if isinstance(node.get("verb"), str) and "args" in node:
+            yield path, node
+            return
+        for key, value in node.items():
+            yield from _invocations(value, (*path, key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _invocations(value, (*path, i))
+
+
+def schema_diagnostic(err: ValidationError, data: Any, entities: list[m.Entity], game: str,
+                      prefix: tuple[Any, ...] = ()) -> Diagnostic:
+    """An E402 for one schema error, placed at the DSL span it concerns and described in DSL terms.
+
+    `prefix` is the path of the instance `err` was raised for, when that is a part of `data`.
+    """
     leaf = _leaf(err)
-    path = list(leaf.absolute_path)
+    path = [*prefix, *leaf.absolute_path]
     if leaf.validator == "additionalProperties" and isinstance(leaf.instance, dict):
         allowed = (leaf.schema.get("properties") or {}) if isinstance(leaf.schema, dict) else {}
         extra = [k for k in leaf.instance if k not in allowed]
