@@ -84,6 +84,8 @@ class Side:
     inactive: set[str] = field(default_factory=set)  # decks whose cards do not work in this fight
     opponent_stats: dict[str, int] = field(default_factory=dict)  # Prophecy: the opponent's stat changes
     spells_after_roll: bool = False  # every spell may be chosen after the fighter's own roll
+    no_retreat: bool = False
+    retreat_to: str | None = None
     attacker: bool = True
     lives_spent: int = 0
     total: int | None = None

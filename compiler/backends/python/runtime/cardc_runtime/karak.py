@@ -146,8 +146,8 @@ def _after_fight(ctx: Context, side: Side) -> None:
     elif side.outcome == "tie":
         cost = side.tie_costs or 0
     ctx.lose_lives(who, cost)
-    if side.outcome in ("tie", "loss") and not who.unconscious:
-        ctx.log.append((who.id, "retreat"))
+    if side.outcome in ("tie", "loss") and not who.unconscious and not side.no_retreat:
+        ctx.log.append((who.id, "retreat", side.retreat_to or "came_from"))
 
 
 @dataclass

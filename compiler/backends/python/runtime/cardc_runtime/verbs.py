@@ -183,6 +183,14 @@ def spells_after_roll(ctx: Context) -> None:
     side.after_roll.update(side.who.spells)
 
 
+def no_retreat(ctx: Context) -> None:
+    _side(ctx).no_retreat = True
+
+
+def retreat_to(ctx: Context, where: str) -> None:
+    _side(ctx).retreat_to = where
+
+
 def loss_costs(ctx: Context, amount: int) -> None:
     _side(ctx).loss_costs = amount
 
