@@ -519,3 +519,8 @@ def final_battle(ctx: Context) -> bool:
 def left_cards_on(ctx: Context, board: str) -> bool:
     """An explicit input: the board on which a dead character's cards lie, if any."""
     return ctx.facts.get("left_cards_on") == board
+
+
+def spent(ctx: Context, stat: str) -> bool:
+    """Some stones of the stat lie spent (lost lives for strength, used magic for will)."""
+    return _actor(ctx).spent.get(stat, 0) > 0
