@@ -1,0 +1,154 @@
+"""The command-line contract: exit codes, --help, --version, diagnostics on stderr, JSON on stdout."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from compiler import __version__, cli
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBCOMMANDS = sorted(cli.make_parser()._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+LOCATION = re.compile(r"^[^\s:][^:\n]*:\d+:\d+: (error|warning)\[[EW]\d{3}\]: ", re.MULTILINE)
+
+
+def run(argv: list[str], cwd: Path = ROOT) -> tuple[int, str, str]:
+    """`cardc ARGV` in-process; argparse's SystemExit becomes the exit code."""
+    out, err = io.StringIO(), io.StringIO()
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            try:
+                code = cli.main(argv)
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        os.chdir(old)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture()
+def broken(tmp_path: Path) -> Path:
+    (tmp_path / "cardc.toml").write_text("")
+    (tmp_path / "g.cardc").write_text('module g\ngame g { languages: [en] }\nkind monster {}\nmonstr bat {}\n')
+    return tmp_path
+
+
+def test_subcommands_are_the_documented_ones() -> None:
+    assert {"check", "build", "dump"} <= set(SUBCOMMANDS)
+
+
+def test_check_bundled_content_exits_0() -> None:
+    code, out, err = run(["check", "content"])
+    assert code == 0, err
+    assert out == ""
+    assert "error[" not in err
+
+
+def test_check_errors_exit_1_on_stderr(broken: Path) -> None:
+    code, out, err = run(["check", "."], broken)
+    assert code == 1
+    assert out == ""
+    assert LOCATION.search(err)
+    assert "g.cardc:4:1: error[E200]: unknown kind `monstr`" in err
+
+
+@pytest.mark.parametrize("argv", [[], ["frobnicate"], ["check", "--no-such-flag"], ["build", "a", "b"],
+                                  ["dump", "--game"]])
+def test_bad_command_line_exits_2(argv: list[str]) -> None:
+    code, out, err = run(argv)
+    assert code == 2
+    assert out == ""
+    assert "usage: cardc" in err
+
+
+def test_version() -> None:
+    code, out, _ = run(["--version"])
+    assert code == 0
+    assert out.strip() == f"cardc {__version__}"
+
+
+def test_help() -> None:
+    code, out, _ = run(["--help"])
+    assert code == 0
+    for name in SUBCOMMANDS:
+        assert name in out
+
+
+@pytest.mark.parametrize("name", SUBCOMMANDS)
+def test_help_for_every_subcommand(name: str) -> None:
+    code, out, err = run([name, "--help"])
+    assert code == 0
+    assert out.startswith(f"usage: cardc {name}")
+    assert err == ""
+
+
+def test_warnings_alone_exit_0_but_strict_fails(tmp_path: Path) -> None:
+    (tmp_path / "cardc.toml").write_text("")
+    (tmp_path / "g.cardc").write_text('module g\ngame g { languages: [en] }\nkind monster { physical: true }\n'
+                                      'monster bat { name: { en "Bat" } copies: unknown "not known" }\n')
+    code, _, err = run(["check", "."], tmp_path)
+    assert code == 0 and "warning[W500]" in err
+    code, _, err = run(["check", "--strict", "."], tmp_path)
+    assert code == 1 and "error[W500]" in err
+
+
+def test_dump_is_json_with_the_entity_contract() -> None:
+    code, out, err = run(["dump", "content"])
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["entities"]
+    for e in data["entities"]:
+        assert {"kind", "id", "game", "name", "copies", "tags", "span"} <= set(e)
+        assert isinstance(e["name"], dict) and all(isinstance(v, str) for v in e["name"].values())
+        assert e["copies"] is None or isinstance(e["copies"], int)
+        assert isinstance(e["tags"], list)
+        assert set(e["span"]) == {"file", "line", "col"}
+        assert e["span"]["file"].startswith("content/") and e["span"]["file"].endswith(".cardc")
+    kinds = {(k["game"], k["id"]): k for k in data["kinds"]}
+    physical = [e for e in data["entities"] if kinds.get((e["game"], e["kind"]), {}).get("physical")]
+    assert physical and all(isinstance(e["copies"], int) for e in physical)
+
+
+def test_dump_one_game_only() -> None:
+    _, out, _ = run(["dump", "content"])
+    games = [g["id"] for g in json.loads(out)["games"]]
+    code, out, _ = run(["dump", "content", "--game", games[0]])
+    assert code == 0
+    data = json.loads(out)
+    assert {e["game"] for e in data["entities"]} == {games[0]}
+
+
+def test_dump_with_errors_prints_no_json(broken: Path) -> None:
+    code, out, err = run(["dump", "."], broken)
+    assert code == 1
+    assert out == ""
+    assert LOCATION.search(err)
+
+
+def test_build_exit_codes(tmp_path: Path, broken: Path) -> None:
+    out = tmp_path / "gen"
+    assert run(["build", "content", "--only", "ir", "--out", str(out)])[0] == 0
+    assert sorted(p.name for p in (out / "ir").iterdir())
+    assert run(["build", str(broken), "--out", str(tmp_path / "gen2")])[0] == 1
+
+
+def test_console_script_and_module_agree() -> None:
+    """`python -m compiler` is the same program (a real subprocess: the entry point is wired)."""
+    proc = subprocess.run([sys.executable, "-m", "compiler", "--version"], cwd=ROOT, capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == f"cardc {__version__}"
+    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "no/such/folder"], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr and "error[E110]" in proc.stderr
