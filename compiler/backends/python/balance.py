@@ -201,7 +201,9 @@ def karak_balance(rules: Any, variants: Relevance) -> dict[str, Any]:
             continue
         for on in [(), *((v,) for v in variants)]:
             tables.append({"loadout": label, **karak_table(rules, on, weapons, spells, variants, cache)})
-    return {"game": rules.game, "fight_variants": list(variants), "tables": tables, "policy": POLICY}
+    others = [v for v in rules.variant_ids() if v not in variants]
+    return {"game": rules.game, "fight_variants": list(variants), "other_variants": others, "tables": tables,
+            "policy": POLICY}
 
 
 def karak_markdown(data: dict[str, Any]) -> str:
@@ -209,6 +211,9 @@ def karak_markdown(data: dict[str, Any]) -> str:
            "Exact chances to win (per cent, rounded; the JSON file beside this one has the fractions), "
            "computed by enumerating every die face through the generated rule modules.",
            "", f"Choices: {data['policy']}.", ""]
+    if data.get("other_variants"):
+        out += [f"Variants that cannot change a fight against a monster entered by a step, so they have no "
+                f"table here: {', '.join(data['other_variants'])} (for a duel, see `cardc odds --vs-hero`).", ""]
     notes: set[str] = set()
     for t in data["tables"]:
         out += [f"## {t['loadout']}; variants: {', '.join(t['variants']) or 'none'}", "",
