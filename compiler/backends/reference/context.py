@@ -187,5 +187,5 @@ class RefContext:
 
     def attr_label(self, kind: str, attr: str) -> str:
         labels = all_strings().get("attributes", {})
-        return (labels.get(self.lang, {}).get(attr) or labels.get("en", {}).get(attr)
-                or attr.replace("_", " "))
+        label = labels.get(self.lang, {}).get(attr) or labels.get("en", {}).get(attr) or attr.replace("_", " ")
+        return label[:1].upper() + label[1:]
