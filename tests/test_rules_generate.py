@@ -126,6 +126,11 @@ def test_mini_fight_matches_a_direct_count() -> None:
     from compiler.backends.python.runtime.cardc_runtime.karak import fight_monster
 
     assert fight_monster(ctx, make_hero(rules, "lambda"), "ogre").total == 16
+    # `(a or b) and not c` must not be negated as `not (a or b) and not c`: at 4 lives the +100 never applies
+    ctx = Context(rules, Scripted(dice=[1, 2]), frozenset({"rage"}))
+    assert fight_monster(ctx, make_hero(rules, "lambda"), "ogre").total == 4
+    ctx = Context(rules, Scripted(dice=[1, 2]), frozenset({"rage"}))
+    assert fight_monster(ctx, make_hero(rules, "lambda", lives=3), "ogre").total == 104
 
 
 def test_every_effect_is_a_documented_function() -> None:

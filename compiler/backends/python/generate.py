@@ -245,7 +245,8 @@ def module_source(project: m.Project, catalogue: Catalogue, game: str, module_ke
             body: list[str] = []
             if fx.condition is not None:
                 test = w.cond(fx.condition)
-                body += [f"    if not {test}:" if test.startswith("(") else f"    if not ({test}):", "        return"]
+                body += [f"    if not {test}:" if test.startswith("(\n") else f"    if not ({test}):",
+                         "        return"]
             body += w.stmts(fx.body, 1)
             trig_args = tuple((name, value(v, w.notes)) for name, v in fx.trigger.args)
             fallbacks |= w.fallbacks
