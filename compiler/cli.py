@@ -135,6 +135,17 @@ def _print_settings(args: argparse.Namespace) -> dict[str, str]:
     return out
 
 
+def cmd_docs(args: argparse.Namespace) -> int:
+    from compiler.docgen import README, update
+
+    changed = update(README, check=args.check)
+    if args.check and changed:
+        print(f"{README} is not current; run `cardc docs`", file=sys.stderr)
+        return 1
+    print(f"{'wrote' if changed else 'unchanged:'} {README}", file=sys.stderr)
+    return 0
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardc", description="Compile card-and-rules content written in the "
                                      "cardc language into rule modules, print sheets, references and exports.")
@@ -194,6 +205,10 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, help="schema folder (default: dsl/schemas/)")
     p.add_argument("--check", action="store_true", help="write nothing; exit 1 if a schema file is not current")
     p.set_defaults(func=cmd_schemas)
+
+    p = sub.add_parser("docs", help="regenerate the effect catalogue and diagnostic code tables in dsl/README.md")
+    p.add_argument("--check", action="store_true", help="write nothing; exit 1 if dsl/README.md is not current")
+    p.set_defaults(func=cmd_docs)
     return parser
 
 

@@ -1,0 +1,106 @@
+"""Front-end benchmark: parse, check and dump of a synthetic expansion, next to a bare Lark parse.
+
+    python3 bench/bench_frontend.py [--sizes 1000 10000] [--repeat 3]
+
+For each N, a fresh Python process generates N cards (bench/gen_synthetic.py) and measures the CPU
+time (time.process_time: steady on a busy machine, unlike wall time), best of
+`--repeat` runs:
+  bare    Lark LALR parse of the same text with the same grammar, no transformer (the baseline)
+  parse   compiler.parser.parse_text: the parse with its inline transformer into syntax nodes
+  check   everything else of the front end: imports, kinds, lowering to the typed IR, all checks
+  front   parse + check as `compile_paths` runs them (what `cardc check` costs, minus start-up)
+  dump    the IR to JSON text (`cardc dump`)
+and the process's peak resident memory after all of it (ru_maxrss). One process per N, so the
+peak of the small run does not hide in the big one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def _best(fn, repeat: int) -> tuple[float, object]:  # type: ignore[no-untyped-def]
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        start = time.process_time()
+        result = fn()
+        best = min(best, time.process_time() - start)
+    return best, result
+
+
+def measure(n: int, repeat: int) -> dict[str, float]:
+    """Time every stage for N cards in this process."""
+    import gen_synthetic
+
+    from compiler.catalogue import default_catalogue
+    from compiler.diagnostics import DiagnosticSink
+    from compiler.frontend import compile_paths
+    from compiler.irjson import dumps, project_json
+    from compiler.parser import bare_parser, parse_text
+
+    with tempfile.TemporaryDirectory(prefix="cardc-bench-") as tmp:
+        cards = gen_synthetic.write(n, Path(tmp))
+        text = cards.read_text(encoding="utf-8")
+        default_catalogue()
+        bare = bare_parser()
+        parse_text("module x", "warm.cardc", DiagnosticSink())  # build the LALR tables outside the timing
+
+        t_bare, _ = _best(lambda: bare.parse(text), repeat)
+        t_parse, _ = _best(lambda: parse_text(text, str(cards), DiagnosticSink()), repeat)
+        t_front, result = _best(lambda: compile_paths([Path(tmp)]), repeat)
+        errors = [d for d in result.diagnostics if d.is_error]  # type: ignore[attr-defined]
+        if errors:
+            raise SystemExit(f"synthetic content has errors: {errors[0].render()}")
+        project = result.project  # type: ignore[attr-defined]
+        t_dump, out = _best(lambda: dumps(project_json(project)), repeat)
+    entities = len(project.entities)
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {
+        "n": n, "entities": entities, "bytes": len(text.encode("utf-8")), "dump_bytes": len(str(out).encode()),
+        "bare": t_bare, "parse": t_parse, "check": max(t_front - t_parse, 0.0), "front": t_front, "dump": t_dump,
+        "peak_mib": peak_kib / 1024,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # internal: measure one size, print JSON
+    args = parser.parse_args()
+    if args.one is not None:
+        print(json.dumps(measure(args.one, args.repeat)))
+        return
+    rows = []
+    for n in args.sizes:
+        proc = subprocess.run([sys.executable, __file__, "--one", str(n), "--repeat", str(args.repeat)],
+                              capture_output=True, text=True, check=True)
+        rows.append(json.loads(proc.stdout))
+    print(f"python {sys.version.split()[0]}, best of {args.repeat}")
+    print("| cards | source | bare Lark parse | parse | check | front end (parse+check) | front / bare | dump "
+          "| cards/s (front) | peak RSS |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r['n']:,} | {r['bytes'] / 1e6:.1f} MB | {r['bare']:.2f} s | {r['parse']:.2f} s "
+              f"| {r['check']:.2f} s | {r['front']:.2f} s | {r['front'] / r['bare']:.2f}x | {r['dump']:.2f} s "
+              f"| {r['n'] / r['front']:,.0f} | {r['peak_mib']:.0f} MiB |")
+    if len(rows) >= 2:
+        a, b = rows[0], rows[-1]
+        scale = b["n"] / a["n"]
+        print(f"\n{b['n']:,} vs {a['n']:,} cards ({scale:.0f}x): front end {b['front'] / a['front']:.1f}x, "
+              f"bare parse {b['bare'] / a['bare']:.1f}x, dump {b['dump'] / a['dump']:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
