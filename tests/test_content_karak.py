@@ -176,7 +176,7 @@ W500 = re.compile(r"^(content/karak/\S+):(\d+):\d+: \w+\[W500\]: `([^`]+)` is (?
 
 # Every value of the Karak content that is provisional or unknown: (entity, attribute or verb(param)).
 EXPECTED_PROVISIONAL = {
-    ("reincarnation", "teleport(pick)"), ("backstab", "name"), ("sneak", "name"),
+    ("backstab", "name"), ("sneak", "name"),
     ("magic_affinity", "name"), ("spirit_walk", "name"), ("sacrifice", "lives(range)"), ("substitution", "name"),
     ("combat_training", "reroll(repeat)"), ("unstoppable", "name"), ("unstoppable", "die_shows(any_roll)"),
     ("fate_weaver", "name"), ("healing_portal", "teleport(who)"), ("healing_portal", "steps_taken(range)"),
