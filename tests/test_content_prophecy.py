@@ -192,15 +192,16 @@ def test_stat_mod_moves_start_and_maximum() -> None:
 
 CARD_ERRATA = {"glass_mountain", "time_loop", "training", "sneaking", "hospitality", "flaming_weapon",
                "disguises", "mirror_shield", "banner_of_doom"}
-RULE_ERRATA = {"stat_increase", "character_draft"}
+RULE_ERRATA = {("base_additions", "stat_increase"), ("base_additions", "character_draft"),
+               ("base_additions", "guardians_in_spheres"), ("dragon_realm", "guardians_in_spheres")}
 
 
 def test_errata_keep_both_versions(project: m.Project) -> None:
     errata = [e for e in entities(project) if e.errata]
     assert {e.id for e in errata if not e.is_a("rule")} == CARD_ERRATA
-    assert {e.id for e in errata if e.is_a("rule")} == RULE_ERRATA
+    assert {(e.module, e.id) for e in errata if e.is_a("rule")} == RULE_ERRATA
     for e in errata:
-        assert e.module == "base_additions"
+        assert e.is_a("rule") or e.module == "base_additions"
         original = get(project, e.id)
         assert original.module == "base" and original.kind == e.kind
         assert e.key != original.key
@@ -401,3 +402,88 @@ def test_realm_monsters_are_tagged_for_dragon_slayers(project: m.Project) -> Non
     assert isinstance(eff.condition, m.NotCond)
     assert [(c.verb, c.arg("tag").name) for c in conditions(eff.condition)] == [  # type: ignore[union-attr]
         ("opponent_tagged", "dragon_realm")]
+
+
+# ---- setup order and the end of the paths ------------------------------------------------------
+
+
+def verbs_in(body: tuple[m.Statement, ...]) -> list[str]:
+    return [inv.verb for inv in statements(body)]
+
+
+def test_gate_setup_keeps_four_lesser_guardians_and_the_gate(project: m.Project) -> None:
+    """Seed 3.brana-draci-rise-priprava: the Gate aside, shuffle, four kept, Gate in, five shuffled, dealt on top."""
+    rule = get(project, "guardians_in_spheres", module="dragon_realm")
+    [eff] = rule.effects
+    assert eff.trigger.verb == "setup"
+    top = [st.call for st in eff.body if isinstance(st, m.Do)]
+    assert [(i.verb, [v.name if isinstance(v, s.CallV) else number(v) for _, v in i.args]) for i in top] == [
+        ("set_aside", ["dragon_realm_gate"]), ("shuffle", ["lesser_guardians"]), ("keep_top", ["lesser_guardians", 4]),
+        ("shuffle_into", ["dragon_realm_gate", "lesser_guardians"]), ("deal_to_spheres", ["lesser_guardians"])]
+    assert isinstance(eff.body[-1], m.Do) and eff.body[-1].call.verb == "deal_to_spheres"  # the Gate lies on top
+    [branch] = [st for st in eff.body if isinstance(st, m.If)]
+    assert [(c.verb, c.args[0][1].name) for c in conditions(branch.cond)] == [  # type: ignore[union-attr]
+        ("variant_on", "dragonslayer")] and isinstance(branch.cond, m.NotCond)
+    assert "deal_to_spheres" in verbs_in(branch.then) and "remove_rest" in verbs_in(branch.then)
+    assert not get(project, "dragon_realm_gate").effects or all(
+        e.trigger.verb != "setup" for e in get(project, "dragon_realm_gate").effects)  # dealt once, by the rule
+
+
+def test_spare_new_guardians_are_removed_after_dealing(project: m.Project) -> None:
+    body = get(project, "guardians_in_spheres", module="base_additions").effects[0].body
+    seq = verbs_in(body)
+    assert seq.index("remove_rest") > max(i for i, v in enumerate(seq) if v == "deal_to_spheres")
+    for deck in ("lesser_guardians", "greater_guardians"):
+        assert number(get(project, deck).attrs["size"]) == 5  # one per sphere in the base game (inferred)
+
+
+def test_dragonslayer_setup_does_not_depend_on_order(project: m.Project) -> None:
+    [hearts] = get(project, "dragon_heart_setup").effects
+    assert [(c.verb, c.args[0][1].name) for c in conditions(hearts.condition)] == [  # type: ignore[union-attr]
+        ("variant_on", "dragonslayer")] and isinstance(hearts.condition, m.NotCond)
+    [layout] = get(project, "dragon_card_layout").effects
+    first = layout.body[0]
+    assert isinstance(first, m.If) and [i.verb for i in statements(first.then)] == ["set_aside"]
+    seq = verbs_in(layout.body)
+    assert seq.index("set_aside") < seq.index("lay_out")
+
+
+def test_hearts_wait_behind_the_guardian(project: m.Project) -> None:
+    """Seed 5.utok-na-strazce / 5.draci-srdce: the step past the last field attacks the guardian while it is there."""
+    [eff] = [e for e in get(project, "fire_lake").effects if e.trigger.verb == "path_end_reached"]
+    [branch] = eff.body
+    assert isinstance(branch, m.If)
+    assert [(c.verb, c.args[0][1].name) for c in conditions(branch.cond)] == [("guarded", "fire_lake")]  # type: ignore[union-attr]
+    assert verbs_in(branch.then) == ["besiege"]
+    assert "take_card" in verbs_in(branch.orelse) and "take_card" not in verbs_in(branch.then)
+
+
+def test_team_game_for_four_or_six(project: m.Project) -> None:
+    [setup] = [e for e in get(project, "team_game").effects if e.trigger.verb == "setup"]
+    sizes: dict[int, set[int]] = {}
+
+    def walk(body: tuple[m.Statement, ...], players: int | None) -> None:
+        for st in body:
+            if isinstance(st, m.If):
+                [c] = list(conditions(st.cond))
+                walk(st.then, c.arg("range").lo)  # type: ignore[union-attr]
+                walk(st.orelse, None)
+            elif isinstance(st, m.Choose):
+                for o in st.options:
+                    walk(o.body, players)
+            elif isinstance(st, m.Do) and st.call.verb == "form_teams":
+                sizes.setdefault(players or 0, set()).add(number(st.call.arg("size")))
+
+    walk(setup.body, None)
+    assert sizes == {4: {2}, 6: {2, 3}}
+    switches = calls(get(project, "team_game"), "switch_on")
+    assert ("switch_on", "trading") in {(i.verb, arg_name(i, "variant")) for i in switches}
+
+
+def test_placeholder_names_are_provisional(project: m.Project) -> None:
+    marked = {(e.key, path) for e in entities(project) for path, _ in e.provisional}
+    for ident in ("dragon_slayer_ability_1", "dragon_slayer_ability_5", "new_lesser_guardian",
+                  "new_greater_guardian_2"):
+        assert (ident, "name") in marked
+    assert ("flying_on_monitor_lizards" not in {e.key for e in entities(project) if e.effects}), \
+        "the seed gives Flying on Monitor Lizards no effect beyond the boot exception"
