@@ -57,7 +57,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         return 1
     if not args.quiet:
         n = len(result.project.entities)
-        print(f"ok: {len(result.sources)} files, {n} entities", file=sys.stderr)
+        files = len(result.sources)
+        print(f"ok: {files} file{'s' if files != 1 else ''}, {n} entit{'ies' if n != 1 else 'y'}", file=sys.stderr)
     return 0
 
 
