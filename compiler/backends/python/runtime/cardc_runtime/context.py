@@ -168,9 +168,9 @@ class Context:
     # ---- effects ------------------------------------------------------------------
 
     def owners(self, actor: Character | None, trigger: str) -> tuple[str, ...]:
-        """The entities whose effects apply to `actor` for `trigger`, in resolution order: the rules of the
-        game, then variants, then the character, its cards, abilities (not when cursed) and items, then the
-        monster fought and the place."""
+        """The entities whose effects apply to `actor` for `trigger`, in resolution order (a later setting
+        overrides an earlier one): the rules of the game, variants, the tile or place, the monster fought,
+        the character, its cards, abilities (unless switched off) and items."""
         rules = self.rules
         glob: tuple[str, ...] = rules.memo("global owners", lambda: tuple(
             e.id for e in sorted(rules.entities.values(), key=_global_order) if _is_global(e)))
@@ -190,15 +190,16 @@ class Context:
     def _owners(self, actor: Character, glob: tuple[str, ...], abilities: tuple[str, ...], monster: str | None,
                 tile: Any) -> tuple[str, ...]:
         known = self.rules.entities
-        own = [actor.id, *actor.cards, *abilities, *actor.held()]
-        if actor.cursed:  # the curse is a card the cursed hero carries (its effects switch abilities off)
-            own.extend(e.id for e in self.rules.of_kind("curse"))
-        if monster is not None:
-            own.append(monster)
+        own: list[str] = []
         if tile is not None:
             own.append(str(tile))
         if "place" in self.facts:
             own.append(str(self.facts["place"]))
+        if monster is not None:
+            own.append(monster)
+        own += [actor.id, *actor.cards, *abilities, *actor.held()]
+        if actor.cursed:  # the curse is a card the cursed hero carries (its effects switch abilities off)
+            own.extend(e.id for e in self.rules.of_kind("curse"))
         return glob + tuple(o for o in dict.fromkeys(own) if o in known)
 
     def fire(self, trigger: str, actor: Character | None = None, side: Side | None = None,
