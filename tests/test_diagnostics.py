@@ -2,7 +2,8 @@
 
 Each folder under tests/diagnostics/ is a small project (with its own `cardc.toml`), an `args` file
 (the cardc command line, run with the case folder as the working directory so paths are stable),
-`expected.stderr` and, for the few warning-only cases, `exit` (the expected exit code; default 1). To re-record after an intended message change, run
+`expected.stderr` and, for the few warning-only cases, `exit` (the expected exit code; default 1).
+To re-record after an intended message change, run
 `CARDC_UPDATE_GOLDENS=1 python3 -m pytest -q tests/test_diagnostics.py` and review the diff.
 """
 
