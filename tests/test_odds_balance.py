@@ -30,11 +30,16 @@ def test_shortcut_gives_the_same_table() -> None:
 
 def test_backend_writes_markdown_and_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(balance, "LOADOUTS", balance.LOADOUTS[:1])
+    monkeypatch.setattr(balance, "DUELS", balance.DUELS[1:])
     assert balance.write_balance(bundled_project(), tmp_path, BuildOptions()) == []
     karak = json.loads((tmp_path / "balance" / "karak.json").read_text(encoding="utf-8"))
     assert [t["variants"] for t in karak["tables"]] == [[], ["critical_hits"], ["stronger_dragon"]]
     md = (tmp_path / "balance" / "karak.md").read_text(encoding="utf-8")
     assert "| Horan |" in md and "## no items; variants: stronger_dragon" in md
+    assert [d["by"] for d in karak["duels"]] == ["hero_duel"]
+    horan = next(r for r in karak["duels"][0]["rows"] if r["hero"] == "horan")
+    assert set(horan["cells"]) == {h["id"] for h in karak["duels"][0]["heroes"]} - {"horan"}
+    assert "## Duel: hero duel (house rules), a sword each" in md
     prophecy = json.loads((tmp_path / "balance" / "prophecy.json").read_text(encoding="utf-8"))
     elf = next(r for r in prophecy["rows"] if (r["profession"], r["race_card"]) == ("paladin", "elf_card"))
     assert (elf["start"], elf["maximum"]) == ({"strength": 4, "will": 5}, {"strength": 8, "will": 11})

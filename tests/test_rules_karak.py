@@ -21,6 +21,7 @@ from compiler.backends.python.runtime.cardc_runtime.karak import (
 from compiler.backends.python.runtime.cardc_runtime.karak_odds import (
     curse_odds,
     duel_odds,
+    duel_outcome_odds,
     monster_enumerator,
     monster_odds,
 )
@@ -328,6 +329,21 @@ def test_hero_duel_loser_flees_five_steps() -> None:
     fled, o = flee(rules())
     assert fled > 0 and o.win + o.tie + o.loss == 1
     assert flee(stripped("hero_duel"))[0] == 0
+
+
+@pytest.mark.parametrize(("a", "kit_a", "d", "kit_d", "variants", "by"), [
+    ("xanros", {"weapons": ("sword",)}, "taia", {"weapons": ("sword",)}, ("hero_duel",), "hero_duel"),
+    ("aderyn", {"weapons": ("sword",)}, "argentus", {"weapons": ("daggers",), "spells": ("frost_fist",)}, (),
+     "battle_arena"),
+    ("lady_lorraine", {"weapons": ("sword",), "spells": ("magic_missile",)}, "aderyn",
+     {"weapons": ("daggers",), "spells": ("magic_missile",)}, ("hero_duel", "critical_hits"), "hero_duel"),
+])
+def test_fast_duel_outcomes_equal_the_full_duel(a, kit_a, d, kit_d, variants, by) -> None:  # type: ignore[no-untyped-def]
+    r = rules()
+    facts = {"fight_by": by, **({"place": by} if by == "battle_arena" else {})}
+    full = duel_odds(r, make_hero(r, a, **kit_a), make_hero(r, d, **kit_d), variants, facts)
+    fast = duel_outcome_odds(r, make_hero(r, a, **kit_a), make_hero(r, d, **kit_d), variants, facts)
+    assert triple(fast) == triple(full) and 0 < fast.win < 1
 
 
 def test_duel_policy_defender_answers_the_attackers_total() -> None:

@@ -1,8 +1,9 @@
 """Backend `balance`: `generated/balance/<game>.md` and `.json`, exact odds and stat tables for designers.
 
-Karak: every hero against every monster, with no items and with typical loadouts, without variants, with
-each variant that changes fights, and with all of them. Prophecy: the stones and limits of every
-profession with every race card. All figures come from the generated rule modules.
+Karak: every hero against every monster, with no items and with typical loadouts, without variants and with
+each variant that can change such a fight; and every hero against every other in a duel (arena, house
+rule). Prophecy: the stones and limits of every profession with every race card. All figures come from the
+generated rule modules.
 """
 
 from __future__ import annotations
@@ -192,6 +193,48 @@ def monster_fight_variants(project: Project, game: str) -> dict[str, frozenset[s
     return dict(sorted(found.items()))
 
 
+# Duels in the balance tables: (label, the variants on, what started the fight); each hero carries a sword.
+DUELS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("battle arena (Regent)", (), "battle_arena"),
+    ("hero duel (house rules)", ("hero_duel",), "hero_duel"),
+)
+
+
+def duel_table(rules: Any, variants: tuple[str, ...], by: str, weapons: tuple[str, ...] = ("sword",)) -> dict[
+        str, Any]:
+    """Every hero attacking every other hero: the attacker's chances (win, tie, loss; no consequences)."""
+    from cardc_runtime.karak import make_hero
+    from cardc_runtime.karak_odds import duel_outcome_odds
+
+    facts: dict[str, Any] = {"fight_by": by}
+    if rules.get(by) is not None and rules.entity(by).is_a("tile"):
+        facts["place"] = by
+    heroes = rules.of_kind("hero")
+    armed = {h.id: make_hero(rules, h.id, weapons=weapons) for h in heroes}
+    rows, provisional = [], set()
+    for a in heroes:
+        cells = {}
+        for d in heroes:
+            if d.id != a.id:
+                odds = duel_outcome_odds(rules, armed[a.id], armed[d.id], variants, facts)
+                provisional.update(odds.provisional)
+                cells[d.id] = {"win": frac(odds.win), "tie": frac(odds.tie), "loss": frac(odds.loss)}
+        rows.append({"hero": a.id, "name": a.label("en"), "cells": cells})
+    return {"game": rules.game, "by": by, "variants": list(variants), "weapons": list(weapons),
+            "heroes": [{"id": h.id, "name": h.label("en")} for h in heroes], "rows": rows,
+            "provisional": sorted(provisional), "policy": POLICY}
+
+
+def duel_text(data: dict[str, Any]) -> str:
+    heads = [h["name"] for h in data["heroes"]]
+    lines = ["| attacker \\ defender | " + " | ".join(heads) + " |", "|" + "---|" * (len(heads) + 1)]
+    for row in data["rows"]:
+        cells = [f"{100 * row['cells'][h['id']]['win']['decimal']:.1f}%" if h["id"] in row["cells"] else "-"
+                 for h in data["heroes"]]
+        lines.append(f"| {row['name']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def karak_balance(rules: Any, variants: Relevance) -> dict[str, Any]:
     """Per loadout: the table without variants, then with each variant that can change a monster fight."""
     tables = []
@@ -202,8 +245,10 @@ def karak_balance(rules: Any, variants: Relevance) -> dict[str, Any]:
         for on in [(), *((v,) for v in variants)]:
             tables.append({"loadout": label, **karak_table(rules, on, weapons, spells, variants, cache)})
     others = [v for v in rules.variant_ids() if v not in variants]
+    duels = [{"label": label, **duel_table(rules, on, by)} for label, on, by in DUELS
+             if rules.get(by) is not None and all(rules.get(v) is not None for v in on) and rules.get("sword")]
     return {"game": rules.game, "fight_variants": list(variants), "other_variants": others, "tables": tables,
-            "policy": POLICY}
+            "duels": duels, "policy": POLICY}
 
 
 def karak_markdown(data: dict[str, Any]) -> str:
@@ -219,6 +264,11 @@ def karak_markdown(data: dict[str, Any]) -> str:
         out += [f"## {t['loadout']}; variants: {', '.join(t['variants']) or 'none'}", "",
                 table_text(t, markdown=True)]
         notes.update(t["provisional"])
+    for d in data.get("duels", []):
+        out += [f"## Duel: {d['label']}, a sword each", "",
+                "Chance that the hero of the row, attacking, beats the hero of the column (the attacker chooses "
+                "first; the defender knows the attacker's total).", "", duel_text(d)]
+        notes.update(d["provisional"])
     if notes:
         out += ["## Provisional", "", "These figures rest on rules or values that are not confirmed:", ""]
         out += [f"- {n}" for n in sorted(notes)] + [""]

@@ -152,3 +152,43 @@ class Odds:
         spent = sum((p * leaf.cost for leaf, p in dist.items()), Fraction(0))
         return cls(prob(dist, "win"), prob(dist, "tie"), prob(dist, "loss"), extra,
                    tuple(sorted(provisional)), runs, dict(sorted(lives.items())), spent)
+
+
+Tree = tuple[Any, ...]  # ("leaf", value) | ("dice", ((weight, tree), ...)) | ("choice", chooser, ((option, tree), ...))
+
+
+def build_tree(process: Process, summary: Callable[[Any], Hashable], prefix: tuple[Any, ...] = ()) -> Tree:
+    """The whole decision tree of a process, its leaves summarized: evaluated later without re-running it
+    (for a side whose decisions depend on something only known later, such as the other side's total)."""
+    try:
+        result = process(Replay(prefix))
+    except NeedInput as need:
+        what = need.what
+        if isinstance(what, Choice):
+            return ("choice", what.chooser, tuple((o, build_tree(process, summary, (*prefix, o)))
+                                                  for o in what.options))
+        if isinstance(what, Dice):
+            return ("dice", tuple((w, build_tree(process, summary, (*prefix, faces)))
+                                  for faces, w in throws(what.count, what.sides)))
+        weight = Fraction(1, int(what))
+        return ("dice", tuple((weight, build_tree(process, summary, (*prefix, face)))
+                              for face in range(1, int(what) + 1)))
+    return ("leaf", summary(result))
+
+
+def evaluate(tree: Tree, value: Callable[[Any], Dist], me: str) -> Dist:
+    """The distribution of a built tree, each choice made by the default policy of its chooser."""
+    kind = tree[0]
+    if kind == "leaf":
+        return value(tree[1])
+    if kind == "dice":
+        return mix([(w, evaluate(sub, value, me)) for w, sub in tree[1]])
+    best: Dist | None = None
+    best_key: tuple[Fraction, ...] | None = None
+    for _, sub in tree[2]:
+        dist = evaluate(sub, value, me)
+        key = policy_key(dist, tree[1] == me)
+        if best_key is None or key > best_key:
+            best, best_key = dist, key
+    assert best is not None
+    return best
