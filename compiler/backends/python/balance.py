@@ -245,8 +245,17 @@ def karak_balance(rules: Any, variants: Relevance) -> dict[str, Any]:
         for on in [(), *((v,) for v in variants)]:
             tables.append({"loadout": label, **karak_table(rules, on, weapons, spells, variants, cache)})
     others = [v for v in rules.variant_ids() if v not in variants]
-    duels = [{"label": label, **duel_table(rules, on, by)} for label, on, by in DUELS
-             if rules.get(by) is not None and all(rules.get(v) is not None for v in on) and rules.get("sword")]
+    duels: list[dict[str, Any]] = []
+    for label, on, by in DUELS:
+        if rules.get(by) is None or not all(rules.get(v) is not None for v in on) or rules.get("sword") is None:
+            continue
+        table = {"label": label, **duel_table(rules, on, by)}
+        same = next((d for d in duels if d["rows"] == table["rows"]), None)
+        if same is not None:  # the same numbers under another rule: one table, both names
+            same["label"] += f" and {label} (the same numbers)"
+            same.setdefault("also_by", []).append(by)
+        else:
+            duels.append(table)
     return {"game": rules.game, "fight_variants": list(variants), "other_variants": others, "tables": tables,
             "duels": duels, "policy": POLICY}
 
