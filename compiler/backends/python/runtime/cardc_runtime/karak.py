@@ -172,7 +172,7 @@ def fight_monster(ctx: Context, who: Character, monster_id: str) -> FightReport:
     if monster.provisional("strength"):
         ctx.provisional.add(f"{monster_id} strength: {monster.provisional('strength')}")
     side = Side(who)
-    ctx.fight = Fight("dragon" if monster_id == "dragon" or "dragon" in monster.tags else "monster", [side],
+    ctx.fight = Fight("dragon" if monster.is_a("dragon") or "dragon" in monster.tags else "monster", [side],
                       monster, strength)
     ctx.characters.setdefault(who.id, who)
     roll_side(ctx, side)
