@@ -168,7 +168,9 @@ class FightReport:
 def fight_monster(ctx: Context, who: Character, monster_id: str) -> FightReport:
     """A hero fights a monster: higher total wins; a tie sends the hero back; a loss costs a life."""
     monster = ctx.rules.entity(monster_id)
-    strength = int(monster.attr("strength", 0))
+    if not isinstance(monster.attr("strength"), int):
+        raise LoadoutError(f"the strength of {monster_id} is not known")
+    strength = int(monster.attr("strength"))
     if monster.provisional("strength"):
         ctx.provisional.add(f"{monster_id} strength: {monster.provisional('strength')}")
     side = Side(who)
