@@ -112,9 +112,11 @@ def karak_table(rules: Any, variants: tuple[str, ...], weapons: tuple[str, ...] 
     from cardc_runtime.karak import make_hero
     from cardc_runtime.karak_odds import monster_odds
 
-    monsters = sorted(rules.of_kind("monster"), key=lambda x: (x.attr("strength", 0), x.id))
+    known = [x for x in rules.of_kind("monster") if isinstance(x.attr("strength"), int)]
+    monsters = sorted(known, key=lambda x: (x.attr("strength"), x.id))
     rows = []
-    provisional: set[str] = set()
+    provisional: set[str] = {f"{x.id} is left out: its strength is not known"
+                             for x in rules.of_kind("monster") if x not in known}
     memo: dict[Any, Any] = {} if cache is None else cache
     for hero in rules.of_kind("hero"):
         if heroes is not None and hero.id not in heroes:
