@@ -181,10 +181,25 @@ def _wrap(line: str) -> list[str]:
                          break_on_hyphens=False) or [""]
 
 
-def effect_doc(catalogue: Catalogue, e: m.Entity, fx: m.Effect) -> str:
-    """The rule in English, from the catalogue's docs of every verb the effect uses."""
+def _sentence(project: m.Project | None, e: m.Entity, fx: m.Effect) -> str | None:
+    """The effect as the English rules text prints it (compiler/textgen.py), if it can be rendered."""
+    if project is None:
+        return None
+    from compiler.textgen import TextGen
+
+    try:
+        return TextGen(project).effect(e, fx, "en").plain.strip() or None
+    except Exception:  # noqa: BLE001 - the docstring then gives the catalogue's wording only
+        return None
+
+
+def effect_doc(catalogue: Catalogue, e: m.Entity, fx: m.Effect, project: m.Project | None = None) -> str:
+    """The rule in English: the rules-text sentence, then the catalogue's doc of every verb it uses."""
     name = e.name.get("en") or next((t.text for t in e.name.entries), e.id)
     lines = [f"{name} ({e.kind} `{e.id}`), effect {fx.index}: on {_inv_text(fx.trigger)}.", ""]
+    sentence = _sentence(project, e, fx)
+    if sentence:
+        lines += [f"Rule: {sentence}", ""]
     lines.append(f"When: {_doc_of(catalogue, fx.trigger.verb)}")
     if fx.condition is not None:
         docs = "; ".join(dict.fromkeys(f"{v}: {_doc_of(catalogue, v)}" for v in _cond_verbs(fx.condition)))
@@ -252,7 +267,7 @@ def module_source(project: m.Project, catalogue: Catalogue, game: str, module_ke
             fallbacks |= w.fallbacks
             funcs.append("\n".join([
                 f"def {fname}(ctx: Context) -> None:",
-                docstring(effect_doc(catalogue, e, fx), 4),
+                docstring(effect_doc(catalogue, e, fx, project), 4),
                 *body,
             ]))
             registry += [
