@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -36,6 +37,14 @@ def load_games(project: Project, folder: Path | None = None) -> dict[str, Module
     """Generate the project's packages (into `folder` or a temporary one) and import each game package."""
     ensure_runtime()
     tmp = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="cardc-py-"))
+    try:
+        return _import_all(project, tmp)
+    finally:
+        if folder is None:  # the modules are in memory now; leave no temporary files behind
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _import_all(project: Project, tmp: Path) -> dict[str, ModuleType]:
     for rel, text in python_files(project).items():
         path = tmp / rel
         path.parent.mkdir(parents=True, exist_ok=True)
