@@ -63,13 +63,14 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_dump(args: argparse.Namespace) -> int:
-    from compiler.irjson import dumps, project_json
+    from compiler.irjson import iter_project_json
 
     result = _front(args.paths)
     if _report(result.diagnostics if not args.quiet else [d for d in result.diagnostics if d.is_error],
                result.sources):
         return 1
-    sys.stdout.write(dumps(project_json(result.project, args.game)))
+    for chunk in iter_project_json(result.project, args.game):  # streamed: large IRs stay small in memory
+        sys.stdout.write(chunk)
     return 0
 
 

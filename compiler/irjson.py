@@ -5,7 +5,9 @@ Its shape is published as JSON Schema in `dsl/schemas/`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from compiler import model as m
@@ -137,6 +139,25 @@ def project_json(p: m.Project, game: str | None = None) -> dict[str, Any]:
         "kinds": [kind_json(k) for _, k in sorted(p.kinds.items()) if keep(k.game)],
         "entities": [entity_json(e) for e in p.entities if keep(e.game)],
     }
+
+
+def iter_project_json(p: m.Project, game: str | None = None) -> Iterator[str]:
+    """The text of `dumps(project_json(p, game))`, in pieces: one entity at a time, so a large
+    project never has its whole IR as JSON objects and text in memory at once."""
+    def keep(g: str) -> bool:
+        return game is None or g == game
+
+    head = project_json(dataclasses.replace(p, entities=()), game)
+    del head["entities"]
+    text = dumps(head)
+    yield text[: text.rindex("\n}")] + ',\n  "entities": ['
+    first = True
+    for e in p.entities:
+        if keep(e.game):
+            body = json.dumps(entity_json(e), ensure_ascii=False, indent=2).replace("\n", "\n    ")
+            yield ("\n    " if first else ",\n    ") + body
+            first = False
+    yield "]\n}\n" if first else "\n  ]\n}\n"
 
 
 def dumps(data: Any) -> str:

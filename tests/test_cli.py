@@ -152,3 +152,14 @@ def test_console_script_and_module_agree() -> None:
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr and "error[E110]" in proc.stderr
+
+
+def test_streamed_dump_is_the_ir_json(bundled) -> None:  # type: ignore[no-untyped-def]
+    """`cardc dump` streams the IR entity by entity; the text is exactly `dumps(project_json(...))`."""
+    from compiler.irjson import dumps, project_json
+
+    code, out, _ = run(["dump", "content"])
+    assert code == 0
+    assert out == dumps(project_json(bundled.project))
+    game = sorted(bundled.project.games)[0]
+    assert run(["dump", "content", "--game", game])[1] == dumps(project_json(bundled.project, game))

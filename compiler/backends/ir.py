@@ -6,7 +6,7 @@ from pathlib import Path
 
 from compiler.backends import BuildOptions
 from compiler.diagnostics import Diagnostic
-from compiler.irjson import dumps, project_json
+from compiler.irjson import iter_project_json
 from compiler.model import Project
 
 
@@ -14,5 +14,6 @@ def write_ir(project: Project, out: Path, options: BuildOptions) -> list[Diagnos
     folder = out / "ir"
     folder.mkdir(parents=True, exist_ok=True)
     for game in sorted(project.games):
-        (folder / f"{game}.json").write_text(dumps(project_json(project, game)), encoding="utf-8")
+        with (folder / f"{game}.json").open("w", encoding="utf-8", newline="\n") as fp:
+            fp.writelines(iter_project_json(project, game))  # the text of dumps(project_json(...)), streamed
     return []
