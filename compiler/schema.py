@@ -426,11 +426,41 @@ def _locate(path: list[Any], data: Any, entities: list[m.Entity]) -> tuple[Span,
         value = ent.attrs.get(str(path[3]))
         if value is not None:
             span = _value_span(value, path[4:])
+    elif section == "entities" and len(path) >= 4 and path[2] == "effects" \
+            and isinstance(path[1], int) and path[1] < len(entities):
+        found_value = _effect_value(entities[path[1]], path[3:])
+        if found_value is not None:
+            span = found_value.span
     return span, where
 
 
-def _value_span(value: s.Value, rest: list[Any]) -> Span:
-    """The span of the value (or the list item / provisional value inside it) that `rest` points at."""
+def _effect_value(entity: m.Entity, path: list[Any]) -> s.Value | None:
+    """The argument value that `path` (below the entity's `effects`) points at, if it is one."""
+    node: Any = entity.effects
+    for i, key in enumerate(path):
+        if isinstance(node, tuple) and isinstance(key, int) and key < len(node):
+            node = node[key]
+        elif isinstance(node, m.Invocation) and key == "args" and i + 1 < len(path):
+            value = node.arg(str(path[i + 1]))
+            return _value_span_node(value, path[i + 2:]) if value is not None else None
+        elif isinstance(node, m.Effect | m.If) or (isinstance(node, m.Option) and key == "body"):
+            node = {"trigger": getattr(node, "trigger", None), "condition": getattr(node, "condition", None),
+                    "body": getattr(node, "body", None), "if": getattr(node, "cond", None),
+                    "then": getattr(node, "then", None), "else": getattr(node, "orelse", None)}.get(key)
+        elif isinstance(node, m.Do | m.May) and key in ("do", "may"):
+            node = node.call
+        elif isinstance(node, m.Choose) and key == "choose":
+            node = node.options
+        elif isinstance(node, m.NotCond) and key == "not":
+            node = node.cond
+        elif isinstance(node, m.AndCond | m.OrCond) and key in ("and", "or"):
+            node = (node.left, node.right)
+        else:
+            return None
+    return None
+
+
+def _value_span_node(value: s.Value, rest: list[Any]) -> s.Value:
     for key in rest:
         if isinstance(value, s.ListV) and isinstance(key, int) and key < len(value.items):
             value = value.items[key]
@@ -438,4 +468,9 @@ def _value_span(value: s.Value, rest: list[Any]) -> Span:
             value = value.value
         else:
             break
-    return value.span
+    return value
+
+
+def _value_span(value: s.Value, rest: list[Any]) -> Span:
+    """The span of the value (or the list item / provisional value inside it) that `rest` points at."""
+    return _value_span_node(value, rest).span

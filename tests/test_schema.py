@@ -160,8 +160,9 @@ def test_violations_are_reported_at_dsl_spans(bundled: FrontEndResult) -> None:
     d = by_file_line[(bad_value.span.file, bad_value.span.line, bad_value.span.col)]
     assert f"attribute `{attr}` of {entity.kind} `{entity.id}`" in d.message
     call = next(st.call for st in effect_entity.effects[0].body if hasattr(st, "call") and st.call.args)
-    d2 = next(d for d in diags if (d.span.file, d.span.line) == (call.span.file, call.span.line))
-    assert f"`{call.verb}`" in d2.message and f"`{effect_entity.id}`" in d2.message
+    arg_name, arg_value = call.args[0]
+    d2 = by_file_line[(arg_value.span.file, arg_value.span.line, arg_value.span.col)]  # at the argument itself
+    assert f"argument `{arg_name}` of `{call.verb}`" in d2.message and f"`{effect_entity.id}`" in d2.message
     for d in diags:  # never raw JSON paths
         assert "$" not in d.message and "entities" not in d.message and "/" not in d.message
         assert d.span.file.endswith(".cardc")
