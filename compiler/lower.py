@@ -6,6 +6,7 @@ All problems go to the diagnostic sink; lowering never stops at the first one.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -319,8 +320,7 @@ class Lowering:
         if default is not None:
             vctx = self._simple_ctx(f"{d.id}.default", self.modules[_mkey(ctx)].languages,
                                     self.games[ctx.game].publish, ctx.directory)
-            if t.name not in ("ref",) and not (t.name == "list" and str(t.args[0]).startswith("ref")):
-                check_value(default, t, vctx)
+            check_value(default, t, vctx)  # references are only shaped here; entities resolve them
         doc_v = attrs["doc"].value if "doc" in attrs else None
         return m.AttrDef(d.id, t, _bool(attrs, "required", False), default,
                          doc_v.value if isinstance(doc_v, s.StrV) else None, d.id_span)
@@ -420,6 +420,8 @@ class Lowering:
                                     f"add `{name}: ...` to its body")
                 if isinstance(spec, m.AttrDef) and name not in values and spec.default is not None:
                     values[name] = spec.default
+                    where[0] = name
+                    _resolve_refs(spec.default, spec.type, vctx.resolve_ref)  # reported once, at the default
         effects = tuple(self._lower_rule(i + 1, r, vctx, where) for i, r in enumerate(d.rules))
         if kind is None:
             return None
@@ -562,6 +564,17 @@ class Lowering:
             elif target.module == e.module:
                 self.sink.error("E208", f"errata of `{e.id}` must come from another module than the original",
                                 e.span, "errata belong in the expansion that changes the card")
+
+
+def _resolve_refs(value: s.Value, t: m.TypeExpr, resolve: Callable[[str, tuple[str, ...], Span], None]) -> None:
+    """Resolve the references in a kind's default value (its shape was checked with the kind)."""
+    if isinstance(value, s.ProvisionalV):
+        _resolve_refs(value.value, t, resolve)
+    elif t.name == "ref" and isinstance(value, s.CallV) and value.is_bare:
+        resolve(value.name, tuple(str(a) for a in t.args), value.span)
+    elif t.name == "list" and isinstance(value, s.ListV) and isinstance(t.args[0], m.TypeExpr):
+        for item in value.items:
+            _resolve_refs(item, t.args[0], resolve)
 
 
 def _a(noun: str) -> str:

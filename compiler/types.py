@@ -134,7 +134,8 @@ def _expectation(t: TypeExpr) -> str:
     if t.name == "list":
         return f"a list [...] of {_expectation(t.args[0])}"  # type: ignore[arg-type]
     if t.name == "ref":
-        return f"a reference to a {' or '.join(str(a) for a in t.args)}"
+        kinds = " or ".join(str(a) for a in t.args)
+        return f"a reference to {'an' if kinds[:1] in tuple('aeiou') else 'a'} {kinds}"
     return f"one of {', '.join(str(a) for a in t.args)}"
 
 

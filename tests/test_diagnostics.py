@@ -65,7 +65,9 @@ def test_corpus_covers_most_codes() -> None:
         text = (CORPUS / name / "expected.stderr").read_text(encoding="utf-8")
         seen.update(m.group(2) for m in LOCATION.finditer(text))
     backend = {c for c in CODES if c[1] == "6"}  # raised by backends (6xx: print sheets, tests/test_print*)
-    untested = sorted(set(CODES) - seen - backend)
+    # E402 only fires when the IR gets past the checker yet breaks the schema: tests/test_schema.py
+    # makes that happen with a tampered IR and with a checker gap simulated by monkeypatching.
+    untested = sorted(set(CODES) - seen - backend - {"E402"})
     assert not untested, f"no golden exercises {untested}"
 
 

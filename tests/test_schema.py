@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from compiler import cli
+from compiler import cli, lower
 from compiler import syntax as s
 from compiler.catalogue import default_catalogue
 from compiler.frontend import FrontEndResult
@@ -200,14 +200,37 @@ def kind_project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.fixture()
+def checker_gap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Simulate a checker that lets kind defaults through unchecked (as it once did for references):
+    then only the schema stands between a wrong default and the IR."""
+    real = lower.check_value
+
+    def lenient(value: s.Value, t: Any, ctx: Any) -> None:
+        if not ctx.where.endswith(".default"):
+            real(value, t, ctx)
+
+    monkeypatch.setattr(lower, "check_value", lenient)
+    monkeypatch.setattr(lower, "_resolve_refs", lambda *args: None)
+
+
+def test_the_checker_itself_rejects_wrong_defaults(kind_project: Path) -> None:
+    code, _, err = _run(["check", "."], kind_project)
+    assert code == 1
+    assert "game.cardc:5:43: error[E203]: `reward.default` expects a reference to an item, not a number" in err
+    assert "game.cardc:6:48: error[E206]: `loot` refers to unknown item `x`" in err
+
+
+@pytest.mark.usefixtures("checker_gap")
 def test_kind_declaration_violating_schema_fails_check_schema(kind_project: Path) -> None:
-    """A reference-typed default the checker lets through is caught by the schema, at its DSL span."""
+    """A wrong default that gets past the checker is caught by the schema, at its DSL span."""
     assert _run(["check", "."], kind_project)[0] == 0
     code, _, err = _run(["check", "--schema", "."], kind_project)
     assert code == 1
     assert err == KIND_EXPECTED
 
 
+@pytest.mark.usefixtures("checker_gap")
 def test_build_always_validates_against_schemas(kind_project: Path) -> None:
     out = kind_project / "gen"
     code, _, err = _run(["build", ".", "--out", str(out)], kind_project)
@@ -216,6 +239,7 @@ def test_build_always_validates_against_schemas(kind_project: Path) -> None:
     assert not out.exists()
 
 
+@pytest.mark.usefixtures("checker_gap")
 def test_schemas_command_writes_and_checks(kind_project: Path) -> None:
     folder = kind_project / "schemas"
     assert _run(["schemas", ".", "--out", str(folder), "--check"], kind_project)[0] == 1
