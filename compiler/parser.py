@@ -255,6 +255,17 @@ def _unclosed_brace(text: str) -> tuple[int, int] | None:
     return stack[-1] if stack else None
 
 
+def _acceptable(err: UnexpectedToken) -> set[str]:
+    """The terminals that could really come next. `err.expected` is the LALR state's set, which
+    (states being merged) also lists tokens valid only in other contexts, such as `)` after an
+    attribute's value; the interactive parser tries each one through the pending reductions."""
+    try:
+        accepted = set(err.interactive_parser.accepts()) if err.interactive_parser is not None else set()
+    except Exception:  # pragma: no cover - defensive: fall back to the state's set
+        accepted = set()
+    return accepted or set(err.expected)
+
+
 def _token_text(tok: Token) -> str:
     return "end of file" if tok.type == "$END" else f"`{tok}`"
 
@@ -313,7 +324,7 @@ def _report_syntax_error(err: UnexpectedInput, text: str, file: str, lark: Lark,
         return
     if isinstance(err, UnexpectedToken):
         tok = err.token
-        expected = _describe_expected(lark, set(err.expected))
+        expected = _describe_expected(lark, _acceptable(err))
         if tok.type == "$END":
             where = _unclosed_brace(text)
             if where:
