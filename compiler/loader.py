@@ -74,10 +74,17 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
         return
     display = display_path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        reason = "is not UTF-8 text" if isinstance(err, UnicodeDecodeError) else "cannot be read"
-        sink.error("E110", f"`{display}` {reason}", span)
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark some editors write is not text
+    except UnicodeDecodeError as err:
+        raw = err.object if isinstance(err.object, bytes) else b""
+        line = raw.count(b"\n", 0, err.start) + 1
+        col = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+        sink.error("E110", f"`{display}` is not UTF-8 text: byte 0x{raw[err.start]:02x} cannot be decoded",
+                   Span(display, line, col), "save the file as UTF-8")
+        done[path] = None
+        return
+    except OSError:
+        sink.error("E110", f"`{display}` cannot be read", span)
         done[path] = None
         return
     out.texts[display] = text

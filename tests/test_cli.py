@@ -163,3 +163,15 @@ def test_streamed_dump_is_the_ir_json(bundled) -> None:  # type: ignore[no-untyp
     assert out == dumps(project_json(bundled.project))
     game = sorted(bundled.project.games)[0]
     assert run(["dump", "content", "--game", game])[1] == dumps(project_json(bundled.project, game))
+
+
+def test_byte_order_mark_and_crlf_are_accepted(tmp_path: Path) -> None:
+    """Files saved by editors that write a UTF-8 BOM and CRLF line ends check cleanly, with right positions."""
+    (tmp_path / "cardc.toml").write_text("")
+    text = 'module g\r\ngame g { languages: [en] }\r\nkind monster {}\r\nmonster bat { name: { en "Bat" } }\r\n'
+    (tmp_path / "g.cardc").write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert run(["check", "."], tmp_path)[0] == 0
+    (tmp_path / "g.cardc").write_bytes(b"\xef\xbb\xbf" + text.replace("monster bat", "monstr bat").encode())
+    code, _, err = run(["check", "."], tmp_path)
+    assert code == 1
+    assert err.startswith("g.cardc:4:1: error[E200]: unknown kind `monstr`")
