@@ -196,7 +196,8 @@ class Lowering:
             for req in mod.requires:
                 if f"{mod.game}.{req}" not in self.modules:
                     self.sink.error("E211", f"`{key}` requires unknown expansion `{req}`", mod.span,
-                                    did_you_mean(req, [x.id for x in self.modules.values() if x.game == mod.game]))
+                                    did_you_mean(req, [x.id for x in self.modules.values() if x.game == mod.game])
+                                    or f"import the file that declares `expansion {req} extends {mod.game}`")
 
     def _check_builtin_members(self, d: s.DeclS) -> None:
         """Texts of games and expansions are checked for translations; nested declarations are not allowed."""
@@ -261,7 +262,8 @@ class Lowering:
         for inner in d.decls:
             if inner.kind != "attr":
                 self.sink.error("E212", f"a kind holds `attr` declarations, not `{inner.kind}`", inner.span,
-                                did_you_mean(inner.kind, ["attr"]))
+                                did_you_mean(inner.kind, ["attr"])
+                                or f"declare `{inner.kind} {inner.id}` at the top level, after the kind")
                 continue
             adef = self._attr_def(inner, ctx)
             if adef is not None:

@@ -213,6 +213,10 @@ def check_value(value: s.Value, t: TypeExpr, ctx: ValueContext) -> None:
 def _type_hint(value: s.Value, t: TypeExpr) -> str | None:
     if t.name == "modifier" and isinstance(value, s.IntV):
         return f"write the sign: +{value.value}"
+    if t.name in ("int", "number", "range") and isinstance(value, s.SignedV) and value.value >= 0:
+        return f"a plain number has no sign: {value.value}"
+    if t.name in ("int", "number", "range") and isinstance(value, s.StrV) and value.value.strip().isdigit():
+        return f"numbers are written without quotes: {value.value.strip()}"
     if t.name == "text" and isinstance(value, s.StrV):
         return f'give every language: {{ en "{value.value}" ... }}'
     if t.name == "list" and not isinstance(value, s.ListV):
