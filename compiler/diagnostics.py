@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -51,9 +52,9 @@ class Diagnostic:
         out = [f"{sp.file}:{sp.line}:{sp.col}: {self.severity.value}[{self.code}]: {self.message}"]
         text = (sources or {}).get(sp.file)
         if text is not None:
-            lines = text.splitlines()
+            lines = text.split("\n")  # as the lexer counts lines: not at \r, \f or U+2028 like splitlines()
             if 1 <= sp.line <= len(lines):
-                src = lines[sp.line - 1].replace("\t", " ")
+                src = _LAYOUT.sub(" ", lines[sp.line - 1].rstrip("\r"))
                 width = 1
                 if sp.end_line == sp.line and sp.end_col > sp.col:
                     width = sp.end_col - sp.col
@@ -64,6 +65,10 @@ class Diagnostic:
         if self.hint:
             out.append(f"  = hint: {self.hint}")
         return "\n".join(out)
+
+
+# Characters that would move the caret out of line under the source: shown as one space each.
+_LAYOUT = re.compile(r"[\t\r\f\v\x00-\x1f\x7f\u2028\u2029]")
 
 
 def did_you_mean(word: str, vocabulary: Iterable[str]) -> str | None:

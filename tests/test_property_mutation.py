@@ -116,6 +116,15 @@ def test_mutated_content_never_crashes(workdir: tuple[Path, dict[str, str]], pic
             errors = [d for d in result.diagnostics if d.is_error]
             assert any(d.span.file.endswith(".cardc") and d.span.line >= 1 and d.span.col >= 1 for d in errors), \
                 [d.render() for d in errors]
+        for d in result.diagnostics:  # every position lies inside its file
+            text = result.sources.get(d.span.file)
+            if text is not None:
+                lines = text.split("\n")  # lines as the lexer counts them
+                assert 1 <= d.span.line <= len(lines) + 1, d.render()
+                assert 1 <= d.span.col <= len(lines[min(d.span.line, len(lines)) - 1]) + 2, d.render()
+            rendered = d.render(result.sources)  # rendering never fails, and the source line is one line
+            if text is not None and d.span.line <= len(text.split("\n")):
+                assert len(rendered.split("\n")) == 3 + (d.hint is not None), rendered
         out, err = io.StringIO(), io.StringIO()
         with redirect_stdout(out), redirect_stderr(err):
             code = cli.main(["check", str(Path("content") / source)])
