@@ -1,0 +1,268 @@
+"""The state the generated effects read and change: characters, the fight in progress, the log.
+
+Generated effect functions receive a `Context`; the verbs in `verbs.py` are its vocabulary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .inputs import Choice, Inputs
+from .model import EffectDef, EntityData, Ruleset
+
+Outcome = Literal["win", "tie", "loss"]
+
+# Triggers that concern the whole table rather than one character.
+WORLD_TRIGGERS = frozenset({"chambers_revealed", "game_end"})
+# Triggers that concern a tile the character is on.
+TILE_TRIGGERS = frozenset({"enter_tile", "reveal_tile", "reveal_room"})
+# Kinds whose effects apply to everyone (a rule of play, a switched-on variant).
+GLOBAL_KINDS = ("variant", "rule")
+
+
+@dataclass
+class Character:
+    """A hero (Karak) or character (Prophecy) and what it carries."""
+
+    id: str
+    lives: int = 5
+    max_lives: int = 5
+    weapons: list[str] = field(default_factory=list)
+    spells: list[str] = field(default_factory=list)  # the spell slots (Hannah may put daggers there)
+    keys: list[str] = field(default_factory=list)
+    treasures: list[str] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)  # anything else held
+    cards: list[str] = field(default_factory=list)  # attached entities: profession, race, abilities bought
+    abilities: list[str] | None = None  # None: the character's own nested abilities
+    cursed: bool = False
+    unconscious: bool = False
+    possessed: bool = False
+    stats: dict[str, int] = field(default_factory=dict)  # Prophecy: stones owned (the current value)
+    max_stats: dict[str, int] = field(default_factory=dict)  # Prophecy: the most stones it may own
+    spent: dict[str, int] = field(default_factory=dict)  # Prophecy: stones on the left (wounds, magic used)
+    no_abilities: bool = False
+
+    def held(self) -> list[str]:
+        return [*self.weapons, *self.spells, *self.keys, *self.treasures, *self.items]
+
+    def copy(self) -> Character:
+        return Character(self.id, self.lives, self.max_lives, list(self.weapons), list(self.spells),
+                         list(self.keys), list(self.treasures), list(self.items), list(self.cards),
+                         None if self.abilities is None else list(self.abilities), self.cursed,
+                         self.unconscious, self.possessed, dict(self.stats), dict(self.max_stats),
+                         dict(self.spent), self.no_abilities)
+
+    def own_abilities(self, rules: Ruleset) -> tuple[str, ...]:
+        return rules.memo(("abilities", self.id), lambda: tuple(  # type: ignore[no-any-return]
+            sorted(e.id for e in rules.children(self.id, "ability"))))
+
+
+@dataclass
+class Side:
+    """One side of a fight: the dice, the modifiers collected from effects, and the result."""
+
+    who: Character
+    dice: list[int] = field(default_factory=list)
+    first_dice: tuple[int, ...] = ()
+    attack: int = 0
+    spells_used: list[str] = field(default_factory=list)
+    tie_wins: bool = False
+    weapon_values: dict[str, int] = field(default_factory=dict)
+    counts_as: dict[int, int] = field(default_factory=dict)
+    keep: set[str] = field(default_factory=set)
+    after_roll: set[str] = field(default_factory=set)
+    slot_ok: set[tuple[str, str]] = field(default_factory=set)
+    loss_costs: int | None = None
+    tie_costs: int | None = None
+    opponent_mod: int = 0
+    rerolled: bool = False
+    dice_spec: tuple[int, int] = (2, 6)
+    seen_faces: set[int] = field(default_factory=set)
+    frozen: set[tuple[str, str]] = field(default_factory=set)
+    inactive: set[str] = field(default_factory=set)  # decks whose cards do not work in this fight
+    opponent_stats: dict[str, int] = field(default_factory=dict)  # Prophecy: the opponent's stat changes
+    spells_after_roll: bool = False  # every spell may be chosen after the fighter's own roll
+    no_retreat: bool = False
+    retreat_to: str | None = None
+    attacker: bool = True
+    lives_spent: int = 0
+    total: int | None = None
+    outcome: Outcome | None = None
+    margin: int = 0
+
+    def faces(self) -> list[int]:
+        """The dice after abilities that change what a face counts as."""
+        return [self.counts_as.get(d, d) for d in self.dice]
+
+
+@dataclass
+class Fight:
+    against: str  # monster | hero | dragon | guardian | character
+    sides: list[Side]
+    monster: EntityData | None = None
+    target: int | None = None  # the value to beat when fighting a monster
+
+    def other(self, side: Side) -> Side | None:
+        return next((s for s in self.sides if s is not side), None)
+
+
+@dataclass
+class Context:
+    """Everything an effect may look at: the ruleset, switched-on variants, explicit facts and inputs."""
+
+    rules: Ruleset
+    inputs: Inputs
+    variants: frozenset[str] = frozenset()
+    facts: dict[str, Any] = field(default_factory=dict)
+    characters: dict[str, Character] = field(default_factory=dict)
+    log: list[tuple[Any, ...]] = field(default_factory=list)
+    actor: Character | None = None
+    side: Side | None = None
+    fight: Fight | None = None
+    owner: str = ""
+    last_roll: int | None = None
+    lord: str | None = None
+    provisional: set[str] = field(default_factory=set)
+    setup: dict[str, int] = field(default_factory=dict)  # stat and slot modifiers collected at setup
+    effect: str = ""  # the key of the effect running now (owner#index)
+    used: set[tuple[str, str]] = field(default_factory=set)  # (effect, scope) for first_use
+    prevented: bool = False  # a `prevent` ran for the event being fired
+    turn: int = 0
+    inactive: set[str] = field(default_factory=set)
+
+    # ---- decisions and randomness ---------------------------------------------
+
+    def who(self) -> str:
+        return self.actor.id if self.actor else "table"
+
+    def may(self, point: str, *offer: Any) -> bool:
+        """A `may` statement: the acting player decides (default: no); the offer is logged."""
+        if offer:
+            self.record("offered", *offer)
+        return bool(self.inputs.choose(Choice(self.who(), f"{self.who()}:{point}", (False, True))))
+
+    def choose(self, point: str, options: tuple[str, ...]) -> str:
+        return str(self.inputs.choose(Choice(self.who(), f"{self.who()}:{point}", options)))
+
+    def ask(self, point: str, options: tuple[Any, ...], chooser: str | None = None) -> Any:
+        who = chooser or self.who()
+        return self.inputs.choose(Choice(who, f"{who}:{point}", options))
+
+    def roll(self, sides: int = 6) -> int:
+        return self.inputs.roll(sides)
+
+    def roll_dice(self, count: int, sides: int = 6) -> list[int]:
+        return list(self.inputs.roll_dice(count, sides))
+
+    def record(self, *event: Any) -> None:
+        self.log.append((self.who(), *event))
+
+    def fact(self, name: str, default: Any = None) -> Any:
+        """An explicit input about the situation (first step, players, ...)."""
+        if name not in self.facts and default is None:
+            raise KeyError(f"the situation does not say `{name}`: pass it in facts")
+        return self.facts.get(name, default)
+
+    # ---- effects ------------------------------------------------------------------
+
+    def owners(self, actor: Character | None, trigger: str) -> tuple[str, ...]:
+        """The entities whose effects apply to `actor` for `trigger`, in resolution order (a later setting
+        overrides an earlier one): the rules of the game, variants, the tile or place, the monster fought,
+        the character, its cards, abilities (unless switched off) and items."""
+        rules = self.rules
+        glob: tuple[str, ...] = rules.memo("global owners", lambda: tuple(
+            e.id for e in sorted(rules.entities.values(), key=_global_order) if _is_global(e)))
+        if trigger in WORLD_TRIGGERS:
+            return tuple(sorted(rules.entities))
+        if actor is None:
+            return glob
+        abilities: tuple[str, ...] = ()
+        if not actor.no_abilities:
+            abilities = tuple(actor.abilities) if actor.abilities is not None else actor.own_abilities(rules)
+        monster = self.fight.monster.id if self.fight is not None and self.fight.monster is not None else None
+        tile = self.facts.get("tile") if trigger in TILE_TRIGGERS else None
+        key = ("owners", actor.id, tuple(actor.cards), abilities, tuple(actor.held()), monster, tile,
+               self.facts.get("place"), actor.cursed)
+        return rules.memo(key, lambda: self._owners(actor, glob, abilities, monster, tile))  # type: ignore[no-any-return]
+
+    def _owners(self, actor: Character, glob: tuple[str, ...], abilities: tuple[str, ...], monster: str | None,
+                tile: Any) -> tuple[str, ...]:
+        known = self.rules.entities
+        own: list[str] = []
+        if tile is not None:
+            own.append(str(tile))
+        if "place" in self.facts:
+            own.append(str(self.facts["place"]))
+        if monster is not None:
+            own.append(monster)
+        own += [actor.id, *actor.cards, *abilities, *actor.held()]
+        if actor.cursed:  # the curse is a card the cursed hero carries (its effects switch abilities off)
+            own.extend(e.id for e in self.rules.of_kind("curse"))
+        return glob + tuple(o for o in dict.fromkeys(own) if o in known)
+
+    def fire(self, trigger: str, actor: Character | None = None, side: Side | None = None,
+             **event: Any) -> list[EffectDef]:
+        """Run every active effect of `trigger` for `actor`; returns the effects that ran."""
+        saved = (self.actor, self.side, self.owner, self.effect)
+        self.actor, self.side = actor, side
+        if trigger == "always" and actor is not None:
+            actor.no_abilities = False  # `always` modifiers hold while their card or rule does: recomputed
+        effects = self.rules.effects_of(self.owners(actor, trigger), trigger, self.variants, event)
+        if not effects:
+            self.actor, self.side = saved[0], saved[1]
+            return effects
+        try:
+            for fx in effects:
+                if not self._inactive(fx.owner):
+                    self.run(fx)
+        finally:
+            self.actor, self.side, self.owner, self.effect = saved
+        return effects
+
+    def _inactive(self, owner: str) -> bool:
+        if not self.inactive and (self.side is None or not self.side.inactive):
+            return False
+        off = self.inactive | (self.side.inactive if self.side is not None else set())
+        entity = self.rules.get(owner)
+        return entity is not None and entity.attr("deck") in off
+
+    def run(self, fx: EffectDef) -> None:
+        self.owner, self.effect = fx.owner, fx.key
+        self.provisional.update(fx.provisional)
+        fx.run(self)
+
+    def active_owners(self, owners: Iterable[str]) -> list[str]:
+        return [o for o in owners if o in self.rules.entities]
+
+    # ---- lives ----------------------------------------------------------------------
+
+    def lose_lives(self, who: Character, amount: int) -> None:
+        """Take lives away; on the last one, `last_life_lost` effects may step in, else the hero falls
+        unconscious (a base rule that is only provisional, see base-game-facts 1.4)."""
+        if amount <= 0 or who.unconscious:
+            return
+        who.lives = max(0, who.lives - amount)
+        self.log.append((who.id, "lose_life", amount))
+        if who.lives == 0:
+            self.prevented = False
+            self.fire("always", who)
+            mark = len(self.log)
+            self.fire("last_life_lost", who)
+            if self.prevented:  # what the event would have done did not happen
+                who.unconscious = False
+                self.log[mark:] = [e for e in self.log[mark:] if e[:2] != (who.id, "fall_unconscious")]
+            elif who.lives == 0 and not who.unconscious:
+                who.unconscious = True
+                self.provisional.add("no rule says what happens at 0 lives: the engine assumes unconsciousness")
+                self.log.append((who.id, "fall_unconscious"))
+
+
+def _is_global(e: EntityData) -> bool:
+    return any(e.is_a(k) for k in GLOBAL_KINDS)
+
+
+def _global_order(e: EntityData) -> tuple[bool, str]:
+    """Rules of the game first, then variants (which override them)."""
+    return (e.kind == "variant" or e.variant is not None, e.id)

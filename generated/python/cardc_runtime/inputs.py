@@ -1,0 +1,143 @@
+"""Dice, choices and events as explicit inputs: scripted (worked examples), seeded (simulation) or replayed
+(exact enumeration). The engine never calls `random` itself, so every result can be reproduced."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A choice point: who decides (`chooser`), a stable id (`point`) and the options, first = default."""
+
+    chooser: str
+    point: str
+    options: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """Several dice thrown at once: the enumerator branches over their sorted faces (a multiset)."""
+
+    count: int
+    sides: int
+
+
+class NeedInput(Exception):  # noqa: N818 - a signal, not an error
+    """Raised by replayed inputs when the recorded answers run out: the enumerator branches here."""
+
+    def __init__(self, what: int | Dice | Choice) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+class Inputs:
+    """Where dice faces and decisions come from."""
+
+    def roll(self, sides: int) -> int:
+        raise NotImplementedError
+
+    def roll_dice(self, count: int, sides: int) -> tuple[int, ...]:
+        """Several dice thrown together; their order carries no meaning."""
+        return tuple(self.roll(sides) for _ in range(count))
+
+    def choose(self, choice: Choice) -> Any:
+        raise NotImplementedError
+
+
+Policy = Callable[[Choice, Sequence[Any]], Any]
+
+
+@dataclass
+class Scripted(Inputs):
+    """Dice faces in order; choices by point id (`horan:double_attack#1`, `horan:spell:magic_missile`), by
+    its end after a colon (`double_attack#1`) or by a glob (`horan:spell*:magic_missile`, before or after
+    the roll); an unscripted choice takes its first option (usually: do nothing)."""
+
+    dice: Sequence[int] = ()
+    choices: dict[str, Any] = field(default_factory=dict)
+    used_dice: int = 0
+    asked: list[Choice] = field(default_factory=list)
+
+    def roll(self, sides: int) -> int:
+        if self.used_dice >= len(self.dice):
+            raise ValueError(f"the script has no die left (roll number {self.used_dice + 1})")
+        face = int(self.dice[self.used_dice])
+        if not 1 <= face <= sides:
+            raise ValueError(f"scripted die {face} is not a face of a d{sides}")
+        self.used_dice += 1
+        return face
+
+    def choose(self, choice: Choice) -> Any:
+        self.asked.append(choice)
+        for key in sorted(self.choices, key=len, reverse=True):
+            if choice.point == key or choice.point.endswith(":" + key) or fnmatchcase(choice.point, key):
+                answer = self.choices[key]
+                if answer not in choice.options:
+                    raise ValueError(f"{answer!r} is not an option of {choice.point} {choice.options}")
+                return answer
+        return choice.options[0]
+
+
+@dataclass
+class Seeded(Inputs):
+    """Dice from a seeded generator; choices by `policy` (default: a seeded random option)."""
+
+    seed: int = 0
+    policy: Policy | None = None
+    history: list[Any] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(self.seed)
+
+    def roll(self, sides: int) -> int:
+        face = self._rng.randint(1, sides)
+        self.history.append(face)
+        return face
+
+    def roll_dice(self, count: int, sides: int) -> tuple[int, ...]:
+        """Like `Replay`, several dice are recorded as one sorted entry (so a policy can replay them)."""
+        if count <= 0:
+            return ()
+        if count == 1:
+            return (self.roll(sides),)
+        faces = tuple(sorted(self._rng.randint(1, sides) for _ in range(count)))
+        self.history.append(faces)
+        return faces
+
+    def choose(self, choice: Choice) -> Any:
+        answer = self.policy(choice, tuple(self.history)) if self.policy else self._rng.choice(choice.options)
+        self.history.append(answer)
+        return answer
+
+
+@dataclass
+class Replay(Inputs):
+    """Answers recorded along one path of the decision tree; raises NeedInput where the path ends."""
+
+    answers: Sequence[Any]
+    position: int = 0
+
+    def _next(self, what: int | Dice | Choice) -> Any:
+        if self.position >= len(self.answers):
+            raise NeedInput(what)
+        answer = self.answers[self.position]
+        self.position += 1
+        return answer
+
+    def roll(self, sides: int) -> int:
+        return int(self._next(sides))
+
+    def roll_dice(self, count: int, sides: int) -> tuple[int, ...]:
+        if count <= 0:
+            return ()
+        if count == 1:
+            return (self.roll(sides),)
+        return tuple(self._next(Dice(count, sides)))
+
+    def choose(self, choice: Choice) -> Any:
+        return self._next(choice)

@@ -1,0 +1,322 @@
+"""Karak's rules of play, resolved through the generated effects: fights, duels, the Lord of Karak, tiles, items.
+
+The skeleton of a fight (base-game facts 1.3) is here; everything a hero, item, monster or variant changes
+comes from the effects the compiler generated from the content.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .context import Character, Context, Fight, Outcome, Side
+from .inputs import Inputs
+from .model import Ruleset
+
+WEAPON_SLOTS = 2  # base-game facts 1.5 (corroborated)
+SPELL_SLOTS = 3
+
+
+class LoadoutError(ValueError):
+    """A hero cannot carry what was asked for."""
+
+
+def make_hero(rules: Ruleset, hero_id: str, *, lives: int | None = None, weapons: tuple[str, ...] = (),
+              spells: tuple[str, ...] = (), keys: tuple[str, ...] = (), treasures: tuple[str, ...] = (),
+              cursed: bool = False) -> Character:
+    """A hero with a checked loadout (the effects that widen slots are consulted)."""
+    entity = rules.get(hero_id)
+    if entity is None or not entity.is_a("hero"):
+        raise LoadoutError(f"no hero {hero_id!r}; heroes: {', '.join(e.id for e in rules.of_kind('hero'))}")
+    max_lives = int(entity.attr("lives", 5))
+    who = Character(hero_id, max_lives if lives is None else lives, max_lives, list(weapons), list(spells),
+                    list(keys), list(treasures), cursed=cursed)
+    if not 1 <= who.lives <= max_lives:
+        raise LoadoutError(f"{hero_id} has 1 to {max_lives} lives, not {who.lives}")
+    for item in (*weapons, *spells, *keys, *treasures):
+        if rules.get(item) is None or not rules.entity(item).is_a("item"):
+            raise LoadoutError(f"no item {item!r}")
+    for item in weapons:
+        if not rules.entity(item).is_a("weapon"):
+            raise LoadoutError(f"{item} is not a weapon")
+    if len(weapons) > WEAPON_SLOTS:
+        raise LoadoutError(f"a hero carries at most {WEAPON_SLOTS} weapons")
+    if len(spells) > SPELL_SLOTS:
+        raise LoadoutError(f"a hero carries at most {SPELL_SLOTS} spells")
+    check_spell_slots(Context(rules, _FirstOption()), who)
+    return who
+
+
+def check_spell_slots(ctx: Context, who: Character) -> None:
+    """Items in spell slots must be spells, unless an effect of the hero allows it (item_in_slot)."""
+    side = Side(who.copy())
+    probe = Context(ctx.rules, _FirstOption(), ctx.variants, dict(ctx.facts))
+    probe.fight = Fight("monster", [side])
+    probe.fire("always", side.who, side)
+    probe.fire("fight_start", side.who, side)
+    for item in who.spells:
+        allowed = (item, "spell") in side.slot_ok or (item, "spell") in side.frozen
+        if not ctx.rules.entity(item).is_a("spell") and not allowed:
+            raise LoadoutError(f"{item} cannot go in a spell slot of {who.id}")
+
+
+class _FirstOption(Inputs):
+    """Inputs for a probe: every die shows 1, every choice takes its first option."""
+
+    def roll(self, sides: int) -> int:
+        return 1
+
+    def choose(self, choice: Any) -> Any:
+        return choice.options[0]
+
+
+def _attack_of(ctx: Context, side: Side, item: str) -> int:
+    if item in side.weapon_values:
+        return side.weapon_values[item]
+    return int(ctx.rules.entity(item).attr("attack", 0) or 0)
+
+
+def _usable_spells(ctx: Context, side: Side) -> list[str]:
+    """Spells held that work in a fight (not those used on one's own turn, like the Thorn of Darkness)."""
+    return [s for s in side.who.spells if ctx.rules.entity(s).is_a("spell")
+            and ctx.rules.entity(s).attr("used_in", "fight") == "fight"]
+
+
+def _offer_spells(ctx: Context, side: Side, *, after: bool) -> None:
+    """Ask, per kind of spell held, how many to use now (first option: none)."""
+    left = _usable_spells(ctx, side)
+    for used in side.spells_used:
+        left.remove(used)
+    if not after and side.spells_after_roll:
+        return  # choosing later, knowing the dice, is never worse
+    for spell in sorted(set(left)):
+        if after and spell not in side.after_roll and not side.spells_after_roll:
+            continue
+        n = left.count(spell)
+        point = f"spell_after_roll:{spell}" if after else f"spell:{spell}"
+        k = int(ctx.ask(point, tuple(range(n + 1)), side.who.id))
+        side.spells_used.extend([spell] * k)
+
+
+def roll_side(ctx: Context, side: Side) -> None:
+    """One side's attack: spells, 2d6, abilities, total (base-game facts 1.3)."""
+    who = side.who
+    ctx.fire("always", who, side)
+    ctx.fire("fight_start", who, side)
+    _offer_spells(ctx, side, after=False)
+    count, sides = side.dice_spec
+    side.dice = ctx.roll_dice(count, sides)
+    side.first_dice = tuple(side.dice)
+    side.seen_faces.update(side.dice)
+    ctx.fire("fight_roll", who, side)
+    _offer_spells(ctx, side, after=True)
+    ctx.fire("fight_total", who, side)
+    weapons = sum(_attack_of(ctx, side, w) for w in who.weapons)
+    in_slots = sum(_attack_of(ctx, side, s) for s in who.spells
+                   if not ctx.rules.entity(s).is_a("spell") and (s, "spell") in side.slot_ok
+                   and (s, "spell") not in side.frozen)
+    spells = sum(_attack_of(ctx, side, s) for s in side.spells_used)
+    side.total = sum(side.faces()) + weapons + in_slots + spells + side.attack
+
+
+def _compare(mine: int, theirs: int, tie_wins: bool, their_tie_wins: bool = False) -> Outcome:
+    if mine > theirs:
+        return "win"
+    if mine < theirs:
+        return "loss"
+    if tie_wins and not their_tie_wins:
+        return "win"
+    if their_tie_wins and not tie_wins:
+        return "loss"
+    return "tie"
+
+
+def _after_fight(ctx: Context, side: Side) -> None:
+    """Spells go (unless kept), lives go on a loss (and on a tie where a rule says so)."""
+    who = side.who
+    for spell in side.spells_used:
+        if spell in side.keep:
+            ctx.log.append((who.id, "spell_kept", spell))
+        else:
+            who.spells.remove(spell)
+            ctx.log.append((who.id, "spell_discarded", spell))
+    cost = 0
+    if side.outcome == "loss":
+        cost = 1 if side.loss_costs is None else side.loss_costs
+    elif side.outcome == "tie":
+        cost = side.tie_costs or 0
+    ctx.lose_lives(who, cost)
+    if side.outcome in ("tie", "loss") and not who.unconscious and not side.no_retreat:
+        ctx.log.append((who.id, "retreat", side.retreat_to or "came_from"))
+
+
+@dataclass
+class FightReport:
+    outcome: Outcome
+    total: int
+    against: int
+    dice: tuple[int, ...]
+    first_dice: tuple[int, ...]
+    spells_used: tuple[str, ...]
+    hero: Character
+    log: list[tuple[Any, ...]] = field(default_factory=list)
+    provisional: tuple[str, ...] = ()
+    margin: int = 0
+    side: Side | None = None
+
+
+def fight_monster(ctx: Context, who: Character, monster_id: str) -> FightReport:
+    """A hero fights a monster: higher total wins; a tie sends the hero back; a loss costs a life."""
+    monster = ctx.rules.entity(monster_id)
+    if not isinstance(monster.attr("strength"), int):
+        raise LoadoutError(f"the strength of {monster_id} is not known")
+    strength = int(monster.attr("strength"))
+    if monster.provisional("strength"):
+        ctx.provisional.add(f"{monster_id} strength: {monster.provisional('strength')}")
+    side = Side(who)
+    ctx.fight = Fight("dragon" if monster.is_a("dragon") or "dragon" in monster.tags else "monster", [side],
+                      monster, strength)
+    ctx.characters.setdefault(who.id, who)
+    roll_side(ctx, side)
+    assert side.total is not None
+    target = strength + side.opponent_mod
+    side.outcome = _compare(side.total, target, side.tie_wins)
+    side.margin = abs(side.total - target)
+    ctx.fire("fight_result", who, side)
+    _after_fight(ctx, side)
+    if side.outcome == "win":
+        reward = monster.attr("reward")
+        ctx.log.append((who.id, "reward", reward))
+        ctx.fire("monster_defeated", who, side)
+    ctx.fight = None
+    return FightReport(side.outcome, side.total, target, tuple(side.dice), side.first_dice,
+                       tuple(side.spells_used), who, ctx.log, tuple(sorted(ctx.provisional)), side.margin, side)
+
+
+@dataclass
+class DuelReport:
+    attacker: Side
+    defender: Side
+    log: list[tuple[Any, ...]]
+    provisional: tuple[str, ...] = ()
+
+    @property
+    def outcome(self) -> Outcome:
+        """From the attacker's side."""
+        assert self.attacker.outcome is not None
+        return self.attacker.outcome
+
+
+def duel(ctx: Context, attacker: Character, defender: Character, *, rolled: Side | None = None) -> DuelReport:
+    """Hero against hero (arena or the house-rule duel): the attacker rolls and decides first, then the
+    defender, knowing the attacker's total; the higher total wins (base-game facts 1.11, house rules)."""
+    a = rolled or Side(attacker)
+    d = Side(defender, attacker=False)
+    ctx.fight = Fight("hero", [a, d])
+    ctx.characters.setdefault(attacker.id, attacker)
+    ctx.characters.setdefault(defender.id, defender)
+    if rolled is None:
+        roll_side(ctx, a)
+    roll_side(ctx, d)
+    assert a.total is not None and d.total is not None
+    ta, td = a.total + d.opponent_mod, d.total + a.opponent_mod
+    a.outcome = _compare(ta, td, a.tie_wins, d.tie_wins)
+    d.outcome = {"win": "loss", "loss": "win", "tie": "tie"}[a.outcome]  # type: ignore[assignment]
+    a.margin = d.margin = abs(ta - td)
+    for side in (a, d):
+        ctx.fire("fight_result", side.who, side)
+    for side in (a, d):
+        _after_fight(ctx, side)
+    ctx.fight = None
+    return DuelReport(a, d, ctx.log, tuple(sorted(ctx.provisional)))
+
+
+# ---- the Lord of Karak --------------------------------------------------------------------
+
+
+def weapon_power(rules: Ruleset, who: Character) -> int:
+    return sum(int(rules.entity(w).attr("attack", 0) or 0) for w in who.weapons)
+
+
+CRITERIA: dict[str, str] = {
+    "fewest_treasures": "fewest treasures",
+    "lowest_weapon_power": "lowest total weapon power",
+    "fewest_other_items": "fewest other items",
+    "lowest_roll": "lowest die roll",
+}
+
+
+def weakest(ctx: Context, heroes: list[Character], order: tuple[str, ...] = tuple(CRITERIA)) -> tuple[
+        Character, str]:
+    """The weakest hero by the criteria in `order`, each only breaking the ties left by the ones before;
+    `lowest_roll` rolls a die for each hero still tied, again and again until one is lowest."""
+    keys: dict[str, Any] = {
+        "fewest_treasures": lambda h: len(h.treasures),
+        "lowest_weapon_power": lambda h: weapon_power(ctx.rules, h),
+        "fewest_other_items": lambda h: len(h.spells) + len(h.keys) + len(h.items),
+    }
+    pool = list(heroes)
+    if not pool:
+        raise ValueError("no hero in play")
+    for criterion in order:
+        if criterion == "lowest_roll":
+            while len(pool) > 1:
+                rolls = {h.id: ctx.inputs.roll(6) for h in pool}
+                ctx.log.append(("table", "lord_roll", tuple(sorted(rolls.items()))))
+                low = min(rolls.values())
+                pool = [h for h in pool if rolls[h.id] == low]
+            return pool[0], CRITERIA[criterion]
+        key = keys[criterion]
+        low = min(key(h) for h in pool)
+        pool = [h for h in pool if key(h) == low]
+        if len(pool) == 1:
+            return pool[0], CRITERIA[criterion]
+    return pool[0], "first of those still tied"
+
+
+def chambers_revealed(ctx: Context, count: int) -> None:
+    ctx.fire("chambers_revealed", None, None, count=count)
+
+
+# ---- tiles and items ------------------------------------------------------------------------
+
+
+def enter_tile(ctx: Context, who: Character, tile_id: str, *, first_entry: bool = True) -> None:
+    ctx.characters.setdefault(who.id, who)
+    ctx.facts = {**ctx.facts, "tile": tile_id, "first_entry": first_entry}
+    ctx.rules.entity(tile_id)
+    ctx.fire("enter_tile", who)
+
+
+def use_item(ctx: Context, who: Character, item: str) -> None:
+    """The holder uses an item outside a fight (Thorn of Darkness); a spell is discarded after use unless
+    an effect of the holder keeps it."""
+    if item not in who.held():
+        raise LoadoutError(f"{who.id} does not hold {item}")
+    ctx.characters.setdefault(who.id, who)
+    side = Side(who)
+    ctx.fire("always", who, side)
+    saved = (ctx.actor, ctx.side, ctx.owner, ctx.effect)
+    ctx.actor, ctx.side = who, side
+    try:
+        for fx in ctx.rules.effects_of([item], "use", ctx.variants):
+            ctx.run(fx)
+    finally:
+        ctx.actor, ctx.side, ctx.owner, ctx.effect = saved
+    if ctx.rules.entity(item).is_a("spell") and item in who.spells and item not in side.keep:
+        who.spells.remove(item)
+        ctx.log.append((who.id, "spell_discarded", item))
+
+
+def can_challenge(ctx: Context, attacker: Character, defender: Character) -> bool:
+    """Whether a rule offers the attacker a `challenge` when the two heroes meet (e.g. both armed)."""
+    probe = Context(ctx.rules, _Yes(), ctx.variants, {**ctx.facts, "other": defender.id},
+                    {attacker.id: attacker.copy(), defender.id: defender.copy()})
+    probe.fire("always", probe.characters[attacker.id])
+    probe.fire("heroes_meet", probe.characters[attacker.id])
+    return any(e[1] == "challenge" or e[1:3] == ("offered", "challenge") for e in probe.log)
+
+
+class _Yes(_FirstOption):
+    def choose(self, choice: Any) -> Any:
+        return choice.options[-1]

@@ -1,0 +1,163 @@
+"""Exact Karak fight and duel odds through the generated effects (see `odds.py` for the policy)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+from .context import Character, Context, Fight, Side
+from .inputs import Inputs
+from .karak import DuelReport, FightReport, _compare, duel, fight_monster, roll_side
+from .model import Ruleset
+from .odds import Dist, Enumerator, Leaf, Odds, build_tree, evaluate, memo
+
+# Logged events that are bookkeeping, not consequences worth a probability of their own.
+QUIET = frozenset({"roll", "reroll", "spell_kept", "spell_discarded", "lose_life", "reward", "lord_roll"})
+
+
+def _flags(log: Iterable[tuple[Any, ...]], roles: dict[str, str]) -> tuple[str, ...]:
+    flags = set()
+    for who, verb, *args in log:
+        if verb in QUIET or who not in roles:
+            continue
+        shown = ",".join(str(a) for a in args if a is not None)
+        flags.add(f"{roles[who]}:{verb}" + (f"({shown})" if shown else ""))
+    return tuple(sorted(flags))
+
+
+def _spent(side: Side) -> int:
+    return sum(1 for s in side.spells_used if s not in side.keep) + side.lives_spent
+
+
+def monster_odds(rules: Ruleset, hero: Character, monster: str, variants: Iterable[str] = (),
+                 facts: dict[str, Any] | None = None) -> Odds:
+    """Win / tie / loss of `hero` against `monster`, every choice made by the default policy."""
+    enum, provisional = monster_enumerator(rules, hero, monster, variants, facts)
+    return Odds.of(enum.explore(), provisional, enum.runs)
+
+
+def monster_enumerator(rules: Ruleset, hero: Character, monster: str, variants: Iterable[str] = (),
+                       facts: dict[str, Any] | None = None) -> tuple[Enumerator, set[str]]:
+    """The enumerator of a monster fight (its `process` also runs with any other inputs)."""
+    provisional: set[str] = set()
+    on = frozenset(variants)
+
+    def process(inputs: Inputs) -> FightReport:
+        ctx = Context(rules, inputs, on, dict(facts or {}))
+        report = fight_monster(ctx, hero.copy(), monster)
+        provisional.update(ctx.provisional)
+        return report
+
+    def value(r: FightReport) -> Dist:
+        assert r.side is not None
+        flags = _flags(r.log, {hero.id: "hero"})
+        return {Leaf(r.outcome, r.hero.lives, _spent(r.side), 0, flags): Fraction(1)}
+
+    return Enumerator(process, value, hero.id), provisional
+
+
+def duel_odds(rules: Ruleset, attacker: Character, defender: Character, variants: Iterable[str] = (),
+              facts: dict[str, Any] | None = None) -> Odds:
+    """Win / tie / loss of the attacker. The attacker decides first, not knowing the defender's roll; the
+    defender decides knowing the attacker's total. Each maximizes its own chance to win."""
+    provisional: set[str] = set()
+    on = frozenset(variants)
+    roles = {attacker.id: "attacker", defender.id: "defender"}
+    if attacker.id == defender.id:
+        raise ValueError("a hero cannot duel itself")
+    runs = [0]
+
+    def defender_phase(key: Any) -> Dist:
+        total, tie_wins, opponent_mod, lives_spent = key
+
+        def process(inputs: Inputs) -> DuelReport:
+            ctx = Context(rules, inputs, on, dict(facts or {}))
+            a = attacker.copy()
+            a.lives -= lives_spent
+            rolled = Side(a, total=total, tie_wins=tie_wins, opponent_mod=opponent_mod)
+            report = duel(ctx, a, defender.copy(), rolled=rolled)
+            provisional.update(ctx.provisional)
+            return report
+
+        def value(r: DuelReport) -> Dist:
+            flags = _flags(r.log, roles)
+            return {Leaf(r.outcome, r.attacker.who.lives, 0, _spent(r.defender), flags): Fraction(1)}
+
+        enum = Enumerator(process, value, attacker.id)
+        dist = enum.explore()
+        runs[0] += enum.runs
+        return dist
+
+    phase2 = memo(defender_phase)
+
+    def process(inputs: Inputs) -> Side:
+        ctx = Context(rules, inputs, on, dict(facts or {}))
+        a = attacker.copy()
+        side = Side(a)
+        ctx.fight = Fight("hero", [side, Side(defender.copy(), attacker=False)])
+        ctx.characters = {attacker.id: a, defender.id: ctx.fight.sides[1].who}
+        roll_side(ctx, side)
+        provisional.update(ctx.provisional)
+        return side
+
+    def value(side: Side) -> Dist:
+        assert side.total is not None
+        dist = phase2((side.total, side.tie_wins, side.opponent_mod, side.lives_spent))
+        cost = _spent(side)
+        return {Leaf(leaf.outcome, leaf.lives, cost, leaf.their_cost, leaf.flags): p for leaf, p in dist.items()}
+
+    enum = Enumerator(process, value, attacker.id)
+    dist = enum.explore()
+    return Odds.of(dist, provisional, enum.runs + runs[0])
+
+
+def curse_odds(rules: Ruleset, hero: Character, tile: str, variants: Iterable[str] = ()) -> Fraction:
+    """The chance that entering `tile` leaves the hero cursed."""
+    from .karak import enter_tile
+
+    def process(inputs: Inputs) -> bool:
+        ctx = Context(rules, inputs, frozenset(variants))
+        who = hero.copy()
+        enter_tile(ctx, who, tile)
+        return who.cursed
+
+    enum = Enumerator(process, lambda cursed: {Leaf("win" if cursed else "loss"): Fraction(1)}, hero.id)
+    dist = enum.explore()
+    return sum((p for leaf, p in dist.items() if leaf.outcome == "win"), Fraction(0))
+
+
+def duel_outcome_odds(rules: Ruleset, attacker: Character, defender: Character, variants: Iterable[str] = (),
+                      facts: dict[str, Any] | None = None) -> Odds:
+    """Win / tie / loss of the attacker in a duel, without the consequences (lives, flights, items) that
+    `duel_odds` also reports, and much faster: the defender's decision tree is built once and evaluated
+    for each attacker total (the defender decides knowing it), instead of being re-run for each."""
+    provisional: set[str] = set()
+    on = frozenset(variants)
+
+    def side_process(me: Character, other: Character, attacking: bool) -> Any:
+        def process(inputs: Inputs) -> Side:
+            ctx = Context(rules, inputs, on, dict(facts or {}))
+            mine, theirs = Side(me.copy(), attacker=attacking), Side(other.copy(), attacker=not attacking)
+            ctx.fight = Fight("hero", [mine, theirs] if attacking else [theirs, mine])
+            ctx.characters = {me.id: mine.who, other.id: theirs.who}
+            roll_side(ctx, mine)
+            provisional.update(ctx.provisional)
+            return mine
+        return process
+
+    def summary(side: Side) -> tuple[int, bool, int, int]:
+        assert side.total is not None
+        return (side.total, side.tie_wins, side.opponent_mod, _spent(side))
+
+    defender_tree = build_tree(side_process(defender, attacker, False), summary)
+
+    def against(a: tuple[int, bool, int, int]) -> Dist:
+        def value(d: tuple[int, bool, int, int]) -> Dist:
+            outcome = _compare(a[0] + d[2], d[0] + a[2], a[1], d[1])
+            return {Leaf(outcome, 0, a[3], d[3]): Fraction(1)}
+        return evaluate(defender_tree, value, attacker.id)
+
+    table = memo(against)
+    enum = Enumerator(side_process(attacker, defender, True), lambda side: table(summary(side)), attacker.id)
+    return Odds.of(enum.explore(), provisional, enum.runs)

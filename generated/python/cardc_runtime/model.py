@@ -1,0 +1,146 @@
+"""Game data as the generated packages declare it: entities, effects, and the ruleset that holds them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .context import Context
+
+
+@dataclass(frozen=True, slots=True)
+class Provisional:
+    """A value the content marks as not confirmed; results built on it say so."""
+
+    value: Any
+    note: str
+
+
+def plain(value: Any) -> Any:
+    """The value without its provisional wrapper."""
+    return value.value if isinstance(value, Provisional) else value
+
+
+@dataclass(frozen=True, slots=True)
+class EntityData:
+    id: str
+    kind: str
+    kinds: tuple[str, ...]
+    module: str
+    name: dict[str, str]
+    attrs: dict[str, Any] = field(default_factory=dict)
+    parent: str | None = None
+    variant: str | None = None
+    tags: tuple[str, ...] = ()
+    source: str | None = None
+
+    def is_a(self, kind: str) -> bool:
+        return kind in self.kinds
+
+    def attr(self, name: str, default: Any = None) -> Any:
+        value = plain(self.attrs.get(name, default))
+        return default if value is None else value
+
+    def provisional(self, name: str) -> str | None:
+        """The note of a provisional attribute, None when the value is confirmed."""
+        value = self.attrs.get(name)
+        return value.note if isinstance(value, Provisional) else None
+
+    def label(self, lang: str = "en") -> str:
+        return self.name.get(lang) or next(iter(self.name.values()), self.id)
+
+
+@dataclass(frozen=True, slots=True)
+class EffectDef:
+    """One generated effect: `run(ctx)` is the compiled body of `on TRIGGER [if COND] { ... }`."""
+
+    owner: str
+    index: int
+    trigger: str
+    trigger_args: tuple[tuple[str, Any], ...]
+    run: Callable[[Context], None]
+    module: str
+    variant: str | None = None
+    provisional: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return f"{self.owner}#{self.index}"
+
+    def matches(self, trigger: str, event: dict[str, Any]) -> bool:
+        if trigger != self.trigger:
+            return False
+        return all(name not in event or plain(event[name]) == plain(value) for name, value in self.trigger_args)
+
+
+@dataclass
+class Ruleset:
+    """Every entity and effect of one game, as compiled: what the engine resolves rules through."""
+
+    game: str
+    entities: dict[str, EntityData] = field(default_factory=dict)
+    effects: list[EffectDef] = field(default_factory=list)
+    modules: tuple[str, ...] = ()
+    _cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def add(self, entities: Iterable[EntityData], effects: Iterable[EffectDef], module: str) -> None:
+        """Add one module's content; an entity of a later module (errata) replaces the earlier one."""
+        entities = list(entities)
+        ids = {e.id for e in entities}
+        self._cache.clear()
+        self.effects = [fx for fx in self.effects if fx.owner not in ids] + list(effects)
+        for e in entities:
+            old = self.entities.get(e.id)
+            if old is not None and e.parent is None and old.parent is not None:
+                e = replace(e, parent=old.parent)  # errata of a nested card stays where the card was
+            self.entities[e.id] = e
+        self.modules = (*self.modules, module)
+
+    def entity(self, ident: str) -> EntityData:
+        try:
+            return self.entities[ident]
+        except KeyError:
+            raise KeyError(f"{self.game} has no entity {ident!r}") from None
+
+    def get(self, ident: str) -> EntityData | None:
+        return self.entities.get(ident)
+
+    def of_kind(self, kind: str) -> list[EntityData]:
+        return sorted((e for e in self.entities.values() if e.is_a(kind)), key=lambda e: e.id)
+
+    def children(self, parent: str, kind: str | None = None) -> list[EntityData]:
+        return [e for e in self.entities.values() if e.parent == parent and (kind is None or e.is_a(kind))]
+
+    def effects_of(self, owners: Iterable[str], trigger: str, variants: frozenset[str],
+                   event: dict[str, Any] | None = None) -> list[EffectDef]:
+        """The effects of `trigger` owned by `owners` (in that order) that the variants switch on."""
+        owners = tuple(owners)
+        key = (owners, trigger, variants, tuple(sorted(event.items())) if event else ())
+        try:
+            return self._cache[key]  # type: ignore[no-any-return]
+        except KeyError:
+            pass
+        except TypeError:
+            return self._effects_of(owners, trigger, variants, event)
+        found = self._cache[key] = self._effects_of(owners, trigger, variants, event)
+        return found
+
+    def _effects_of(self, owners: tuple[str, ...], trigger: str, variants: frozenset[str],
+                    event: dict[str, Any] | None) -> list[EffectDef]:
+        wanted = list(dict.fromkeys(owners))
+        order = {o: i for i, o in enumerate(wanted)}
+        found = [fx for fx in self.effects
+                 if fx.owner in order and fx.matches(trigger, event or {})
+                 and (fx.variant is None or fx.variant in variants)]
+        return sorted(found, key=lambda fx: (order[fx.owner], fx.index))
+
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """A value derived from the ruleset, computed once."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    def variant_ids(self) -> list[str]:
+        return [e.id for e in self.of_kind("variant")]

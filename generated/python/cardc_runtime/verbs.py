@@ -1,0 +1,526 @@
+"""The effect vocabulary in Python: one function per catalogue verb, called positionally by generated code.
+
+Conditions return a bool; modifiers change the fight side or the setup in progress; actions change the
+state or, where the runtime does not model the board (moving, ending a turn), are recorded in the log.
+A verb without a function here is still generated: conditions read an explicit fact of the same name
+and actions are logged (see `Context.fact` / `Context.record`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .context import Character, Context, Side
+
+Range = tuple[int, int]
+
+
+def _in(value: int, r: Range | int) -> bool:
+    lo, hi = (r, r) if isinstance(r, int) else r
+    return lo <= value <= hi
+
+
+def _side(ctx: Context) -> Side:
+    if ctx.side is None:
+        raise RuntimeError(f"{ctx.owner}: this effect needs a fight in progress")
+    return ctx.side
+
+
+def _actor(ctx: Context) -> Character:
+    if ctx.actor is None:
+        raise RuntimeError(f"{ctx.owner}: this effect needs a character")
+    return ctx.actor
+
+
+# ---- conditions ------------------------------------------------------------------------
+
+
+def lives(ctx: Context, r: Range) -> bool:
+    return _in(_actor(ctx).lives, r)
+
+
+def stat_is(ctx: Context, stat: str, r: Range) -> bool:
+    return _in(_actor(ctx).stats.get(stat, 0), r)
+
+
+def at_maximum(ctx: Context, stat: str) -> bool:
+    who = _actor(ctx)
+    if stat == "lives":
+        return who.lives >= who.max_lives
+    return who.stats.get(stat, 0) >= who.max_stats.get(stat, 0)
+
+
+def cursed(ctx: Context) -> bool:
+    return _actor(ctx).cursed
+
+
+def holds(ctx: Context, item: str) -> bool:
+    return item in _actor(ctx).held()
+
+
+
+
+def variant_on(ctx: Context, variant: str) -> bool:
+    return variant in ctx.variants
+
+
+def result(ctx: Context, outcome: str) -> bool:
+    return _side(ctx).outcome == outcome
+
+
+def double(ctx: Context, faces: Range) -> bool:
+    dice = _side(ctx).faces()
+    return len(dice) == 2 and dice[0] == dice[1] and _in(dice[0], faces)
+
+
+
+
+def roll_in(ctx: Context, r: Range) -> bool:
+    return ctx.last_roll is not None and _in(ctx.last_roll, r)
+
+
+def first_step(ctx: Context) -> bool:
+    return bool(ctx.fact("first_step", False))
+
+
+def against(ctx: Context, opponent: str) -> bool:
+    fight = ctx.fight
+    if fight is None:
+        return False
+    if fight.monster is None:
+        return opponent in ("hero", "character")
+    m = fight.monster
+    return opponent == "monster" or opponent == m.id or m.is_a(opponent) or opponent in m.tags
+
+
+def first_entry(ctx: Context) -> bool:
+    return bool(ctx.fact("first_entry", True))
+
+
+def players(ctx: Context, r: Range) -> bool:
+    return _in(int(ctx.facts.get("players", len(ctx.characters))), r)
+
+
+def margin(ctx: Context, r: Range) -> bool:
+    return _in(_side(ctx).margin, r)
+
+
+def took_reward(ctx: Context) -> bool:
+    """An explicit input (default: the hero takes the reward it won)."""
+    return bool(ctx.facts.get("took_reward", True))
+
+
+def possessed(ctx: Context) -> bool:
+    return _actor(ctx).possessed
+
+
+def opponent_lacks(ctx: Context, item: str) -> bool:
+    fight, side = ctx.fight, _side(ctx)
+    other = fight.other(side) if fight else None
+    return other is not None and item not in other.who.held() and item not in other.who.cards
+
+
+def opponent_tagged(ctx: Context, tag: str) -> bool:
+    fight = ctx.fight
+    if fight is None or fight.monster is None:
+        return False
+    return tag in fight.monster.tags or fight.monster.is_a(tag)
+
+
+# ---- modifiers -------------------------------------------------------------------------
+
+
+def attack(ctx: Context, amount: int) -> None:
+    _side(ctx).attack += amount
+
+
+def weapon_value(ctx: Context, item: str, value: int) -> None:
+    _side(ctx).weapon_values[item] = value
+
+
+def die_counts_as(ctx: Context, face: int, as_: int) -> None:
+    _side(ctx).counts_as[face] = as_
+
+
+def tie_wins(ctx: Context) -> None:
+    _side(ctx).tie_wins = True
+
+
+def keep_after_use(ctx: Context, item: str) -> None:
+    _side(ctx).keep.add(item)
+
+
+def slot_limit(ctx: Context, slot: str, amount: int | None) -> None:
+    if amount is None:
+        ctx.setup[f"unknown:limit:{slot}"] = 1
+        return
+    key = f"limit:{slot}"
+    ctx.setup[key] = ctx.setup.get(key, 0) + amount
+
+
+def stat_mod(ctx: Context, stat: str, amount: int | None) -> None:
+    if amount is None:
+        ctx.setup[f"unknown:stat:{stat}"] = 1
+        return
+    ctx.setup[f"stat:{stat}"] = ctx.setup.get(f"stat:{stat}", 0) + amount
+
+
+def item_in_slot(ctx: Context, item: str, slot: str) -> None:
+    if ctx.side is not None:
+        ctx.side.slot_ok.add((item, slot))
+    ctx.setup[f"slot:{item}:{slot}"] = 1
+
+
+def after_roll(ctx: Context) -> None:
+    _side(ctx).after_roll.add(ctx.owner)
+
+
+def spells_after_roll(ctx: Context) -> None:
+    """Every spell the fighter holds may be chosen after its own roll (the house-rules duel); the engine
+    then offers none before the roll, since choosing later, knowing the dice, is never worse."""
+    side = _side(ctx)
+    side.spells_after_roll = True
+    side.after_roll.update(side.who.spells)
+
+
+def no_retreat(ctx: Context) -> None:
+    _side(ctx).no_retreat = True
+
+
+def retreat_to(ctx: Context, where: str) -> None:
+    _side(ctx).retreat_to = where
+
+
+def loss_costs(ctx: Context, amount: int) -> None:
+    _side(ctx).loss_costs = amount
+
+
+def tie_costs(ctx: Context, amount: int) -> None:
+    _side(ctx).tie_costs = amount
+
+
+def opponent_mod(ctx: Context, amount: int) -> None:
+    _side(ctx).opponent_mod += amount
+
+
+# ---- actions ---------------------------------------------------------------------------
+
+
+def lose_life(ctx: Context, amount: int = 1) -> None:
+    who = _actor(ctx)
+    if ctx.side is not None and ctx.side.outcome is None:
+        ctx.side.lives_spent += amount
+    ctx.lose_lives(who, amount)
+
+
+def gain_life(ctx: Context, amount: int = 1) -> None:
+    who = _actor(ctx)
+    who.lives = min(who.max_lives, who.lives + amount)
+    ctx.record("gain_life", amount)
+
+
+def heal_full(ctx: Context) -> None:
+    who = _actor(ctx)
+    who.lives = who.max_lives
+    who.unconscious = False
+    ctx.record("heal_full")
+
+
+def heal_choose(ctx: Context) -> None:
+    who = _actor(ctx)
+    options = tuple(range(who.lives, who.max_lives + 1))
+    who.lives = int(ctx.ask("heal_to", options[::-1]))
+    ctx.record("heal_to", who.lives)
+
+
+
+
+def remove_curse(ctx: Context) -> None:
+    _actor(ctx).cursed = False
+    ctx.record("curse_removed")
+
+
+def roll(ctx: Context, dice: tuple[int, int] = (1, 6)) -> None:
+    ctx.last_roll = sum(ctx.roll(dice[1]) for _ in range(dice[0]))
+    ctx.record("roll", ctx.last_roll)
+
+
+
+
+def damage_opponent(ctx: Context, amount: int = 1) -> None:
+    me = _actor(ctx)
+    others = tuple(sorted(c for c in ctx.characters if c != me.id))
+    if not others:
+        ctx.record("damage_opponent", None, amount)
+        return
+    target = str(ctx.ask("damage_target", others))
+    ctx.record("damage_opponent", target, amount)
+    ctx.lose_lives(ctx.characters[target], amount)
+
+
+
+
+def fallback_action(ctx: Context, verb: str, *args: Any) -> None:
+    """An action the runtime does not model on a board (move, end_turn, ...): recorded in the log."""
+    ctx.record(verb, *args)
+
+
+def fallback_condition(ctx: Context, verb: str, *args: Any) -> bool:
+    """A condition the runtime does not compute: read from the explicit facts of the situation (absent:
+    false, and the result is marked as resting on that assumption)."""
+    if verb not in ctx.facts:
+        ctx.provisional.add(f"assumed `{verb}` is false (not given as a fact)")
+    value = ctx.facts.get(verb, False)
+    return bool(value(*args) if callable(value) else value)
+
+
+def fallback_modifier(ctx: Context, verb: str, *args: Any) -> None:
+    """A modifier the runtime does not model (a movement rule, a setting): kept in `ctx.setup`."""
+    ctx.setup[verb] = ctx.setup.get(verb, 0) + (args[-1] if args and isinstance(args[-1], int) else 1)
+
+
+def _remove(who: Character, item: str) -> bool:
+    for slot in (who.weapons, who.spells, who.keys, who.treasures, who.items):
+        if item in slot:
+            slot.remove(item)
+            return True
+    return False
+
+
+def discard(ctx: Context) -> None:
+    """The item running this effect leaves the game."""
+    _remove(_actor(ctx), ctx.owner)
+    ctx.record("discard", ctx.owner)
+
+
+# ---- conditions added by the content ------------------------------------------------------
+
+
+def armed(ctx: Context, who: str = "self") -> bool:
+    me = bool(_actor(ctx).weapons)
+    other = _other(ctx)
+    them = bool(other.weapons) if other is not None else False
+    return {"self": me, "other": them, "both": me and them}.get(who, me)
+
+
+def _other(ctx: Context) -> Character | None:
+    if ctx.fight is not None and ctx.side is not None:
+        side = ctx.fight.other(ctx.side)
+        return side.who if side is not None else None
+    other = ctx.facts.get("other")
+    return ctx.characters.get(str(other)) if other else None
+
+
+def die_shows(ctx: Context, face: int, any_roll: bool = False) -> bool:
+    side = _side(ctx)
+    return face in side.dice or (any_roll and face in side.seen_faces)
+
+
+def first_use(ctx: Context, per: str) -> bool:
+    """True the first time in the scope; asking marks the effect as used (it is about to run)."""
+    scope = {"fight": f"fight:{id(ctx.fight)}", "turn": f"turn:{ctx.turn}"}.get(per, "game")
+    key = (ctx.effect, scope)
+    if key in ctx.used:
+        return False
+    ctx.used.add(key)
+    return True
+
+
+def defending(ctx: Context) -> bool:
+    return ctx.side is not None and not ctx.side.attacker
+
+
+def last_step(ctx: Context) -> bool:
+    return bool(ctx.facts.get("last_step", False))
+
+
+def fight_by(ctx: Context, source: str) -> bool:
+    return ctx.facts.get("fight_by") == source
+
+
+def owns(ctx: Context, card: str) -> bool:
+    who = _actor(ctx)
+    return card in who.cards or card in who.held()
+
+
+def opponent_owns(ctx: Context, card: str) -> bool:
+    other = _other(ctx)
+    return other is not None and (card in other.cards or card in other.held())
+
+
+def on_board(ctx: Context, board: str) -> bool:
+    return ctx.facts.get("board") == board
+
+
+# ---- modifiers added by the content -------------------------------------------------------
+
+
+def fight_dice(ctx: Context, dice: tuple[int, int]) -> None:
+    _side(ctx).dice_spec = dice
+
+
+def no_abilities(ctx: Context) -> None:
+    _actor(ctx).no_abilities = True
+
+
+def slot_frozen(ctx: Context, item: str, slot: str) -> None:
+    if ctx.side is not None:
+        ctx.side.slot_ok.discard((item, slot))
+        ctx.side.frozen.add((item, slot))
+
+
+def set_limit(ctx: Context, slot: str, value: int) -> None:
+    ctx.setup[f"base_limit:{slot}"] = value
+
+
+def opponent_stat(ctx: Context, stat: str, amount: int) -> None:
+    side = _side(ctx)
+    side.opponent_stats[stat] = side.opponent_stats.get(stat, 0) + amount
+
+
+# ---- actions added by the content ---------------------------------------------------------
+
+
+def prevent(ctx: Context) -> None:
+    """The event being fired does not happen (the engine reads the flag)."""
+    ctx.prevented = True
+    ctx.record("prevent", ctx.owner)
+
+
+def reroll(ctx: Context, which: str = "all", repeat: bool = False) -> None:
+    """Re-roll the fight's dice; `repeat` re-rolls ones until none is left, at most 5 times (a cap so the
+    enumeration ends; the chance of a 6th round is (1/6)^5)."""
+    side = _side(ctx)
+    if not side.first_dice:
+        side.first_dice = tuple(side.dice)
+    sides = side.dice_spec[1]
+    if which == "ones":
+        for _ in range(5 if repeat else 1):
+            kept = [d for d in side.dice if d != 1]
+            side.dice = kept + ctx.roll_dice(len(side.dice) - len(kept), sides)
+            side.seen_faces.update(side.dice)
+            if 1 not in side.dice:
+                break
+    elif which == "one":
+        i = int(ctx.ask("reroll_which", tuple(range(len(side.dice)))))
+        side.dice[i] = ctx.roll(sides)
+    else:
+        side.dice = ctx.roll_dice(len(side.dice), sides)
+    side.seen_faces.update(side.dice)
+    side.rerolled = True
+    ctx.record("reroll", which, tuple(side.dice))
+
+
+def curse(ctx: Context, who: str = "self") -> None:
+    """There is one curse: it moves onto the chosen hero and leaves every other."""
+    me = _actor(ctx)
+    if who == "self":
+        target = me.id
+    else:
+        pool = sorted(c for c in ctx.characters if who == "chosen" or c != me.id) or [me.id]
+        target = str(ctx.ask("curse_target", tuple(pool)))
+    for c in ctx.characters.values():
+        c.cursed = False
+    (ctx.characters.get(target) or me).cursed = True
+    ctx.record("cursed", target)
+
+
+def drop_item(ctx: Context, where: str = "here") -> None:
+    """Leave an item on a tile: the item running this effect, or one the hero picks."""
+    who = _actor(ctx)
+    item = ctx.owner if ctx.owner in who.held() else (
+        str(ctx.ask("drop_item", tuple(sorted(set(who.held()))))) if who.held() else None)
+    if item is not None:
+        _remove(who, item)
+    ctx.record("drop_item", item, where)
+
+
+def restore(ctx: Context, stat: str, amount: int = 1) -> None:
+    """Spent stones of the stat come back (lives healed, magic regained)."""
+    who = _actor(ctx)
+    who.spent[stat] = max(0, who.spent.get(stat, 0) - amount)
+    ctx.record("restore", stat, amount)
+
+
+def restore_all(ctx: Context) -> None:
+    who = _actor(ctx)
+    who.spent = {k: 0 for k in who.spent}
+    ctx.record("restore_all")
+
+
+def raise_stat(ctx: Context, stat: str, amount: int = 1) -> None:
+    """New stones: the stat (stones owned, and so the available ones) rises, never above its maximum."""
+    who = _actor(ctx)
+    top = who.max_stats.get(stat)
+    new = who.stats.get(stat, 0) + amount
+    who.stats[stat] = new if top is None else min(top, new)
+    ctx.record("raise_stat", stat, who.stats[stat])
+
+
+def cards_inactive(ctx: Context, deck: str) -> None:
+    """Cards from the deck have no effect in this fight (or from now on outside a fight)."""
+    if ctx.side is not None:
+        ctx.side.inactive.add(deck)
+    else:
+        ctx.inactive.add(deck)
+
+
+def gain_abilities(ctx: Context, source: str = "other_heroes_in_play") -> None:
+    """The hero takes on the abilities of every other hero in play."""
+    who = _actor(ctx)
+    have = list(who.abilities) if who.abilities is not None else list(who.own_abilities(ctx.rules))
+    for other in sorted(ctx.characters):
+        if other != who.id:
+            have.extend(a for a in ctx.characters[other].own_abilities(ctx.rules) if a not in have)
+    who.abilities = have
+    ctx.record("gain_abilities", source)
+
+
+def lose_abilities(ctx: Context) -> None:
+    """The hero loses the abilities of its own sheet (it keeps those gained from others)."""
+    who = _actor(ctx)
+    own = set(who.own_abilities(ctx.rules))
+    have = who.abilities if who.abilities is not None else sorted(own)
+    who.abilities = [a for a in have if a not in own]
+    ctx.record("lose_abilities")
+
+
+def swap_sheet(ctx: Context, sheet: str) -> None:
+    who = _actor(ctx)
+    if sheet not in who.cards:
+        who.cards.append(sheet)
+    ctx.record("swap_sheet", sheet)
+
+
+def possess_weakest(ctx: Context, order: tuple[str, ...] = ()) -> None:
+    """Pick the weakest hero by the criteria in `order`; `becomes_lord` effects do the rest."""
+    from .karak import weakest
+
+    heroes = [ctx.characters[c] for c in sorted(ctx.characters)]
+    chosen, reason = weakest(ctx, heroes, order)
+    chosen.possessed = True
+    ctx.lord = chosen.id
+    ctx.record("possessed", chosen.id, reason)
+    ctx.fire("becomes_lord", chosen)
+
+
+def fall_unconscious(ctx: Context) -> None:
+    """The hero falls unconscious (unless a `prevent` of the same event steps in)."""
+    who = _actor(ctx)
+    who.unconscious = True
+    ctx.record("fall_unconscious")
+
+
+def final_battle(ctx: Context) -> bool:
+    """An explicit input: the final battle is under way (default: no)."""
+    return bool(ctx.facts.get("final_battle", False))
+
+
+def left_cards_on(ctx: Context, board: str) -> bool:
+    """An explicit input: the board on which a dead character's cards lie, if any."""
+    return ctx.facts.get("left_cards_on") == board
+
+
+def spent(ctx: Context, stat: str) -> bool:
+    """Some stones of the stat lie spent (lost lives for strength, used magic for will)."""
+    return _actor(ctx).spent.get(stat, 0) > 0
