@@ -203,6 +203,13 @@ class Project:
     kinds: dict[tuple[str, str], KindDef]
     entities: tuple[Entity, ...]
     sources: dict[str, str] = field(default_factory=dict)
+    # (game, id) -> the original (non-errata) entity; built once, since backends look ids up per mention.
+    _by_id: dict[tuple[str, str], Entity] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for e in self.entities:
+            if not e.errata:
+                self._by_id.setdefault((e.game, e.id), e)
 
     def entities_of(self, game: str) -> list[Entity]:
         return [e for e in self.entities if e.game == game]
@@ -214,7 +221,4 @@ class Project:
         return [k for (g, _), k in self.kinds.items() if g == game]
 
     def entity(self, game: str, ident: str) -> Entity | None:
-        for e in self.entities:
-            if e.game == game and e.id == ident and not e.errata:
-                return e
-        return None
+        return self._by_id.get((game, ident))
