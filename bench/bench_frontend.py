@@ -58,15 +58,14 @@ def _dump(project, iter_project_json) -> int:  # type: ignore[no-untyped-def]
 def measure(n: int, repeat: int) -> dict[str, float]:
     """Time every stage for N cards in this process."""
     import gen_synthetic
-
-    from compiler.catalogue import default_catalogue
-    from compiler.diagnostics import DiagnosticSink
-    from compiler.frontend import FrontEndResult, compile_paths
-    from compiler.irjson import iter_project_json
-    from compiler.loader import load
-    from compiler.lower import Lowering
-    from compiler.parser import bare_parser, parse_text
-    from compiler.textcheck import check_hand_texts
+    from cardc.catalogue import default_catalogue
+    from cardc.diagnostics import DiagnosticSink
+    from cardc.frontend import FrontEndResult, compile_paths
+    from cardc.irjson import iter_project_json
+    from cardc.loader import load
+    from cardc.lower import Lowering
+    from cardc.parser import bare_parser, parse_text
+    from cardc.textcheck import check_hand_texts
 
     with tempfile.TemporaryDirectory(prefix="cardc-bench-") as tmp:
         cards = gen_synthetic.write(n, Path(tmp))

@@ -20,9 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from compiler.backends.python.balance import LOADOUTS, karak_table, monster_fight_variants  # noqa: E402
-from compiler.backends.python.loader import load_games  # noqa: E402
-from compiler.frontend import compile_paths  # noqa: E402
+from cardc.backends.python.balance import LOADOUTS, karak_table, monster_fight_variants  # noqa: E402
+from cardc.backends.python.loader import load_games  # noqa: E402
+from cardc.frontend import compile_paths  # noqa: E402
 
 
 def main() -> int:

@@ -18,16 +18,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from cardc.backends import BuildOptions  # noqa: E402
+from cardc.backends.print import run  # noqa: E402
+from cardc.backends.print.fonts import font  # noqa: E402
+from cardc.backends.print.settings import PrintSettings  # noqa: E402
+from cardc.backends.print.sheets import Sheet, canvas  # noqa: E402
+from cardc.backends.print.templates import parse_elements  # noqa: E402
+from cardc.frontend import compile_paths  # noqa: E402
 from reportlab.lib.units import mm  # noqa: E402
 from reportlab.lib.utils import simpleSplit  # noqa: E402
-
-from compiler.backends import BuildOptions  # noqa: E402
-from compiler.backends.print import run  # noqa: E402
-from compiler.backends.print.fonts import font  # noqa: E402
-from compiler.backends.print.settings import PrintSettings  # noqa: E402
-from compiler.backends.print.sheets import Sheet, canvas  # noqa: E402
-from compiler.backends.print.templates import parse_elements  # noqa: E402
-from compiler.frontend import compile_paths  # noqa: E402
 
 
 def bare(sheets: list[Sheet], out: Path, s: PrintSettings) -> None:

@@ -1,7 +1,7 @@
-"""`python -m compiler` runs the cardc command line."""
+"""`python -m cardc` runs the cardc command line."""
 
 import sys
 
-from compiler.cli import main
+from cardc.cli import main
 
 sys.exit(main())

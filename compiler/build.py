@@ -10,10 +10,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from compiler import backends
-from compiler.backends import BuildOptions
-from compiler.diagnostics import Diagnostic
-from compiler.model import Project
+from cardc import backends
+from cardc.backends import BuildOptions
+from cardc.diagnostics import Diagnostic
+from cardc.model import Project
 
 
 class BuildFailed(Exception):

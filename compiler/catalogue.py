@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from cardc.model import TypeExpr
+from cardc.resources import DSL_DIR
+from cardc.types import parse_type_string
 
-from compiler.model import TypeExpr
-from compiler.types import parse_type_string
-
-CATALOGUE_PATH = Path(__file__).resolve().parent.parent / "dsl" / "catalogue.yaml"
+CATALOGUE_PATH = DSL_DIR / "catalogue.yaml"
 ROLES = ("trigger", "condition", "modifier", "action")
 _SECTIONS = {"triggers": "trigger", "conditions": "condition", "modifiers": "modifier", "actions": "action"}
 

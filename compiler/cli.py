@@ -11,9 +11,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from compiler import __version__
-from compiler.diagnostics import Diagnostic, Severity
-from compiler.frontend import FrontEndResult, compile_paths
+from cardc import __version__
+from cardc.diagnostics import Diagnostic, Severity
+from cardc.frontend import FrontEndResult, compile_paths
 
 DEFAULT_CONTENT = Path("content")
 DEFAULT_OUT = Path("generated")
@@ -44,7 +44,7 @@ def _with_schema(result: FrontEndResult) -> list[Diagnostic]:
     """The front end's diagnostics plus schema validation of the IR (only when the content is clean)."""
     if not result.ok:
         return list(result.diagnostics)
-    from compiler.schema import validate_project
+    from cardc.schema import validate_project
 
     return sorted([*result.diagnostics, *validate_project(result.project)], key=Diagnostic.sort_key)
 
@@ -63,7 +63,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_dump(args: argparse.Namespace) -> int:
-    from compiler.irjson import iter_project_json
+    from cardc.irjson import iter_project_json
 
     result = _front(args.paths)
     if _report(result.diagnostics if not args.quiet else [d for d in result.diagnostics if d.is_error],
@@ -75,8 +75,8 @@ def cmd_dump(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from compiler.backends import BuildOptions
-    from compiler.build import BuildFailed, build
+    from cardc.backends import BuildOptions
+    from cardc.build import BuildFailed, build
 
     result = _front([args.path] if args.path else [])
     if _report(_with_schema(result), result.sources, strict=args.strict):
@@ -95,7 +95,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_schemas(args: argparse.Namespace) -> int:
-    from compiler.schema import SCHEMA_DIR, generated_schemas, write_schemas
+    from cardc.schema import SCHEMA_DIR, generated_schemas, write_schemas
 
     result = _front(args.paths)
     if _report([d for d in result.diagnostics if d.is_error], result.sources):
@@ -113,7 +113,7 @@ def cmd_schemas(args: argparse.Namespace) -> int:
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
-    from compiler.odds import run_odds
+    from cardc.odds import run_odds
 
     return run_odds(args, _front, _report)
 
@@ -138,7 +138,7 @@ def _print_settings(args: argparse.Namespace) -> dict[str, str]:
 
 
 def cmd_docs(args: argparse.Namespace) -> int:
-    from compiler.docgen import README, update
+    from cardc.docgen import README, update
 
     changed = update(README, check=args.check)
     if args.check and changed:
@@ -196,7 +196,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     p.set_defaults(func=cmd_dump)
 
-    from compiler.odds import add_odds_arguments
+    from cardc.odds import add_odds_arguments
 
     p = sub.add_parser("odds", help="exact win/tie/loss odds of a fight, a duel or every hero against every monster")
     add_odds_arguments(p)

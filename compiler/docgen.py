@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from compiler.catalogue import ROLES, Catalogue, Verb, default_catalogue
-from compiler.diagnostics import CODES
+from cardc.catalogue import ROLES, Catalogue, Verb, default_catalogue
+from cardc.diagnostics import CODES
+from cardc.resources import DSL_DIR
 
-README = Path(__file__).resolve().parent.parent / "dsl" / "README.md"
+README = DSL_DIR / "README.md"
 _SECTION_TITLES = {"trigger": "Triggers (after `on`)", "condition": "Conditions (after `if`)",
                    "modifier": "Modifiers (in a rule's body)", "action": "Actions (in a rule's body, also after `may`)"}
 

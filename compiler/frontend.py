@@ -6,12 +6,12 @@ import gc
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler.catalogue import Catalogue, default_catalogue
-from compiler.diagnostics import Diagnostic, DiagnosticSink
-from compiler.loader import load
-from compiler.lower import Lowering
-from compiler.model import Project
-from compiler.textcheck import check_hand_texts
+from cardc.catalogue import Catalogue, default_catalogue
+from cardc.diagnostics import Diagnostic, DiagnosticSink
+from cardc.loader import load
+from cardc.lower import Lowering
+from cardc.model import Project
+from cardc.textcheck import check_hand_texts
 
 
 @dataclass(frozen=True)

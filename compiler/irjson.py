@@ -10,8 +10,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from compiler import model as m
-from compiler import syntax as s
+from cardc import model as m
+from cardc import syntax as s
 
 IR_FORMAT = 1
 

@@ -6,9 +6,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler import syntax as s
-from compiler.diagnostics import NO_SPAN, DiagnosticSink, Span
-from compiler.parser import parse_text
+from cardc import syntax as s
+from cardc.diagnostics import NO_SPAN, DiagnosticSink, Span
+from cardc.parser import parse_text
 
 SOURCE_SUFFIX = ".cardc"
 ROOT_MARKER = "cardc.toml"

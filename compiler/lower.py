@@ -10,12 +10,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler import model as m
-from compiler import syntax as s
-from compiler.catalogue import Catalogue, Verb
-from compiler.diagnostics import DiagnosticSink, Span, did_you_mean
-from compiler.loader import LoadedSources
-from compiler.types import ValueContext, check_value, parse_type_string, type_from_value
+from cardc import model as m
+from cardc import syntax as s
+from cardc.catalogue import Catalogue, Verb
+from cardc.diagnostics import DiagnosticSink, Span, did_you_mean
+from cardc.loader import LoadedSources
+from cardc.types import ValueContext, check_value, parse_type_string, type_from_value
 
 BUILTIN_DECLS = ("game", "expansion", "kind")
 VARIANT_KIND = "variant"

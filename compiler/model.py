@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.diagnostics import Span
-from compiler.syntax import LocalizedV, Value
+from cardc.diagnostics import Span
+from cardc.syntax import LocalizedV, Value
 
 
 @dataclass(frozen=True, slots=True)

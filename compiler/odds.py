@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from compiler.diagnostics import did_you_mean
+from cardc.diagnostics import did_you_mean
 
 POLICY = ("every choice (re-rolls, spells, sacrifices) is made to maximize the chance to win, then to "
           "minimize the chance to lose, then to spend the least (spells discarded, lives given)")
@@ -77,7 +77,7 @@ def _check(kind: str, ident: str, known: list[str]) -> None:
 
 def compute(project: Any, args: argparse.Namespace) -> dict[str, Any]:
     """The odds the arguments ask for, as JSON-ready data."""
-    from compiler.backends.python.loader import load_games
+    from cardc.backends.python.loader import load_games
 
     if args.game not in project.games:
         _check("game", args.game, sorted(project.games))
@@ -91,7 +91,7 @@ def compute(project: Any, args: argparse.Namespace) -> dict[str, Any]:
     heroes = [e.id for e in rules.of_kind("hero")]
     monsters = [e.id for e in rules.of_kind("monster")]
     if args.table:
-        from compiler.backends.python.balance import karak_table, monster_fight_variants
+        from cardc.backends.python.balance import karak_table, monster_fight_variants
 
         try:
             return karak_table(rules, tuple(args.variant), _ids(args.weapons), _ids(args.spells),
@@ -109,11 +109,11 @@ def compute(project: Any, args: argparse.Namespace) -> dict[str, Any]:
             _check("hero", args.vs_hero, heroes)
             other = make_hero(rules, args.vs_hero, lives=args.vs_lives, weapons=_ids(args.vs_weapons),
                               spells=_ids(args.vs_spells), cursed=args.vs_cursed)
-            from compiler.backends.python.balance import duel_row
+            from cardc.backends.python.balance import duel_row
 
             return duel_row(rules, hero, other, tuple(args.variant), args.by, facts)
         _check("monster", args.vs, monsters)
-        from compiler.backends.python.balance import fight_row
+        from cardc.backends.python.balance import fight_row
 
         return fight_row(rules, hero, args.vs, tuple(args.variant), facts)
     except LoadoutError as e:
@@ -123,7 +123,7 @@ def compute(project: Any, args: argparse.Namespace) -> dict[str, Any]:
 def render(data: dict[str, Any]) -> str:
     """Text for a terminal: fractions and decimals, extras, provisional notes, the policy."""
     if "rows" in data:
-        from compiler.backends.python.balance import table_text
+        from cardc.backends.python.balance import table_text
 
         return table_text(data)
     lines = [data["title"]]

@@ -9,16 +9,15 @@ import gc
 import re
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
+from cardc import syntax as s
+from cardc.diagnostics import DiagnosticSink, Span
+from cardc.resources import DSL_DIR
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from compiler import syntax as s
-from compiler.diagnostics import DiagnosticSink, Span
-
-GRAMMAR_PATH = Path(__file__).resolve().parent.parent / "dsl" / "cardc.lark"
+GRAMMAR_PATH = DSL_DIR / "cardc.lark"
 
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 _ESCAPE_RE = re.compile(r"\\(.)")

@@ -15,21 +15,21 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from cardc import model as m
+from cardc import syntax as s
+from cardc.catalogue import Catalogue, Verb, default_catalogue
+from cardc.diagnostics import Diagnostic, Severity, Span
+from cardc.irjson import dumps, project_json
+from cardc.lower import BUILTIN_ATTRS, VARIANT_KIND
+from cardc.model import TypeExpr
+from cardc.resources import DSL_DIR
+from cardc.types import parse_type_string
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from compiler import model as m
-from compiler import syntax as s
-from compiler.catalogue import Catalogue, Verb, default_catalogue
-from compiler.diagnostics import Diagnostic, Severity, Span
-from compiler.irjson import dumps, project_json
-from compiler.lower import BUILTIN_ATTRS, VARIANT_KIND
-from compiler.model import TypeExpr
-from compiler.types import parse_type_string
-
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "dsl" / "schemas"
+SCHEMA_DIR = DSL_DIR / "schemas"
 BASE_URI = "https://cardc.invalid/schemas/"
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 IR_SCHEMA = "ir.schema.json"

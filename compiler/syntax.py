@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from compiler.diagnostics import Span
+from cardc.diagnostics import Span
 
 # ---- values -----------------------------------------------------------------
 

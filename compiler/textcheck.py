@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from compiler import syntax as s
-from compiler.diagnostics import Diagnostic, Severity
-from compiler.model import (
+from cardc import syntax as s
+from cardc.diagnostics import Diagnostic, Severity
+from cardc.model import (
     AndCond,
     Choose,
     Condition,
@@ -27,7 +27,7 @@ from compiler.model import (
     Project,
     Statement,
 )
-from compiler.textgen import OPEN_RANGE
+from cardc.textgen import OPEN_RANGE
 
 _DIGITS = re.compile(r"\d+")
 

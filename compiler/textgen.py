@@ -28,10 +28,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from compiler import syntax as s
-from compiler.catalogue import Catalogue, Verb, default_catalogue
-from compiler.lexicon import Lexicon, default_lexicon
-from compiler.model import (
+from cardc import syntax as s
+from cardc.catalogue import Catalogue, Verb, default_catalogue
+from cardc.lexicon import Lexicon, default_lexicon
+from cardc.model import (
     AndCond,
     Choose,
     Condition,
@@ -47,7 +47,7 @@ from compiler.model import (
     Statement,
     TypeExpr,
 )
-from compiler.plurals import plural_category
+from cardc.plurals import plural_category
 
 OPEN_RANGE = 99  # a range reaching this high reads "5 or more"
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")

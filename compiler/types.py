@@ -7,9 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler import syntax as s
-from compiler.diagnostics import DiagnosticSink, Span, did_you_mean
-from compiler.model import TypeExpr
+from cardc import syntax as s
+from cardc.diagnostics import DiagnosticSink, Span, did_you_mean
+from cardc.model import TypeExpr
 
 # Types with no arguments, and what a value of each looks like (for messages).
 SCALAR_TYPES: dict[str, str] = {
@@ -249,7 +249,7 @@ def _check_path(value: s.StrV, ctx: ValueContext) -> None:
     target = (ctx.file_dir / value.value).resolve()
     root = ctx.content_root.resolve()
     if root != target and root not in target.parents:
-        from compiler.loader import display_path
+        from cardc.loader import display_path
 
         ctx.sink.error("E114", f"path `{value.value}` is outside the content folder", value.span,
                        f"keep images and files under {display_path(root)}")

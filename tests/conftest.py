@@ -6,8 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-
-from compiler.frontend import FrontEndResult, compile_paths
+from cardc.frontend import FrontEndResult, compile_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"

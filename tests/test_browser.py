@@ -12,10 +12,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from compiler.backends import BuildOptions
-from compiler.backends.reference import write_reference
-from compiler.frontend import FrontEndResult
+from cardc.backends import BuildOptions
+from cardc.backends.reference import write_reference
+from cardc.frontend import FrontEndResult
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"

@@ -1,6 +1,6 @@
 """`cardc build`: deterministic output, and a failed or interrupted build changes nothing.
 
-A backend is made to fail midway by replacing `compiler.backends.BACKENDS` with a list holding the
+A backend is made to fail midway by replacing `cardc.backends.BACKENDS` with a list holding the
 real IR backend followed by one that writes half a file and then raises.
 """
 
@@ -13,13 +13,12 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
-
-from compiler import backends, cli
-from compiler.backends import BuildOptions
-from compiler.build import BuildFailed, build
-from compiler.diagnostics import Diagnostic, Severity, Span
-from compiler.frontend import FrontEndResult
-from compiler.model import Project
+from cardc import backends, cli
+from cardc.backends import BuildOptions
+from cardc.build import BuildFailed, build
+from cardc.diagnostics import Diagnostic, Severity, Span
+from cardc.frontend import FrontEndResult
+from cardc.model import Project
 
 ROOT = Path(__file__).resolve().parent.parent
 IR_ONLY = BuildOptions(only=frozenset({"ir"}))

@@ -12,8 +12,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
-
-from compiler import __version__, cli
+from cardc import __version__, cli
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBCOMMANDS = sorted(cli.make_parser()._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
@@ -143,12 +142,12 @@ def test_build_exit_codes(tmp_path: Path, broken: Path) -> None:
 
 
 def test_console_script_and_module_agree() -> None:
-    """`python -m compiler` is the same program (a real subprocess: the entry point is wired)."""
-    proc = subprocess.run([sys.executable, "-m", "compiler", "--version"], cwd=ROOT, capture_output=True,
+    """`python -m cardc` is the same program (a real subprocess: the entry point is wired)."""
+    proc = subprocess.run([sys.executable, "-m", "cardc", "--version"], cwd=ROOT, capture_output=True,
                           text=True, check=False)
     assert proc.returncode == 0
     assert proc.stdout.strip() == f"cardc {__version__}"
-    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "no/such/folder"], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-m", "cardc", "check", "no/such/folder"], cwd=ROOT,
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr and "error[E110]" in proc.stderr
@@ -156,7 +155,7 @@ def test_console_script_and_module_agree() -> None:
 
 def test_streamed_dump_is_the_ir_json(bundled) -> None:  # type: ignore[no-untyped-def]
     """`cardc dump` streams the IR entity by entity; the text is exactly `dumps(project_json(...))`."""
-    from compiler.irjson import dumps, project_json
+    from cardc.irjson import dumps, project_json
 
     code, out, _ = run(["dump", "content"])
     assert code == 0

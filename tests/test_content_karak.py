@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from compiler.frontend import FrontEndResult
-from compiler.irjson import project_json
+from cardc.frontend import FrontEndResult
+from cardc.irjson import project_json
 
 ROOT = Path(__file__).resolve().parent.parent
 REGENT_LANGS = {"cs", "sk", "de", "pl", "en", "fr"}
@@ -163,7 +162,7 @@ def test_regent_texts_differ_per_language(ir: dict[str, Any]) -> None:
 
 
 def _cardc(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "compiler", *args], cwd=ROOT, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "cardc", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
 
 
@@ -525,10 +524,9 @@ def test_thorn_has_no_per_turn_limit(ir: dict[str, Any]) -> None:
 
 def test_duel_spells_may_follow_the_own_roll(ir: dict[str, Any]) -> None:
     """The house-rules example has Victorius add his magic shot after seeing his dice (11 -> 12)."""
+    from cardc.backends.python.runtime.cardc_runtime import Context, Scripted
+    from cardc.backends.python.runtime.cardc_runtime.karak import duel, make_hero
     from test_rules_support import effect_index, rules, stripped
-
-    from compiler.backends.python.runtime.cardc_runtime import Context, Scripted
-    from compiler.backends.python.runtime.cardc_runtime.karak import duel, make_hero
 
     duel_fx = _ent(ir, "hero_duel")
     (after,) = [e for e in duel_fx["effects"] if e["trigger"]["verb"] == "fight_roll"]

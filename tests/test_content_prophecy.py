@@ -12,10 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from compiler import model as m
-from compiler import syntax as s
-from compiler.frontend import FrontEndResult, compile_paths
+from cardc import model as m
+from cardc import syntax as s
+from cardc.frontend import FrontEndResult, compile_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 PROPHECY = ROOT / "content" / "prophecy"
@@ -182,7 +181,7 @@ def test_elf_paladin_example_from_the_ir(project: m.Project) -> None:
 
 
 def test_stat_mod_moves_start_and_maximum() -> None:
-    from compiler.catalogue import default_catalogue
+    from cardc.catalogue import default_catalogue
 
     doc = default_catalogue().verbs["stat_mod"].doc.lower()
     assert "start" in doc and "maximum" in doc

@@ -6,9 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
-
-from compiler.catalogue import default_catalogue
-from compiler.frontend import FrontEndResult
+from cardc.catalogue import default_catalogue
+from cardc.frontend import FrontEndResult
 
 ROOT = Path(__file__).resolve().parent.parent
 MAIN = ROOT / "content" / "COVERAGE.md"

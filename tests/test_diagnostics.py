@@ -16,9 +16,8 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
-
-from compiler import cli
-from compiler.diagnostics import CODES
+from cardc import cli
+from cardc.diagnostics import CODES
 
 CORPUS = Path(__file__).resolve().parent / "diagnostics"
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "args").is_file())

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-from compiler import syntax as s
-from compiler.catalogue import default_catalogue
-from compiler.diagnostics import CODES, DiagnosticSink
-from compiler.docgen import README, render
-from compiler.parser import parse_text
+from cardc import syntax as s
+from cardc.catalogue import default_catalogue
+from cardc.diagnostics import CODES, DiagnosticSink
+from cardc.docgen import README, render
+from cardc.parser import parse_text
 
 TEXT = README.read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```\n(.*?)```", TEXT, re.DOTALL)

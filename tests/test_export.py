@@ -9,14 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cardc.backends import BACKENDS, BuildOptions
+from cardc.backends.export import dumps, write_export
+from cardc.backends.export.document import export_document
+from cardc.build import build
+from cardc.frontend import FrontEndResult, compile_paths
+from cardc.model import Project
 from jsonschema import Draft202012Validator
-
-from compiler.backends import BACKENDS, BuildOptions
-from compiler.backends.export import dumps, write_export
-from compiler.backends.export.document import export_document
-from compiler.build import build
-from compiler.frontend import FrontEndResult, compile_paths
-from compiler.model import Project
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "export"

@@ -11,14 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cardc.backends import BuildOptions
+from cardc.backends.export import faces, write_export
+from cardc.backends.export.sheets import CARDS_PER_SHEET, MAX_SHEET_PX, grid
+from cardc.backends.export.tts import physical_entities, write_tts
+from cardc.frontend import FrontEndResult, compile_paths
+from cardc.model import Project
 from PIL import Image
-
-from compiler.backends import BuildOptions
-from compiler.backends.export import faces, write_export
-from compiler.backends.export.sheets import CARDS_PER_SHEET, MAX_SHEET_PX, grid
-from compiler.backends.export.tts import physical_entities, write_tts
-from compiler.frontend import FrontEndResult, compile_paths
-from compiler.model import Project
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "export"
@@ -128,7 +127,7 @@ def test_hostile_names_stay_data(tavern_out: Path) -> None:
 
 
 def test_descriptions_are_rules_text(tavern: Project, tavern_out: Path) -> None:
-    from compiler.textgen import entity_rules_text
+    from cardc.textgen import entity_rules_text
 
     karel = next(e for e in tavern.entities if e.id == "karel" and not e.errata)
     save = _load(tavern_out / "tavern-en.json")
@@ -219,7 +218,7 @@ def test_drawn_face_fits_long_text() -> None:
 
 def test_print_faces_are_reused_when_print_ran(tavern: Project, tmp_path: Path) -> None:
     """Built with the print backend, sheets show its faces and its per-card backs (UniqueBack)."""
-    from compiler.build import build
+    from cardc.build import build
 
     out = tmp_path / "gen"
     build(tavern, out, BuildOptions(only=frozenset({"print", "export"}), settings={"print.png_dpi": "60"}))

@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
+from cardc.backends import BuildOptions
+from cardc.backends.python import balance
 from test_rules_support import bundled_project, rules
-
-from compiler.backends import BuildOptions
-from compiler.backends.python import balance
 
 
 def test_duel_only_and_dragon_only_variants_are_recognised() -> None:

@@ -7,9 +7,8 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
-
-from compiler import cli
-from compiler.frontend import FrontEndResult
+from cardc import cli
+from cardc.frontend import FrontEndResult
 
 
 @pytest.fixture(autouse=True)

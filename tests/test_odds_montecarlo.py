@@ -5,12 +5,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from cardc.backends.python.runtime.cardc_runtime import Seeded
+from cardc.backends.python.runtime.cardc_runtime.karak import make_hero
+from cardc.backends.python.runtime.cardc_runtime.karak_odds import monster_enumerator
+from cardc.backends.python.runtime.cardc_runtime.odds import Odds
 from test_rules_support import rules
-
-from compiler.backends.python.runtime.cardc_runtime import Seeded
-from compiler.backends.python.runtime.cardc_runtime.karak import make_hero
-from compiler.backends.python.runtime.cardc_runtime.karak_odds import monster_enumerator
-from compiler.backends.python.runtime.cardc_runtime.odds import Odds
 
 RUNS = 4000
 

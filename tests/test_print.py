@@ -10,17 +10,16 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from cardc.backends import BuildOptions
+from cardc.backends.print import run
+from cardc.backends.print.cards import CardTexts
+from cardc.backends.print.fonts import font
+from cardc.backends.print.imposition import fit
+from cardc.backends.print.presets import PAPERS
+from cardc.backends.print.sheets import printed_entities
+from cardc.backends.print.textlayout import LEADING, fit_text
+from cardc.frontend import FrontEndResult, compile_paths
 from pypdf import PdfReader
-
-from compiler.backends import BuildOptions
-from compiler.backends.print import run
-from compiler.backends.print.cards import CardTexts
-from compiler.backends.print.fonts import font
-from compiler.backends.print.imposition import fit
-from compiler.backends.print.presets import PAPERS
-from compiler.backends.print.sheets import printed_entities
-from compiler.backends.print.textlayout import LEADING, fit_text
-from compiler.frontend import FrontEndResult, compile_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = Path("tests/fixtures/print")
@@ -91,7 +90,7 @@ def _check_file(path: Path, entities, texts: CardTexts, sheet) -> None:  # noqa:
     for e in entities:
         size = _size(e, texts)
         by_size[size] = by_size.get(size, 0) + e.copies
-    from compiler.backends.print.settings import PrintSettings
+    from cardc.backends.print.settings import PrintSettings
 
     expected_fronts = sum(math.ceil(n / fit(w, h, PrintSettings()).per_page) for (w, h), n in by_size.items())
     assert len(reader.pages) == 2 * expected_fronts, path.name
@@ -115,7 +114,7 @@ def _check_file(path: Path, entities, texts: CardTexts, sheet) -> None:  # noqa:
 
 
 def _size(e, texts: CardTexts) -> tuple[float, float]:  # noqa: ANN001
-    from compiler.backends.print.presets import card_size
+    from cardc.backends.print.presets import card_size
 
     kd = texts.project.kinds[(e.game, e.kind)]
     size = card_size(kd.size or "poker") or card_size("poker")
@@ -286,7 +285,7 @@ def test_cut_lines_and_calibration_pages(tmp_path: Path) -> None:
 
 
 def test_cli_print_flags(tmp_path: Path) -> None:
-    from compiler.cli import main
+    from cardc.cli import main
 
     code = main(["build", str(ROOT / FIXTURE), "--out", str(tmp_path / "gen"), "--only", "print", "--paper",
                  "letter", "--bleed", "2", "--duplex", "short", "--back-offset", "0.5,-1", "--png", "false"])
@@ -311,8 +310,8 @@ def test_backs_are_shared_per_deck_else_per_kind(fixture_build) -> None:  # noqa
 
 
 def test_drawn_text_carries_the_kerning(tmp_path: Path) -> None:
-    from compiler.backends.print.sheets import canvas
-    from compiler.backends.print.textlayout import draw_layout
+    from cardc.backends.print.sheets import canvas
+    from cardc.backends.print.textlayout import draw_layout
 
     f = font("regular")
     c = canvas(str(tmp_path / "k.pdf"))

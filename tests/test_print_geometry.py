@@ -8,14 +8,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from cardc.backends import BuildOptions
+from cardc.backends.print import run
+from cardc.backends.print.imposition import fit, impose, unflip
+from cardc.backends.print.settings import PrintSettings
+from cardc.frontend import compile_paths
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
-
-from compiler.backends import BuildOptions
-from compiler.backends.print import run
-from compiler.backends.print.imposition import fit, impose, unflip
-from compiler.backends.print.settings import PrintSettings
-from compiler.frontend import compile_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 MM = 72 / 25.4

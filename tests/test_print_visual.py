@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from cardc.backends import BuildOptions
+from cardc.backends.print import run
+from cardc.frontend import compile_paths
 from PIL import Image, ImageChops, ImageStat
-
-from compiler.backends import BuildOptions
-from compiler.backends.print import run
-from compiler.frontend import compile_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "print"

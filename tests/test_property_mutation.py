@@ -17,11 +17,10 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
+from cardc import cli
+from cardc.frontend import compile_paths
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from compiler import cli
-from compiler.frontend import compile_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"

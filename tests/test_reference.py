@@ -12,11 +12,10 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from cardc.backends import BuildOptions
+from cardc.backends.reference import md_escape, render_language, write_reference
+from cardc.frontend import FrontEndResult
 from textutil import compile_source
-
-from compiler.backends import BuildOptions
-from compiler.backends.reference import md_escape, render_language, write_reference
-from compiler.frontend import FrontEndResult
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "reference"
 UPDATE = os.environ.get("CARDC_UPDATE_GOLDENS") == "1"

@@ -6,10 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from test_rules_support import rules, stripped
-
-from compiler.backends.python.runtime.cardc_runtime import Context, Scripted
-from compiler.backends.python.runtime.cardc_runtime.karak import (
+from cardc.backends.python.runtime.cardc_runtime import Context, Scripted
+from cardc.backends.python.runtime.cardc_runtime.karak import (
     LoadoutError,
     chambers_revealed,
     duel,
@@ -18,13 +16,14 @@ from compiler.backends.python.runtime.cardc_runtime.karak import (
     make_hero,
     use_item,
 )
-from compiler.backends.python.runtime.cardc_runtime.karak_odds import (
+from cardc.backends.python.runtime.cardc_runtime.karak_odds import (
     curse_odds,
     duel_odds,
     duel_outcome_odds,
     monster_enumerator,
     monster_odds,
 )
+from test_rules_support import rules, stripped
 
 DUEL = frozenset({"critical_hits", "hero_duel"})
 

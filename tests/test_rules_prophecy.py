@@ -6,10 +6,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from cardc.backends.python.runtime.cardc_runtime import Context, EffectDef, Scripted, verbs
+from cardc.backends.python.runtime.cardc_runtime.prophecy import FIGHT_NOTE, fight, gain_stat, make_character
 from test_rules_support import effect_index, rules, stripped
-
-from compiler.backends.python.runtime.cardc_runtime import Context, EffectDef, Scripted, verbs
-from compiler.backends.python.runtime.cardc_runtime.prophecy import FIGHT_NOTE, fight, gain_stat, make_character
 
 WITHOUT_REALM = ("ancient_races", "base_additions")
 

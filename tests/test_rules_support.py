@@ -10,9 +10,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from compiler.backends.python.loader import ensure_runtime, load_games
-from compiler.frontend import compile_paths
-from compiler.model import Project
+from cardc.backends.python.loader import ensure_runtime, load_games
+from cardc.frontend import compile_paths
+from cardc.model import Project
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rules"

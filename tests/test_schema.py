@@ -11,14 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jsonschema import Draft202012Validator
-
-from compiler import cli, lower
-from compiler import syntax as s
-from compiler.catalogue import default_catalogue
-from compiler.frontend import FrontEndResult
-from compiler.irjson import project_json
-from compiler.schema import (
+from cardc import cli, lower
+from cardc import syntax as s
+from cardc.catalogue import default_catalogue
+from cardc.frontend import FrontEndResult
+from cardc.irjson import project_json
+from cardc.schema import (
     SCHEMA_DIR,
     effects_schema,
     generated_schemas,
@@ -26,6 +24,7 @@ from compiler.schema import (
     validate_ir,
     validate_project,
 )
+from jsonschema import Draft202012Validator
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,9 +10,8 @@ import os
 from pathlib import Path
 
 import pytest
-
-from compiler.frontend import FrontEndResult
-from compiler.textgen import TextGen
+from cardc.frontend import FrontEndResult
+from cardc.textgen import TextGen
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "text"
 UPDATE = os.environ.get("CARDC_UPDATE_GOLDENS") == "1"

@@ -6,10 +6,9 @@ import os
 from pathlib import Path
 
 import pytest
+from cardc.plurals import categories, plural_category
+from cardc.textgen import TextGen
 from textutil import compile_source
-
-from compiler.plurals import categories, plural_category
-from compiler.textgen import TextGen
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "text" / "plurals.txt"
 UPDATE = os.environ.get("CARDC_UPDATE_GOLDENS") == "1"

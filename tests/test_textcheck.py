@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cardc.textcheck import text_numbers
 from textutil import compile_source
-
-from compiler.textcheck import text_numbers
 
 HEAD = """module g
 game g { name: { cs "Hra" en "Game" } languages: [cs, en] fallback: en }

@@ -7,13 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
+from cardc.catalogue import default_catalogue
+from cardc.frontend import FrontEndResult
+from cardc.lexicon import default_lexicon, load_lexicon
+from cardc.plurals import categories
+from cardc.textgen import TextGen, entity_rules_text, guess_gender, split_template
 from textutil import compile_source
-
-from compiler.catalogue import default_catalogue
-from compiler.frontend import FrontEndResult
-from compiler.lexicon import default_lexicon, load_lexicon
-from compiler.plurals import categories
-from compiler.textgen import TextGen, entity_rules_text, guess_gender, split_template
 
 SPEC = re.compile(r"^(?P<name>[A-Za-z_]\w*)(?::(?P<word>=?[A-Za-z_][\w.]*))?(?:@(?P<key>[A-Za-z_]+))?$")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from compiler.frontend import FrontEndResult, compile_paths
+from cardc.frontend import FrontEndResult, compile_paths
 
 
 def compile_source(tmp: Path, source: str) -> FrontEndResult:

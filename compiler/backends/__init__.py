@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.diagnostics import Diagnostic
-from compiler.model import Project
+from cardc.diagnostics import Diagnostic
+from cardc.model import Project
 
 
 @dataclass(frozen=True)
@@ -27,37 +27,37 @@ Writer = Callable[[Project, Path, BuildOptions], list[Diagnostic]]
 
 
 def _ir(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
-    from compiler.backends.ir import write_ir
+    from cardc.backends.ir import write_ir
 
     return write_ir(project, out, options)
 
 
 def _print(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
-    from compiler.backends.print import write_print
+    from cardc.backends.print import write_print
 
     return write_print(project, out, options)
 
 
 def _python(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
-    from compiler.backends.python import write_python
+    from cardc.backends.python import write_python
 
     return write_python(project, out, options)
 
 
 def _balance(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
-    from compiler.backends.python.balance import write_balance
+    from cardc.backends.python.balance import write_balance
 
     return write_balance(project, out, options)
 
 
 def _reference(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
-    from compiler.backends.reference import write_reference
+    from cardc.backends.reference import write_reference
 
     return write_reference(project, out, options)
 
 
 def _export(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
-    from compiler.backends.export import write_export
+    from cardc.backends.export import write_export
 
     return write_export(project, out, options)
 

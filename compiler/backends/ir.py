@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler.backends import BuildOptions
-from compiler.diagnostics import Diagnostic
-from compiler.irjson import iter_project_json
-from compiler.model import Project
+from cardc.backends import BuildOptions
+from cardc.diagnostics import Diagnostic
+from cardc.irjson import iter_project_json
+from cardc.model import Project
 
 
 def write_ir(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:

@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-from compiler.plurals import categories, pick, plural_category
+from cardc.plurals import categories, pick, plural_category
 
 LEXICON_PATH = Path(__file__).resolve().parent / "words.yaml"
 

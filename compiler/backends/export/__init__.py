@@ -15,9 +15,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from compiler.backends import BuildOptions
-from compiler.diagnostics import Diagnostic
-from compiler.model import Project
+from cardc.backends import BuildOptions
+from cardc.diagnostics import Diagnostic
+from cardc.model import Project
 
 
 def dumps(data: Any) -> str:
@@ -26,8 +26,8 @@ def dumps(data: Any) -> str:
 
 
 def write_export(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
-    from compiler.backends.export.document import export_document
-    from compiler.backends.export.tts import RulesCache, write_tts
+    from cardc.backends.export.document import export_document
+    from cardc.backends.export.tts import RulesCache, write_tts
 
     rules = RulesCache(project)  # rules text is generated once for the JSON and the TTS files
     text = (lambda _p, e, lang: rules(e, lang)) if rules.fn is not None else None

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from compiler import model as m
-from compiler.backends.export.values import Localizer, ValueEncoder, type_tree
-from compiler.catalogue import Catalogue, default_catalogue
+from cardc import model as m
+from cardc.backends.export.values import Localizer, ValueEncoder, type_tree
+from cardc.catalogue import Catalogue, default_catalogue
 
 EXPORT_FORMAT = "cardc-export"
 EXPORT_VERSION = 1
@@ -25,7 +25,7 @@ RulesText = Callable[[m.Project, m.Entity, str], list[str]]
 def _rules_text_function() -> RulesText | None:
     """`compiler.textgen.entity_rules_text` when present: the export then carries readable rules text."""
     try:
-        from compiler.textgen import entity_rules_text
+        from cardc.textgen import entity_rules_text
     except ImportError:  # pragma: no cover - textgen is part of the compiler today
         return None
     return entity_rules_text

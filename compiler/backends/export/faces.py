@@ -13,10 +13,9 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from cardc import syntax as s
+from cardc.model import Entity
 from PIL import Image, ImageDraw, ImageFont
-
-from compiler import syntax as s
-from compiler.model import Entity
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "print" / "fonts"
 COLORS = ["#7a2e2e", "#2e4a7a", "#2f6b3a", "#5b3a7a", "#6b5a2f", "#2f6b6b"]

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from compiler import syntax as s
-from compiler.backends import BuildOptions
-from compiler.backends.export import faces as fc
-from compiler.backends.export import sheets as sh
-from compiler.backends.export.document import export_languages
-from compiler.backends.export.values import Localizer
-from compiler.diagnostics import NO_SPAN, Diagnostic, Severity
-from compiler.model import Entity, KindDef, Project
+from cardc import syntax as s
+from cardc.backends import BuildOptions
+from cardc.backends.export import faces as fc
+from cardc.backends.export import sheets as sh
+from cardc.backends.export.document import export_languages
+from cardc.backends.export.values import Localizer
+from cardc.diagnostics import NO_SPAN, Diagnostic, Severity
+from cardc.model import Entity, KindDef, Project
 
 POKER_MM = (63.5, 88.9)  # the size of a TTS card at scale 1
 DECK_SPACING = 4.0
@@ -85,7 +85,7 @@ def physical_entities(project: Project, game: str) -> list[Entity]:
 
 def _size(kd: KindDef) -> tuple[tuple[float, float], bool]:
     try:
-        from compiler.backends.print.presets import card_size
+        from cardc.backends.print.presets import card_size
     except ImportError:  # pragma: no cover - the print backend is part of the compiler
         return POKER_MM, False
     size = card_size(kd.size or "poker") or card_size("poker")
@@ -155,7 +155,7 @@ class TtsExport:
         return self.kind_name(deck.kind) if deck.module == "base" else f"{self.kind_name(deck.kind)} ({module_name})"
 
     def word(self, ident: str) -> str:
-        from compiler.lexicon import default_lexicon
+        from cardc.lexicon import default_lexicon
 
         lex = default_lexicon()
         for lang in (self.lang, self.game.fallback):
@@ -282,7 +282,7 @@ class TtsExport:
         if root is None:
             return None
         try:
-            from compiler.backends.print.sheets import sheet_name
+            from cardc.backends.print.sheets import sheet_name
         except ImportError:  # pragma: no cover
             return None
         stem = Path(sheet_name(self.game.id, self.lang, deck.module)).stem
@@ -293,7 +293,7 @@ class RulesCache:
     """Rules text per entity and language, computed once for every file of the build."""
 
     def __init__(self, project: Project) -> None:
-        from compiler.backends.export.document import _rules_text_function
+        from cardc.backends.export.document import _rules_text_function
 
         self.project = project
         self.fn = _rules_text_function()
@@ -307,7 +307,7 @@ class RulesCache:
 
 
 def write_tts(project: Project, out: Path, options: BuildOptions, rules: RulesCache | None = None) -> list[Diagnostic]:
-    from compiler.backends.export import dumps
+    from cardc.backends.export import dumps
 
     settings, diags = parse_settings(options.settings)
     if any(d.is_error for d in diags):

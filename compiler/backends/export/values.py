@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from compiler import syntax as s
-from compiler.model import Entity, TypeExpr
+from cardc import syntax as s
+from cardc.model import Entity, TypeExpr
 
 
 class Localizer:

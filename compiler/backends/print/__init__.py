@@ -8,6 +8,6 @@ templates and cards (what is drawn), textlayout, fonts and icons (text), render 
 
 from __future__ import annotations
 
-from compiler.backends.print.sheets import run, write_print
+from cardc.backends.print.sheets import run, write_print
 
 __all__ = ["run", "write_print"]

@@ -10,11 +10,11 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler import syntax as s
-from compiler.backends.print.icons import ICONS
-from compiler.lexicon import default_lexicon
-from compiler.model import Entity, Project
-from compiler.textgen import entity_rules_text
+from cardc import syntax as s
+from cardc.backends.print.icons import ICONS
+from cardc.lexicon import default_lexicon
+from cardc.model import Entity, Project
+from cardc.textgen import entity_rules_text
 
 PALETTES = [
     {"frame": "#7a2e2e", "accent": "#d9a441", "panel": "#fbf6ec", "ink": "#1d1a16", "back": "#4a1d1d"},

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from compiler.backends.print.settings import PrintSettings
+from cardc.backends.print.settings import PrintSettings
 
 FOLD_GUTTER = 2.0  # mm between the fold line and the nearest bleed edge
 

@@ -11,16 +11,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from cardc.backends.print.fonts import font
+from cardc.backends.print.icons import ICON_EM, draw_icon
+from cardc.backends.print.imposition import Page
+from cardc.backends.print.settings import PrintSettings
+from cardc.backends.print.templates import Element
+from cardc.backends.print.textlayout import fit_text
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-
-from compiler.backends.print.fonts import font
-from compiler.backends.print.icons import ICON_EM, draw_icon
-from compiler.backends.print.imposition import Page
-from compiler.backends.print.settings import PrintSettings
-from compiler.backends.print.templates import Element
-from compiler.backends.print.textlayout import fit_text
 
 ImageResolver = Callable[[str], Path | None]
 
@@ -101,7 +100,7 @@ def draw_face(c: Canvas, elements: tuple[Element, ...], w: float, h: float, blee
 
 def _draw_text(c: Canvas, el: Element, X: Callable[[float], float], Y: Callable[[float], float], s: PrintSettings,
                report: DrawReport) -> None:
-    from compiler.backends.print.textlayout import draw_layout
+    from cardc.backends.print.textlayout import draw_layout
 
     text = el.str("text")
     if not text.strip():
@@ -194,7 +193,7 @@ def draw_calibration(c: Canvas, s: PrintSettings) -> None:
 
 
 def _calibration_pair(c: Canvas, W: float, H: float, s: PrintSettings) -> None:
-    from compiler.backends.print.imposition import flips_x
+    from cardc.backends.print.imposition import flips_x
 
     regular = font("regular")
     mode = s.duplex if s.duplex in ("long", "short") else "long"

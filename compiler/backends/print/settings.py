@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from compiler.backends.print.presets import PAPERS, CardSize
-from compiler.diagnostics import NO_SPAN, Diagnostic, Severity
+from cardc.backends.print.presets import PAPERS, CardSize
+from cardc.diagnostics import NO_SPAN, Diagnostic, Severity
 
 DUPLEX_MODES = ("long", "short", "fold", "none")
 ORIENTATIONS = ("auto", "portrait", "landscape")

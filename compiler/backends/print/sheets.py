@@ -10,20 +10,19 @@ import io
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from cardc.backends import BuildOptions
+from cardc.backends.print.cards import CardTexts, image_path
+from cardc.backends.print.imposition import Page, Placement, impose
+from cardc.backends.print.png import encode_png
+from cardc.backends.print.presets import CardSize, card_size, known_sizes
+from cardc.backends.print.render import DrawReport, ImageResolver, draw_calibration, draw_face, draw_pages
+from cardc.backends.print.settings import PrintSettings, parse_settings
+from cardc.backends.print.templates import Element, TemplateError, Templates, parse_elements
+from cardc.diagnostics import NO_SPAN, Diagnostic, Severity, Span
+from cardc.model import Entity, Project
 from reportlab import rl_config
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-
-from compiler.backends import BuildOptions
-from compiler.backends.print.cards import CardTexts, image_path
-from compiler.backends.print.imposition import Page, Placement, impose
-from compiler.backends.print.png import encode_png
-from compiler.backends.print.presets import CardSize, card_size, known_sizes
-from compiler.backends.print.render import DrawReport, ImageResolver, draw_calibration, draw_face, draw_pages
-from compiler.backends.print.settings import PrintSettings, parse_settings
-from compiler.backends.print.templates import Element, TemplateError, Templates, parse_elements
-from compiler.diagnostics import NO_SPAN, Diagnostic, Severity, Span
-from compiler.model import Entity, Project
 
 DEFAULT_SIZE = "poker"
 

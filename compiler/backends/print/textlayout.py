@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from cardc.backends.print.fonts import Font
+from cardc.backends.print.icons import ICON_ADVANCE, draw_icon
 from reportlab.pdfgen.canvas import Canvas
-
-from compiler.backends.print.fonts import Font
-from compiler.backends.print.icons import ICON_ADVANCE, draw_icon
 
 ICON_RE = re.compile(r":([a-z][a-z0-9_]*):")
 LEADING = 1.2  # line height as a multiple of the font size

@@ -5,17 +5,17 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from compiler.backends import BuildOptions
-from compiler.catalogue import default_catalogue
-from compiler.diagnostics import Diagnostic
-from compiler.model import Project
+from cardc.backends import BuildOptions
+from cardc.catalogue import default_catalogue
+from cardc.diagnostics import Diagnostic
+from cardc.model import Project
 
 RUNTIME_SOURCE = Path(__file__).resolve().parent / "runtime" / "cardc_runtime"
 
 
 def python_files(project: Project) -> dict[str, str]:
     """Every generated file, by path relative to the output folder `python/` (runtime excluded)."""
-    from compiler.backends.python.generate import game_package
+    from cardc.backends.python.generate import game_package
 
     files: dict[str, str] = {}
     for game in sorted(project.games):

@@ -14,12 +14,12 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
-from compiler import model as m
-from compiler import syntax as s
-from compiler.backends import BuildOptions
-from compiler.diagnostics import Diagnostic
-from compiler.model import Project
-from compiler.odds import POLICY, frac
+from cardc import model as m
+from cardc import syntax as s
+from cardc.backends import BuildOptions
+from cardc.diagnostics import Diagnostic
+from cardc.model import Project
+from cardc.odds import POLICY, frac
 
 FIGHT_TRIGGERS = frozenset({"fight_start", "fight_roll", "fight_total", "fight_result", "always"})
 # Typical loadouts: (label, weapons, spells); a loadout whose items the content lacks is left out.
@@ -182,7 +182,7 @@ def monster_fight_variants(project: Project, game: str) -> dict[str, frozenset[s
     """Variants with an effect that can change a fight against a monster entered by a step (the ones the
     balance tables compare; a duel-only variant such as the hero duel cannot change them), each with the
     opponents its effects are limited to (None: any monster)."""
-    from compiler.backends.python.generate import entity_variant
+    from cardc.backends.python.generate import entity_variant
 
     found: dict[str, frozenset[str] | None] = {}
     for e in project.entities_of(game):
@@ -344,7 +344,7 @@ def _json_default(x: Any) -> Any:
 
 
 def write_balance(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
-    from compiler.backends.python.loader import load_games
+    from cardc.backends.python.loader import load_games
 
     games = load_games(project)
     folder = out / "balance"

@@ -10,7 +10,7 @@ import keyword
 import re
 from typing import Any
 
-from compiler import syntax as s
+from cardc import syntax as s
 
 WIDTH = 116
 

@@ -14,8 +14,8 @@ import tempfile
 from pathlib import Path
 from types import ModuleType
 
-from compiler.backends.python import RUNTIME_SOURCE, python_files
-from compiler.model import Project
+from cardc.backends.python import RUNTIME_SOURCE, python_files
+from cardc.model import Project
 
 _counter = itertools.count(1)
 
@@ -23,7 +23,7 @@ _counter = itertools.count(1)
 def ensure_runtime() -> ModuleType:
     """Make `import cardc_runtime` (and its modules) resolve to the runtime shipped with the compiler, the
     very same module objects, so code importing either name shares one runtime."""
-    import compiler.backends.python.runtime.cardc_runtime as runtime
+    import cardc.backends.python.runtime.cardc_runtime as runtime
 
     sys.modules.setdefault("cardc_runtime", runtime)
     for source in sorted(RUNTIME_SOURCE.glob("*.py")):

@@ -13,15 +13,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from cardc.backends import BuildOptions
+from cardc.backends.reference.context import RefContext, all_strings
+from cardc.backends.reference.gallery import gallery_cards, gallery_filters
+from cardc.backends.reference.pages import all_pages, page
+from cardc.diagnostics import Diagnostic
+from cardc.model import Project
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup, escape
-
-from compiler.backends import BuildOptions
-from compiler.backends.reference.context import RefContext, all_strings
-from compiler.backends.reference.gallery import gallery_cards, gallery_filters
-from compiler.backends.reference.pages import all_pages, page
-from compiler.diagnostics import Diagnostic
-from compiler.model import Project
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STATIC = ("style.css", "gallery.js")

@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-from compiler import syntax as s
-from compiler.model import Entity, Game, Module, Project
-from compiler.textgen import Mention, Rendered, TextGen
+from cardc import syntax as s
+from cardc.model import Entity, Game, Module, Project
+from cardc.textgen import Mention, Rendered, TextGen
 
 STRINGS_PATH = Path(__file__).resolve().parent / "strings.yaml"
 SECTION_PAGES = ("index", "components", "variants", "errata", "glossary", "balance", "provisional", "gallery")

@@ -9,9 +9,9 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
-from compiler import syntax as s
-from compiler.backends.reference.context import RefContext, module_page
-from compiler.backends.reference.pages import children_of, physical
+from cardc import syntax as s
+from cardc.backends.reference.context import RefContext, module_page
+from cardc.backends.reference.pages import children_of, physical
 
 # The same palettes as the print sheets, chosen by the root kind, so a kind keeps its colours.
 PALETTES = [
@@ -30,7 +30,7 @@ def _size(ctx: RefContext, kind: str) -> tuple[float, float, str]:
     if kd is None or not kd.size:
         return DEFAULT_SIZE
     try:
-        from compiler.backends.print.presets import card_size
+        from cardc.backends.print.presets import card_size
     except ImportError:  # the print backend is optional here
         return DEFAULT_SIZE
     size = card_size(kd.size)

@@ -10,10 +10,10 @@ import json
 from collections import Counter
 from typing import Any
 
-from compiler import syntax as s
-from compiler.backends.reference.context import RefContext, Rich, module_page
-from compiler.model import Entity, Invocation
-from compiler.textcheck import effect_invocations
+from cardc import syntax as s
+from cardc.backends.reference.context import RefContext, Rich, module_page
+from cardc.model import Entity, Invocation
+from cardc.textcheck import effect_invocations
 
 Page = dict[str, Any]
 Block = dict[str, Any]
