@@ -54,8 +54,8 @@ folder into another project and:
 import sys; sys.path.insert(0, "python")
 import karak
 from cardc_runtime import Context, Scripted
-from cardc_runtime.karak import make_hero, fight_monster
-from cardc_runtime.karak_odds import monster_odds
+from cardc_runtime.fight import make_hero, fight_monster
+from cardc_runtime.fight_odds import monster_odds
 
 rules = karak.ruleset()
 ctx = Context(rules, Scripted(dice=[4, 3]), variants=frozenset({"critical_hits"}))

@@ -48,6 +48,14 @@ class Inputs:
     def choose(self, choice: Choice) -> Any:
         raise NotImplementedError
 
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
+        """The items in a random order (Fisher-Yates over rolled dice, so scripted inputs can fix it)."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.roll(i + 1) - 1
+            out[i], out[j] = out[j], out[i]
+        return out
+
 
 Policy = Callable[[Choice, Sequence[Any]], Any]
 
@@ -98,6 +106,11 @@ class Seeded(Inputs):
         face = self._rng.randint(1, sides)
         self.history.append(face)
         return face
+
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
+        out = list(items)
+        self._rng.shuffle(out)
+        return out
 
     def roll_dice(self, count: int, sides: int) -> tuple[int, ...]:
         """Like `Replay`, several dice are recorded as one sorted entry (so a policy can replay them)."""

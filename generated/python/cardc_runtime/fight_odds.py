@@ -1,4 +1,4 @@
-"""Exact Karak fight and duel odds through the generated effects (see `odds.py` for the policy)."""
+"""Exact fight and duel odds through the game's procedure `fight` and the generated effects (see `odds.py` for the policy)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from .context import Character, Context, Fight, Side
 from .inputs import Inputs
-from .karak import DuelReport, FightReport, _compare, duel, fight_monster, roll_side
+from .fight import DuelReport, FightReport, _compare, duel, fight_monster, roll_side
 from .model import Ruleset
 from .odds import Dist, Enumerator, Leaf, Odds, build_tree, evaluate, memo
 
@@ -114,7 +114,7 @@ def duel_odds(rules: Ruleset, attacker: Character, defender: Character, variants
 
 def curse_odds(rules: Ruleset, hero: Character, tile: str, variants: Iterable[str] = ()) -> Fraction:
     """The chance that entering `tile` leaves the hero cursed."""
-    from .karak import enter_tile
+    from .fight import enter_tile
 
     def process(inputs: Inputs) -> bool:
         ctx = Context(rules, inputs, frozenset(variants))
