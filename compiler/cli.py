@@ -202,6 +202,12 @@ def make_parser() -> argparse.ArgumentParser:
     add_odds_arguments(p)
     p.set_defaults(func=cmd_odds)
 
+    from cardc.commands import play
+
+    p = sub.add_parser("play", help="play a whole game with bots (or at the terminal) and print its turn log")
+    play.add_arguments(p)
+    p.set_defaults(func=lambda a: play.run(a, _front, _report))
+
     p = sub.add_parser("schemas", help="write the JSON Schemas generated from kinds and the effect catalogue")
     p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")
     p.add_argument("--out", type=Path, help="schema folder (default: dsl/schemas/)")

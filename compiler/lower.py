@@ -476,9 +476,11 @@ class Lowering:
             return m.Invocation(call.name, role, (), call.span)
         if verb.role not in _roles_for(role):
             wanted = "modifier or an action" if role == "effect" else role
+            hint = (f"`may` offers a choice of an action; a modifier simply applies: write `{call.name}(...)` "
+                    "without `may`" if role == "action" and verb.role == "modifier" else
+                    did_you_mean(call.name, self.catalogue.names(*_roles_for(role))) or _role_place(verb.role))
             self.sink.error("E301", f"`{call.name}` is {_a(verb.role)}, but {_a(wanted)} is expected here", call.span,
-                            did_you_mean(call.name, self.catalogue.names(*_roles_for(role)))
-                            or _role_place(verb.role))
+                            hint)
             return m.Invocation(call.name, verb.role, (), call.span)
         return m.Invocation(verb.name, verb.role, self._bind(verb, call, vctx, where, fire), call.span)
 

@@ -195,6 +195,7 @@ Statement = Do | May | Choose | If | Fire | Repeat | While | ForEach | Run
 FOR_EACH = {
     "player": "every player in turn order, starting with the one whose turn it is",
     "opponent": "every other player in turn order",
+    "other_here": "every other player on the tile of the one acting now, in turn order",
     "side": "each side of the fight in progress (the attacker first)",
 }
 

@@ -186,8 +186,11 @@ class Context:
             order = self.play.order
             start = order.index(self.play.current) if self.play.current in order else 0
             ids = order[start:] + order[:start]
-            if what == "opponent":
+            if what in ("opponent", "other_here"):
                 ids = [i for i in ids if self.actor is None or i != self.actor.id]
+            if what == "other_here" and self.actor is not None:
+                here = self.play.position.get(self.actor.id)
+                ids = [i for i in ids if self.play.position.get(i) == here]
             members = [(self.characters[i], None) for i in ids]
         try:
             for who, side in members:

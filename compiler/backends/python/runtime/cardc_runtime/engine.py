@@ -111,6 +111,9 @@ class SensibleBot(RandomBot):
         monsters = {p: s for p, t in play.board.items() for tok in t.tokens
                     if (s := ctx.rules.entity(tok).attr("strength")) is not None}
         goals = {p for p, s in monsters.items() if s < power + 3}
+        if not goals:  # nothing to fight yet: the frontier, where new tiles (and items) are found
+            goals = {p for p, t in play.board.items()
+                     if play.zones.get("stack") and any(step(p, s) not in play.board for s in t.exits)}
         if not goals and monsters:
             weakest = min(monsters.values())
             goals = {p for p, s in monsters.items() if s == weakest}
@@ -230,6 +233,7 @@ def play_turn(ctx: Context, who: str) -> None:
     ctx.loops.clear()
     ctx.facts.pop("turn_flags", None)
     ctx.facts.pop("first_entry", None)
+    ctx.log.append(("table", "turn", play.turns, who))
     me = ctx.characters[who]
     saved = ctx.actor, ctx.side
     ctx.actor, ctx.side = me, None

@@ -110,8 +110,10 @@ def defeat_monster(ctx: Context) -> None:
     placed.defeated.append(fight.monster.id)
     if reward:
         placed.items.append(str(reward))
-    placed.items.extend(placed.staked)
-    placed.staked.clear()
+    for item in list(placed.staked):  # whoever defeats the monster takes what was staked under it
+        placed.staked.remove(item)
+        if not _give(ctx, who, item, placed):
+            placed.items.append(item)
 
 
 def _stake(ctx: Context, side: Side) -> None:
@@ -778,6 +780,21 @@ def took_reward(ctx: Context) -> bool:
         return bool(ctx.facts.get("took_reward", True))
     who = _actor(ctx)
     return bool(ctx.ask("take_reward", (True, False), who.id))
+
+
+def armed(ctx: Context, who: str = "self") -> bool:
+    """Carrying a weapon: the hero (self), the other side or another hero on its tile (other), or both."""
+    me = _actor(ctx)
+    mine = bool(me.weapons)
+    if ctx.fight is not None and ctx.side is not None:
+        other_side = ctx.fight.other(ctx.side)
+        theirs = other_side is not None and bool(other_side.who.weapons)
+    elif ctx.play is not None:
+        theirs = any(ctx.characters[o].weapons for o in ctx.play.others_at(me.id))
+    else:
+        other = ctx.facts.get("other")
+        theirs = bool(ctx.characters[str(other)].weapons) if other in ctx.characters else False
+    return {"self": mine, "other": theirs, "both": mine and theirs}.get(who, mine)
 
 
 def can_use_item(ctx: Context) -> bool:
