@@ -138,7 +138,7 @@ def test_build_exit_codes(tmp_path: Path, broken: Path) -> None:
     out = tmp_path / "gen"
     assert run(["build", "content", "--only", "ir", "--out", str(out)])[0] == 0
     assert sorted(p.name for p in (out / "ir").iterdir())
-    assert run(["build", str(broken), "--out", str(tmp_path / "gen2")])[0] == 1
+    assert run(["build", str(broken), "--out", str(tmp_path.parent / f"{tmp_path.name}-gen2")])[0] == 1
 
 
 def test_console_script_and_module_agree() -> None:
