@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import dataclasses
 import errno
 import json
 import os
@@ -128,6 +129,8 @@ def build(project: Project, out: Path, options: BuildOptions, protected: Iterabl
     """Build into `out`. OutputRefused (before anything is written) if `out` is not the build's to replace."""
     protect = [project.root, *protected]
     target = check_output(out, protect)
+    if options.destination is None:  # where the output will live, for outputs that must name it (TTS URLs)
+        options = dataclasses.replace(options, destination=target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
