@@ -76,21 +76,37 @@ def cmd_dump(args: argparse.Namespace) -> int:
 
 def cmd_build(args: argparse.Namespace) -> int:
     from cardc.backends import BuildOptions
-    from cardc.build import BuildFailed, build
+    from cardc.build import BuildFailed, OutputRefused, build, check_output
+    from cardc.loader import find_content_root
 
-    result = _front([args.path] if args.path else [])
+    content = [args.path or DEFAULT_CONTENT]
+    protected = [*content, find_content_root(content)]
+    try:
+        check_output(args.out, protected)  # before any work: a refused folder costs no compile
+    except OutputRefused as refused:
+        print(f"cardc build: error: {refused}", file=sys.stderr)
+        return 2
+    result = _front(content)
     if _report(_with_schema(result), result.sources, strict=args.strict):
         print("build not started: fix the errors above", file=sys.stderr)
         return 1
     options = BuildOptions(only=frozenset(args.only or ()), settings=_print_settings(args))
     try:
-        diags = build(result.project, args.out, options)
+        diags = build(result.project, args.out, options, protected)
+    except OutputRefused as refused:
+        print(f"cardc build: error: {refused}", file=sys.stderr)
+        return 2
     except BuildFailed as failed:
         _report(failed.diagnostics, result.sources)
         print("build failed: nothing was written", file=sys.stderr)
         return 1
     _report(diags, result.sources)
     print(f"built {args.out}", file=sys.stderr)
+    if options.wants("export"):
+        from cardc.backends.export.tts import copy_instructions
+
+        for line in copy_instructions(args.out):
+            print(line, file=sys.stderr)
     return 0
 
 
@@ -165,7 +181,9 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("build", help="build every output from content into generated/")
     p.add_argument("path", nargs="?", type=Path, help="content folder (default: content/)")
-    p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: generated/)")
+    p.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                   help="output folder (default: generated/): a new or empty folder, or one an earlier build "
+                   "wrote; files in it that the build did not write are kept")
     p.add_argument("--only", action="append", metavar="BACKEND", help="build only this backend (repeatable)")
     p.add_argument("--strict", action="store_true", help="refuse to build with provisional values")
     pp = p.add_argument_group("print sheets")
@@ -184,7 +202,8 @@ def make_parser() -> argparse.ArgumentParser:
     pp.add_argument("--min-text", help="smallest font size in pt that card text may shrink to (default 5)")
     pe = p.add_argument_group("exports")
     pe.add_argument("--tts-base-url", metavar="URL",
-                    help="prefix for Tabletop Simulator image URLs (default: paths relative to the deck file)")
+                    help="prefix for Tabletop Simulator image URLs, for images hosted online "
+                    "(default: absolute file:/// URLs of the output folder, which TTS loads locally)")
     pe.add_argument("--tts-images", choices=("true", "false"), help="build TTS sprite sheets (default true)")
     pp.add_argument("--print-set", action="append", metavar="KEY=VALUE",
                     help="any other print setting, e.g. size.small_card=41x63 or margin=4 (repeatable)")
@@ -207,6 +226,12 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a whole game with bots (or at the terminal) and print its turn log")
     play.add_arguments(p)
     p.set_defaults(func=lambda a: play.run(a, _front, _report))
+
+    from cardc.commands import import_export
+
+    p = sub.add_parser("import", help="write .cardc source from an engine-neutral export (export/<game>.json)")
+    import_export.add_arguments(p)
+    p.set_defaults(func=import_export.run)
 
     p = sub.add_parser("schemas", help="write the JSON Schemas generated from kinds and the effect catalogue")
     p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")

@@ -1,1 +1,1 @@
-"""Command-line commands that live in their own module (`add_arguments(parser)`, `run(args) -> int`)."""
+"""Commands of the `cardc` command line, one module each."""
