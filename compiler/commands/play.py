@@ -28,7 +28,7 @@ class PlayError(Exception):
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", required=True, help="the game to play (e.g. karak)")
+    p.add_argument("--game", required=True, help="the game to play (a game id of the content)")
     p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
     p.add_argument("--heroes", default="", metavar="ID,ID", help="the heroes, in seat order (default: a seeded "
                    "random pick)")

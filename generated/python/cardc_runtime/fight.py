@@ -14,7 +14,6 @@ from .inputs import Inputs
 from .model import Ruleset
 
 
-
 class LoadoutError(ValueError):
     """A hero cannot carry what was asked for."""
 
@@ -146,13 +145,16 @@ def _compare(mine: int, theirs: int, tie_wins: bool, their_tie_wins: bool = Fals
 
 
 def compare_totals(ctx: Context, fight: Fight) -> None:
-    """Against a monster the total must beat its strength; between two sides the higher total wins."""
+    """Against a monster the total must beat its strength; between two sides the higher total wins.
+    The result goes to the log as `fight` (opponent, first dice, dice, total, against, outcome)."""
     if len(fight.sides) == 1:
         side = fight.sides[0]
         assert side.total is not None and fight.target is not None
         target = fight.target + side.opponent_mod
         side.outcome = _compare(side.total, target, side.tie_wins)
         side.margin = abs(side.total - target)
+        ctx.log.append((side.who.id, "fight", side.opponent_id, side.first_dice, tuple(side.dice), side.total,
+                        target, side.outcome))
         return
     a, d = fight.sides
     assert a.total is not None and d.total is not None
@@ -160,6 +162,8 @@ def compare_totals(ctx: Context, fight: Fight) -> None:
     a.outcome = _compare(ta, td, a.tie_wins, d.tie_wins)
     d.outcome = {"win": "loss", "loss": "win", "tie": "tie"}[a.outcome]  # type: ignore[assignment]
     a.margin = d.margin = abs(ta - td)
+    for me, other, mine, theirs in ((a, d, ta, td), (d, a, td, ta)):
+        ctx.log.append((me.who.id, "fight", other.who.id, me.first_dice, tuple(me.dice), mine, theirs, me.outcome))
 
 
 def settle(ctx: Context, side: Side) -> None:

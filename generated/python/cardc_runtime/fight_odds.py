@@ -1,4 +1,6 @@
-"""Exact fight and duel odds through the game's procedure `fight` and the generated effects (see `odds.py` for the policy)."""
+"""Exact fight and duel odds through the game's procedure `fight` and the generated effects.
+
+See `odds.py` for the choice policy."""
 
 from __future__ import annotations
 
@@ -7,13 +9,14 @@ from fractions import Fraction
 from typing import Any
 
 from .context import Character, Context, Fight, Side
-from .inputs import Inputs
 from .fight import DuelReport, FightReport, _compare, duel, fight_monster, roll_side
+from .inputs import Inputs
 from .model import Ruleset
 from .odds import Dist, Enumerator, Leaf, Odds, build_tree, evaluate, memo
 
 # Logged events that are bookkeeping, not consequences worth a probability of their own.
-QUIET = frozenset({"roll", "reroll", "spell_kept", "spell_discarded", "lose_life", "reward", "lord_roll"})
+QUIET = frozenset({"roll", "reroll", "spell_kept", "spell_discarded", "lose_life", "reward", "lord_roll",
+                   "fight"})
 
 
 def _flags(log: Iterable[tuple[Any, ...]], roles: dict[str, str]) -> tuple[str, ...]:

@@ -62,9 +62,9 @@ Policy = Callable[[Choice, Sequence[Any]], Any]
 
 @dataclass
 class Scripted(Inputs):
-    """Dice faces in order; choices by point id (`horan:double_attack#1`, `horan:spell:magic_missile`), by
-    its end after a colon (`double_attack#1`) or by a glob (`horan:spell*:magic_missile`, before or after
-    the roll); an unscripted choice takes its first option (usually: do nothing)."""
+    """Dice faces in order; choices by point id (`<hero>:<ability>#1`, `<hero>:spell:<item>`), by its end
+    after a colon (`<ability>#1`) or by a glob (`<hero>:spell*:<item>`, before or after the roll); a list answers the point once per time it is asked, in order; an unscripted choice takes
+    its first option (usually: do nothing)."""
 
     dice: Sequence[int] = ()
     choices: dict[str, Any] = field(default_factory=dict)
@@ -85,6 +85,10 @@ class Scripted(Inputs):
         for key in sorted(self.choices, key=len, reverse=True):
             if choice.point == key or choice.point.endswith(":" + key) or fnmatchcase(choice.point, key):
                 answer = self.choices[key]
+                if isinstance(answer, list):  # one answer per time the point is asked, in order
+                    if not answer:
+                        return choice.options[0]
+                    answer = answer.pop(0)
                 if answer not in choice.options:
                     raise ValueError(f"{answer!r} is not an option of {choice.point} {choice.options}")
                 return answer

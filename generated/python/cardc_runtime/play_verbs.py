@@ -110,8 +110,10 @@ def defeat_monster(ctx: Context) -> None:
     placed.defeated.append(fight.monster.id)
     if reward:
         placed.items.append(str(reward))
-    placed.items.extend(placed.staked)
-    placed.staked.clear()
+    for item in list(placed.staked):  # whoever defeats the monster takes what was staked under it
+        placed.staked.remove(item)
+        if not _give(ctx, who, item, placed):
+            placed.items.append(item)
 
 
 def _stake(ctx: Context, side: Side) -> None:
@@ -413,8 +415,12 @@ def explore(ctx: Context, enter: bool = True) -> None:
     ctx.log.append((who.id, "explore", tile, pos, labels[pick]))
     if enter:
         _move(ctx, who, pos)
-    else:
-        ctx.facts["first_entry"] = False
+    else:  # revealed from next door: the tile's reveal happens there, the hero stays
+        ctx.facts["revealing"] = True
+        try:
+            ctx.run_procedure("reveal")
+        finally:
+            ctx.facts.pop("revealing", None)
 
 
 def revealed(ctx: Context, kind: str) -> bool:
@@ -428,13 +434,22 @@ def revealed(ctx: Context, kind: str) -> bool:
     return True
 
 
+def _focus(ctx: Context) -> Placed | None:
+    """The tile a verb is about: the one being revealed from next door, else the one the hero stands on."""
+    if ctx.play is None:
+        return None
+    if ctx.facts.get("revealing"):
+        return ctx.play.last_revealed
+    return ctx.play.here(_actor(ctx).id)
+
+
 def tile_attr(ctx: Context, name: str) -> bool:
-    placed = ctx.play.here(_actor(ctx).id) if ctx.play is not None else None
+    placed = _focus(ctx)
     return placed is not None and not placed.corridor and ctx.rules.entity(placed.tile).attr(name) is True
 
 
 def token_here(ctx: Context) -> bool:
-    placed = ctx.play.here(_actor(ctx).id) if ctx.play is not None else None
+    placed = _focus(ctx)
     return placed is not None and bool(placed.tokens or placed.defeated)
 
 
@@ -483,7 +498,7 @@ def draw_tokens(ctx: Context, count: int = 1, keep: int = 1) -> None:
         back = str(ctx.ask("return_token", tuple(sorted(set(kept))), who.id))
         kept.remove(back)
         bag.insert(ctx.inputs.roll(len(bag) + 1) - 1, back)
-    placed = play.here(who.id)
+    placed = _focus(ctx)
     if placed is not None:
         placed.tokens.extend(kept)
     ctx.log.append((who.id, "draw_token", tuple(kept)))
@@ -778,6 +793,21 @@ def took_reward(ctx: Context) -> bool:
         return bool(ctx.facts.get("took_reward", True))
     who = _actor(ctx)
     return bool(ctx.ask("take_reward", (True, False), who.id))
+
+
+def armed(ctx: Context, who: str = "self") -> bool:
+    """Carrying a weapon: the hero (self), the other side or another hero on its tile (other), or both."""
+    me = _actor(ctx)
+    mine = bool(me.weapons)
+    if ctx.fight is not None and ctx.side is not None:
+        other_side = ctx.fight.other(ctx.side)
+        theirs = other_side is not None and bool(other_side.who.weapons)
+    elif ctx.play is not None:
+        theirs = any(ctx.characters[o].weapons for o in ctx.play.others_at(me.id))
+    else:
+        other = ctx.facts.get("other")
+        theirs = bool(ctx.characters[str(other)].weapons) if other in ctx.characters else False
+    return {"self": mine, "other": theirs, "both": mine and theirs}.get(who, mine)
 
 
 def can_use_item(ctx: Context) -> bool:

@@ -629,11 +629,13 @@ def fx_sword_master_1(ctx: Context) -> None:
 def fx_blitz_attack_1(ctx: Context) -> None:
     """Blitz attack (ability `blitz_attack`), effect 1: on turn_start.
 
-    Rule: At the start of your turn: choose one: spend 4 steps (all you have left, if fewer), move
-      yourself at once, without steps, to a revealed tile with an undefeated monster (any you choose)
-      and fight the monster on your tile now; or do nothing.
+    Rule: At the start of your turn, if your turn goes on: choose one: spend 4 steps (all you have left,
+      if fewer), move yourself at once, without steps, to a revealed tile with an undefeated monster
+      (any you choose) and fight the monster on your tile now; or do nothing.
 
     When: At the start of the hero's turn.
+    Only if not turn_over (turn_over: Something has ended the hero's turn (end_turn), and nothing has
+      let it go on since (continue_turn).)
     Then:
     - choose one of: blitz, move_normally
       blitz:
@@ -648,6 +650,8 @@ def fx_blitz_attack_1(ctx: Context) -> None:
         - nothing
     Source: karak/regent/heroes.cardc:90; 004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage
     """
+    if not (not v.turn_over(ctx)):
+        return
     choice1 = ctx.choose('blitz_attack#1', ('blitz', 'move_normally'))
     if choice1 == 'blitz':
         v.spend_steps(ctx, 4)
@@ -724,10 +728,12 @@ def fx_throwing_daggers_2(ctx: Context) -> None:
 def fx_sprint_1(ctx: Context) -> None:
     """Sprint (ability `sprint`), effect 1: on turn_start.
 
-    Rule: At the start of your turn: choose one: you have 8 steps this turn and you may not reveal new
-      tiles or step onto unrevealed places this turn; or do nothing.
+    Rule: At the start of your turn, if your turn goes on: choose one: you have 8 steps this turn and
+      you may not reveal new tiles or step onto unrevealed places this turn; or do nothing.
 
     When: At the start of the hero's turn.
+    Only if not turn_over (turn_over: Something has ended the hero's turn (end_turn), and nothing has
+      let it go on since (continue_turn).)
     Then:
     - choose one of: sprint, move_normally
       sprint:
@@ -737,6 +743,8 @@ def fx_sprint_1(ctx: Context) -> None:
         - nothing
     Source: karak/regent/heroes.cardc:144; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
     """
+    if not (not v.turn_over(ctx)):
+        return
     choice1 = ctx.choose('sprint#1', ('sprint', 'move_normally'))
     if choice1 == 'sprint':
         v.steps(ctx, 8)

@@ -31,7 +31,7 @@ GLOBAL_KINDS = ("variant", "rule")
 
 @dataclass
 class Character:
-    """A hero (Karak) or character (Prophecy) and what it carries."""
+    """A player's character (a hero) and what it carries."""
 
     id: str
     lives: int = 5
@@ -46,9 +46,9 @@ class Character:
     cursed: bool = False
     unconscious: bool = False
     possessed: bool = False
-    stats: dict[str, int] = field(default_factory=dict)  # Prophecy: stones owned (the current value)
-    max_stats: dict[str, int] = field(default_factory=dict)  # Prophecy: the most stones it may own
-    spent: dict[str, int] = field(default_factory=dict)  # Prophecy: stones on the left (wounds, magic used)
+    stats: dict[str, int] = field(default_factory=dict)  # counted stats (e.g. stones owned: the current value)
+    max_stats: dict[str, int] = field(default_factory=dict)  # the most of each stat it may own
+    spent: dict[str, int] = field(default_factory=dict)  # of each stat spent (wounds, magic used)
     no_abilities: bool = False
 
     def held(self) -> list[str]:
@@ -89,7 +89,7 @@ class Side:
     seen_faces: set[int] = field(default_factory=set)
     frozen: set[tuple[str, str]] = field(default_factory=set)
     inactive: set[str] = field(default_factory=set)  # decks whose cards do not work in this fight
-    opponent_stats: dict[str, int] = field(default_factory=dict)  # Prophecy: the opponent's stat changes
+    opponent_stats: dict[str, int] = field(default_factory=dict)  # the opponent's stat changes
     spells_after_roll: bool = False  # every spell may be chosen after the fighter's own roll
     no_retreat: bool = False
     retreat_to: str | None = None
@@ -252,7 +252,7 @@ class Context:
         tile: Any = None
         if trigger in TILE_TRIGGERS:
             if self.play is not None:
-                placed = self.play.here(actor.id)
+                placed = self.play.last_revealed if self.facts.get("revealing") else self.play.here(actor.id)
                 if placed is not None and not placed.corridor:
                     tile = (placed.tile, *placed.tokens)
             else:

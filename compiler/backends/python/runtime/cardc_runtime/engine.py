@@ -103,13 +103,14 @@ class SensibleBot(RandomBot):
         return float(e.attr("attack", 0) or 0) + float(e.attr("value", 0) or 0) * 2
 
     def _towards(self, ctx: Context, who: str, labels: list[Any]) -> int:
-        """The neighbour on a shortest path to the nearest monster the hero expects to beat."""
+        """The neighbour on a shortest path to the nearest monster the hero expects to beat (or, with none,
+        to the frontier where new tiles are found)."""
         play = ctx.play
         assert play is not None
         me = ctx.characters[who]
         power = 7 + sum(self._attack(ctx, w) for w in me.weapons) + (1 if me.spells else 0)
-        monsters = {p: s for p, t in play.board.items() for tok in t.tokens
-                    if (s := ctx.rules.entity(tok).attr("strength")) is not None}
+        strength = self._strengths(ctx)
+        monsters = {p: strength[tok] for p, t in play.board.items() for tok in t.tokens if tok in strength}
         goals = {p for p, s in monsters.items() if s < power + 3}
         if not goals:  # nothing to fight yet: the frontier, where new tiles (and items) are found
             goals = {p for p, t in play.board.items()
@@ -118,40 +119,42 @@ class SensibleBot(RandomBot):
             weakest = min(monsters.values())
             goals = {p for p, s in monsters.items() if s == weakest}
         goals |= {p for p, t in play.board.items() if t.items and self._worth(ctx, me, t)}
-        here = play.position.get(who)
-        goals.discard(here)  # type: ignore[arg-type]
+        goals.discard(play.position.get(who))  # type: ignore[arg-type]
         if not goals or self.rng.random() < 0.2:
             return self.rng.randrange(len(labels))
-        best, best_d = None, 10**6
+        dist = _distances_from(play, goals)
+        best, best_d = 0, 10**6
         for i, label in enumerate(labels):
             x, y = (int(v) for v in str(label).rsplit("@", 1)[1].split(","))
-            d = _distance(play, (x, y), goals)
+            d = dist.get((x, y), 10**6)
             if d < best_d:
                 best, best_d = i, d
-        return best if best is not None else self.rng.randrange(len(labels))
+        return best
+
+    def _strengths(self, ctx: Context) -> dict[str, int]:
+        def compute() -> dict[str, int]:
+            return {e.id: int(s) for e in ctx.rules.entities.values() if isinstance(s := e.attr("strength"), int)}
+        return ctx.rules.memo("bot strengths", compute)  # type: ignore[no-any-return]
 
 
-def _distance(play: Play, start: tuple[int, int], goals: set[tuple[int, int]]) -> int:
-    """Steps along passages from start to the nearest goal (portals ignored)."""
-    if start in goals:
-        return 0
-    seen = {start}
-    frontier = [start]
-    d = 0
-    while frontier and d < 60:
-        d += 1
+def _distances_from(play: Play, goals: set[tuple[int, int]]) -> dict[tuple[int, int], int]:
+    """Steps along passages from every tile to the nearest goal (one search from all goals at once)."""
+    dist = dict.fromkeys(goals, 0)
+    frontier = list(goals)
+    board = play.board
+    while frontier:
         nxt = []
         for p in frontier:
-            for side in range(4):
-                if play.connected(p, side):
-                    q = step(p, side)
-                    if q in goals:
-                        return d
-                    if q not in seen:
-                        seen.add(q)
-                        nxt.append(q)
+            here = board[p]
+            d = dist[p] + 1
+            for side in here.exits:
+                q = step(p, side)
+                there = board.get(q)
+                if there is not None and q not in dist and (side + 2) % 4 in there.exits:
+                    dist[q] = d
+                    nxt.append(q)
         frontier = nxt
-    return 10**6
+    return dist
 
 
 class BotInputs(Inputs):

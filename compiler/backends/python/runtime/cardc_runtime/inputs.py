@@ -62,9 +62,8 @@ Policy = Callable[[Choice, Sequence[Any]], Any]
 
 @dataclass
 class Scripted(Inputs):
-    """Dice faces in order; choices by point id (`horan:double_attack#1`, `horan:spell:magic_missile`), by
-    its end after a colon (`double_attack#1`) or by a glob (`horan:spell*:magic_missile`, before or after
-    the roll); a list answers the point once per time it is asked, in order; an unscripted choice takes
+    """Dice faces in order; choices by point id (`<hero>:<ability>#1`, `<hero>:spell:<item>`), by its end
+    after a colon (`<ability>#1`) or by a glob (`<hero>:spell*:<item>`, before or after the roll); a list answers the point once per time it is asked, in order; an unscripted choice takes
     its first option (usually: do nothing)."""
 
     dice: Sequence[int] = ()

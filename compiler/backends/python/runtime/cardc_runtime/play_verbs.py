@@ -415,8 +415,12 @@ def explore(ctx: Context, enter: bool = True) -> None:
     ctx.log.append((who.id, "explore", tile, pos, labels[pick]))
     if enter:
         _move(ctx, who, pos)
-    else:
-        ctx.facts["first_entry"] = False
+    else:  # revealed from next door: the tile's reveal happens there, the hero stays
+        ctx.facts["revealing"] = True
+        try:
+            ctx.run_procedure("reveal")
+        finally:
+            ctx.facts.pop("revealing", None)
 
 
 def revealed(ctx: Context, kind: str) -> bool:
@@ -430,13 +434,22 @@ def revealed(ctx: Context, kind: str) -> bool:
     return True
 
 
+def _focus(ctx: Context) -> Placed | None:
+    """The tile a verb is about: the one being revealed from next door, else the one the hero stands on."""
+    if ctx.play is None:
+        return None
+    if ctx.facts.get("revealing"):
+        return ctx.play.last_revealed
+    return ctx.play.here(_actor(ctx).id)
+
+
 def tile_attr(ctx: Context, name: str) -> bool:
-    placed = ctx.play.here(_actor(ctx).id) if ctx.play is not None else None
+    placed = _focus(ctx)
     return placed is not None and not placed.corridor and ctx.rules.entity(placed.tile).attr(name) is True
 
 
 def token_here(ctx: Context) -> bool:
-    placed = ctx.play.here(_actor(ctx).id) if ctx.play is not None else None
+    placed = _focus(ctx)
     return placed is not None and bool(placed.tokens or placed.defeated)
 
 
@@ -485,7 +498,7 @@ def draw_tokens(ctx: Context, count: int = 1, keep: int = 1) -> None:
         back = str(ctx.ask("return_token", tuple(sorted(set(kept))), who.id))
         kept.remove(back)
         bag.insert(ctx.inputs.roll(len(bag) + 1) - 1, back)
-    placed = play.here(who.id)
+    placed = _focus(ctx)
     if placed is not None:
         placed.tokens.extend(kept)
     ctx.log.append((who.id, "draw_token", tuple(kept)))
