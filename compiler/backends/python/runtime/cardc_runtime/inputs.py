@@ -63,8 +63,9 @@ Policy = Callable[[Choice, Sequence[Any]], Any]
 @dataclass
 class Scripted(Inputs):
     """Dice faces in order; choices by point id (`<hero>:<ability>#1`, `<hero>:spell:<item>`), by its end
-    after a colon (`<ability>#1`) or by a glob (`<hero>:spell*:<item>`, before or after the roll); a list answers the point once per time it is asked, in order; an unscripted choice takes
-    its first option (usually: do nothing)."""
+    after a colon (`<ability>#1`) or by a glob (`<hero>:spell*:<item>`, before or after the roll); a list
+    answers the point once per time it is asked, in order; an unscripted choice takes its first option
+    (usually: do nothing)."""
 
     dice: Sequence[int] = ()
     choices: dict[str, Any] = field(default_factory=dict)
