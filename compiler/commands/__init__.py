@@ -1,1 +1,1 @@
-"""One module per `cardc` subcommand: `add_arguments(parser)` and `run(args) -> int`."""
+"""Commands of the `cardc` command line, one module each."""
