@@ -113,6 +113,8 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_schemas(args: argparse.Namespace) -> int:
     from cardc.schema import SCHEMA_DIR, generated_schemas, write_schemas
 
+    if args.out is None and not args.check and _not_in_checkout("schemas", "give --out DIR to write them elsewhere"):
+        return 2
     result = _front(args.paths)
     if _report([d for d in result.diagnostics if d.is_error], result.sources):
         return 1
@@ -153,9 +155,22 @@ def _print_settings(args: argparse.Namespace) -> dict[str, str]:
     return out
 
 
+def _not_in_checkout(command: str, hint: str) -> bool:
+    """Developer commands rewrite files of the language itself: only in a source checkout, never in site-packages."""
+    from cardc.resources import source_checkout
+
+    if source_checkout() is not None:
+        return False
+    print(f"cardc {command}: error: this command rewrites the language's own files and works only in a source "
+          f"checkout of cardc, not in an installed copy; {hint}", file=sys.stderr)
+    return True
+
+
 def cmd_docs(args: argparse.Namespace) -> int:
     from cardc.docgen import README, update
 
+    if _not_in_checkout("docs", "the language README is part of the source, not of the installed tool"):
+        return 2
     changed = update(README, check=args.check)
     if args.check and changed:
         print(f"{README} is not current; run `cardc docs`", file=sys.stderr)
