@@ -346,7 +346,13 @@ ENTITIES: tuple[EntityData, ...] = (
             'en': 'Bear attack',
             'fr': "Attaque d'ours",
         },
-        attrs={},
+        attrs={
+            'note': (
+                "With the house rules' critical hits, the content judges doubles on the counted dice: a 1 and a 6 "
+                'make a double six (+2), two 1s too. The house rules count criticals after abilities that change '
+                'the dice, but predate this ability; the rulebooks do not say, so this is provisional.'
+            ),
+        },
         parent='lady_lorraine',
         variant=None,
         tags=(),
@@ -445,6 +451,12 @@ ENTITIES: tuple[EntityData, ...] = (
         attrs={
             'exits': None,
             'feature': 'none',
+            'note': (
+                'The rulebook says only that the hero takes a curse token. The base game has a single curse token '
+                '(base-game facts 1.8, verified) that leaves its previous holder when it moves (corroborated, not '
+                'verified), so the content reads taking it as moving it: a hero cursed here frees whoever held the '
+                'curse. Provisional until a rulebook confirms it.'
+            ),
             'room': Provisional(
                 False,
                 'the rulebook calls it a new room but never says that a token is drawn onto it',
@@ -711,10 +723,11 @@ def fx_bear_attack_1(ctx: Context) -> None:
 
     When: Right after the dice of a fight are rolled, when abilities may change the dice.
     Then:
-    - die_counts_as(face=1, as=6): A die showing one face counts as another.
-    Source: content/karak/regent/heroes.cardc:178; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
+    - die_counts_as(face=1, as=6, in_doubles=True): A die showing one face counts as another (in_doubles
+        = false - but when a double is judged, e.g. for a critical hit, the die counts as rolled).
+    Source: content/karak/regent/heroes.cardc:179; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
     """
-    v.die_counts_as(ctx, 1, 6)
+    v.die_counts_as(ctx, 1, 6, True)
 
 
 def fx_eavesdropping_1(ctx: Context) -> None:
@@ -729,7 +742,7 @@ def fx_eavesdropping_1(ctx: Context) -> None:
     - may explore(enter=False): Reveal an unrevealed place next to the hero's tile, placing a tile there
         and drawing its token if it is a room (enter = false - the hero stays where it is and may enter
         later with another step).
-    Source: content/karak/regent/heroes.cardc:193; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
+    Source: content/karak/regent/heroes.cardc:194; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
     """
     if ctx.may('eavesdropping#1', 'explore', False):
         v.fallback_action(ctx, 'explore', False)
@@ -745,7 +758,7 @@ def fx_magic_affinity_1(ctx: Context) -> None:
     Then:
     - keep_after_use(item=magic_missile): The item is not discarded after use.
     - keep_after_use(item=frost_fist): The item is not discarded after use.
-    Source: content/karak/regent/heroes.cardc:211; 004_dc563c5159c76d25.txt#The Frost Fist
+    Source: content/karak/regent/heroes.cardc:212; 004_dc563c5159c76d25.txt#The Frost Fist
     """
     v.keep_after_use(ctx, 'magic_missile')
     v.keep_after_use(ctx, 'frost_fist')
@@ -761,14 +774,15 @@ def fx_battle_arena_1(ctx: Context) -> None:
       fight (a retreat counts as entering).
     Only if first_entry (first_entry: This tile is entered for the first time.)
     Then:
-    - challenge: Pick another hero, move it to this tile (if it is not already here) and fight it; the
-        challenger chooses spells and abilities and rolls first, then the challenged hero; each total
-        must beat the other's.
+    - challenge(who=chosen): Fight another hero (who = chosen - pick any other hero and move it to this
+        tile first; other - the other hero already on this tile, e.g. the one met); the challenger
+        chooses spells and abilities and rolls first, then the challenged hero; each total must beat the
+        other's.
     Source: content/karak/regent/tiles.cardc:22; 004_dc563c5159c76d25.txt#Battle Arena
     """
     if not (v.first_entry(ctx)):
         return
-    v.fallback_action(ctx, 'challenge')
+    v.fallback_action(ctx, 'challenge', 'chosen')
 
 
 def fx_battle_arena_2(ctx: Context) -> None:
@@ -849,7 +863,7 @@ def fx_cursed_chamber_1(ctx: Context) -> None:
     - if roll_in(range=1..3):
       - curse(who=self): A hero becomes cursed (self - this hero; chosen - any hero the acting player
           picks, itself included; chosen_other - another hero the acting player picks).
-    Source: content/karak/regent/tiles.cardc:43; 004_dc563c5159c76d25.txt#Cursed Chamber
+    Source: content/karak/regent/tiles.cardc:44; 004_dc563c5159c76d25.txt#Cursed Chamber
     """
     if not (not v.cursed(ctx)):
         return
@@ -997,7 +1011,12 @@ EFFECTS: tuple[EffectDef, ...] = (
         run=fx_bear_attack_1,
         module='karak.regent',
         variant=None,
-        provisional=(),
+        provisional=(
+            (
+                'whether a 1 counted as 6 makes a double for critical hits is not said: the house rules judge '
+                'criticals after abilities that change dice (a re-roll), and this ability is read the same way'
+            ),
+        ),
     ),
     EffectDef(
         owner='eavesdropping',
@@ -1067,7 +1086,12 @@ EFFECTS: tuple[EffectDef, ...] = (
         run=fx_cursed_chamber_1,
         module='karak.regent',
         variant=None,
-        provisional=(),
+        provisional=(
+            (
+                'the base game has one curse token, which moves off its previous holder (base-game facts 1.8: '
+                'corroborated, not verified); the Regent rulebook only says the hero takes a curse token'
+            ),
+        ),
     ),
 )
 
