@@ -36,7 +36,11 @@ ENTITIES: tuple[EntityData, ...] = (
                 "lost to it fires last_life_lost as usual (Horan's Reincarnation). The Czech, Slovak, German and "
                 'French notes add that the wizard removes it after use as well (see errata magic_affinity); the '
                 'Polish note also names the magic shot (magic_missile), which contradicts the Frost Fist note and '
-                'is not followed.'
+                "is not followed. Language parts: the German text has the thorn take 'his life' (nimmt ihm das "
+                "Leben) where the other five take one life; the content takes 1 life, as five parts and the item's "
+                "single-use nature agree. The Polish text allows several thorns 'in one move' (w jednym ruchu) "
+                'where the others say in one turn; the content follows the turn (no per-turn limit), since a thorn '
+                "costs no step and is used only on one's own turn."
             ),
             'slot': 'spell',
             'used_in': 'own_turn',
@@ -59,7 +63,16 @@ ENTITIES: tuple[EntityData, ...] = (
             'en': 'Frost Fist',
             'fr': 'Poing glacial',
         },
-        attrs={'attack': 2, 'slot': 'spell', 'used_in': 'fight'},
+        attrs={
+            'attack': 2,
+            'note': (
+                "Language parts: the Polish text wins it from an 'ice skeleton' (lodowy szkieletor, the Polish "
+                'name of ice_mage) and calls it both Mrożąca pięść and, once, lodowa pięść (ice fist); the content '
+                'keeps one Polish name, Mrożąca pięść, the name of its heading, and one monster, ice_mage.'
+            ),
+            'slot': 'spell',
+            'used_in': 'fight',
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -285,7 +298,13 @@ ENTITIES: tuple[EntityData, ...] = (
             'en': 'Throwing daggers',
             'fr': 'Lanceuse de poignard',
         },
-        attrs={},
+        attrs={
+            'note': (
+                "Language parts: the Polish text puts the sentence 'from the tile where she stops she may take an "
+                "item, heal or fight a monster' under Throwing daggers; the cs, sk, de and fr parts give it to "
+                'Sprint, where the content has it (it speaks of where a move ends, which only Sprint changes).'
+            ),
+        },
         parent='hannah',
         variant=None,
         tags=(),
@@ -297,7 +316,15 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('ability',),
         module='regent',
         name={'cs': 'Sprint', 'sk': 'Šprint', 'de': 'Sprint', 'pl': 'Sprint', 'en': 'Sprint', 'fr': 'Sprint'},
-        attrs={},
+        attrs={
+            'note': (
+                'Language parts: cs, sk, de, en and fr say up to 8 tiles; the Polish text says a distance of 8 '
+                'fields, which could be read as exactly 8. The content follows the five: up to 8 (steps(8) is a '
+                'maximum, like the usual 4). The sentence that she may still fight, pick up an item or heal is in '
+                'cs, sk, de and fr (under Throwing daggers in Polish, see there) and missing in English; the '
+                'content keeps it.'
+            ),
+        },
         parent='hannah',
         variant=None,
         tags=(),
@@ -375,7 +402,9 @@ ENTITIES: tuple[EntityData, ...] = (
             'note': (
                 'An arena revealed this way lies face down until its first entry (battle_arena: '
                 'face_down_until_entered); it activates on entering, not on revealing, but it counts as revealed '
-                "for the Lord of Karak's five chambers."
+                "for the Lord of Karak's five chambers. Language parts: the Polish text adds that she draws the "
+                'monster token without having to fight it and that the monster stays on its tile; the others imply '
+                'the same (she does not enter), so the content needs nothing more than explore(enter: false).'
             ),
         },
         parent='lady_lorraine',
@@ -421,7 +450,10 @@ ENTITIES: tuple[EntityData, ...] = (
             'note': (
                 'Abilities work in the arena duel as in any fight; a cursed hero has none (see curse). An arena '
                 "revealed without being entered (Lady Lorraine's Eavesdropping) lies face down until its first "
-                'entry.'
+                'entry. Language parts: cs, sk, de, en and fr have the entrant decide on spells and abilities and '
+                'roll first, then the summoned hero; the Polish text only orders the decisions (the entrant '
+                'decides first, then the summoned hero) and does not say who rolls first. The content follows the '
+                'five: the entrant decides and rolls first (challenge).'
             ),
             'room': Provisional(
                 False,
@@ -512,7 +544,7 @@ def fx_frost_fist_1(ctx: Context) -> None:
     When: Right after the dice of a fight are rolled, when abilities may change the dice.
     Then:
     - after_roll: This spell may also be used after the dice of the fight are rolled.
-    Source: content/karak/regent/equipment.cardc:36; 004_dc563c5159c76d25.txt#The Frost Fist
+    Source: content/karak/regent/equipment.cardc:37; 004_dc563c5159c76d25.txt#The Frost Fist
     """
     v.after_roll(ctx)
 
@@ -674,7 +706,7 @@ def fx_throwing_daggers_1(ctx: Context) -> None:
     When: All the time while the card is in play or the rule applies; its modifiers hold throughout.
     Then:
     - item_in_slot(item=daggers, slot=spell): An item may be carried in a slot of another sort.
-    Source: content/karak/regent/heroes.cardc:129; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
+    Source: content/karak/regent/heroes.cardc:130; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
     """
     v.item_in_slot(ctx, 'daggers', 'spell')
 
@@ -687,7 +719,7 @@ def fx_throwing_daggers_2(ctx: Context) -> None:
     When: Before the dice of a fight are rolled, when spells and abilities are chosen.
     Then:
     - keep_after_use(item=daggers): The item is not discarded after use.
-    Source: content/karak/regent/heroes.cardc:130; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
+    Source: content/karak/regent/heroes.cardc:131; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
     """
     v.keep_after_use(ctx, 'daggers')
 
@@ -706,7 +738,7 @@ def fx_sprint_1(ctx: Context) -> None:
         - no_explore: The hero may not reveal new tiles or step onto unrevealed places this turn.
       move_normally:
         - nothing
-    Source: content/karak/regent/heroes.cardc:144; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
+    Source: content/karak/regent/heroes.cardc:146; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
     """
     choice1 = ctx.choose('sprint#1', ('sprint', 'move_normally'))
     if choice1 == 'sprint':
@@ -725,7 +757,7 @@ def fx_bear_attack_1(ctx: Context) -> None:
     Then:
     - die_counts_as(face=1, as=6, in_doubles=True): A die showing one face counts as another (in_doubles
         = false - but when a double is judged, e.g. for a critical hit, the die counts as rolled).
-    Source: content/karak/regent/heroes.cardc:179; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
+    Source: content/karak/regent/heroes.cardc:181; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
     """
     v.die_counts_as(ctx, 1, 6, True)
 
@@ -742,7 +774,7 @@ def fx_eavesdropping_1(ctx: Context) -> None:
     - may explore(enter=False): Reveal an unrevealed place next to the hero's tile, placing a tile there
         and drawing its token if it is a room (enter = false - the hero stays where it is and may enter
         later with another step).
-    Source: content/karak/regent/heroes.cardc:194; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
+    Source: content/karak/regent/heroes.cardc:196; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
     """
     if ctx.may('eavesdropping#1', 'explore', False):
         v.fallback_action(ctx, 'explore', False)
@@ -758,7 +790,7 @@ def fx_magic_affinity_1(ctx: Context) -> None:
     Then:
     - keep_after_use(item=magic_missile): The item is not discarded after use.
     - keep_after_use(item=frost_fist): The item is not discarded after use.
-    Source: content/karak/regent/heroes.cardc:212; 004_dc563c5159c76d25.txt#The Frost Fist
+    Source: content/karak/regent/heroes.cardc:214; 004_dc563c5159c76d25.txt#The Frost Fist
     """
     v.keep_after_use(ctx, 'magic_missile')
     v.keep_after_use(ctx, 'frost_fist')
