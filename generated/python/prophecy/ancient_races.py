@@ -534,7 +534,7 @@ def fx_human_card_1(ctx: Context) -> None:
         starts the game with.
     - slot_limit(slot=ability, amount=None): Change how many things of a sort the character may hold.
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
-    Source: content/prophecy/ancient_races/races.cardc:68; 000_3675fda29ad0c57f.txt#2.vlastnosti
+    Source: prophecy/ancient_races/races.cardc:68; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
     v.stat_mod(ctx, 'strength', None)
     v.stat_mod(ctx, 'will', None)
@@ -561,7 +561,7 @@ def fx_elf_card_1(ctx: Context) -> None:
         starts the game with.
     - slot_limit(slot=ability, amount=None): Change how many things of a sort the character may hold.
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
-    Source: content/prophecy/ancient_races/races.cardc:86; 000_3675fda29ad0c57f.txt#2.vlastnosti
+    Source: prophecy/ancient_races/races.cardc:86; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
     v.stat_mod(ctx, 'strength', -1)
     v.stat_mod(ctx, 'will', 1)
@@ -588,7 +588,7 @@ def fx_dwarf_card_1(ctx: Context) -> None:
         starts the game with.
     - slot_limit(slot=ability, amount=None): Change how many things of a sort the character may hold.
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
-    Source: content/prophecy/ancient_races/races.cardc:104; 000_3675fda29ad0c57f.txt#2.vlastnosti
+    Source: prophecy/ancient_races/races.cardc:104; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
     v.stat_mod(ctx, 'strength', None)
     v.stat_mod(ctx, 'will', None)
@@ -615,7 +615,7 @@ def fx_hobbit_card_1(ctx: Context) -> None:
         starts the game with.
     - slot_limit(slot=ability, amount=None): Change how many things of a sort the character may hold.
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
-    Source: content/prophecy/ancient_races/races.cardc:122; 000_3675fda29ad0c57f.txt#2.vlastnosti
+    Source: prophecy/ancient_races/races.cardc:122; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
     v.stat_mod(ctx, 'strength', None)
     v.stat_mod(ctx, 'will', None)
@@ -642,7 +642,7 @@ def fx_orc_card_1(ctx: Context) -> None:
         starts the game with.
     - slot_limit(slot=ability, amount=None): Change how many things of a sort the character may hold.
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
-    Source: content/prophecy/ancient_races/races.cardc:140; 000_3675fda29ad0c57f.txt#2.vlastnosti
+    Source: prophecy/ancient_races/races.cardc:140; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
     v.stat_mod(ctx, 'strength', None)
     v.stat_mod(ctx, 'will', None)
@@ -669,7 +669,7 @@ def fx_troll_card_1(ctx: Context) -> None:
         starts the game with.
     - slot_limit(slot=ability, amount=None): Change how many things of a sort the character may hold.
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
-    Source: content/prophecy/ancient_races/races.cardc:158; 000_3675fda29ad0c57f.txt#2.vlastnosti
+    Source: prophecy/ancient_races/races.cardc:158; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
     v.stat_mod(ctx, 'strength', None)
     v.stat_mod(ctx, 'will', None)
@@ -690,7 +690,7 @@ def fx_race_draft_1(ctx: Context) -> None:
     - draft_alongside(cards=race_cards, like=profession_cards): Deal the cards of the deck at the same
         time as those of another deck, as many to each player, and pass and keep them in the same way,
         so that each player ends with one card of each deck.
-    Source: content/prophecy/ancient_races/rules.cardc:10; 000_3675fda29ad0c57f.txt#2.vyber-postav
+    Source: prophecy/ancient_races/rules.cardc:10; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
     v.fallback_action(ctx, 'draft_alongside', 'race_cards', 'profession_cards')
 
@@ -711,7 +711,7 @@ def fx_character_fight_experience_with_races_1(ctx: Context) -> None:
     Then:
     - reward_cap(resource=experience, amount=1): At most this much of the resource is gained as the
         reward.
-    Source: content/prophecy/ancient_races/rules.cardc:54; 000_3675fda29ad0c57f.txt#7.zkusenost-za-boj
+    Source: prophecy/ancient_races/rules.cardc:54; 000_3675fda29ad0c57f.txt#7.zkusenost-za-boj
     """
     if not (
         v.against(ctx, 'character')
