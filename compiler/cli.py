@@ -211,6 +211,12 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("docs", help="regenerate the effect catalogue and diagnostic code tables in dsl/README.md")
     p.add_argument("--check", action="store_true", help="write nothing; exit 1 if dsl/README.md is not current")
     p.set_defaults(func=cmd_docs)
+
+    from cardc.commands import lsp
+
+    p = sub.add_parser("lsp", help="run the language server for editors (stdio)")
+    lsp.add_arguments(p)
+    p.set_defaults(func=lsp.run)
     return parser
 
 
