@@ -208,6 +208,12 @@ def make_parser() -> argparse.ArgumentParser:
     add_odds_arguments(p)
     p.set_defaults(func=cmd_odds)
 
+    from cardc.commands import import_export
+
+    p = sub.add_parser("import", help="write .cardc source from an engine-neutral export (export/<game>.json)")
+    import_export.add_arguments(p)
+    p.set_defaults(func=import_export.run)
+
     p = sub.add_parser("schemas", help="write the JSON Schemas generated from kinds and the effect catalogue")
     p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")
     p.add_argument("--out", type=Path, help="schema folder (default: dsl/schemas/)")

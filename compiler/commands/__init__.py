@@ -1,1 +1,1 @@
-"""Subcommands of `cardc`, one module each: `add_arguments(parser)` and `run(args) -> int`."""
+"""Commands of the `cardc` command line, one module each."""
