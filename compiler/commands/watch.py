@@ -46,6 +46,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardc watch: no such file or folder: {path}", file=sys.stderr)
         return 2
     root = find_content_root([path]).resolve()
+    if args.out is not None:
+        from cardc.build import OutputRefused, check_output
+
+        try:
+            check_output(args.out, [root])  # refused before anything runs, as `cardc build` refuses it
+        except OutputRefused as refused:
+            print(f"cardc watch: error: {refused}", file=sys.stderr)
+            return 2
     own_tmp = None if args.out else Path(tempfile.mkdtemp(prefix="cardc-watch-"))
     out = (args.out if own_tmp is None else own_tmp / "site").resolve()
     only = frozenset(args.only or ("reference",))
@@ -88,12 +96,13 @@ class Rebuilder:
 
     def __call__(self) -> None:
         from cardc.backends import BuildOptions
-        from cardc.build import BuildFailed, build
+        from cardc.build import BuildFailed, OutputRefused, build
 
         started = time.perf_counter()
         result = compile_paths([self.path])
         diagnostics = list(result.diagnostics)
         built = False
+        refusal = ""
         if result.ok:
             from cardc.schema import validate_project
 
@@ -104,8 +113,10 @@ class Rebuilder:
                 built = True
             except BuildFailed as failed:
                 diagnostics += failed.diagnostics
+            except OutputRefused as refused:  # e.g. a file put where the output folder was
+                refusal = f"cardc watch: error: {refused}"
         shown, provisional = _split(diagnostics)
-        errors = sum(d.is_error for d in shown)
+        errors = sum(d.is_error for d in shown) + bool(refusal)
         warnings = len(shown) - errors
         took = time.perf_counter() - started
         counts = f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
@@ -115,7 +126,7 @@ class Rebuilder:
             summary = f"built in {took:.1f} s: {counts}"
         else:
             summary = f"not built: {counts}; the pages show the last good build"
-        rendered = [d.render(result.sources) for d in shown]
+        rendered = [d.render(result.sources) for d in shown] + ([refusal] if refusal else [])
         for text in rendered:
             print(text, file=sys.stderr)
         print(summary, file=sys.stderr, flush=True)
