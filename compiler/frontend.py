@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardc import syntax as s
@@ -21,6 +21,7 @@ class FrontEndResult:
     project: Project
     diagnostics: list[Diagnostic]
     sources: dict[str, str]
+    modules: dict[str, str] = field(default_factory=dict)  # file -> the module it declares
     files: tuple[s.FileS, ...] = ()  # the parse trees, for tools that point into the source (the editor)
 
     @property
@@ -42,7 +43,8 @@ def compile_paths(paths: list[Path], catalogue: Catalogue | None = None,
         sources = load(paths, sink, overlay)
         project = Lowering(sources, catalogue or default_catalogue(), sink).run()
         sink.items.extend(check_hand_texts(project))  # W501: hand-written texts against their effects
-        return FrontEndResult(project, sink.sorted(), sources.texts, tuple(sources.files))
+        modules = {f.path: f.module.name for f in sources.files if f.module is not None}
+        return FrontEndResult(project, sink.sorted(), sources.texts, modules, tuple(sources.files))
     finally:
         if gc_was_enabled:
             gc.enable()
