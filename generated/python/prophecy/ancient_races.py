@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
+from cardc_runtime import Context, EffectDef, EntityData
 from cardc_runtime import verbs as v
 
 GAME = 'prophecy'
@@ -27,7 +27,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
-        copies=None,
     ),
     EntityData(
         id='human',
@@ -40,7 +39,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
-        copies=None,
     ),
     EntityData(
         id='elf',
@@ -53,7 +51,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
-        copies=None,
     ),
     EntityData(
         id='dwarf',
@@ -66,7 +63,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
-        copies=None,
     ),
     EntityData(
         id='hobbit',
@@ -79,7 +75,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
-        copies=None,
     ),
     EntityData(
         id='orc',
@@ -92,7 +87,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
-        copies=None,
     ),
     EntityData(
         id='troll',
@@ -105,7 +99,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
-        copies=None,
     ),
     EntityData(
         id='human_card',
@@ -118,7 +111,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
-        copies=3,
     ),
     EntityData(
         id='elf_card',
@@ -131,7 +123,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
-        copies=2,
     ),
     EntityData(
         id='dwarf_card',
@@ -144,7 +135,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
-        copies=2,
     ),
     EntityData(
         id='hobbit_card',
@@ -157,7 +147,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
-        copies=1,
     ),
     EntityData(
         id='orc_card',
@@ -170,7 +159,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
-        copies=1,
     ),
     EntityData(
         id='troll_card',
@@ -183,7 +171,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
-        copies=1,
     ),
     EntityData(
         id='elf_male_martial',
@@ -196,7 +183,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='elf_male_magical',
@@ -209,7 +195,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='elf_female_martial',
@@ -222,7 +207,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='elf_female_magical',
@@ -235,7 +219,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='dwarf_male_martial',
@@ -248,7 +231,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='dwarf_male_magical',
@@ -261,7 +243,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='dwarf_female_martial',
@@ -274,7 +255,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='dwarf_female_magical',
@@ -287,7 +267,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='hobbit_male_martial',
@@ -300,7 +279,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='hobbit_male_magical',
@@ -313,7 +291,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='hobbit_female_martial',
@@ -326,7 +303,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='hobbit_female_magical',
@@ -339,7 +315,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='orc_male_martial',
@@ -352,7 +327,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='orc_male_magical',
@@ -365,7 +339,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='orc_female_martial',
@@ -378,7 +351,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='orc_female_magical',
@@ -391,7 +363,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='troll_male_martial',
@@ -404,7 +375,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='troll_male_magical',
@@ -417,7 +387,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='troll_female_martial',
@@ -430,7 +399,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='troll_female_magical',
@@ -443,7 +411,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='race_draft',
@@ -454,15 +421,15 @@ ENTITIES: tuple[EntityData, ...] = (
         attrs={
             'advice': False,
             'note': (
-                'the two- and three-player deal is the recommendation of section 6.rozdeleni-postav, which covers '
-                'race cards too'
+                "the race deal follows the profession deal, whichever rule sets it: the base game's (two cards, "
+                "passed twice) or, with two or three players, the expansion's recommended deal "
+                '(6.rozdeleni-postav, the variant draft_for_two_or_three), which names race cards too'
             ),
         },
         parent=None,
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vyber-postav',
-        copies=None,
     ),
     EntityData(
         id='figure_choice',
@@ -475,7 +442,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=None,
     ),
     EntityData(
         id='race_stat_modifiers',
@@ -495,7 +461,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
-        copies=None,
     ),
     EntityData(
         id='race_traits',
@@ -515,7 +480,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.dalsi-vyhody-a-nevyhody',
-        copies=None,
     ),
     EntityData(
         id='race_references',
@@ -534,7 +498,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.odkazy-na-rasy',
-        copies=None,
     ),
     EntityData(
         id='character_fight_experience_with_races',
@@ -550,7 +513,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#7.zkusenost-za-boj',
-        copies=None,
     ),
 )
 
@@ -720,38 +682,17 @@ def fx_troll_card_1(ctx: Context) -> None:
 def fx_race_draft_1(ctx: Context) -> None:
     """Choosing a race (rule `race_draft`), effect 1: on setup.
 
-    Rule: During setup: if the number of players is 2, deal each player 4 cards from Race cards; once,
-      everyone keeps one card and passes the rest to the next player; at the end each player keeps one
-      card and the rest leave the game; otherwise, if the number of players is 3, deal each player 3
-      cards from Race cards; once, everyone keeps one card and passes the rest to the next player; at
-      the end each player keeps one card and the rest leave the game; otherwise, deal each player 2
-      cards from Race cards; 2 times, everyone keeps one card and passes the rest to the next player; at
-      the end each player keeps one card and the rest leave the game.
+    Rule: During setup: deal Race cards together with Profession cards, as many to each player, and pass
+      and keep them the same way.
 
     When: While the game is set up.
     Then:
-    - if players(range=2..2):
-      - draft(cards=race_cards, deal=4, passes=1): Deal cards of the deck to each player; as often as
-          `passes`, every player keeps one card and passes all the others to the next player; at the end
-          each player chooses one card held and the rest leave the game.
-      otherwise:
-      - if players(range=3..3):
-        - draft(cards=race_cards, deal=3, passes=1): Deal cards of the deck to each player; as often as
-            `passes`, every player keeps one card and passes all the others to the next player; at the
-            end each player chooses one card held and the rest leave the game.
-        otherwise:
-        - draft(cards=race_cards, deal=2, passes=2): Deal cards of the deck to each player; as often as
-            `passes`, every player keeps one card and passes all the others to the next player; at the
-            end each player chooses one card held and the rest leave the game.
+    - draft_alongside(cards=race_cards, like=profession_cards): Deal the cards of the deck at the same
+        time as those of another deck, as many to each player, and pass and keep them in the same way,
+        so that each player ends with one card of each deck.
     Source: prophecy/ancient_races/rules.cardc:10; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
-    if v.players(ctx, (2, 2)):
-        v.fallback_action(ctx, 'draft', 'race_cards', 4, 1)
-    else:
-        if v.players(ctx, (3, 3)):
-            v.fallback_action(ctx, 'draft', 'race_cards', 3, 1)
-        else:
-            v.fallback_action(ctx, 'draft', 'race_cards', 2, 2)
+    v.fallback_action(ctx, 'draft_alongside', 'race_cards', 'profession_cards')
 
 
 def fx_character_fight_experience_with_races_1(ctx: Context) -> None:
@@ -770,7 +711,7 @@ def fx_character_fight_experience_with_races_1(ctx: Context) -> None:
     Then:
     - reward_cap(resource=experience, amount=1): At most this much of the resource is gained as the
         reward.
-    Source: prophecy/ancient_races/rules.cardc:64; 000_3675fda29ad0c57f.txt#7.zkusenost-za-boj
+    Source: prophecy/ancient_races/rules.cardc:54; 000_3675fda29ad0c57f.txt#7.zkusenost-za-boj
     """
     if not (
         v.against(ctx, 'character')
@@ -871,7 +812,4 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
-FALLBACK_VERBS: tuple[str, ...] = ('draft', 'reward_cap', 'start_resource')
+FALLBACK_VERBS: tuple[str, ...] = ('draft_alongside', 'reward_cap', 'start_resource')

@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef, Provisional
+from cardc_runtime import Context, EffectDef, EntityData, Provisional
 from cardc_runtime import verbs as v
 
 GAME = 'prophecy'
@@ -32,7 +32,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
-        copies=1,
     ),
     EntityData(
         id='left_path',
@@ -55,7 +54,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
-        copies=None,
     ),
     EntityData(
         id='middle_path',
@@ -74,7 +72,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
-        copies=None,
     ),
     EntityData(
         id='right_path',
@@ -93,7 +90,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
-        copies=None,
     ),
     EntityData(
         id='light_field',
@@ -106,7 +102,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
-        copies=None,
     ),
     EntityData(
         id='dark_field',
@@ -119,7 +114,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
-        copies=None,
     ),
     EntityData(
         id='split_field',
@@ -132,7 +126,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
-        copies=None,
     ),
     EntityData(
         id='positive_dragon_cards',
@@ -149,7 +142,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty',
-        copies=None,
     ),
     EntityData(
         id='negative_dragon_cards',
@@ -166,7 +158,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty',
-        copies=None,
     ),
     EntityData(
         id='dragon_slayer_abilities',
@@ -179,7 +170,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
-        copies=None,
     ),
     EntityData(
         id='dragon_hearts',
@@ -192,7 +182,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.draci-srdce',
-        copies=None,
     ),
     EntityData(
         id='fire_lake',
@@ -205,7 +194,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.konec-cesty',
-        copies=None,
     ),
     EntityData(
         id='dragon_heart',
@@ -218,7 +206,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.draci-srdce',
-        copies=5,
     ),
     EntityData(
         id='dragon_queen',
@@ -231,7 +218,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('dragon_realm', 'dragon'),
         source='000_3675fda29ad0c57f.txt#7.drakobijecka-varianta',
-        copies=1,
     ),
     EntityData(
         id='lake_of_oblivion',
@@ -240,7 +226,13 @@ ENTITIES: tuple[EntityData, ...] = (
         module='dragon_realm',
         name={'cs': 'Jezero zapomnění', 'en': 'Lake of Oblivion'},
         attrs={
-            'deck': 'positive_dragon_cards',
+            'deck': Provisional(
+                'positive_dragon_cards',
+                (
+                    "inferred, like side: the seed names it among the realm's opportunities, and opportunities are "
+                    'positive dragon cards'
+                ),
+            ),
             'note': (
                 'the seed names it only as the example of an opportunity that makes no sense without missing lives '
                 'or magic; that it is a positive dragon card is inferred from where the seed names it, and how '
@@ -255,7 +247,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.prilezitosti',
-        copies=1,
     ),
     EntityData(
         id='flying_on_monitor_lizards',
@@ -275,7 +266,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('movement',),
         source='000_3675fda29ad0c57f.txt#4.pohyb',
-        copies=1,
     ),
     EntityData(
         id='dragon_slayer_ability_1',
@@ -288,7 +278,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
-        copies=1,
     ),
     EntityData(
         id='dragon_slayer_ability_2',
@@ -301,7 +290,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
-        copies=1,
     ),
     EntityData(
         id='dragon_slayer_ability_3',
@@ -314,7 +302,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
-        copies=1,
     ),
     EntityData(
         id='dragon_slayer_ability_4',
@@ -327,7 +314,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
-        copies=1,
     ),
     EntityData(
         id='dragon_slayer_ability_5',
@@ -340,7 +326,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
-        copies=1,
     ),
     EntityData(
         id='legends_of_dragons',
@@ -353,7 +338,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.legendy-o-dracich',
-        copies=1,
     ),
     EntityData(
         id='dragon_realm_gate',
@@ -375,7 +359,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.brana-draci-rise',
-        copies=1,
     ),
     EntityData(
         id='dragon_realm_for_newcomers',
@@ -388,7 +371,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.draci-rise',
-        copies=None,
     ),
     EntityData(
         id='dragon_card_layout',
@@ -401,7 +383,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty',
-        copies=None,
     ),
     EntityData(
         id='dragon_heart_setup',
@@ -414,7 +395,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.draci-srdce',
-        copies=None,
     ),
     EntityData(
         id='dragon_slayer_setup',
@@ -427,7 +407,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
-        copies=None,
     ),
     EntityData(
         id='main_board_cards',
@@ -443,7 +422,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.karty-na-zakladni-plan',
-        copies=None,
     ),
     EntityData(
         id='guardians_in_spheres',
@@ -466,7 +444,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava',
-        copies=None,
     ),
     EntityData(
         id='dragon_realm_limits',
@@ -479,7 +456,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu',
-        copies=None,
     ),
     EntityData(
         id='dragon_slayer_rules',
@@ -496,7 +472,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra',
-        copies=None,
     ),
     EntityData(
         id='realm_revealing',
@@ -515,7 +490,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.odkryvani-draci-rise',
-        copies=None,
     ),
     EntityData(
         id='realm_chance_cards',
@@ -528,7 +502,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
-        copies=None,
     ),
     EntityData(
         id='realm_movement',
@@ -541,7 +514,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.pohyb',
-        copies=None,
     ),
     EntityData(
         id='realm_instead_of_moving',
@@ -554,7 +526,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu',
-        copies=None,
     ),
     EntityData(
         id='realm_return',
@@ -573,7 +544,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.navrat-na-zakladni-plan',
-        copies=None,
     ),
     EntityData(
         id='realm_obstacles',
@@ -586,7 +556,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.prekazky',
-        copies=None,
     ),
     EntityData(
         id='realm_monsters',
@@ -599,7 +568,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.nestvury',
-        copies=None,
     ),
     EntityData(
         id='realm_positive_cards',
@@ -612,7 +580,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.pozitivni-karty',
-        copies=None,
     ),
     EntityData(
         id='realm_items',
@@ -632,7 +599,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.predmety',
-        copies=None,
     ),
     EntityData(
         id='realm_opportunities',
@@ -645,7 +611,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.prilezitosti',
-        copies=None,
     ),
     EntityData(
         id='realm_dragon_abilities',
@@ -665,7 +630,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.draci-schopnosti',
-        copies=None,
     ),
     EntityData(
         id='realm_character_fights',
@@ -673,12 +637,18 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('rule',),
         module='dragon_realm',
         name={'cs': 'Boj mezi postavami v Dračí říši', 'en': 'Fights between characters in the Dragon Realm'},
-        attrs={'advice': False},
+        attrs={
+            'advice': False,
+            'note': (
+                'Leaving as if beaten by a monster (4.nestvury): back beside the Gate, the cards there have no '
+                'effect on it this round, and the turn ends. Only a loser who is on turn has a turn to end; a '
+                'defender who loses keeps its next turn (an inference: the seed does not say).'
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.boj-mezi-postavami',
-        copies=None,
     ),
     EntityData(
         id='guardian_attack_in_realm',
@@ -691,7 +661,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.utok-na-strazce',
-        copies=None,
     ),
     EntityData(
         id='later_dragon_hearts',
@@ -704,7 +673,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.draci-srdce',
-        copies=None,
     ),
     EntityData(
         id='dragon_heart_victory',
@@ -717,7 +685,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.draci-srdce',
-        copies=None,
     ),
     EntityData(
         id='realm_death',
@@ -730,7 +697,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy',
-        copies=None,
     ),
     EntityData(
         id='last_artefact',
@@ -743,7 +709,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.posledni-artefakt',
-        copies=None,
     ),
     EntityData(
         id='realm_final_battle',
@@ -756,7 +721,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.zaverecny-boj',
-        copies=None,
     ),
     EntityData(
         id='dragon_realm_advice',
@@ -769,7 +733,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#7.draci-rise',
-        copies=None,
     ),
 )
 
@@ -808,7 +771,7 @@ def fx_fire_lake_2(ctx: Context) -> None:
     if not (v.against(ctx, 'guardian') and not v.result(ctx, 'win')):
         return
     v.fallback_action(ctx, 'stay')
-    v.end_turn(ctx)
+    v.fallback_action(ctx, 'end_turn')
 
 
 def fx_fire_lake_3(ctx: Context) -> None:
@@ -827,7 +790,7 @@ def fx_fire_lake_3(ctx: Context) -> None:
     """
     v.fallback_action(ctx, 'take_card', 'dragon_heart')
     v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
-    v.end_turn(ctx)
+    v.fallback_action(ctx, 'end_turn')
 
 
 def fx_fire_lake_4(ctx: Context) -> None:
@@ -1449,14 +1412,15 @@ def fx_realm_obstacles_2(ctx: Context) -> None:
     if not (not v.fallback_condition(ctx, 'passed')):
         return
     v.fallback_action(ctx, 'stay_back')
-    v.end_turn(ctx)
+    v.fallback_action(ctx, 'end_turn')
 
 
 def fx_realm_monsters_1(ctx: Context) -> None:
     """Monsters (rule `realm_monsters`), effect 1: on fight_result.
 
     Rule: When a fight is decided, if you fight a monster and the fight ended in your loss: leave Dragon
-      Realm for one of the two spaces beside its gate and your turn ends.
+      Realm for one of the two spaces beside its gate, the cards on the space where you land have no
+      effect on you this round and your turn ends.
 
     When: Once a fight is decided as a win, a tie or a loss.
     Only if (against(opponent=monster) and result(outcome=loss)) (against: The opponent of the fight is
@@ -1464,13 +1428,16 @@ def fx_realm_monsters_1(ctx: Context) -> None:
     Then:
     - leave_board(board=dragon_realm_board): Leave the board for one of the two main-board spaces from
         which its gate is entered, chosen by the player.
+    - space_cards_inactive: The cards on the space where the character now stands have no effect on it
+        for the rest of this round (a character thrown back to another board).
     - end_turn: The hero's turn ends.
     Source: prophecy/dragon_realm/rules.cardc:187; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.against(ctx, 'monster') and v.result(ctx, 'loss')):
         return
     v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
-    v.end_turn(ctx)
+    v.fallback_modifier(ctx, 'space_cards_inactive')
+    v.fallback_action(ctx, 'end_turn')
 
 
 def fx_realm_monsters_2(ctx: Context) -> None:
@@ -1485,12 +1452,12 @@ def fx_realm_monsters_2(ctx: Context) -> None:
     Then:
     - stay_back: The character does not get onto the field and stays on the one it came from.
     - end_turn: The hero's turn ends.
-    Source: prophecy/dragon_realm/rules.cardc:191; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:192; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.against(ctx, 'monster') and v.result(ctx, 'tie')):
         return
     v.fallback_action(ctx, 'stay_back')
-    v.end_turn(ctx)
+    v.fallback_action(ctx, 'end_turn')
 
 
 def fx_realm_monsters_3(ctx: Context) -> None:
@@ -1507,7 +1474,7 @@ def fx_realm_monsters_3(ctx: Context) -> None:
     - take_reward: Gain the reward and the experience printed on the card.
     - remove_from_game: The card leaves the game.
     - reveal_lower: Turn face up the positive card that lay under the negative card just overcome.
-    Source: prophecy/dragon_realm/rules.cardc:195; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:196; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.against(ctx, 'monster') and v.result(ctx, 'win')):
         return
@@ -1525,7 +1492,7 @@ def fx_realm_items_1(ctx: Context) -> None:
     When: When a character ends its movement on a field or space, or stays on it.
     Then:
     - may take_free: Take this card without paying for it.
-    Source: prophecy/dragon_realm/rules.cardc:215; 000_3675fda29ad0c57f.txt#5.predmety
+    Source: prophecy/dragon_realm/rules.cardc:216; 000_3675fda29ad0c57f.txt#5.predmety
     """
     if ctx.may('realm_items#1', 'take_free'):
         v.fallback_action(ctx, 'take_free')
@@ -1539,7 +1506,7 @@ def fx_realm_items_2(ctx: Context) -> None:
     When: When the holder discards this card or loses it in any way.
     Then:
     - remove_from_game: The card leaves the game.
-    Source: prophecy/dragon_realm/rules.cardc:216; 000_3675fda29ad0c57f.txt#5.predmety
+    Source: prophecy/dragon_realm/rules.cardc:217; 000_3675fda29ad0c57f.txt#5.predmety
     """
     v.fallback_action(ctx, 'remove_from_game')
 
@@ -1558,7 +1525,7 @@ def fx_realm_opportunities_1(ctx: Context) -> None:
         - remove_from_game: The card leaves the game.
       leave_it:
         - nothing
-    Source: prophecy/dragon_realm/rules.cardc:224; 000_3675fda29ad0c57f.txt#5.prilezitosti
+    Source: prophecy/dragon_realm/rules.cardc:225; 000_3675fda29ad0c57f.txt#5.prilezitosti
     """
     choice1 = ctx.choose('realm_opportunities#1', ('use_it', 'leave_it'))
     if choice1 == 'use_it':
@@ -1578,7 +1545,7 @@ def fx_realm_dragon_abilities_1(ctx: Context) -> None:
     Then:
     - may buy(pay_with=('experience',)): Buy this card for its printed price, paying only with the
         listed resources.
-    Source: prophecy/dragon_realm/rules.cardc:241; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
+    Source: prophecy/dragon_realm/rules.cardc:242; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
     """
     if ctx.may('realm_dragon_abilities#1', 'buy', ('experience',)):
         v.fallback_action(ctx, 'buy', ('experience',))
@@ -1592,7 +1559,7 @@ def fx_realm_dragon_abilities_2(ctx: Context) -> None:
     When: When the holder discards this card or loses it in any way.
     Then:
     - remove_from_game: The card leaves the game.
-    Source: prophecy/dragon_realm/rules.cardc:242; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
+    Source: prophecy/dragon_realm/rules.cardc:243; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
     """
     v.fallback_action(ctx, 'remove_from_game')
 
@@ -1610,7 +1577,7 @@ def fx_realm_character_fights_1(ctx: Context) -> None:
     Then:
     - may attack_character: Attack a character on the same field, choosing which one if there are
         several.
-    Source: prophecy/dragon_realm/rules.cardc:249; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
+    Source: prophecy/dragon_realm/rules.cardc:251; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
     if not (v.on_board(ctx, 'dragon_realm_board')):
         return
@@ -1623,8 +1590,9 @@ def fx_realm_character_fights_2(ctx: Context) -> None:
       fight_result.
 
     Rule: When a fight is decided, if you are on the board Dragon Realm and you fight a character and
-      the fight ended in your loss: choose one: lose 1 life and leave Dragon Realm for one of the two
-      spaces beside its gate; or the winner picks one of the loser's items.
+      the fight ended in your loss: choose one: lose 1 life, leave Dragon Realm for one of the two
+      spaces beside its gate, the cards on the space where you land have no effect on you this round and
+      if it is your turn, your turn ends; or the winner picks one of the loser's items.
 
     When: Once a fight is decided as a win, a tie or a loss.
     Only if ((on_board(board=dragon_realm_board) and against(opponent=character)) and
@@ -1637,9 +1605,13 @@ def fx_realm_character_fights_2(ctx: Context) -> None:
         - lose_life(amount=1): Lose lives.
         - leave_board(board=dragon_realm_board): Leave the board for one of the two main-board spaces
             from which its gate is entered, chosen by the player.
+        - space_cards_inactive: The cards on the space where the character now stands have no effect on
+            it for the rest of this round (a character thrown back to another board).
+        - if on_turn:
+          - end_turn: The hero's turn ends.
       give_an_item:
         - winner_picks_item: The winner of the fight picks one of the loser's items.
-    Source: prophecy/dragon_realm/rules.cardc:250; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
+    Source: prophecy/dragon_realm/rules.cardc:252; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
     if not (v.on_board(ctx, 'dragon_realm_board') and v.against(ctx, 'character') and v.result(ctx, 'loss')):
         return
@@ -1647,6 +1619,9 @@ def fx_realm_character_fights_2(ctx: Context) -> None:
     if choice1 == 'lose_a_life':
         v.lose_life(ctx, 1)
         v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
+        v.fallback_modifier(ctx, 'space_cards_inactive')
+        if v.on_turn(ctx):
+            v.fallback_action(ctx, 'end_turn')
     elif choice1 == 'give_an_item':
         v.fallback_action(ctx, 'winner_picks_item')
 
@@ -1661,7 +1636,7 @@ def fx_dragon_heart_victory_1(ctx: Context) -> None:
     Then:
     - win_needs_artefacts_of(card=dragon_heart): To win, a character must also take the artefacts of
         every other character who owns the card.
-    Source: prophecy/dragon_realm/rules.cardc:281; 000_3675fda29ad0c57f.txt#5.draci-srdce
+    Source: prophecy/dragon_realm/rules.cardc:285; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
     v.fallback_modifier(ctx, 'win_needs_artefacts_of', 'dragon_heart')
 
@@ -1677,7 +1652,7 @@ def fx_realm_death_1(ctx: Context) -> None:
       card that opens the way to it counts as being on it.)
     Then:
     - leave_artefacts: The character's artefacts stay on the field where it lost its last life.
-    Source: prophecy/dragon_realm/rules.cardc:288;
+    Source: prophecy/dragon_realm/rules.cardc:292;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
     if not (v.on_board(ctx, 'dragon_realm_board')):
@@ -1696,7 +1671,7 @@ def fx_realm_death_2(ctx: Context) -> None:
       card that opens the way to it counts as being on it.)
     Then:
     - take_left_cards: Take the cards a character who died left on this field.
-    Source: prophecy/dragon_realm/rules.cardc:289;
+    Source: prophecy/dragon_realm/rules.cardc:293;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
     if not (v.on_board(ctx, 'dragon_realm_board')):
@@ -1715,7 +1690,7 @@ def fx_realm_death_3(ctx: Context) -> None:
       died lie on a field of the board.)
     Then:
     - blocks_final_battle: The final battle cannot begin while this holds.
-    Source: prophecy/dragon_realm/rules.cardc:290;
+    Source: prophecy/dragon_realm/rules.cardc:294;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
     if not (v.left_cards_on(ctx, 'dragon_realm_board')):
@@ -1735,7 +1710,7 @@ def fx_last_artefact_1(ctx: Context) -> None:
     Then:
     - win_needs_owner(place=fire_lake): The game cannot end until some character owns the artefact of
         this sphere, unless every other player concedes.
-    Source: prophecy/dragon_realm/rules.cardc:297; 000_3675fda29ad0c57f.txt#5.posledni-artefakt
+    Source: prophecy/dragon_realm/rules.cardc:301; 000_3675fda29ad0c57f.txt#5.posledni-artefakt
     """
     if not (not v.variant_on(ctx, 'dragonslayer')):
         return
@@ -1752,7 +1727,7 @@ def fx_realm_final_battle_1(ctx: Context) -> None:
     Then:
     - remove_board(board=dragon_realm_board): The board and every card left on it leave the game;
         characters on it move to the main-board spaces beside its gate.
-    Source: prophecy/dragon_realm/rules.cardc:304; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    Source: prophecy/dragon_realm/rules.cardc:308; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
     v.fallback_action(ctx, 'remove_board', 'dragon_realm_board')
 
@@ -1768,7 +1743,7 @@ def fx_realm_final_battle_2(ctx: Context) -> None:
     Then:
     - redraw_instead(cards=('legends_of_dragons', 'clairvoyant_dream')): When one of these cards is
         drawn it is ignored and another card is drawn at once (if none is left, the Apocalypse begins).
-    Source: prophecy/dragon_realm/rules.cardc:305; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    Source: prophecy/dragon_realm/rules.cardc:309; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
     if not (v.final_battle(ctx)):
         return
@@ -2259,9 +2234,6 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
 FALLBACK_VERBS: tuple[str, ...] = (
     'advance',
     'attack_character',
@@ -2273,6 +2245,7 @@ FALLBACK_VERBS: tuple[str, ...] = (
     'cannot_use',
     'cannot_use_marked',
     'deal_to_spheres',
+    'end_turn',
     'enter_board',
     'field_clear',
     'fight_one_by_one',
@@ -2299,6 +2272,7 @@ FALLBACK_VERBS: tuple[str, ...] = (
     'set_aside',
     'shuffle',
     'shuffle_into',
+    'space_cards_inactive',
     'stand_on_obstacle',
     'stay',
     'stay_back',
