@@ -131,7 +131,8 @@ def measure(n: int, repeat: int) -> dict[str, float]:
     entities = len(project.entities)
     return {
         "n": n, "entities": entities, "bytes": len(text.encode("utf-8")), "dump_bytes": out,
-        "bare": t_bare, "bare_gc": t_bare_gc, "schema": t_schema, "parse": t_parse, "check": t_check, "front": t_front, "dump": t_dump,
+        "bare": t_bare, "bare_gc": t_bare_gc, "schema": t_schema, "parse": t_parse, "check": t_check,
+        "front": t_front, "dump": t_dump,
         "peak_front_mib": peak_front, "peak_dump_mib": peak_dump,
     }
 
