@@ -14,10 +14,12 @@ from typing import Any
 
 import yaml
 from cardc import syntax as s
+from cardc.lower import ODDS_KIND, ODDS_PARTS
 from cardc.model import Entity, Game, Module, Project
 from cardc.textgen import Mention, Rendered, TextGen
 
 STRINGS_PATH = Path(__file__).resolve().parent / "strings.yaml"
+ODDS_KINDS = frozenset({ODDS_KIND, *ODDS_PARTS})
 SECTION_PAGES = ("index", "components", "variants", "errata", "glossary", "balance", "provisional", "gallery")
 
 Rich = list[dict[str, Any]]
@@ -126,11 +128,11 @@ class RefContext:
         """Plain text with every mention of an entity's name (in this language) linked to its entry."""
         if self._names is None:
             counts: dict[str, int] = {}
-            for e in self.entities:
-                if not e.errata:
-                    counts[self.name(e)] = counts.get(self.name(e), 0) + 1
-            self._by_name = {self.name(e): e for e in self.entities
-                             if not e.errata and len(self.name(e)) >= 3 and counts[self.name(e)] == 1}
+            # components and rules, not the odds declarations (their names label tables, not rules)
+            targets = [e for e in self.entities if not e.errata and e.kind not in ODDS_KINDS]
+            for e in targets:
+                counts[self.name(e)] = counts.get(self.name(e), 0) + 1
+            self._by_name = {self.name(e): e for e in targets if len(self.name(e)) >= 3 and counts[self.name(e)] == 1}
             names = sorted(self._by_name, key=lambda n: (-len(n), n))
             self._names = re.compile(r"(?<!\w)(" + "|".join(re.escape(n) for n in names) + r")(?!\w)") \
                 if names else re.compile(r"(?!x)x")

@@ -425,11 +425,24 @@ def curse(ctx: Context, who: str = "self") -> None:
     ctx.record("cursed", target)
 
 
+def _droppable(ctx: Context, who: Character) -> list[str]:
+    """What the hero can still leave behind: not the spells it has just cast in this fight and will
+    discard after it (a spent spell is gone, it cannot be left on a tile for someone else)."""
+    held = who.held()
+    side = ctx.side
+    if side is not None and side.who is who:
+        for spell in side.spells_used:
+            if spell not in side.keep and spell in held:
+                held.remove(spell)
+    return held
+
+
 def drop_item(ctx: Context, where: str = "here") -> None:
     """Leave an item on a tile: the item running this effect, or one the hero picks."""
     who = _actor(ctx)
-    item = ctx.owner if ctx.owner in who.held() else (
-        str(ctx.ask("drop_item", tuple(sorted(set(who.held()))))) if who.held() else None)
+    held = _droppable(ctx, who)
+    item = ctx.owner if ctx.owner in held else (
+        str(ctx.ask("drop_item", tuple(sorted(set(held))))) if held else None)
     if item is not None:
         _remove(who, item)
     ctx.record("drop_item", item, where)
