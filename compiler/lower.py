@@ -52,6 +52,7 @@ BUILTIN_KINDS: dict[str, dict[str, tuple[str, bool, str]]] = {
     },
 }
 ODDS_PARTS = ("loadout", "duel", "setting")  # only inside an `odds` declaration
+ODDS_KINDS = frozenset({ODDS_KIND, *ODDS_PARTS})  # declarations for the tools, not components or rules
 
 # Attributes every entity has, whatever its kind.
 BUILTIN_ATTRS: dict[str, tuple[str, bool]] = {

@@ -293,9 +293,11 @@ def balance_page(ctx: RefContext) -> Page:
     else:
         try:
             sections = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("balance_intro"))]}]
-            sections += [_fight_table(ctx, i, table) for i, table in enumerate(data["tables"])]
-            sections += [_duel_table(ctx, i, table) for i, table in enumerate(data["duels"])]
-            sections += [_sheet_table(ctx, i, table) for i, table in enumerate(data["sheets"])]
+            sections += [_fight_table(ctx, i, table) for i, table in enumerate(data.get("tables", []))]
+            sections += [_duel_table(ctx, i, table) for i, table in enumerate(data.get("duels", []))]
+            sections += [_sheet_table(ctx, i, table) for i, table in enumerate(data.get("sheets", []))]
+            if len(sections) == 1:
+                raise ValueError("no table this page knows")
         except (AttributeError, KeyError, TypeError, ValueError):  # a format this page does not know
             sections = [{"id": "missing", "title": "", "blocks": [_p(ctx.s("balance_missing"), "missing")]}]
     return page(ctx, "balance", ctx.s("balance"), sections)
@@ -320,7 +322,7 @@ def _provisional_list(ctx: RefContext, notes: list[str] | None) -> list[Block]:
 
 def _fight_table(ctx: RefContext, i: int, table: dict[str, Any]) -> dict[str, Any]:
     shown = table.get("show", [])
-    opponents = table.get("opponents", [])
+    opponents = table["opponents"]
 
     def head(o: dict[str, Any]) -> str:
         values = [str(o[a]) for a in shown if o.get(a) is not None]
@@ -328,7 +330,7 @@ def _fight_table(ctx: RefContext, i: int, table: dict[str, Any]) -> dict[str, An
         return f"{name} ({', '.join(values)})" if values else name
 
     rows = [[_name_link(ctx, row.get("fighter"), row.get("name", "")),
-             *(_percent(row.get("cells", {}).get(o.get("id"))) for o in opponents)] for row in table.get("rows", [])]
+             *(_percent(row["cells"].get(o["id"])) for o in opponents)] for row in table["rows"]]
     variants = ", ".join(_label(ctx, v, v) for v in table.get("variants", [])) or ctx.s("none")
     loadout = ", ".join(_label(ctx, x, x) for x in table.get("items", [])) or ctx.s("none")
     title = f"{ctx.s('loadout')}: {loadout}; {ctx.s('variants')}: {variants}"
