@@ -535,12 +535,12 @@ def fx_human_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:68; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', None)
-    v.stat_mod(ctx, 'will', None)
+    v.stat_mod(ctx, stat='strength', amount=None)
+    v.stat_mod(ctx, stat='will', amount=None)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_elf_card_1(ctx: Context) -> None:
@@ -562,12 +562,12 @@ def fx_elf_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:86; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', -1)
-    v.stat_mod(ctx, 'will', 1)
+    v.stat_mod(ctx, stat='strength', amount=-1)
+    v.stat_mod(ctx, stat='will', amount=1)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_dwarf_card_1(ctx: Context) -> None:
@@ -589,12 +589,12 @@ def fx_dwarf_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:104; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', None)
-    v.stat_mod(ctx, 'will', None)
+    v.stat_mod(ctx, stat='strength', amount=None)
+    v.stat_mod(ctx, stat='will', amount=None)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_hobbit_card_1(ctx: Context) -> None:
@@ -616,12 +616,12 @@ def fx_hobbit_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:122; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', None)
-    v.stat_mod(ctx, 'will', None)
+    v.stat_mod(ctx, stat='strength', amount=None)
+    v.stat_mod(ctx, stat='will', amount=None)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_orc_card_1(ctx: Context) -> None:
@@ -643,12 +643,12 @@ def fx_orc_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:140; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', None)
-    v.stat_mod(ctx, 'will', None)
+    v.stat_mod(ctx, stat='strength', amount=None)
+    v.stat_mod(ctx, stat='will', amount=None)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_troll_card_1(ctx: Context) -> None:
@@ -670,12 +670,12 @@ def fx_troll_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:158; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', None)
-    v.stat_mod(ctx, 'will', None)
+    v.stat_mod(ctx, stat='strength', amount=None)
+    v.stat_mod(ctx, stat='will', amount=None)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_race_draft_1(ctx: Context) -> None:
@@ -706,10 +706,10 @@ def fx_race_draft_1(ctx: Context) -> None:
             end each player chooses one card held and the rest leave the game.
     Source: prophecy/ancient_races/rules.cardc:10; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
-    if v.players(ctx, (2, 2)):
+    if v.players(ctx, range=(2, 2)):
         v.fallback_action(ctx, 'draft', 'race_cards', 4, 1)
     else:
-        if v.players(ctx, (3, 3)):
+        if v.players(ctx, range=(3, 3)):
             v.fallback_action(ctx, 'draft', 'race_cards', 3, 1)
         else:
             v.fallback_action(ctx, 'draft', 'race_cards', 2, 2)
@@ -734,9 +734,9 @@ def fx_character_fight_experience_with_races_1(ctx: Context) -> None:
     Source: prophecy/ancient_races/rules.cardc:64; 000_3675fda29ad0c57f.txt#7.zkusenost-za-boj
     """
     if not (
-        v.against(ctx, 'character')
-        and v.result(ctx, 'win')
-        and v.variant_on(ctx, 'experience_for_character_fights')
+        v.against(ctx, opponent='character')
+        and v.result(ctx, outcome='win')
+        and v.variant_on(ctx, variant='experience_for_character_fights')
     ):
         return
     v.fallback_modifier(ctx, 'reward_cap', 'experience', 1)

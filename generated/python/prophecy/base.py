@@ -733,12 +733,12 @@ def fx_ability_and_item_limits_1(ctx: Context) -> None:
           any slot_limit changes.
     Source: prophecy/base/rules.cardc:31; 000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu
     """
-    if v.variant_on(ctx, 'longer_game'):
-        v.set_limit(ctx, 'ability', 9)
-        v.set_limit(ctx, 'item', 9)
+    if v.variant_on(ctx, variant='longer_game'):
+        v.set_limit(ctx, slot='ability', value=9)
+        v.set_limit(ctx, slot='item', value=9)
     else:
-        v.set_limit(ctx, 'ability', 7)
-        v.set_limit(ctx, 'item', 7)
+        v.set_limit(ctx, slot='ability', value=7)
+        v.set_limit(ctx, slot='item', value=7)
 
 
 def fx_character_draft_1(ctx: Context) -> None:
@@ -769,7 +769,7 @@ def fx_stat_increase_1(ctx: Context) -> None:
         its maximum both rise.
     Source: prophecy/base/rules.cardc:53; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
-    v.raise_stat(ctx, 'strength', 1)
+    v.raise_stat(ctx, stat='strength', amount=1)
 
 
 def fx_stat_increase_2(ctx: Context) -> None:
@@ -783,7 +783,7 @@ def fx_stat_increase_2(ctx: Context) -> None:
         maximum both rise.
     Source: prophecy/base/rules.cardc:54; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
-    v.raise_stat(ctx, 'will', 1)
+    v.raise_stat(ctx, stat='will', amount=1)
 
 
 def fx_guardians_in_spheres_1(ctx: Context) -> None:
