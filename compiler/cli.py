@@ -63,22 +63,31 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_dump(args: argparse.Namespace) -> int:
+    from cardc.flags import unknown_names
     from cardc.irjson import iter_project_json
 
     result = _front(args.paths)
     if _report(result.diagnostics if not args.quiet else [d for d in result.diagnostics if d.is_error],
                result.sources):
         return 1
+    if args.game is not None and _flag_errors("dump", unknown_names("game", [args.game],
+                                                                    sorted(result.project.games))):
+        return 2
     for chunk in iter_project_json(result.project, args.game):  # streamed: large IRs stay small in memory
         sys.stdout.write(chunk)
     return 0
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from cardc import backends
     from cardc.backends import BuildOptions
     from cardc.build import BuildFailed, OutputRefused, build, check_output
+    from cardc.flags import check_build_flags
     from cardc.loader import find_content_root
 
+    settings = _print_settings(args)
+    if _flag_errors("build", check_build_flags(args, [name for name, _ in backends.BACKENDS], settings)):
+        return 2
     content = [args.path or DEFAULT_CONTENT]
     protected = [*content, find_content_root(content)]
     try:
@@ -90,7 +99,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     if _report(_with_schema(result), result.sources, strict=args.strict):
         print("build not started: fix the errors above", file=sys.stderr)
         return 1
-    options = BuildOptions(only=frozenset(args.only or ()), settings=_print_settings(args))
+    options = BuildOptions(only=frozenset(args.only or ()), settings=settings)
     try:
         diags = build(result.project, args.out, options, protected)
     except OutputRefused as refused:
@@ -113,6 +122,8 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_schemas(args: argparse.Namespace) -> int:
     from cardc.schema import SCHEMA_DIR, generated_schemas, write_schemas
 
+    if args.out is None and not args.check and _not_in_checkout("schemas", "give --out DIR to write them elsewhere"):
+        return 2
     result = _front(args.paths)
     if _report([d for d in result.diagnostics if d.is_error], result.sources):
         return 1
@@ -129,9 +140,19 @@ def cmd_schemas(args: argparse.Namespace) -> int:
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
+    from cardc.flags import check_odds_flags
     from cardc.odds import run_odds
 
+    if _flag_errors("odds", check_odds_flags(args)):
+        return 2
     return run_odds(args, _front, _report)
+
+
+def _flag_errors(command: str, errors: list[str]) -> bool:
+    """Print command-line errors the way argparse does (`cardc CMD: error: ...`); True if there were any."""
+    for error in errors:
+        print(f"cardc {command}: error: {error}", file=sys.stderr)
+    return bool(errors)
 
 
 PRINT_FLAGS = {"paper": "paper", "orientation": "orientation", "bleed": "bleed", "duplex": "duplex",
@@ -153,9 +174,22 @@ def _print_settings(args: argparse.Namespace) -> dict[str, str]:
     return out
 
 
+def _not_in_checkout(command: str, hint: str) -> bool:
+    """Developer commands rewrite files of the language itself: only in a source checkout, never in site-packages."""
+    from cardc.resources import source_checkout
+
+    if source_checkout() is not None:
+        return False
+    print(f"cardc {command}: error: this command rewrites the language's own files and works only in a source "
+          f"checkout of cardc, not in an installed copy; {hint}", file=sys.stderr)
+    return True
+
+
 def cmd_docs(args: argparse.Namespace) -> int:
     from cardc.docgen import README, update
 
+    if _not_in_checkout("docs", "the language README is part of the source, not of the installed tool"):
+        return 2
     changed = update(README, check=args.check)
     if args.check and changed:
         print(f"{README} is not current; run `cardc docs`", file=sys.stderr)
@@ -184,7 +218,10 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=DEFAULT_OUT,
                    help="output folder (default: generated/): a new or empty folder, or one an earlier build "
                    "wrote; files in it that the build did not write are kept")
-    p.add_argument("--only", action="append", metavar="BACKEND", help="build only this backend (repeatable)")
+    from cardc.backends import BACKENDS
+
+    p.add_argument("--only", action="append", metavar="BACKEND", help="build only this backend (repeatable): "
+                   + ", ".join(name for name, _ in BACKENDS))
     p.add_argument("--strict", action="store_true", help="refuse to build with provisional values")
     pp = p.add_argument_group("print sheets")
     pp.add_argument("--paper", help="a4 (default) or letter")

@@ -145,6 +145,9 @@ def compute(project: Any, args: argparse.Namespace) -> dict[str, Any]:
             _check(duel_kinds[0], args.vs_hero, [e.id for k in duel_kinds for e in rules.of_kind(k)])
             other = make_fighter(rules, args.vs_hero, lives=args.vs_lives, cursed=args.vs_cursed,
                                  slots=_slots(rules, args.vs_items, [], args.vs_weapons, args.vs_spells))
+            if args.by is not None and rules.get(args.by) is None:
+                starters = {d.by for decl in decls for d in decl.duels if d.by}
+                _check("duel source (a variant or a place)", args.by, sorted({*rules.variant_ids(), *starters}))
             by = args.by or _default_by(decls, tuple(args.variant), rules)
             return duel_row(rules, hero, other, tuple(args.variant), by, facts)
         if not fighting:
