@@ -80,7 +80,7 @@ def test_odds_flags(broken: Path, argv: list[str], message: str) -> None:
 def test_odds_unknown_duel_source_is_named_with_the_known_ones() -> None:
     code, err = run(["odds", "--game", "karak", "--hero", "horan", "--vs-hero", "taia", "--by", "battle_arna"])
     assert code == 2
-    assert "unknown duel source (a variant or a tile) `battle_arna`; did you mean `battle_arena`?" in err
+    assert "unknown duel source (a variant or a place) `battle_arna`; did you mean `battle_arena`?" in err
 
 
 def test_dump_unknown_game() -> None:
