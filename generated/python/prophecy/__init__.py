@@ -15,10 +15,12 @@ from . import (
     base_additions,
     dragon_realm,
     variant_crossbreeds,
+    variant_draft_for_two_or_three,
     variant_dragonslayer,
     variant_experience_for_character_fights,
     variant_longer_game,
     variant_longer_game_with_races,
+    variant_stones_at_maximum,
     variant_team_game,
     variant_trading,
 )
@@ -27,10 +29,12 @@ GAME = 'prophecy'
 NAME: dict[str, str] = {'cs': 'Proroctví', 'en': 'Prophecy'}
 VARIANTS: tuple[str, ...] = (
     'crossbreeds',
+    'draft_for_two_or_three',
     'dragonslayer',
     'experience_for_character_fights',
     'longer_game',
     'longer_game_with_races',
+    'stones_at_maximum',
     'team_game',
     'trading',
 )
@@ -43,6 +47,8 @@ MODULES = (
     variant_crossbreeds,
     variant_longer_game_with_races,
     base_additions,
+    variant_draft_for_two_or_three,
+    variant_stones_at_maximum,
     variant_team_game,
     dragon_realm,
     variant_dragonslayer,

@@ -241,7 +241,16 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('monster', 'adventure', 'card'),
         module='base',
         name={'cs': 'Ohnivý drak', 'en': 'Fire Dragon'},
-        attrs={'deck': 'adventure_cards', 'strength': None},
+        attrs={
+            'deck': Provisional(
+                'adventure_cards',
+                (
+                    'inferred: the seed names the Fire Dragon only as a monster of the base game, not the deck it '
+                    'comes from; base-game monsters are taken to be adventure cards'
+                ),
+            ),
+            'strength': None,
+        },
         parent=None,
         variant=None,
         tags=('dragon',),

@@ -40,6 +40,19 @@ def lives(ctx: Context, range: Range) -> bool:  # noqa: A002 - the catalogue's p
     return _in(_actor(ctx).lives, range)
 
 
+def last_life(ctx: Context) -> bool:
+    """One life left: at a fight's result, before the loss is paid, the loss would take the last one."""
+    return _actor(ctx).lives == 1
+
+
+def on_turn(ctx: Context) -> bool:
+    """The hero is the one whose turn it is: the fact `active` names it (absent: assumed not on turn)."""
+    active = ctx.facts.get("active")
+    if active is None:
+        ctx.provisional.add("assumed no hero is on turn (fact `active` not given)")
+    return active == _actor(ctx).id
+
+
 def stat_is(ctx: Context, stat: str, range: Range) -> bool:  # noqa: A002
     return _in(_actor(ctx).stats.get(stat, 0), range)
 
@@ -70,7 +83,8 @@ def result(ctx: Context, outcome: str) -> bool:
 
 
 def double(ctx: Context, faces: Range) -> bool:
-    dice = _side(ctx).faces()
+    side = _side(ctx)
+    dice = [d if d in side.rolled_in_doubles else side.counts_as.get(d, d) for d in side.dice]
     return len(dice) == 2 and dice[0] == dice[1] and _in(dice[0], faces)
 
 
@@ -139,8 +153,11 @@ def weapon_value(ctx: Context, item: str, value: int) -> None:
     _side(ctx).weapon_values[item] = value
 
 
-def die_counts_as(ctx: Context, face: int, as_: int) -> None:
-    _side(ctx).counts_as[face] = as_
+def die_counts_as(ctx: Context, face: int, as_: int, in_doubles: bool = True) -> None:
+    side = _side(ctx)
+    side.counts_as[face] = as_
+    if not in_doubles:
+        side.rolled_in_doubles.add(face)
 
 
 def tie_wins(ctx: Context) -> None:
