@@ -20,7 +20,7 @@ from cardc import syntax as s
 from cardc.catalogue import Catalogue, Verb, default_catalogue
 from cardc.diagnostics import Diagnostic, Severity, Span
 from cardc.irjson import dumps, project_json
-from cardc.lower import BUILTIN_ATTRS, VARIANT_KIND
+from cardc.lower import BUILTIN_ATTRS, BUILTIN_KINDS, builtin_kind
 from cardc.model import TypeExpr
 from cardc.resources import DSL_DIR
 from cardc.types import parse_type_string
@@ -145,10 +145,10 @@ def kinds_schema(project: m.Project, game: str) -> dict[str, Any]:
     """The IR of one game, with the attributes of every entity checked against its kind."""
     kinds = sorted(project.kinds_of(game), key=lambda k: k.id)
     chains = {k.id: _chain(project, game, k.id) for k in kinds}
-    names = [*(k.id for k in kinds), VARIANT_KIND]
-    variant = m.KindDef(VARIANT_KIND, game, "base", None, None, False, 0, None, {}, Span("<builtin>", 1, 1))
-    all_kinds = [*kinds, variant]
-    chains[VARIANT_KIND] = (VARIANT_KIND,)
+    builtins = [builtin_kind(game, b) for b in BUILTIN_KINDS if b not in chains]
+    names = [*(k.id for k in kinds), *(b.id for b in builtins)]
+    all_kinds = [*kinds, *builtins]
+    chains.update((b.id, (b.id,)) for b in builtins)
     defs: dict[str, Any] = {
         "entity": {
             "properties": {"game": {"const": game}, "kind": {"enum": sorted(names)}},
