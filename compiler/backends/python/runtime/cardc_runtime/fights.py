@@ -11,9 +11,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .context import Character, Context
-from .inputs import Scripted
 from .fight import LoadoutError, can_challenge, make_hero
 from .fight_odds import duel_odds, duel_outcome_odds, monster_odds
+from .inputs import Scripted
 from .model import Ruleset
 from .odds import Odds
 
