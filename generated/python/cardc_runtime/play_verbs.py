@@ -235,10 +235,10 @@ def spend_steps(ctx: Context, count: int) -> None:
         ctx.play.steps_taken += spent
 
 
-def steps_taken(ctx: Context, r: Range) -> bool:
+def steps_taken(ctx: Context, range: Range) -> bool:  # noqa: A002 - the catalogue's parameter name
     if ctx.play is None:
         return bool(ctx.facts.get("steps_taken", False))
-    return _in(ctx.play.steps_taken, r)
+    return _in(ctx.play.steps_taken, range)
 
 
 def last_step(ctx: Context) -> bool:
@@ -553,8 +553,9 @@ def _distances(ctx: Context, play: Play, start: Pos) -> dict[Pos, int]:
     return dist
 
 
-def flee(ctx: Context, count: int = 5) -> None:
-    """Move exactly `count` steps without visiting a tile twice (as far as the board allows)."""
+def flee(ctx: Context, steps: int = 5) -> None:
+    """Move exactly `steps` tiles without visiting a tile twice (as far as the board allows)."""
+    count = steps
     ctx.record("flee", count)
     play = ctx.play
     if play is None:

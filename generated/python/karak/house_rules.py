@@ -26,6 +26,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='house_duel',
@@ -38,6 +39,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
 )
 

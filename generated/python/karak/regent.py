@@ -466,6 +466,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='arena',
@@ -485,6 +486,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='battle_arena',
@@ -736,8 +738,8 @@ def fx_blitz_attack_1(ctx: Context) -> None:
         return
     choice1 = ctx.choose('blitz_attack#1', ('blitz', 'move_normally'))
     if choice1 == 'blitz':
-        v.spend_steps(ctx, 4)
-        v.teleport(ctx, 'monster_tile', 'self', 'any')
+        v.spend_steps(ctx, count=4)
+        v.teleport(ctx, to='monster_tile', who='self', pick='any')
         v.fight_monster(ctx)
     elif choice1 == 'move_normally':
         pass
@@ -829,7 +831,7 @@ def fx_sprint_1(ctx: Context) -> None:
         return
     choice1 = ctx.choose('sprint#1', ('sprint', 'move_normally'))
     if choice1 == 'sprint':
-        v.steps(ctx, 8)
+        v.steps(ctx, count=8)
         v.no_explore(ctx)
     elif choice1 == 'move_normally':
         pass
@@ -864,7 +866,7 @@ def fx_eavesdropping_1(ctx: Context) -> None:
     Source: karak/regent/heroes.cardc:196; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
     """
     if ctx.may('eavesdropping#1', 'explore', False):
-        v.explore(ctx, False)
+        v.explore(ctx, enter=False)
 
 
 def fx_magic_affinity_1(ctx: Context) -> None:
@@ -901,7 +903,7 @@ def fx_battle_arena_1(ctx: Context) -> None:
     """
     if not (v.first_entry(ctx)):
         return
-    v.challenge(ctx, 'chosen')
+    v.challenge(ctx, who='chosen')
 
 
 def fx_battle_arena_2(ctx: Context) -> None:
@@ -949,7 +951,7 @@ def fx_battle_arena_3(ctx: Context) -> None:
     if not (v.fight_by(ctx, source='battle_arena') and v.result(ctx, outcome='win')):
         return
     if ctx.may('battle_arena#3', 'take_item', 'loser', 'self', 'stays'):
-        v.take_item(ctx, 'loser', 'self', 'stays')
+        v.take_item(ctx, from_='loser', chosen_by='self', refused='stays')
 
 
 def fx_battle_arena_4(ctx: Context) -> None:

@@ -62,7 +62,7 @@ def fx_hero_duel_1(ctx: Context) -> None:
     if not (v.armed(ctx, who='both')):
         return
     if ctx.may('hero_duel#1', 'challenge', 'other'):
-        v.challenge(ctx, 'other')
+        v.challenge(ctx, who='other')
 
 
 def fx_hero_duel_2(ctx: Context) -> None:
@@ -129,7 +129,7 @@ def fx_hero_duel_4(ctx: Context) -> None:
     if not (v.fight_by(ctx, source='hero_duel') and v.result(ctx, outcome='win') and v.margin(ctx, range=(5, 99))):
         return
     if ctx.may('hero_duel#4', 'take_item', 'loser', 'self', 'on_tile'):
-        v.take_item(ctx, 'loser', 'self', 'on_tile')
+        v.take_item(ctx, from_='loser', chosen_by='self', refused='on_tile')
 
 
 def fx_hero_duel_5(ctx: Context) -> None:
@@ -157,7 +157,7 @@ def fx_hero_duel_5(ctx: Context) -> None:
     ):
         return
     if ctx.may('hero_duel#5', 'take_item', 'loser', 'owner', 'on_tile'):
-        v.take_item(ctx, 'loser', 'owner', 'on_tile')
+        v.take_item(ctx, from_='loser', chosen_by='owner', refused='on_tile')
 
 
 def fx_hero_duel_6(ctx: Context) -> None:
@@ -181,7 +181,7 @@ def fx_hero_duel_6(ctx: Context) -> None:
     """
     if not (v.fight_by(ctx, source='hero_duel') and v.result(ctx, outcome='loss') and not v.last_life(ctx)):
         return
-    v.flee(ctx, 5)
+    v.flee(ctx, steps=5)
     if v.on_turn(ctx):
         v.end_turn(ctx)
 

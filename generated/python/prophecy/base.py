@@ -508,6 +508,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='standard',
@@ -520,6 +521,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='longer',
@@ -532,6 +534,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='dragon_realm_standard',
@@ -544,6 +547,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='dragon_realm_longer',
@@ -556,6 +560,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='paladin',
