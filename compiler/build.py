@@ -162,6 +162,7 @@ def build(project: Project, out: Path, options: BuildOptions, protected: Iterabl
                 raise BuildFailed("a backend reported errors", diagnostics)
             _carry_user_files(target, tmp, old, manifest, out)
             if cache is not None:
+                cache.stamp(tmp, manifest)
                 cache.write_index(inputs, front, diagnostics, modules or {})
             _write_manifest(tmp, manifest)
             _apply_umask(tmp)
@@ -183,14 +184,20 @@ def read_marker(out: Path) -> dict[str, list[str]]:
 def current_output(out: Path, inputs: str) -> tuple[list[Diagnostic], list[Diagnostic], dict[str, str]] | None:
     """The last build's diagnostics (front end, backends) and modules (file -> module) if `out` was built from
     exactly `inputs` and every file it wrote is still there: then there is nothing to do."""
-    files = read_marker(out)
-    intact = bool(files) and all((out / rel).exists() for paths in files.values() for rel in paths)
-    return up_to_date(out.resolve(), inputs, intact)
+    target = out.resolve()
+    current = up_to_date(target, inputs, read_marker(out))
+    if current is not None:
+        with _lock(target.parent, out):
+            _clean_leftovers(target)  # what killed builds left, as any build removes it
+    return current
 
 
 # Backends that read what another wrote in the same build: the reference shows the balance tables, the
 # Tabletop Simulator export reuses the print backend's card images.
 READS = {"reference": ("balance",), "export": ("print",)}
+
+# Backends whose files name the folder they end up in (TTS image URLs): its key includes that folder.
+NAMES_DESTINATION = ("export",)
 
 Progress = Callable[[str, str], None]  # (backend, "start" | "done" | "reused")
 
@@ -208,8 +215,7 @@ def _run_backends(project: Project, target: Path, tmp: Path, options: BuildOptio
     cache = options.cache if isinstance(options.cache, BuildCache) else None
     common: tuple[str, ...] = ()
     if cache is not None:
-        settings = json.dumps(options.settings, sort_keys=True) + str(options.destination)
-        common = (ir_fingerprint(project), cache.assets, settings)
+        common = (ir_fingerprint(project), cache.assets, json.dumps(options.settings, sort_keys=True))
     keys: dict[str, str] = {}
     diagnostics: list[Diagnostic] = []
     before = set(_files(tmp))
@@ -218,11 +224,12 @@ def _run_backends(project: Project, target: Path, tmp: Path, options: BuildOptio
             continue
         if cache is not None:
             deps = [keys.get(d) or cache.previous_key(d) or "" for d in READS.get(name, ())]
-            keys[name] = key = cache.backend_key(name, *common, *deps)
+            where = str(options.destination) if name in NAMES_DESTINATION else ""
+            keys[name] = key = cache.backend_key(name, *common, where, *deps)
             again = cache.previous(name, key)
-            if again is not None and name in old and all((target / rel).exists() for rel in old[name]):
+            if again is not None and name in old and cache.unchanged(name, target, old[name]):
                 for rel in old[name]:
-                    _carry(target / rel, tmp / rel)
+                    _copy_in(target / rel, tmp / rel)  # a copy: nothing this build does can reach the old output
                 if progress:
                     progress(name, "reused")
                 diagnostics.extend(again)
@@ -232,10 +239,11 @@ def _run_backends(project: Project, target: Path, tmp: Path, options: BuildOptio
                 continue
         if progress:
             progress(name, "start")
+        hits = cache.hits if cache is not None else 0
         found = write(project, tmp, options)
         diagnostics.extend(found)
         if cache is not None:
-            cache.record(name, keys[name], found)
+            cache.record(name, keys[name], found, reused=cache.hits - hits)
         if progress:
             progress(name, "done")
         after = set(_files(tmp))
@@ -297,6 +305,14 @@ def _carry(src: Path, dst: Path) -> bool:
         except OSError:
             shutil.copy2(src, dst)
     return True
+
+
+def _copy_in(src: Path, dst: Path) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if src.is_symlink():
+        os.symlink(os.readlink(src), dst)
+    else:
+        shutil.copyfile(src, dst)
 
 
 def _write_manifest(folder: Path, manifest: dict[str, list[str]]) -> None:

@@ -11,7 +11,9 @@ build used. Three levels, from the cheapest check to the finest reuse:
   images) and the keys of the backends it reads. When it matches, the backend's previous files are carried
   over (hard links) and its diagnostics replayed.
 - an object (a card face's PNG, a sprite sheet): stored under the hash of what it is drawn from, so changing
-  one card redraws only that card's faces. Objects are hard links to the output files, so they cost no space.
+  one card redraws only that card's faces. Objects are copies, both ways: the output never shares a file
+  with the cache or the previous output (a failed build cannot touch the previous output whatever a backend
+  writes, and editing an output file by hand never changes what the next build reuses).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -155,15 +158,15 @@ class BuildCache:
             self.old is not None and self._object(self.old, key).is_file())
 
     def fetch(self, key: str, dest: Path) -> bool:
-        """Put the object `key` at `dest` (a new path) if this build or the previous one made it; keep it for
-        the next build. Every file of one object is one inode: reuse costs no space."""
+        """Put a copy of the object `key` at `dest` (a new path) if this build or the previous one made it; keep
+        it for the next build."""
         kept = self._object(self.new, key)
         src = kept if kept.is_file() else (self._object(self.old, key) if self.old is not None else None)
         if src is None or not src.is_file():
             self.misses += 1
             return False
         dest.parent.mkdir(parents=True, exist_ok=True)
-        _link(src, dest)
+        shutil.copyfile(src, dest)  # a copy: the output shares no file with the previous output or cache
         if not kept.exists():
             kept.parent.mkdir(parents=True, exist_ok=True)
             _link(src, kept)
@@ -175,7 +178,7 @@ class BuildCache:
         kept = self._object(self.new, key)
         if not kept.exists():
             kept.parent.mkdir(parents=True, exist_ok=True)
-            _link(made, kept)
+            shutil.copyfile(made, kept)  # a copy: editing an output file never changes the cache
 
     # ---- backends ----
 
@@ -196,8 +199,21 @@ class BuildCache:
         except (KeyError, TypeError, ValueError):
             return None
 
-    def record(self, name: str, key: str, diagnostics: Iterable[Diagnostic]) -> None:
-        self.backends[name] = {"key": key, "diagnostics": [diagnostic_to_json(d) for d in diagnostics]}
+    def record(self, name: str, key: str, diagnostics: Iterable[Diagnostic], reused: int = 0) -> None:
+        """What backend `name` did: its key, its diagnostics, and how many files it took from the cache."""
+        self.backends[name] = {"key": key, "diagnostics": [diagnostic_to_json(d) for d in diagnostics],
+                               "reused": reused}
+
+    def stamp(self, folder: Path, manifest: Mapping[str, list[str]]) -> None:
+        """Size and modification time of every file each backend wrote: a file changed by hand since is
+        made again, never reused."""
+        for name, entry in self.backends.items():
+            entry["files"] = {rel: _stat(folder / rel) for rel in manifest.get(name, [])}
+
+    def unchanged(self, name: str, folder: Path, listed: Iterable[str]) -> bool:
+        """Whether the files the output's marker lists for backend `name` are exactly those it wrote last
+        time, each in `folder` as it was written."""
+        return _unchanged((self.index.get("backends") or {}).get(name), folder, listed)
 
     def write_index(self, inputs: str | None, front: Iterable[Diagnostic], backend_diags: Iterable[Diagnostic],
                     modules: Mapping[str, str]) -> None:
@@ -224,12 +240,22 @@ def is_ours(target: Path) -> bool:
     return folder.is_dir() and not folder.is_symlink() and (folder / TAG).is_file()
 
 
-def up_to_date(target: Path, inputs: str, intact: bool
+def _unchanged(entry: object, folder: Path, listed: Iterable[str]) -> bool:
+    files = entry.get("files") if isinstance(entry, dict) else None
+    if not isinstance(files, dict) or set(files) != set(listed):
+        return False
+    return all(_stat(folder / rel) == stat for rel, stat in files.items())
+
+
+def up_to_date(target: Path, inputs: str, marker: Mapping[str, list[str]]
                ) -> tuple[list[Diagnostic], list[Diagnostic], dict[str, str]] | None:
-    """The last build's diagnostics (front end, backends) and modules if it had exactly these inputs and its
-    output is intact; else None."""
+    """The last build's diagnostics (front end, backends) and modules if it had exactly these inputs and the
+    output holds exactly the files it wrote (`marker`: backend -> files), none edited since; else None."""
     index = read_index(target)
-    if index is None or index.get("inputs") != inputs or not intact:
+    if index is None or index.get("inputs") != inputs or not marker:
+        return None
+    backends = index.get("backends") or {}
+    if set(backends) != set(marker) or not all(_unchanged(backends[n], target, marker[n]) for n in marker):
         return None
     try:
         return ([diagnostic_from_json(d) for d in index.get("front") or []],
@@ -239,10 +265,16 @@ def up_to_date(target: Path, inputs: str, intact: bool
         return None
 
 
+def _stat(path: Path) -> list[int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
+
+
 def _link(src: Path, dest: Path) -> None:
     try:
         os.link(src, dest)
     except OSError:
-        import shutil
-
-        shutil.copy2(src, dest)
+        shutil.copyfile(src, dest)

@@ -89,12 +89,22 @@ def summary(out: Path, manifest: dict[str, list[str]], progress: BuildProgress |
             parts.append(f"{len(pdfs)} PDF{'s' if len(pdfs) != 1 else ''}"
                          + (f" ({pages} page{'s' if pages != 1 else ''})" if pages is not None else ""))
         if pngs:
-            parts.append(f"{pngs} image{'s' if pngs != 1 else ''}")
+            reused = _reused(out).get(name, 0)
+            parts.append(f"{pngs} image{'s' if pngs != 1 else ''}" + (f" ({reused} reused)" if reused else ""))
         if progress is not None and name in progress.times:
             took = progress.times[name]
             parts.append("reused" if took is None else f"{took:.1f} s")
         lines.append(f"  {name:<10} {', '.join(parts)}: {where}")
     return lines
+
+
+def _reused(out: Path) -> dict[str, int]:
+    """Backend -> how many of its files the last build took from the cache instead of drawing them."""
+    from cardc.buildcache import read_index
+
+    index = read_index(out) or {}
+    backends = index.get("backends") or {}
+    return {name: int(entry.get("reused") or 0) for name, entry in backends.items() if isinstance(entry, dict)}
 
 
 def _pages(out: Path, pdfs: list[str]) -> int | None:
