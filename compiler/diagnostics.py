@@ -49,7 +49,8 @@ class Diagnostic:
     def render(self, sources: dict[str, str] | None = None) -> str:
         """`file:line:col: error[CODE]: message`, the source line with a caret, and a hint."""
         sp = self.span
-        out = [f"{sp.file}:{sp.line}:{sp.col}: {self.severity.value}[{self.code}]: {self.message}"]
+        out = [f"{printable(sp.file)}:{sp.line}:{sp.col}: {self.severity.value}[{self.code}]: "
+               f"{printable(self.message)}"]
         text = (sources or {}).get(sp.file)
         if text is not None:
             lines = text.split("\n")  # as the lexer counts lines: not at \r, \f or U+2028 like splitlines()
@@ -63,12 +64,22 @@ class Diagnostic:
                 out.append(f" {sp.line} | {src}")
                 out.append(f" {gutter} | {' ' * (sp.col - 1)}{'^' * width}")
         if self.hint:
-            out.append(f"  = hint: {self.hint}")
+            out.append(f"  = hint: {printable(self.hint)}")
         return "\n".join(out)
 
 
 # Characters that would move the caret out of line under the source: shown as one space each.
 _LAYOUT = re.compile(r"[\t\r\f\v\x00-\x1f\x7f\u2028\u2029]")
+
+
+# Characters a terminal would act on (ESC sequences, bidi overrides) or that break the line: shown escaped.
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """`text` with control characters shown as escapes (`\\x1b`, `\\u2028`), safe to print on a terminal."""
+    return _UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1] if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                            text)
 
 
 def did_you_mean(word: str, vocabulary: Iterable[str]) -> str | None:
@@ -105,6 +116,11 @@ CODES: dict[str, str] = {
     "E102": "a string that is not closed on its line",
     "E103": "a malformed number",
     "E104": "the file ends inside an unfinished construct (often a missing `}`)",
+    "E105": "a literal past the limits: a number of too many digits, a too long string or name, dice that "
+            "cannot be rolled",
+    "E106": "conditions, blocks, values or declarations nested too deep",
+    "W105": "a control character in a string (removed)",
+    "E107": "more copies of a card than the limit (`[limits] copies` in cardc.toml, default 1,000)",
     "E110": "an imported or given file does not exist or cannot be read",
     "E111": "an import cycle",
     "E112": "a file without its `module` line",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,6 +75,10 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
         return
     display = display_path(path)
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO or device would block the read or never end
+            sink.error("E110", f"`{display}` is not a regular file", span, "only plain text files are read")
+            done[path] = None
+            return
         text = path.read_text(encoding="utf-8-sig")  # a byte-order mark some editors write is not text
     except UnicodeDecodeError as err:
         raw = err.object if isinstance(err.object, bytes) else b""
@@ -83,8 +88,8 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
                    Span(display, line, col), "save the file as UTF-8")
         done[path] = None
         return
-    except OSError:
-        sink.error("E110", f"`{display}` cannot be read", span)
+    except (OSError, ValueError) as err:
+        sink.error("E110", f"`{display}` cannot be read: {_reason(err)}", span)
         done[path] = None
         return
     out.texts[display] = text
@@ -95,11 +100,20 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
         return
     stack.append(path)
     for imp in parsed.imports:
-        target = (path.parent / imp.path).resolve()
-        if not target.is_file():
+        try:
+            target = (path.parent / imp.path).resolve()
+            found = target.is_file()
+        except (OSError, ValueError) as err:  # a name too long for the file system, a NUL byte
+            sink.error("E110", f"imported file `{imp.path}` cannot be opened: {_reason(err)}", imp.span)
+            continue
+        if not found:
             sink.error("E110", f"imported file `{imp.path}` does not exist", imp.span,
                        "imports are relative to the importing file")
             continue
         _load_file(target, imp.span, out, done, sink, stack)
     stack.pop()
     out.files.append(parsed)
+
+
+def _reason(err: Exception) -> str:
+    return err.strerror if isinstance(err, OSError) and err.strerror else str(err)

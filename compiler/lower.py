@@ -67,6 +67,15 @@ class Lowering:
     kinds: dict[tuple[str, str], m.KindDef] = field(default_factory=dict)
     ids: dict[tuple[str, str], tuple[str, Span]] = field(default_factory=dict)  # (game, id) -> (kind, span)
     kind_parents: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    max_copies: int | None = None  # read from cardc.toml on first use
+
+    def _check_copies(self, copies: int | None, span: Span) -> None:
+        """Copies beyond a sane maximum would make every backend print (and hold in memory) millions of cards."""
+        if self.max_copies is None:
+            self.max_copies = _max_copies(self.sources.root, self.sink)
+        if copies is not None and not 0 <= copies <= self.max_copies:
+            self.sink.error("E107", f"{copies:,} copies is more than the {self.max_copies:,} allowed", span,
+                            "raise the limit with `[limits] copies = N` in cardc.toml if the game needs it")
 
     # ---- pass 1: games and expansions --------------------------------------
 
@@ -273,6 +282,7 @@ class Lowering:
             self.sink.error("E212", "a kind cannot have effects; put them on its entities", r.span)
         physical = _bool(attrs, "physical", parent_def.physical if parent_def else False)
         copies = _int(attrs, "copies", parent_def.copies if parent_def else 1)
+        self._check_copies(copies, attrs["copies"].span if "copies" in attrs else d.id_span)
         size_v = attrs["size"].value if "size" in attrs else None
         size = size_v.name if isinstance(size_v, s.CallV) else (parent_def.size if parent_def else None)
         self.kinds[key] = m.KindDef(d.id, ctx.game, ctx.module, _loc(attrs, "name"), d.extends, physical, copies,
@@ -440,6 +450,8 @@ class Lowering:
             copies = copies_v.value.value
         if kind.physical and copies is None:
             copies = kind.copies
+        if copies_v is not None:
+            self._check_copies(copies, copies_v.span)
         return m.Entity(
             kind=d.kind,
             kinds=self._ancestors(ctx.game, d.kind),
@@ -651,3 +663,29 @@ def _relative_name(path: Path, root: Path) -> str:
         return path.relative_to(root).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+DEFAULT_MAX_COPIES = 1000
+
+
+def _max_copies(root: Path, sink: DiagnosticSink) -> int:
+    """`[limits] copies` from the content folder's cardc.toml, else DEFAULT_MAX_COPIES."""
+    import tomllib
+
+    from cardc.loader import ROOT_MARKER, display_path
+
+    path = root / ROOT_MARKER
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return DEFAULT_MAX_COPIES
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        sink.error("E107", f"cannot read the limits in `{display_path(path)}`: {err}", Span(display_path(path), 1, 1))
+        return DEFAULT_MAX_COPIES
+    value = data.get("limits", {}).get("copies", DEFAULT_MAX_COPIES) if isinstance(data.get("limits", {}), dict) \
+        else DEFAULT_MAX_COPIES
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1_000_000:
+        sink.error("E107", f"`[limits] copies` in `{display_path(path)}` must be a whole number from 1 to 1,000,000",
+                   Span(display_path(path), 1, 1))
+        return DEFAULT_MAX_COPIES
+    return value
