@@ -161,6 +161,7 @@ CODES: dict[str, str] = {
     "E210": "a malformed kind or type declaration",
     "E211": "a game or expansion declared wrongly",
     "E212": "a declaration that is not allowed in this place",
+    "E213": "a game, expansion or variant name that would clash with another module or shadow a Python module",
     "E300": "an unknown effect verb",
     "E301": "an effect verb used in the wrong place",
     "E302": "an unknown effect parameter",

@@ -6,6 +6,8 @@ All problems go to the diagnostic sink; lowering never stops at the first one.
 from __future__ import annotations
 
 import difflib
+import keyword
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -115,6 +117,7 @@ class Lowering:
                     self._check_builtin_members(d)
         entities = [e for e in (self._lower_entity(p) for p in pending) if e is not None]
         self._check_errata(entities)
+        self._check_module_names(entities)
         names = {display: _relative_name(real, self.sources.root) for display, real in self.sources.real_paths.items()}
         entities.sort(key=lambda e: (e.game, names.get(e.span.file, e.span.file), e.span.line, e.span.col))
         return m.Project(self.sources.root, self.games, self.modules, self.kinds, tuple(entities),
@@ -151,6 +154,10 @@ class Lowering:
             return
         if d.extends:
             self.sink.error("E211", "a game cannot extend anything; declare an `expansion` instead", d.id_span)
+        if d.id in RESERVED_PACKAGES or d.id.startswith("__") or keyword.iskeyword(d.id):
+            self.sink.error("E213", f"game `{d.id}` cannot have that name: its rule package `{d.id}` would shadow "
+                            "a Python module of the same name", d.id_span, "choose another name, e.g. "
+                            f"`{d.id}_game`")
         if f.module is not None and f.module.name != d.id:
             self.sink.error("E212", f"game `{d.id}` must be declared in a file of `module {d.id}`", d.id_span)
         attrs = self._attr_map(d, GAME_ATTRS, f"game `{d.id}`")
@@ -167,6 +174,15 @@ class Lowering:
         self.modules[d.id] = m.Module(d.id, "base", self.games[d.id].name, languages, (),
                                       _loc(attrs, "text"), _str(attrs, "source"), d.id_span)
 
+    def _check_module_names(self, entities: list[m.Entity]) -> None:
+        """A variant `v` gets the Python module `variant_v`: an expansion of that name would overwrite it."""
+        for e in entities:
+            if e.kind == VARIANT_KIND and not e.errata:
+                clash = self.modules.get(f"{e.game}.variant_{e.id}")
+                if clash is not None:
+                    self.sink.error("E213", f"expansion `variant_{e.id}` and variant `{e.id}` would both be the "
+                                    f"module `{e.game}.variant_{e.id}`", clash.span, "rename one of them")
+
     def _declare_expansion(self, d: s.DeclS, f: s.FileS) -> None:
         if not d.extends:
             self.sink.error("E211", f"expansion `{d.id}` must say which game it extends", d.id_span,
@@ -178,6 +194,11 @@ class Lowering:
                             did_you_mean(game, self.games))
             return
         key = f"{game}.{d.id}"
+        if d.id == "base" or d.id.startswith("__"):
+            what = "the base game's own module" if d.id == "base" else "a name Python reserves"
+            self.sink.error("E213", f"expansion `{d.id}` cannot have that name: `{d.id}` is {what}", d.id_span,
+                            "choose another name")
+            return
         if key in self.modules:
             self.sink.error("E211", f"expansion `{key}` is declared twice", d.id_span)
             return
@@ -666,6 +687,8 @@ def _relative_name(path: Path, root: Path) -> str:
 
 
 DEFAULT_MAX_COPIES = 1000
+# Game ids become top-level Python packages beside `cardc_runtime`: none may hide a module they import.
+RESERVED_PACKAGES = frozenset(sys.stdlib_module_names) | {"cardc", "cardc_runtime", "lark", "jinja2", "yaml"}
 
 
 def _max_copies(root: Path, sink: DiagnosticSink) -> int:

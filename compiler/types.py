@@ -267,13 +267,13 @@ def _check_path(value: s.StrV, ctx: ValueContext) -> None:
         ctx.sink.error("E115", f"file `{value.value}` does not exist", value.span,
                        "paths are relative to the file that names them")
     elif target.suffix.lower() in IMAGE_SUFFIXES:
-        problem = _image_problem(target)
+        problem = image_problem(target)
         if problem:
             ctx.sink.error("E115", f"image `{value.value}` {problem}", value.span,
                            "save it again as PNG or JPEG from an image editor")
 
 
-def _image_problem(path: Path) -> str | None:
+def image_problem(path: Path) -> str | None:
     """Why `path` is not an image the backends can use, or None; reads the header and checks the pixels."""
     from PIL import Image, UnidentifiedImageError
 
