@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,16 +40,23 @@ class LoadedSources:
     files: list[s.FileS] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # display path -> text
     real_paths: dict[str, Path] = field(default_factory=dict)
+    overlay: dict[Path, str] = field(default_factory=dict)  # resolved path -> unsaved text
 
 
-def load(paths: list[Path], sink: DiagnosticSink) -> LoadedSources:
-    """Parse every given file (folders: every `*.cardc` below, sorted) and, transitively, its imports."""
+def load(paths: list[Path], sink: DiagnosticSink, overlay: Mapping[Path, str] | None = None) -> LoadedSources:
+    """Parse every given file (folders: every `*.cardc` below, sorted) and, transitively, its imports.
+
+    `overlay` maps resolved paths to texts read instead of the disk: an editor's unsaved buffers.
+    """
     root = find_content_root(paths)
-    out = LoadedSources(root=root.resolve())
+    out = LoadedSources(root=root.resolve(), overlay=dict(overlay or {}))
     queue: list[tuple[Path, Span]] = []
     for p in paths:
         if p.is_dir():
-            queue.extend((f, NO_SPAN) for f in sorted(p.rglob(f"*{SOURCE_SUFFIX}")))
+            below = set(p.rglob(f"*{SOURCE_SUFFIX}"))
+            folder = p.resolve()
+            below.update(f for f in out.overlay if f.suffix == SOURCE_SUFFIX and folder in f.parents)
+            queue.extend((f, NO_SPAN) for f in sorted(below))
         elif p.is_file():
             queue.append((p, NO_SPAN))
         else:
@@ -75,11 +83,14 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
         return
     display = display_path(path)
     try:
-        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO or device would block the read or never end
+        if path in out.overlay:  # an editor's buffer
+            text = out.overlay[path]
+        elif not stat.S_ISREG(path.stat().st_mode):  # a FIFO or device would block the read or never end
             sink.error("E110", f"`{display}` is not a regular file", span, "only plain text files are read")
             done[path] = None
             return
-        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark some editors write is not text
+        else:  # a byte-order mark some editors write is not text
+            text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as err:
         raw = err.object if isinstance(err.object, bytes) else b""
         line = raw.count(b"\n", 0, err.start) + 1
@@ -102,7 +113,7 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
     for imp in parsed.imports:
         try:
             target = (path.parent / imp.path).resolve()
-            found = target.is_file()
+            found = target.is_file() or target in out.overlay
         except (OSError, ValueError) as err:  # a name too long for the file system, a NUL byte
             sink.error("E110", f"imported file `{imp.path}` cannot be opened: {_reason(err)}", imp.span)
             continue
