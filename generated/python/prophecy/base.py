@@ -547,8 +547,8 @@ ENTITIES: tuple[EntityData, ...] = (
             'strength': Provisional(
                 5,
                 (
-                    "chosen to satisfy the seed's elf-paladin example (elf strength -1 gives 4); printed value not "
-                    'known'
+                    "chosen to satisfy the seed's elf-paladin example (elf strength -1 gives 4); printed value "
+                    'not known'
                 ),
             ),
             'will': Provisional(

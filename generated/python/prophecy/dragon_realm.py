@@ -229,8 +229,8 @@ ENTITIES: tuple[EntityData, ...] = (
             'deck': Provisional(
                 'positive_dragon_cards',
                 (
-                    "inferred, like side: the seed names it among the realm's opportunities, and opportunities are "
-                    'positive dragon cards'
+                    "inferred, like side: the seed names it among the realm's opportunities, and opportunities "
+                    'are positive dragon cards'
                 ),
             ),
             'note': (
