@@ -17,7 +17,7 @@ from .karak_odds import duel_odds, duel_outcome_odds, monster_odds
 from .model import Ruleset
 from .odds import Odds
 
-__all__ = ["LoadoutError", "challenge_allowed", "duel", "duel_outcome", "fight", "make_fighter", "place_items"]
+__all__ = ["LoadoutError", "challenge_allowed", "engine", "duel", "duel_outcome", "fight", "make_fighter", "place_items"]
 
 # Character fields that hold each slot's items (any other slot: `items`).
 _SLOT_FIELDS = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "treasures"}
