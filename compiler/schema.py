@@ -243,13 +243,22 @@ def validate_project(project: m.Project, catalogue: Catalogue | None = None) -> 
     return sorted(dict.fromkeys(out), key=Diagnostic.sort_key)
 
 
-FAST_MIN_ENTITIES = 1500  # below this, compiling validators costs more than validating (bench/README.md)
+# Compiling a validator costs about as much as validating this many entities and invocations the plain way
+# (bench/README.md): the compiled path pays off when the IR is large for the kinds and verbs it uses.
+COMPILE_COST = 40
 
 
 def _fast_valid(data: Any, effects: dict[str, Any], kinds: dict[str, Any]) -> bool:
-    """The compiled validators' verdict (`schemafast`) for a large IR; False for a small one (then the plain
+    """The compiled validators' verdict (`schemafast`) where compiling pays off; False otherwise (then the plain
     validators run: their verdict and errors are the same) and when fastjsonschema is not installed."""
-    if len(data.get("entities") or ()) < FAST_MIN_ENTITIES:
+    entities = data.get("entities") or ()
+    shapes = {e.get("kind") for e in entities if isinstance(e, dict)}
+    items = len(entities)
+    for i, ent in enumerate(entities):
+        for _path, inv in _invocations(ent.get("effects") if isinstance(ent, dict) else None, ("entities", i)):
+            shapes.add(inv.get("verb"))
+            items += 1
+    if items < COMPILE_COST * len(shapes):
         return False
     try:
         from cardc.schemafast import ir_is_valid
