@@ -41,8 +41,9 @@ def run_once(argv: list[str], cwd: Path) -> tuple[float, float, int]:
     return cpu, wall, len(proc.stderr)
 
 
-def measure(argv: list[str], cwd: Path, repeat: int) -> tuple[float, float, int]:
-    run_once(argv, cwd)  # warm-up: .pyc files, Lark's cached tables, the page cache
+def measure(argv: list[str], cwd: Path, repeat: int, warmup: bool = True) -> tuple[float, float, int]:
+    if warmup:
+        run_once(argv, cwd)  # warm-up: .pyc files, Lark's cached tables, the page cache
     runs = [run_once(argv, cwd) for _ in range(repeat)]
     return (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs), runs[0][2])
 
@@ -51,7 +52,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cards", type=int, default=10000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--no-warmup", action="store_true", help="no warm-up run (slow machines)")
     args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # each row as soon as it is measured
     print("| command | CPU s (median) | wall s (median) | stderr bytes |")
     print("|---|---|---|---|")
     cpu, wall, size = measure(["check", "content"], ROOT, args.repeat)
@@ -60,7 +63,7 @@ def main() -> None:
         subprocess.run([sys.executable, str(ROOT / "bench" / "gen_synthetic.py"), str(args.cards), tmp], check=True)
         results = {}
         for flags in (["-q"], ["--show-provisional"]):
-            cpu, wall, size = measure(["check", *flags, "."], Path(tmp), args.repeat)
+            cpu, wall, size = measure(["check", *flags, "."], Path(tmp), args.repeat, warmup=not args.no_warmup)
             results[flags[0]] = cpu
             print(f"| `cardc check {flags[0]}` ({args.cards} cards) | {cpu:.3f} | {wall:.3f} | {size} |")
         print(f"\n--show-provisional / -q (CPU): {results['--show-provisional'] / results['-q']:.2f}x")
