@@ -20,7 +20,7 @@ from cardc import syntax as s
 from cardc.catalogue import Catalogue, Verb, default_catalogue
 from cardc.diagnostics import Diagnostic, Severity, Span
 from cardc.irjson import dumps, project_json
-from cardc.lower import BUILTIN_ATTRS, VARIANT_KIND
+from cardc.lower import BUILTIN_ATTRS, BUILTIN_KINDS, builtin_kind
 from cardc.model import TypeExpr
 from cardc.resources import DSL_DIR
 from cardc.types import parse_type_string
@@ -145,10 +145,10 @@ def kinds_schema(project: m.Project, game: str) -> dict[str, Any]:
     """The IR of one game, with the attributes of every entity checked against its kind."""
     kinds = sorted(project.kinds_of(game), key=lambda k: k.id)
     chains = {k.id: _chain(project, game, k.id) for k in kinds}
-    names = [*(k.id for k in kinds), VARIANT_KIND]
-    variant = m.KindDef(VARIANT_KIND, game, "base", None, None, False, 0, None, {}, Span("<builtin>", 1, 1))
-    all_kinds = [*kinds, variant]
-    chains[VARIANT_KIND] = (VARIANT_KIND,)
+    builtins = [builtin_kind(game, b) for b in BUILTIN_KINDS if b not in chains]
+    names = [*(k.id for k in kinds), *(b.id for b in builtins)]
+    all_kinds = [*kinds, *builtins]
+    chains.update((b.id, (b.id,)) for b in builtins)
     defs: dict[str, Any] = {
         "entity": {
             "properties": {"game": {"const": game}, "kind": {"enum": sorted(names)}},
@@ -235,9 +235,36 @@ def validate_project(project: m.Project, catalogue: Catalogue | None = None) -> 
     for game in sorted(project.games):
         data = project_json(project, game)
         entities = project.entities_of(game)
-        for err, prefix in validate_ir(data, fixed_schema(), effects, kinds_schema(project, game)):
+        kinds = kinds_schema(project, game)
+        if _fast_valid(data, effects, kinds):
+            continue  # the compiled validators agree it is valid: no error to place
+        for err, prefix in validate_ir(data, fixed_schema(), effects, kinds):
             out.append(schema_diagnostic(err, data, entities, game, prefix))
     return sorted(dict.fromkeys(out), key=Diagnostic.sort_key)
+
+
+# Compiling a validator costs about as much as validating this many entities and invocations the plain way
+# (bench/README.md): the compiled path pays off when the IR is large for the kinds and verbs it uses.
+COMPILE_COST = 40
+
+
+def _fast_valid(data: Any, effects: dict[str, Any], kinds: dict[str, Any]) -> bool:
+    """The compiled validators' verdict (`schemafast`) where compiling pays off; False otherwise (then the plain
+    validators run: their verdict and errors are the same) and when fastjsonschema is not installed."""
+    entities = data.get("entities") or ()
+    shapes = {e.get("kind") for e in entities if isinstance(e, dict)}
+    items = len(entities)
+    for i, ent in enumerate(entities):
+        for _path, inv in _invocations(ent.get("effects") if isinstance(ent, dict) else None, ("entities", i)):
+            shapes.add(inv.get("verb"))
+            items += 1
+    if items < COMPILE_COST * len(shapes):
+        return False
+    try:
+        from cardc.schemafast import ir_is_valid
+    except ImportError:  # pragma: no cover - fastjsonschema is a dependency; without it the full path runs
+        return False
+    return ir_is_valid(data, fixed_schema(), effects, kinds, _lean_fixed(json.dumps(fixed_schema(), sort_keys=True)))
 
 
 def validate_ir(data: Any, fixed: dict[str, Any], effects: dict[str, Any], kinds: dict[str, Any] | None
