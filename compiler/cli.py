@@ -311,3 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # a bug in cardc (RecursionError, MemoryError too): one line and a report, no traceback
+        from cardc.crash import handle
+
+        return handle(exc, argv)

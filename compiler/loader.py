@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,8 +113,14 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
         return
     display = display_path(path)
     try:
-        # An editor's buffer if given; on disk, a byte-order mark some editors write is not text.
-        text = out.overlay[path] if path in out.overlay else path.read_text(encoding="utf-8-sig")
+        if path in out.overlay:  # an editor's buffer
+            text = out.overlay[path]
+        elif not stat.S_ISREG(path.stat().st_mode):  # a FIFO or device would block the read or never end
+            sink.error("E110", f"`{display}` is not a regular file", span, "only plain text files are read")
+            done[path] = None
+            return
+        else:  # a byte-order mark some editors write is not text
+            text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as err:
         raw = err.object if isinstance(err.object, bytes) else b""
         line = raw.count(b"\n", 0, err.start) + 1
@@ -122,8 +129,8 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
                    Span(display, line, col), "save the file as UTF-8")
         done[path] = None
         return
-    except OSError:
-        sink.error("E110", f"`{display}` cannot be read", span)
+    except (OSError, ValueError) as err:
+        sink.error("E110", f"`{display}` cannot be read: {_reason(err)}", span)
         done[path] = None
         return
     out.texts[display] = text
@@ -134,8 +141,13 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
         return
     stack.append(path)
     for imp in parsed.imports:
-        target = (path.parent / imp.path).resolve()
-        if not target.is_file() and target not in out.overlay:
+        try:
+            target = (path.parent / imp.path).resolve()
+            found = target.is_file() or target in out.overlay
+        except (OSError, ValueError) as err:  # a name too long for the file system, a NUL byte
+            sink.error("E110", f"imported file `{imp.path}` cannot be opened: {_reason(err)}", imp.span)
+            continue
+        if not found:
             sink.error("E110", f"imported file `{imp.path}` does not exist", imp.span,
                        "imports are relative to the importing file")
             continue
@@ -152,3 +164,7 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
         _load_file(target, imp.span, out, done, sink, stack)
     stack.pop()
     out.files.append(parsed)
+
+
+def _reason(err: Exception) -> str:
+    return err.strerror if isinstance(err, OSError) and err.strerror else str(err)
