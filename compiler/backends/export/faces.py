@@ -149,7 +149,8 @@ def printed_face(path: Path, w_mm: float, h_mm: float, size: tuple[int, int]) ->
             trim_w, trim_h = w_mm / 25.4 * dpi, h_mm / 25.4 * dpi
             bx, by = max(0.0, (img.width - trim_w) / 2), max(0.0, (img.height - trim_h) / 2)
             box = (round(bx), round(by), round(img.width - bx), round(img.height - by))
-            return img.convert("RGB").crop(box).resize(size, Image.Resampling.LANCZOS)
+            # reduce by whole factors first, then Lanczos: looks the same at these sizes, several times faster
+            return img.convert("RGB").crop(box).resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
     except (OSError, ValueError):
         return None
 
