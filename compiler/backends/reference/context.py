@@ -12,11 +12,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from cardc import syntax as s
 from cardc.lower import ODDS_KINDS
 from cardc.model import Entity, Game, Module, Project
 from cardc.textgen import Mention, Rendered, TextGen
+from cardc.yamlload import load_yaml
 
 STRINGS_PATH = Path(__file__).resolve().parent / "strings.yaml"
 SECTION_PAGES = ("index", "components", "variants", "errata", "glossary", "balance", "provisional", "gallery")
@@ -26,7 +26,7 @@ Rich = list[dict[str, Any]]
 
 @lru_cache(maxsize=1)
 def all_strings() -> dict[str, dict[str, str]]:
-    return yaml.safe_load(STRINGS_PATH.read_text(encoding="utf-8"))
+    return load_yaml(STRINGS_PATH.read_text(encoding="utf-8"))
 
 
 def anchor_of(e: Entity) -> str:
