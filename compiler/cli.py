@@ -289,6 +289,16 @@ def make_parser() -> argparse.ArgumentParser:
     fmt.add_arguments(p)
     p.set_defaults(func=fmt.run)
 
+    from cardc.commands import export_csv, new
+
+    p = sub.add_parser("new", help="start a new game or expansion: a folder that checks and builds at once")
+    new.add_arguments(p)
+    p.set_defaults(func=new.run)
+
+    p = sub.add_parser("export", help="write the entities of one kind as a spreadsheet (CSV) that imports back")
+    export_csv.add_arguments(p)
+    p.set_defaults(func=export_csv.run)
+
     from cardc.odds import add_odds_arguments
 
     p = sub.add_parser("odds", help="exact win/tie/loss odds of a fight, a duel or every hero against every monster")

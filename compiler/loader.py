@@ -12,6 +12,8 @@ from cardc import syntax as s
 from cardc.diagnostics import NO_SPAN, DiagnosticSink, Span
 from cardc.parser import parse_text
 
+SHEET_SUFFIXES = (".csv", ".xlsx")  # card lists kept in spreadsheets (cardc.sheets)
+
 SOURCE_SUFFIX = ".cardc"
 ROOT_MARKER = "cardc.toml"
 
@@ -40,6 +42,8 @@ class LoadedSources:
     files: list[s.FileS] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # display path -> text
     real_paths: dict[str, Path] = field(default_factory=dict)
+    # spreadsheets imported `as KIND`: (file, kind, the importing file's module, the import's span)
+    sheets: list[tuple[Path, str, s.ModuleS | None, Span]] = field(default_factory=list)
     overlay: dict[Path, str] = field(default_factory=dict)  # resolved path -> unsaved text
 
 
@@ -64,7 +68,33 @@ def load(paths: list[Path], sink: DiagnosticSink, overlay: Mapping[Path, str] | 
     done: dict[Path, s.FileS | None] = {}
     for path, span in queue:
         _load_file(path.resolve(), span, out, done, sink, stack=[])
+    _load_sheets(out, sink)
     return out
+
+
+def _load_sheets(out: LoadedSources, sink: DiagnosticSink) -> None:
+    """Each imported spreadsheet as a file of declarations (after every `.cardc` file: kinds tell string columns)."""
+    from cardc.sheets import kind_string_attrs, read_rows, sheet_declarations
+
+    seen: set[tuple[Path, str]] = set()
+    for path, kind, module, span in out.sheets:
+        if (path, kind) in seen:
+            continue
+        seen.add((path, kind))
+        display = display_path(path)
+        if out.root != path and out.root not in path.parents:
+            sink.error("E114", f"`{display}` is outside the content folder", span,
+                       f"the content folder is {display_path(out.root)}")
+            continue
+        try:
+            rows = read_rows(path)
+        except Exception as err:  # csv, zip and openpyxl errors alike: the sheet cannot be read
+            sink.error("E110", f"`{display}` cannot be read as a {path.suffix[1:].upper()} sheet: {err}", span,
+                       "save it from your spreadsheet as CSV (UTF-8) or XLSX")
+            continue
+        decls = sheet_declarations(rows, display, kind, kind_string_attrs(out.files, kind), sink, parse_text)
+        out.real_paths[display] = path
+        out.files.append(s.FileS(path=display, module=module, imports=(), decls=tuple(decls)))
 
 
 def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.FileS | None],
@@ -121,6 +151,16 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
             sink.error("E110", f"imported file `{imp.path}` does not exist", imp.span,
                        "imports are relative to the importing file")
             continue
+        if target.suffix.lower() in SHEET_SUFFIXES:
+            if imp.kind is None:
+                sink.error("E116", f"the sheet `{imp.path}` is imported without its kind", imp.span,
+                           f'say which kind its rows are: import "{imp.path}" as monster')
+            else:
+                out.sheets.append((target, imp.kind, parsed.module, imp.span))
+            continue
+        if imp.kind is not None:
+            sink.error("E116", f"`as {imp.kind}` imports a spreadsheet, and `{imp.path}` is not one", imp.span,
+                       "only .csv and .xlsx files take `as KIND`; import a .cardc file without it")
         _load_file(target, imp.span, out, done, sink, stack)
     stack.pop()
     out.files.append(parsed)

@@ -75,6 +75,11 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont | I
 def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, height: int, start: int, least: int,
          bold: bool = False) -> tuple[list[str], ImageFont.FreeTypeFont | ImageFont.ImageFont, int]:
     """The largest font size from `start` down to `least` at which `text` fits the box (else `least`)."""
+    # Never more text than the box could show at the smallest size: wrapping then costs the box, not the text
+    # (a 1 MB name once took minutes). A glyph is at least a quarter of the font size wide.
+    most = (width // max(1, least // 4) + 1) * (height // max(1, least) + 1)
+    if len(text) > most:
+        text = text[:most] + "…"
     size = start
     while True:
         font = _font(size, bold)

@@ -557,6 +557,8 @@ def spent(ctx: Context, stat: str) -> bool:
     return _actor(ctx).spent.get(stat, 0) > 0
 
 
+# The verbs over a table of cards (decks, places, resources, standing rules) live in their own module.
 # The verbs that play on the table (fight steps, board, bag, turn) live in their own module; they replace any
 # table-less version above.
 from .play_verbs import *  # noqa: E402, F403
+from .table_verbs import *  # noqa: E402, F403

@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
+from cardc_runtime import Context, EffectDef, EntityData
 from cardc_runtime import verbs as v
 
 GAME = 'prophecy'
@@ -27,7 +27,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
-        copies=None,
     ),
     EntityData(
         id='human',
@@ -40,7 +39,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
-        copies=None,
     ),
     EntityData(
         id='elf',
@@ -53,7 +51,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
-        copies=None,
     ),
     EntityData(
         id='dwarf',
@@ -66,7 +63,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
-        copies=None,
     ),
     EntityData(
         id='hobbit',
@@ -79,7 +75,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
-        copies=None,
     ),
     EntityData(
         id='orc',
@@ -92,7 +87,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
-        copies=None,
     ),
     EntityData(
         id='troll',
@@ -105,7 +99,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
-        copies=None,
     ),
     EntityData(
         id='human_card',
@@ -118,7 +111,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
-        copies=3,
     ),
     EntityData(
         id='elf_card',
@@ -131,7 +123,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
-        copies=2,
     ),
     EntityData(
         id='dwarf_card',
@@ -144,7 +135,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
-        copies=2,
     ),
     EntityData(
         id='hobbit_card',
@@ -157,7 +147,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
-        copies=1,
     ),
     EntityData(
         id='orc_card',
@@ -170,7 +159,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
-        copies=1,
     ),
     EntityData(
         id='troll_card',
@@ -183,7 +171,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
-        copies=1,
     ),
     EntityData(
         id='elf_male_martial',
@@ -196,7 +183,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='elf_male_magical',
@@ -209,7 +195,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='elf_female_martial',
@@ -222,7 +207,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='elf_female_magical',
@@ -235,7 +219,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='dwarf_male_martial',
@@ -248,7 +231,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='dwarf_male_magical',
@@ -261,7 +243,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='dwarf_female_martial',
@@ -274,7 +255,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='dwarf_female_magical',
@@ -287,7 +267,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='hobbit_male_martial',
@@ -300,7 +279,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='hobbit_male_magical',
@@ -313,7 +291,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='hobbit_female_martial',
@@ -326,7 +303,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='hobbit_female_magical',
@@ -339,7 +315,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='orc_male_martial',
@@ -352,7 +327,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='orc_male_magical',
@@ -365,7 +339,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='orc_female_martial',
@@ -378,7 +351,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='orc_female_magical',
@@ -391,7 +363,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='troll_male_martial',
@@ -404,7 +375,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='troll_male_magical',
@@ -417,7 +387,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='troll_female_martial',
@@ -430,7 +399,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='troll_female_magical',
@@ -443,7 +411,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='race_draft',
@@ -463,7 +430,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vyber-postav',
-        copies=None,
     ),
     EntityData(
         id='figure_choice',
@@ -476,7 +442,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=None,
     ),
     EntityData(
         id='race_stat_modifiers',
@@ -496,7 +461,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
-        copies=None,
     ),
     EntityData(
         id='race_traits',
@@ -516,7 +480,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.dalsi-vyhody-a-nevyhody',
-        copies=None,
     ),
     EntityData(
         id='race_references',
@@ -535,7 +498,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.odkazy-na-rasy',
-        copies=None,
     ),
     EntityData(
         id='character_fight_experience_with_races',
@@ -551,7 +513,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#7.zkusenost-za-boj',
-        copies=None,
     ),
 )
 
@@ -577,8 +538,8 @@ def fx_human_card_1(ctx: Context) -> None:
     """
     v.stat_mod(ctx, stat='strength', amount=None)
     v.stat_mod(ctx, stat='will', amount=None)
-    v.fallback_modifier(ctx, 'start_resource', 'gold', None)
-    v.fallback_modifier(ctx, 'start_resource', 'experience', None)
+    v.start_resource(ctx, resource='gold', amount=None)
+    v.start_resource(ctx, resource='experience', amount=None)
     v.slot_limit(ctx, slot='ability', amount=None)
     v.slot_limit(ctx, slot='item', amount=None)
 
@@ -604,8 +565,8 @@ def fx_elf_card_1(ctx: Context) -> None:
     """
     v.stat_mod(ctx, stat='strength', amount=-1)
     v.stat_mod(ctx, stat='will', amount=1)
-    v.fallback_modifier(ctx, 'start_resource', 'gold', None)
-    v.fallback_modifier(ctx, 'start_resource', 'experience', None)
+    v.start_resource(ctx, resource='gold', amount=None)
+    v.start_resource(ctx, resource='experience', amount=None)
     v.slot_limit(ctx, slot='ability', amount=None)
     v.slot_limit(ctx, slot='item', amount=None)
 
@@ -631,8 +592,8 @@ def fx_dwarf_card_1(ctx: Context) -> None:
     """
     v.stat_mod(ctx, stat='strength', amount=None)
     v.stat_mod(ctx, stat='will', amount=None)
-    v.fallback_modifier(ctx, 'start_resource', 'gold', None)
-    v.fallback_modifier(ctx, 'start_resource', 'experience', None)
+    v.start_resource(ctx, resource='gold', amount=None)
+    v.start_resource(ctx, resource='experience', amount=None)
     v.slot_limit(ctx, slot='ability', amount=None)
     v.slot_limit(ctx, slot='item', amount=None)
 
@@ -658,8 +619,8 @@ def fx_hobbit_card_1(ctx: Context) -> None:
     """
     v.stat_mod(ctx, stat='strength', amount=None)
     v.stat_mod(ctx, stat='will', amount=None)
-    v.fallback_modifier(ctx, 'start_resource', 'gold', None)
-    v.fallback_modifier(ctx, 'start_resource', 'experience', None)
+    v.start_resource(ctx, resource='gold', amount=None)
+    v.start_resource(ctx, resource='experience', amount=None)
     v.slot_limit(ctx, slot='ability', amount=None)
     v.slot_limit(ctx, slot='item', amount=None)
 
@@ -685,8 +646,8 @@ def fx_orc_card_1(ctx: Context) -> None:
     """
     v.stat_mod(ctx, stat='strength', amount=None)
     v.stat_mod(ctx, stat='will', amount=None)
-    v.fallback_modifier(ctx, 'start_resource', 'gold', None)
-    v.fallback_modifier(ctx, 'start_resource', 'experience', None)
+    v.start_resource(ctx, resource='gold', amount=None)
+    v.start_resource(ctx, resource='experience', amount=None)
     v.slot_limit(ctx, slot='ability', amount=None)
     v.slot_limit(ctx, slot='item', amount=None)
 
@@ -712,8 +673,8 @@ def fx_troll_card_1(ctx: Context) -> None:
     """
     v.stat_mod(ctx, stat='strength', amount=None)
     v.stat_mod(ctx, stat='will', amount=None)
-    v.fallback_modifier(ctx, 'start_resource', 'gold', None)
-    v.fallback_modifier(ctx, 'start_resource', 'experience', None)
+    v.start_resource(ctx, resource='gold', amount=None)
+    v.start_resource(ctx, resource='experience', amount=None)
     v.slot_limit(ctx, slot='ability', amount=None)
     v.slot_limit(ctx, slot='item', amount=None)
 
@@ -731,7 +692,7 @@ def fx_race_draft_1(ctx: Context) -> None:
         so that each player ends with one card of each deck.
     Source: prophecy/ancient_races/rules.cardc:10; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
-    v.fallback_action(ctx, 'draft_alongside', 'race_cards', 'profession_cards')
+    v.draft_alongside(ctx, cards='race_cards', like='profession_cards')
 
 
 def fx_character_fight_experience_with_races_1(ctx: Context) -> None:
@@ -758,7 +719,7 @@ def fx_character_fight_experience_with_races_1(ctx: Context) -> None:
         and v.variant_on(ctx, variant='experience_for_character_fights')
     ):
         return
-    v.fallback_modifier(ctx, 'reward_cap', 'experience', 1)
+    v.reward_cap(ctx, resource='experience', amount=1)
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -851,7 +812,4 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
-FALLBACK_VERBS: tuple[str, ...] = ('draft_alongside', 'reward_cap', 'start_resource')
+FALLBACK_VERBS: tuple[str, ...] = ()

@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef, Provisional
+from cardc_runtime import Context, EffectDef, EntityData, Provisional
 from cardc_runtime import verbs as v
 
 GAME = 'prophecy'
@@ -27,7 +27,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.sklenena-hora',
-        copies=1,
     ),
     EntityData(
         id='black_well',
@@ -40,7 +39,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.sklenena-hora',
-        copies=1,
     ),
     EntityData(
         id='time_loop',
@@ -53,7 +51,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.casova-smycka',
-        copies=1,
     ),
     EntityData(
         id='training',
@@ -66,7 +63,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
-        copies=1,
     ),
     EntityData(
         id='sneaking',
@@ -79,7 +75,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
-        copies=1,
     ),
     EntityData(
         id='hospitality',
@@ -92,7 +87,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
-        copies=1,
     ),
     EntityData(
         id='flaming_weapon',
@@ -105,7 +99,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
-        copies=1,
     ),
     EntityData(
         id='disguises',
@@ -118,7 +111,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
-        copies=1,
     ),
     EntityData(
         id='mirror_shield',
@@ -131,7 +123,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.zmena-artefaktu',
-        copies=1,
     ),
     EntityData(
         id='banner_of_doom',
@@ -144,7 +135,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.zmena-artefaktu',
-        copies=1,
     ),
     EntityData(
         id='clairvoyant_dream',
@@ -160,7 +150,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.brana-draci-rise',
-        copies=1,
     ),
     EntityData(
         id='crisis',
@@ -173,7 +162,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
-        copies=1,
     ),
     EntityData(
         id='fresh_wind',
@@ -186,7 +174,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
-        copies=1,
     ),
     EntityData(
         id='good_times',
@@ -199,7 +186,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
-        copies=1,
     ),
     EntityData(
         id='charity',
@@ -212,7 +198,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
-        copies=1,
     ),
     EntityData(
         id='golden_fish',
@@ -225,7 +210,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
-        copies=1,
     ),
     EntityData(
         id='hermit',
@@ -238,7 +222,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
-        copies=1,
     ),
     EntityData(
         id='contest_of_versatility',
@@ -251,7 +234,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
-        copies=1,
     ),
     EntityData(
         id='fire_dragon',
@@ -273,7 +255,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('dragon',),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra',
-        copies=1,
     ),
     EntityData(
         id='teleportation_scroll',
@@ -286,7 +267,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('movement',),
         source='000_3675fda29ad0c57f.txt#4.pohyb',
-        copies=1,
     ),
     EntityData(
         id='royal_cloak',
@@ -299,7 +279,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('movement',),
         source='000_3675fda29ad0c57f.txt#4.pohyb',
-        copies=1,
     ),
     EntityData(
         id='armoury',
@@ -312,7 +291,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('instead_of_movement',),
         source='000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu',
-        copies=1,
     ),
     EntityData(
         id='meditation',
@@ -325,7 +303,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('instead_of_movement',),
         source='000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu',
-        copies=1,
     ),
     EntityData(
         id='miracle_of_healing',
@@ -338,7 +315,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('instead_of_movement',),
         source='000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu',
-        copies=1,
     ),
     EntityData(
         id='profession_cards',
@@ -357,7 +333,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=None,
     ),
     EntityData(
         id='chance_cards',
@@ -370,7 +345,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.legendy-o-dracich-priprava',
-        copies=None,
     ),
     EntityData(
         id='adventure_cards',
@@ -383,7 +357,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
-        copies=None,
     ),
     EntityData(
         id='common_items',
@@ -396,7 +369,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
-        copies=None,
     ),
     EntityData(
         id='rare_items',
@@ -409,7 +381,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
-        copies=None,
     ),
     EntityData(
         id='lesser_guardians',
@@ -430,7 +401,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava',
-        copies=None,
     ),
     EntityData(
         id='greater_guardians',
@@ -451,7 +421,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.novi-strazci',
-        copies=None,
     ),
     EntityData(
         id='artefacts',
@@ -464,7 +433,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.posledni-artefakt',
-        copies=None,
     ),
     EntityData(
         id='gilda',
@@ -477,7 +445,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
-        copies=None,
     ),
     EntityData(
         id='astral_sphere',
@@ -490,7 +457,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.draci-rise',
-        copies=None,
     ),
     EntityData(
         id='characters',
@@ -508,7 +474,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
-        copies=None,
     ),
     EntityData(
         id='standard',
@@ -521,7 +486,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
-        copies=None,
     ),
     EntityData(
         id='longer',
@@ -534,7 +498,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
-        copies=None,
     ),
     EntityData(
         id='dragon_realm_standard',
@@ -547,7 +510,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
-        copies=None,
     ),
     EntityData(
         id='dragon_realm_longer',
@@ -560,7 +522,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
-        copies=None,
     ),
     EntityData(
         id='paladin',
@@ -586,8 +547,8 @@ ENTITIES: tuple[EntityData, ...] = (
             'strength': Provisional(
                 5,
                 (
-                    "chosen to satisfy the seed's elf-paladin example (elf strength -1 gives 4); printed value not "
-                    'known'
+                    "chosen to satisfy the seed's elf-paladin example (elf strength -1 gives 4); printed value "
+                    'not known'
                 ),
             ),
             'will': Provisional(
@@ -599,7 +560,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
-        copies=1,
     ),
     EntityData(
         id='ranger',
@@ -619,7 +579,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='scout',
@@ -639,7 +598,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='mystic',
@@ -659,7 +617,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#1.prvni-rozsireni',
-        copies=1,
     ),
     EntityData(
         id='enchanter',
@@ -680,7 +637,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#1.prvni-rozsireni',
-        copies=1,
     ),
     EntityData(
         id='illusionist',
@@ -701,7 +657,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
-        copies=1,
     ),
     EntityData(
         id='ability_and_item_limits',
@@ -720,7 +675,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu',
-        copies=None,
     ),
     EntityData(
         id='character_draft',
@@ -733,7 +687,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vyber-postav',
-        copies=None,
     ),
     EntityData(
         id='stat_increase',
@@ -746,7 +699,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti',
-        copies=None,
     ),
     EntityData(
         id='guardians_in_spheres',
@@ -765,7 +717,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava',
-        copies=None,
     ),
 )
 
@@ -813,7 +764,7 @@ def fx_character_draft_1(ctx: Context) -> None:
         end each player chooses one card held and the rest leave the game.
     Source: prophecy/base/rules.cardc:46; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
-    v.fallback_action(ctx, 'draft', 'profession_cards', 2, 2)
+    v.draft(ctx, cards='profession_cards', deal=2, passes=2)
 
 
 def fx_stat_increase_1(ctx: Context) -> None:
@@ -864,12 +815,12 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
         rules.
     Source: prophecy/base/rules.cardc:62; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
     """
-    v.fallback_action(ctx, 'shuffle', 'artefacts')
-    v.fallback_action(ctx, 'shuffle', 'greater_guardians')
-    v.fallback_action(ctx, 'shuffle', 'lesser_guardians')
-    v.fallback_action(ctx, 'deal_to_spheres', 'artefacts')
-    v.fallback_action(ctx, 'deal_to_spheres', 'greater_guardians')
-    v.fallback_action(ctx, 'deal_to_spheres', 'lesser_guardians')
+    v.shuffle(ctx, deck='artefacts')
+    v.shuffle(ctx, deck='greater_guardians')
+    v.shuffle(ctx, deck='lesser_guardians')
+    v.deal_to_spheres(ctx, deck='artefacts')
+    v.deal_to_spheres(ctx, deck='greater_guardians')
+    v.deal_to_spheres(ctx, deck='lesser_guardians')
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -926,7 +877,4 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
-FALLBACK_VERBS: tuple[str, ...] = ('deal_to_spheres', 'draft', 'shuffle')
+FALLBACK_VERBS: tuple[str, ...] = ()

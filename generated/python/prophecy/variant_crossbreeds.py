@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
+from cardc_runtime import Context, EffectDef, EntityData
 from cardc_runtime import verbs as v
 
 GAME = 'prophecy'
@@ -27,7 +27,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#7.krizenci',
-        copies=None,
     ),
 )
 
@@ -45,7 +44,7 @@ def fx_crossbreeds_1(ctx: Context) -> None:
         advantages and disadvantages.
     Source: prophecy/ancient_races/rules.cardc:63; 000_3675fda29ad0c57f.txt#7.krizenci
     """
-    v.fallback_action(ctx, 'combine_races', 2)
+    v.combine_races(ctx, count=2)
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -62,7 +61,4 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
-FALLBACK_VERBS: tuple[str, ...] = ('combine_races',)
+FALLBACK_VERBS: tuple[str, ...] = ()

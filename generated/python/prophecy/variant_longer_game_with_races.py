@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
+from cardc_runtime import Context, EffectDef, EntityData
 from cardc_runtime import verbs as v
 
 GAME = 'prophecy'
@@ -27,7 +27,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#7.prastare-rasy',
-        copies=None,
     ),
 )
 
@@ -42,7 +41,7 @@ def fx_longer_game_with_races_1(ctx: Context) -> None:
     - switch_on(variant=longer_game): Switch the variant on as well.
     Source: prophecy/ancient_races/rules.cardc:46; 000_3675fda29ad0c57f.txt#7.prastare-rasy
     """
-    v.fallback_action(ctx, 'switch_on', 'longer_game')
+    v.switch_on(ctx, variant='longer_game')
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -59,7 +58,4 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
-FALLBACK_VERBS: tuple[str, ...] = ('switch_on',)
+FALLBACK_VERBS: tuple[str, ...] = ()

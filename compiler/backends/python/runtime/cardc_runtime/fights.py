@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from . import fight as engine  # the module that resolves one fight
 from .context import Character, Context
 from .fight import LoadoutError, can_challenge, make_hero
 from .fight_odds import duel_odds, duel_outcome_odds, monster_odds
@@ -17,7 +18,8 @@ from .inputs import Scripted
 from .model import Ruleset
 from .odds import Odds
 
-__all__ = ["LoadoutError", "challenge_allowed", "duel", "duel_outcome", "fight", "make_fighter", "place_items"]
+__all__ = ["LoadoutError", "challenge_allowed", "duel", "duel_outcome", "engine", "fight", "make_fighter",
+           "place_items", "sheet"]
 
 # Character fields that hold each slot's items (any other slot: `items`).
 _SLOT_FIELDS = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "treasures"}
