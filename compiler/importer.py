@@ -154,9 +154,20 @@ def statement(lines: list[str], st: dict[str, Any], depth: int) -> None:
     elif t == "choose":
         lines.append(pad + "choose {")
         for opt in st["options"]:
-            lines.append(pad + INDENT + opt["name"] + " {")
+            guard = f" if {condition(opt['if'])}" if opt.get("if") is not None else ""
+            lines.append(pad + INDENT + opt["name"] + guard + " {")
             _block(lines, opt["body"], depth + 2)
             lines.append(pad + INDENT + "}")
+        lines.append(pad + "}")
+    elif t == "fire":
+        lines.append(pad + "fire " + call(st["call"]))
+    elif t == "run":
+        lines.append(pad + f"{st['procedure']}()")
+    elif t in ("repeat", "while", "for_each"):
+        head = {"repeat": lambda: f"repeat {st['count']}", "while": lambda: f"while {condition(st['condition'])}",
+                "for_each": lambda: f"for each {st['what']}"}[t]()
+        lines.append(pad + head + " {")
+        _block(lines, st["body"], depth + 1)
         lines.append(pad + "}")
     else:
         lines.append(pad + f"if {condition(st['condition'])} {{")
@@ -173,6 +184,19 @@ def effect(lines: list[str], x: dict[str, Any], depth: int) -> None:
     lines.append(pad + f"on {call(x['trigger'])}{cond} {{")
     _block(lines, x["body"], depth + 1)
     lines.append(pad + "}")
+
+
+def procedure_decl(lines: list[str], p: dict[str, Any]) -> None:
+    """`procedure NAME { ... }`, `end when COND` or `winner by CALL`."""
+    if p["type"] == "procedure":
+        lines.append(f"procedure {p['name']} {{")
+        _block(lines, p["body"], 1)
+        lines.append("}")
+    elif p["type"] == "end":
+        lines.append(f"end when {condition(p['condition'])}")
+    else:
+        lines.append(f"winner by {call(p['call'])}")
+    lines.append("")
 
 
 # ---- declarations ----------------------------------------------------------------------------------------------
@@ -230,8 +254,15 @@ class Writer:
             if not runs or runs[-1].module != self.module_name(e["module"]) or len(out) == 0:
                 runs.append(SourceFile(self.module_name(e["module"])))
             self.entity_decl(runs[-1].lines, e, 0)
+        plays: list[SourceFile] = []  # procedures in declaration order, in files read after the entities'
+        for proc in self.doc.get("procedures", ()):
+            if not plays or plays[-1].module != self.module_name(proc["module"]):
+                plays.append(SourceFile(self.module_name(proc["module"])))
+            procedure_decl(plays[-1].lines, proc)
         for i, f in enumerate(runs, start=1):
             out[f"{gid}/{i:03d}-{f.module.split('.')[-1]}.cardc"] = f
+        for i, f in enumerate(plays, start=1):
+            out[f"{gid}/p{i:03d}-{f.module.split('.')[-1]}.cardc"] = f
         return {path: f.text() for path, f in out.items()}
 
     def game_decl(self, lines: list[str], base: dict[str, Any] | None) -> None:

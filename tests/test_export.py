@@ -87,7 +87,7 @@ def test_schema_rejects_a_bare_guessed_number(doc: dict[str, Any], validator: Dr
 
 
 def test_game_and_modules(doc: dict[str, Any]) -> None:
-    assert doc["format"] == "cardc-export" and doc["format_version"] == 1
+    assert doc["format"] == "cardc-export" and doc["format_version"] == 2
     assert doc["game"]["publish"] == ["cs", "en", "de"] and doc["game"]["fallback"] == "en"
     assert doc["game"]["name"]["de"] == {"text": "The Yellow Horse Tavern", "lang": "en", "fallback": True}
     assert [(m["id"], m["key"], m["base"]) for m in doc["modules"]] == [("base", "tavern", True),

@@ -19,7 +19,7 @@ from cardc.importer import import_export, write_files
 
 def _without_places(doc: dict[str, Any]) -> dict[str, Any]:
     doc = json.loads(json.dumps(doc))
-    for e in doc["entities"]:
+    for e in [*doc["entities"], *doc["procedures"]]:
         e["source"].pop("file")
         e["source"].pop("line")
     return doc
@@ -41,6 +41,10 @@ def test_export_import_export_is_the_same(bundled: FrontEndResult, game: str, tm
     assert again.ok, [d.render() for d in again.diagnostics if d.is_error]
     second = export_document(again.project, game)
     assert _without_places(second) == _without_places(first)
+    if game == "karak":  # the procedure of play travels too: set-up, turn, fight, end and winner
+        kinds = {p["type"] for p in second["procedures"]}
+        names = {p.get("name") for p in second["procedures"]}
+        assert kinds == {"procedure", "end", "winner"} and {"setup", "turn"} <= names
     # every entity really was written somewhere in the imported source
     src = (tmp_path / "src").resolve()  # outputs name sources relative to the content folder
     assert {e["source"]["file"] for e in second["entities"]} <= {p.resolve().relative_to(src).as_posix()

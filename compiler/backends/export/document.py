@@ -16,7 +16,7 @@ from cardc.backends.export.values import Localizer, ValueEncoder, type_tree
 from cardc.catalogue import Catalogue, default_catalogue
 
 EXPORT_FORMAT = "cardc-export"
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2  # 2: the game's procedures, end and winner rules travel as data
 SCHEMA_ID = "https://cardc.invalid/schemas/export.schema.json"
 
 RulesText = Callable[[m.Project, m.Entity, str], list[str]]
@@ -68,7 +68,19 @@ class GameExport:
                                                        key=lambda x: (x.id != "base", x.id))],
             "kinds": self.kinds(),
             "entities": [self.entity(e) for e in self.entities],
+            "procedures": [self.procedure(p) for p in self.project.procedures_of(g.id)],
         }
+
+    def procedure(self, p: m.Procedure | m.EndRule | m.WinnerRule) -> dict[str, Any]:
+        """How the game is played, as data: a procedure's statements, an end condition or the winner rule."""
+        head: dict[str, Any] = {"module": p.module,
+                                "provisional": [{"path": path, "note": note} for path, note in p.provisional],
+                                "source": {"file": p.span.file, "line": p.span.line}}
+        if isinstance(p, m.Procedure):
+            return {"type": "procedure", "name": p.name, "body": [self.statement(st) for st in p.body], **head}
+        if isinstance(p, m.EndRule):
+            return {"type": "end", "condition": self.condition(p.cond), **head}
+        return {"type": "winner", "call": self.call(p.call), **head}
 
     def module(self, mod: m.Module) -> dict[str, Any]:
         return {"id": mod.id, "key": mod.key, "base": mod.id == "base", "name": self.loc.localized(mod.name),
@@ -180,8 +192,19 @@ class GameExport:
         if isinstance(st, m.May):
             return {"type": "may", "call": self.call(st.call)}
         if isinstance(st, m.Choose):
-            return {"type": "choose", "options": [{"name": o.name, "body": [self.statement(b) for b in o.body]}
-                                                  for o in st.options]}
+            return {"type": "choose", "options": [
+                {"name": o.name, "body": [self.statement(b) for b in o.body],
+                 **({"if": self.condition(o.guard)} if o.guard is not None else {})} for o in st.options]}
+        if isinstance(st, m.Fire):
+            return {"type": "fire", "call": self.call(st.trigger)}
+        if isinstance(st, m.Run):
+            return {"type": "run", "procedure": st.procedure}
+        if isinstance(st, m.Repeat):
+            return {"type": "repeat", "count": st.count, "body": [self.statement(b) for b in st.body]}
+        if isinstance(st, m.While):
+            return {"type": "while", "condition": self.condition(st.cond), "body": [self.statement(b) for b in st.body]}
+        if isinstance(st, m.ForEach):
+            return {"type": "for_each", "what": st.what, "body": [self.statement(b) for b in st.body]}
         return {"type": "if", "condition": self.condition(st.cond), "then": [self.statement(b) for b in st.then],
                 "else": [self.statement(b) for b in st.orelse]}
 
