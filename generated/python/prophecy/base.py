@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData, Provisional
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef, Provisional
 from cardc_runtime import verbs as v
 
 GAME = 'prophecy'
@@ -27,6 +27,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.sklenena-hora',
+        copies=1,
     ),
     EntityData(
         id='black_well',
@@ -39,6 +40,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.sklenena-hora',
+        copies=1,
     ),
     EntityData(
         id='time_loop',
@@ -51,6 +53,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.casova-smycka',
+        copies=1,
     ),
     EntityData(
         id='training',
@@ -63,6 +66,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='sneaking',
@@ -75,6 +79,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='hospitality',
@@ -87,6 +92,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='flaming_weapon',
@@ -99,6 +105,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='disguises',
@@ -111,6 +118,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='mirror_shield',
@@ -123,6 +131,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.zmena-artefaktu',
+        copies=1,
     ),
     EntityData(
         id='banner_of_doom',
@@ -135,6 +144,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.zmena-artefaktu',
+        copies=1,
     ),
     EntityData(
         id='clairvoyant_dream',
@@ -150,6 +160,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.brana-draci-rise',
+        copies=1,
     ),
     EntityData(
         id='crisis',
@@ -162,6 +173,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=1,
     ),
     EntityData(
         id='fresh_wind',
@@ -174,6 +186,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=1,
     ),
     EntityData(
         id='good_times',
@@ -186,6 +199,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=1,
     ),
     EntityData(
         id='charity',
@@ -198,6 +212,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=1,
     ),
     EntityData(
         id='golden_fish',
@@ -210,6 +225,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=1,
     ),
     EntityData(
         id='hermit',
@@ -222,6 +238,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=1,
     ),
     EntityData(
         id='contest_of_versatility',
@@ -234,6 +251,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=1,
     ),
     EntityData(
         id='fire_dragon',
@@ -255,6 +273,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('dragon',),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra',
+        copies=1,
     ),
     EntityData(
         id='teleportation_scroll',
@@ -267,6 +286,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('movement',),
         source='000_3675fda29ad0c57f.txt#4.pohyb',
+        copies=1,
     ),
     EntityData(
         id='royal_cloak',
@@ -279,6 +299,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('movement',),
         source='000_3675fda29ad0c57f.txt#4.pohyb',
+        copies=1,
     ),
     EntityData(
         id='armoury',
@@ -291,6 +312,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('instead_of_movement',),
         source='000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu',
+        copies=1,
     ),
     EntityData(
         id='meditation',
@@ -303,6 +325,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('instead_of_movement',),
         source='000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu',
+        copies=1,
     ),
     EntityData(
         id='miracle_of_healing',
@@ -315,6 +338,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('instead_of_movement',),
         source='000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu',
+        copies=1,
     ),
     EntityData(
         id='profession_cards',
@@ -333,6 +357,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=None,
     ),
     EntityData(
         id='chance_cards',
@@ -345,6 +370,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.legendy-o-dracich-priprava',
+        copies=None,
     ),
     EntityData(
         id='adventure_cards',
@@ -357,6 +383,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
+        copies=None,
     ),
     EntityData(
         id='common_items',
@@ -369,6 +396,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
+        copies=None,
     ),
     EntityData(
         id='rare_items',
@@ -381,6 +409,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
+        copies=None,
     ),
     EntityData(
         id='lesser_guardians',
@@ -401,6 +430,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava',
+        copies=None,
     ),
     EntityData(
         id='greater_guardians',
@@ -421,6 +451,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.novi-strazci',
+        copies=None,
     ),
     EntityData(
         id='artefacts',
@@ -433,6 +464,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.posledni-artefakt',
+        copies=None,
     ),
     EntityData(
         id='gilda',
@@ -445,6 +477,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=None,
     ),
     EntityData(
         id='astral_sphere',
@@ -457,6 +490,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.draci-rise',
+        copies=None,
     ),
     EntityData(
         id='characters',
@@ -474,6 +508,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='standard',
@@ -486,6 +521,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='longer',
@@ -498,6 +534,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='dragon_realm_standard',
@@ -510,6 +547,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='dragon_realm_longer',
@@ -522,6 +560,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='paladin',
@@ -560,6 +599,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
+        copies=1,
     ),
     EntityData(
         id='ranger',
@@ -579,6 +619,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='scout',
@@ -598,6 +639,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='mystic',
@@ -617,6 +659,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#1.prvni-rozsireni',
+        copies=1,
     ),
     EntityData(
         id='enchanter',
@@ -637,6 +680,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#1.prvni-rozsireni',
+        copies=1,
     ),
     EntityData(
         id='illusionist',
@@ -657,6 +701,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='ability_and_item_limits',
@@ -675,6 +720,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu',
+        copies=None,
     ),
     EntityData(
         id='character_draft',
@@ -687,6 +733,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vyber-postav',
+        copies=None,
     ),
     EntityData(
         id='stat_increase',
@@ -699,6 +746,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti',
+        copies=None,
     ),
     EntityData(
         id='guardians_in_spheres',
@@ -717,6 +765,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava',
+        copies=None,
     ),
 )
 
@@ -875,6 +924,9 @@ EFFECTS: tuple[EffectDef, ...] = (
         provisional=(),
     ),
 )
+
+
+PROCEDURES: tuple[ProcedureDef, ...] = ()
 
 
 FALLBACK_VERBS: tuple[str, ...] = ()

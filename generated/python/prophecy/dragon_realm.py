@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData, Provisional
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef, Provisional
 from cardc_runtime import verbs as v
 
 GAME = 'prophecy'
@@ -32,6 +32,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
+        copies=1,
     ),
     EntityData(
         id='left_path',
@@ -54,6 +55,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
+        copies=None,
     ),
     EntityData(
         id='middle_path',
@@ -72,6 +74,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
+        copies=None,
     ),
     EntityData(
         id='right_path',
@@ -90,6 +93,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
+        copies=None,
     ),
     EntityData(
         id='light_field',
@@ -102,6 +106,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
+        copies=None,
     ),
     EntityData(
         id='dark_field',
@@ -114,6 +119,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
+        copies=None,
     ),
     EntityData(
         id='split_field',
@@ -126,6 +132,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
+        copies=None,
     ),
     EntityData(
         id='positive_dragon_cards',
@@ -142,6 +149,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty',
+        copies=None,
     ),
     EntityData(
         id='negative_dragon_cards',
@@ -158,6 +166,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty',
+        copies=None,
     ),
     EntityData(
         id='dragon_slayer_abilities',
@@ -170,6 +179,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
+        copies=None,
     ),
     EntityData(
         id='dragon_hearts',
@@ -182,6 +192,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.draci-srdce',
+        copies=None,
     ),
     EntityData(
         id='fire_lake',
@@ -194,6 +205,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.konec-cesty',
+        copies=None,
     ),
     EntityData(
         id='dragon_heart',
@@ -206,6 +218,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.draci-srdce',
+        copies=5,
     ),
     EntityData(
         id='dragon_queen',
@@ -218,6 +231,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('dragon_realm', 'dragon'),
         source='000_3675fda29ad0c57f.txt#7.drakobijecka-varianta',
+        copies=1,
     ),
     EntityData(
         id='lake_of_oblivion',
@@ -247,6 +261,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.prilezitosti',
+        copies=1,
     ),
     EntityData(
         id='flying_on_monitor_lizards',
@@ -266,6 +281,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('movement',),
         source='000_3675fda29ad0c57f.txt#4.pohyb',
+        copies=1,
     ),
     EntityData(
         id='dragon_slayer_ability_1',
@@ -278,6 +294,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='dragon_slayer_ability_2',
@@ -290,6 +307,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='dragon_slayer_ability_3',
@@ -302,6 +320,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='dragon_slayer_ability_4',
@@ -314,6 +333,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='dragon_slayer_ability_5',
@@ -326,6 +346,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='legends_of_dragons',
@@ -338,6 +359,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.legendy-o-dracich',
+        copies=1,
     ),
     EntityData(
         id='dragon_realm_gate',
@@ -359,6 +381,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.brana-draci-rise',
+        copies=1,
     ),
     EntityData(
         id='dragon_realm_for_newcomers',
@@ -371,6 +394,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.draci-rise',
+        copies=None,
     ),
     EntityData(
         id='dragon_card_layout',
@@ -383,6 +407,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty',
+        copies=None,
     ),
     EntityData(
         id='dragon_heart_setup',
@@ -395,6 +420,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.draci-srdce',
+        copies=None,
     ),
     EntityData(
         id='dragon_slayer_setup',
@@ -407,6 +433,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
+        copies=None,
     ),
     EntityData(
         id='main_board_cards',
@@ -422,6 +449,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.karty-na-zakladni-plan',
+        copies=None,
     ),
     EntityData(
         id='guardians_in_spheres',
@@ -444,6 +472,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava',
+        copies=None,
     ),
     EntityData(
         id='dragon_realm_limits',
@@ -456,6 +485,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu',
+        copies=None,
     ),
     EntityData(
         id='dragon_slayer_rules',
@@ -472,6 +502,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra',
+        copies=None,
     ),
     EntityData(
         id='realm_revealing',
@@ -490,6 +521,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.odkryvani-draci-rise',
+        copies=None,
     ),
     EntityData(
         id='realm_chance_cards',
@@ -502,6 +534,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=None,
     ),
     EntityData(
         id='realm_movement',
@@ -514,6 +547,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.pohyb',
+        copies=None,
     ),
     EntityData(
         id='realm_instead_of_moving',
@@ -526,6 +560,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu',
+        copies=None,
     ),
     EntityData(
         id='realm_return',
@@ -544,6 +579,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.navrat-na-zakladni-plan',
+        copies=None,
     ),
     EntityData(
         id='realm_obstacles',
@@ -556,6 +592,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.prekazky',
+        copies=None,
     ),
     EntityData(
         id='realm_monsters',
@@ -568,6 +605,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.nestvury',
+        copies=None,
     ),
     EntityData(
         id='realm_positive_cards',
@@ -580,6 +618,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.pozitivni-karty',
+        copies=None,
     ),
     EntityData(
         id='realm_items',
@@ -599,6 +638,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.predmety',
+        copies=None,
     ),
     EntityData(
         id='realm_opportunities',
@@ -611,6 +651,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.prilezitosti',
+        copies=None,
     ),
     EntityData(
         id='realm_dragon_abilities',
@@ -630,6 +671,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.draci-schopnosti',
+        copies=None,
     ),
     EntityData(
         id='realm_character_fights',
@@ -649,6 +691,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.boj-mezi-postavami',
+        copies=None,
     ),
     EntityData(
         id='guardian_attack_in_realm',
@@ -661,6 +704,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.utok-na-strazce',
+        copies=None,
     ),
     EntityData(
         id='later_dragon_hearts',
@@ -673,6 +717,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.draci-srdce',
+        copies=None,
     ),
     EntityData(
         id='dragon_heart_victory',
@@ -685,6 +730,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.draci-srdce',
+        copies=None,
     ),
     EntityData(
         id='realm_death',
@@ -697,6 +743,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy',
+        copies=None,
     ),
     EntityData(
         id='last_artefact',
@@ -709,6 +756,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.posledni-artefakt',
+        copies=None,
     ),
     EntityData(
         id='realm_final_battle',
@@ -721,6 +769,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.zaverecny-boj',
+        copies=None,
     ),
     EntityData(
         id='dragon_realm_advice',
@@ -733,6 +782,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#7.draci-rise',
+        copies=None,
     ),
 )
 
@@ -771,7 +821,7 @@ def fx_fire_lake_2(ctx: Context) -> None:
     if not (v.against(ctx, opponent='guardian') and not v.result(ctx, outcome='win')):
         return
     v.stay(ctx)
-    v.fallback_action(ctx, 'end_turn')
+    v.end_turn(ctx)
 
 
 def fx_fire_lake_3(ctx: Context) -> None:
@@ -790,7 +840,7 @@ def fx_fire_lake_3(ctx: Context) -> None:
     """
     v.take_card(ctx, card='dragon_heart')
     v.leave_board(ctx, board='dragon_realm_board')
-    v.fallback_action(ctx, 'end_turn')
+    v.end_turn(ctx)
 
 
 def fx_fire_lake_4(ctx: Context) -> None:
@@ -1412,7 +1462,7 @@ def fx_realm_obstacles_2(ctx: Context) -> None:
     if not (not v.passed(ctx)):
         return
     v.stay_back(ctx)
-    v.fallback_action(ctx, 'end_turn')
+    v.end_turn(ctx)
 
 
 def fx_realm_monsters_1(ctx: Context) -> None:
@@ -1437,7 +1487,7 @@ def fx_realm_monsters_1(ctx: Context) -> None:
         return
     v.leave_board(ctx, board='dragon_realm_board')
     v.space_cards_inactive(ctx)
-    v.fallback_action(ctx, 'end_turn')
+    v.end_turn(ctx)
 
 
 def fx_realm_monsters_2(ctx: Context) -> None:
@@ -1457,7 +1507,7 @@ def fx_realm_monsters_2(ctx: Context) -> None:
     if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='tie')):
         return
     v.stay_back(ctx)
-    v.fallback_action(ctx, 'end_turn')
+    v.end_turn(ctx)
 
 
 def fx_realm_monsters_3(ctx: Context) -> None:
@@ -1625,7 +1675,7 @@ def fx_realm_character_fights_2(ctx: Context) -> None:
         v.leave_board(ctx, board='dragon_realm_board')
         v.space_cards_inactive(ctx)
         if v.on_turn(ctx):
-            v.fallback_action(ctx, 'end_turn')
+            v.end_turn(ctx)
     elif choice1 == 'give_an_item':
         v.winner_picks_item(ctx)
 
@@ -2238,4 +2288,7 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-FALLBACK_VERBS: tuple[str, ...] = ('end_turn',)
+PROCEDURES: tuple[ProcedureDef, ...] = ()
+
+
+FALLBACK_VERBS: tuple[str, ...] = ()
