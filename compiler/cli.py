@@ -93,7 +93,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         _report(front, result.sources, reporter=reporter)
         print("build not started: fix the errors above", file=sys.stderr)
         return 1
-    options = BuildOptions(only=frozenset(args.only or ()), settings=settings)
+    options = BuildOptions(only=frozenset(args.only or ()), settings=settings, designer=args.designer)
     try:
         diags = build(result.project, args.out, options, protected)
     except OutputRefused as refused:
@@ -219,6 +219,8 @@ def make_parser() -> argparse.ArgumentParser:
                    + ", ".join(name for name, _ in BACKENDS))
     p.add_argument("--strict", action="store_true", help="refuse to build with provisional values")
     add_report_arguments(p)
+    p.add_argument("--designer", action="store_true",
+                   help="the rules reference also shows designer notes and the rulebook sections entities cite")
     pp = p.add_argument_group("print sheets")
     pp.add_argument("--paper", help="a4 (default) or letter")
     pp.add_argument("--orientation", help="auto (default: whichever holds more cards), portrait or landscape")

@@ -19,6 +19,7 @@ class BuildOptions:
     only: frozenset[str] = frozenset()  # empty: every backend
     settings: dict[str, str] = field(default_factory=dict)
     destination: Path | None = None  # the folder the outputs end up in (backends write to a temp folder first)
+    designer: bool = False  # the reference shows designer notes and source sections
 
     def wants(self, name: str) -> bool:
         return not self.only or name in self.only
