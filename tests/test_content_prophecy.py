@@ -15,6 +15,7 @@ import pytest
 from cardc import model as m
 from cardc import syntax as s
 from cardc.frontend import FrontEndResult, compile_paths
+from cardc.lower import ODDS_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 PROPHECY = ROOT / "content" / "prophecy"
@@ -43,8 +44,8 @@ def project(compiled: FrontEndResult) -> m.Project:
 
 
 def entities(project: m.Project, kind: str | None = None, module: str | None = None) -> list[m.Entity]:
-    return [e for e in project.entities_of("prophecy")
-            if (kind is None or e.is_a(kind)) and (module is None or e.module == module)]
+    return [e for e in project.entities_of("prophecy") if e.kind not in ODDS_KINDS
+            and (kind is None or e.is_a(kind)) and (module is None or e.module == module)]
 
 
 def get(project: m.Project, ident: str, module: str | None = None) -> m.Entity:

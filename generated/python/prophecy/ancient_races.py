@@ -536,12 +536,12 @@ def fx_human_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:68; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', None)
-    v.stat_mod(ctx, 'will', None)
+    v.stat_mod(ctx, stat='strength', amount=None)
+    v.stat_mod(ctx, stat='will', amount=None)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_elf_card_1(ctx: Context) -> None:
@@ -563,12 +563,12 @@ def fx_elf_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:86; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', -1)
-    v.stat_mod(ctx, 'will', 1)
+    v.stat_mod(ctx, stat='strength', amount=-1)
+    v.stat_mod(ctx, stat='will', amount=1)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_dwarf_card_1(ctx: Context) -> None:
@@ -590,12 +590,12 @@ def fx_dwarf_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:104; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', None)
-    v.stat_mod(ctx, 'will', None)
+    v.stat_mod(ctx, stat='strength', amount=None)
+    v.stat_mod(ctx, stat='will', amount=None)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_hobbit_card_1(ctx: Context) -> None:
@@ -617,12 +617,12 @@ def fx_hobbit_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:122; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', None)
-    v.stat_mod(ctx, 'will', None)
+    v.stat_mod(ctx, stat='strength', amount=None)
+    v.stat_mod(ctx, stat='will', amount=None)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_orc_card_1(ctx: Context) -> None:
@@ -644,12 +644,12 @@ def fx_orc_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:140; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', None)
-    v.stat_mod(ctx, 'will', None)
+    v.stat_mod(ctx, stat='strength', amount=None)
+    v.stat_mod(ctx, stat='will', amount=None)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_troll_card_1(ctx: Context) -> None:
@@ -671,12 +671,12 @@ def fx_troll_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:158; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', None)
-    v.stat_mod(ctx, 'will', None)
+    v.stat_mod(ctx, stat='strength', amount=None)
+    v.stat_mod(ctx, stat='will', amount=None)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_race_draft_1(ctx: Context) -> None:
@@ -714,9 +714,9 @@ def fx_character_fight_experience_with_races_1(ctx: Context) -> None:
     Source: prophecy/ancient_races/rules.cardc:54; 000_3675fda29ad0c57f.txt#7.zkusenost-za-boj
     """
     if not (
-        v.against(ctx, 'character')
-        and v.result(ctx, 'win')
-        and v.variant_on(ctx, 'experience_for_character_fights')
+        v.against(ctx, opponent='character')
+        and v.result(ctx, outcome='win')
+        and v.variant_on(ctx, variant='experience_for_character_fights')
     ):
         return
     v.fallback_modifier(ctx, 'reward_cap', 'experience', 1)

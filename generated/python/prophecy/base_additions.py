@@ -487,12 +487,12 @@ def fx_stat_increase_1(ctx: Context) -> None:
           its maximum both rise.
     Source: prophecy/base_additions/errata.cardc:119; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
-    if v.variant_on(ctx, 'stones_at_maximum') and v.at_maximum(ctx, 'strength'):
+    if v.variant_on(ctx, variant='stones_at_maximum') and v.at_maximum(ctx, stat='strength'):
         v.prevent(ctx)
         if ctx.may('stat_increase#1', 'restore', 'strength', 1):
-            v.restore(ctx, 'strength', 1)
+            v.restore(ctx, stat='strength', amount=1)
     else:
-        v.raise_stat(ctx, 'strength', 1)
+        v.raise_stat(ctx, stat='strength', amount=1)
 
 
 def fx_stat_increase_2(ctx: Context) -> None:
@@ -514,12 +514,12 @@ def fx_stat_increase_2(ctx: Context) -> None:
           maximum both rise.
     Source: prophecy/base_additions/errata.cardc:127; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
-    if v.variant_on(ctx, 'stones_at_maximum') and v.at_maximum(ctx, 'will'):
+    if v.variant_on(ctx, variant='stones_at_maximum') and v.at_maximum(ctx, stat='will'):
         v.prevent(ctx)
         if ctx.may('stat_increase#2', 'restore', 'will', 1):
-            v.restore(ctx, 'will', 1)
+            v.restore(ctx, stat='will', amount=1)
     else:
-        v.raise_stat(ctx, 'will', 1)
+        v.raise_stat(ctx, stat='will', amount=1)
 
 
 def fx_character_draft_1(ctx: Context) -> None:
@@ -552,10 +552,10 @@ def fx_character_draft_1(ctx: Context) -> None:
             at the end each player chooses one card held and the rest leave the game.
     Source: prophecy/base_additions/errata.cardc:142; 000_3675fda29ad0c57f.txt#6.rozdeleni-postav
     """
-    if v.variant_on(ctx, 'draft_for_two_or_three') and v.players(ctx, (2, 2)):
+    if v.variant_on(ctx, variant='draft_for_two_or_three') and v.players(ctx, range=(2, 2)):
         v.fallback_action(ctx, 'draft', 'profession_cards', 4, 1)
     else:
-        if v.variant_on(ctx, 'draft_for_two_or_three') and v.players(ctx, (3, 3)):
+        if v.variant_on(ctx, variant='draft_for_two_or_three') and v.players(ctx, range=(3, 3)):
             v.fallback_action(ctx, 'draft', 'profession_cards', 3, 1)
         else:
             v.fallback_action(ctx, 'draft', 'profession_cards', 2, 2)

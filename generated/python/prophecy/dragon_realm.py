@@ -749,9 +749,9 @@ def fx_fire_lake_1(ctx: Context) -> None:
     - cards_inactive(deck=dragon_slayer_abilities): Cards that came from the deck have no effect here.
     Source: prophecy/dragon_realm/components.cardc:120; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    if not (not v.variant_on(ctx, 'dragonslayer')):
+    if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
-    v.cards_inactive(ctx, 'dragon_slayer_abilities')
+    v.cards_inactive(ctx, deck='dragon_slayer_abilities')
 
 
 def fx_fire_lake_2(ctx: Context) -> None:
@@ -768,7 +768,7 @@ def fx_fire_lake_2(ctx: Context) -> None:
     - end_turn: The hero's turn ends.
     Source: prophecy/dragon_realm/components.cardc:121; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    if not (v.against(ctx, 'guardian') and not v.result(ctx, 'win')):
+    if not (v.against(ctx, opponent='guardian') and not v.result(ctx, outcome='win')):
         return
     v.fallback_action(ctx, 'stay')
     v.fallback_action(ctx, 'end_turn')
@@ -821,8 +821,8 @@ def fx_fire_lake_4(ctx: Context) -> None:
     if v.fallback_condition(ctx, 'guarded', 'fire_lake'):
         v.fallback_action(ctx, 'besiege', 'fire_lake')
     else:
-        if not v.variant_on(ctx, 'dragonslayer'):
-            if v.owns(ctx, 'dragon_heart'):
+        if not v.variant_on(ctx, variant='dragonslayer'):
+            if v.owns(ctx, card='dragon_heart'):
                 v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
             else:
                 v.fallback_action(ctx, 'take_card', 'dragon_heart')
@@ -842,7 +842,7 @@ def fx_fire_lake_5(ctx: Context) -> None:
         fought.
     Source: prophecy/dragon_realm/components.cardc:141; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    if not (v.variant_on(ctx, 'dragonslayer')):
+    if not (v.variant_on(ctx, variant='dragonslayer')):
         return
     v.fallback_action(ctx, 'fight_one_by_one')
 
@@ -863,10 +863,10 @@ def fx_fire_lake_6(ctx: Context) -> None:
         guardian) for this fight.
     Source: prophecy/dragon_realm/components.cardc:142; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    if not (v.variant_on(ctx, 'dragonslayer') and v.against(ctx, 'monster')):
+    if not (v.variant_on(ctx, variant='dragonslayer') and v.against(ctx, opponent='monster')):
         return
-    v.opponent_stat(ctx, 'strength', 1)
-    v.opponent_stat(ctx, 'will', 1)
+    v.opponent_stat(ctx, stat='strength', amount=1)
+    v.opponent_stat(ctx, stat='will', amount=1)
 
 
 def fx_dragon_heart_1(ctx: Context) -> None:
@@ -913,9 +913,9 @@ def fx_dragon_heart_3(ctx: Context) -> None:
     - attack(amount=+1): Change the attack total.
     Source: prophecy/dragon_realm/components.cardc:161; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
-    if not (v.against(ctx, 'character') and not v.opponent_owns(ctx, 'dragon_heart')):
+    if not (v.against(ctx, opponent='character') and not v.opponent_owns(ctx, card='dragon_heart')):
         return
-    v.attack(ctx, 1)
+    v.attack(ctx, amount=1)
 
 
 def fx_lake_of_oblivion_1(ctx: Context) -> None:
@@ -931,7 +931,7 @@ def fx_lake_of_oblivion_1(ctx: Context) -> None:
     - cannot_use(card=lake_of_oblivion): The character cannot use the card.
     Source: prophecy/dragon_realm/components.cardc:182; 000_3675fda29ad0c57f.txt#5.prilezitosti
     """
-    if not (not (v.spent(ctx, 'strength') or v.spent(ctx, 'will'))):
+    if not (not (v.spent(ctx, stat='strength') or v.spent(ctx, stat='will'))):
         return
     v.fallback_modifier(ctx, 'cannot_use', 'lake_of_oblivion')
 
@@ -987,7 +987,7 @@ def fx_dragon_realm_gate_1(ctx: Context) -> None:
         place.
     Source: prophecy/dragon_realm/main_board.cardc:25; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
     """
-    if not (not v.variant_on(ctx, 'dragonslayer')):
+    if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
     v.fallback_action(ctx, 'move_cards_beneath', 'fire_lake')
 
@@ -1018,7 +1018,7 @@ def fx_dragon_realm_gate_2(ctx: Context) -> None:
     Source: prophecy/dragon_realm/main_board.cardc:26; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
     """
     v.fallback_modifier(ctx, 'cannot_use_marked', ':boot:', ('flying_on_monitor_lizards',))
-    if v.on_board(ctx, 'dragon_realm_board'):
+    if v.on_board(ctx, board='dragon_realm_board'):
         v.fallback_action(ctx, 'enter_board', 'dragon_realm_board')
     else:
         choice1 = ctx.choose('dragon_realm_gate#2', ('enter', 'stay_out'))
@@ -1068,7 +1068,7 @@ def fx_dragon_card_layout_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:21;
       000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty
     """
-    if v.variant_on(ctx, 'dragonslayer'):
+    if v.variant_on(ctx, variant='dragonslayer'):
         v.fallback_action(ctx, 'set_aside', 'dragon_queen')
     v.fallback_action(ctx, 'shuffle', 'positive_dragon_cards')
     v.fallback_action(ctx, 'shuffle', 'negative_dragon_cards')
@@ -1091,7 +1091,7 @@ def fx_dragon_heart_setup_1(ctx: Context) -> None:
         as many as there are players) on a place of the board.
     Source: prophecy/dragon_realm/rules.cardc:36; 000_3675fda29ad0c57f.txt#3.draci-srdce
     """
-    if not (not v.variant_on(ctx, 'dragonslayer')):
+    if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
     v.fallback_action(ctx, 'place', 'dragon_hearts', 'fire_lake', 'up', True)
 
@@ -1149,7 +1149,7 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
     v.fallback_action(ctx, 'shuffle', 'lesser_guardians')
     v.fallback_action(ctx, 'keep_top', 'lesser_guardians', 4)
     v.fallback_action(ctx, 'shuffle_into', 'dragon_realm_gate', 'lesser_guardians')
-    if not v.variant_on(ctx, 'dragonslayer'):
+    if not v.variant_on(ctx, variant='dragonslayer'):
         v.fallback_action(ctx, 'shuffle', 'artefacts')
         v.fallback_action(ctx, 'shuffle', 'greater_guardians')
         v.fallback_action(ctx, 'deal_to_spheres', 'artefacts')
@@ -1171,8 +1171,8 @@ def fx_dragon_realm_limits_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:83;
       000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu
     """
-    v.slot_limit(ctx, 'ability', 1)
-    v.slot_limit(ctx, 'item', 1)
+    v.slot_limit(ctx, slot='ability', amount=1)
+    v.slot_limit(ctx, slot='item', amount=1)
 
 
 def fx_dragon_slayer_rules_1(ctx: Context) -> None:
@@ -1202,9 +1202,9 @@ def fx_dragon_slayer_rules_2(ctx: Context) -> None:
     - cards_inactive(deck=dragon_slayer_abilities): Cards that came from the deck have no effect here.
     Source: prophecy/dragon_realm/rules.cardc:96; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
-    if not (not v.opponent_tagged(ctx, 'dragon_realm')):
+    if not (not v.opponent_tagged(ctx, tag='dragon_realm')):
         return
-    v.cards_inactive(ctx, 'dragon_slayer_abilities')
+    v.cards_inactive(ctx, deck='dragon_slayer_abilities')
 
 
 def fx_dragon_slayer_rules_3(ctx: Context) -> None:
@@ -1262,7 +1262,7 @@ def fx_realm_chance_cards_1(ctx: Context) -> None:
         the property, stats or abilities of all characters still count this character.
     Source: prophecy/dragon_realm/rules.cardc:114; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
-    if not (v.on_board(ctx, 'dragon_realm_board')):
+    if not (v.on_board(ctx, board='dragon_realm_board')):
         return
     v.fallback_modifier(ctx, 'ignore_chance_cards')
     v.fallback_modifier(ctx, 'unaffected_by', 'crisis')
@@ -1298,7 +1298,7 @@ def fx_realm_movement_1(ctx: Context) -> None:
             from which its gate is entered, chosen by the player.
     Source: prophecy/dragon_realm/rules.cardc:130; 000_3675fda29ad0c57f.txt#4.pohyb
     """
-    if not (v.on_board(ctx, 'dragon_realm_board')):
+    if not (v.on_board(ctx, board='dragon_realm_board')):
         return
     choice1 = ctx.choose('realm_movement#1', ('forward', 'stand', 'go_back'))
     if choice1 == 'forward':
@@ -1345,7 +1345,7 @@ def fx_realm_movement_3(ctx: Context) -> None:
         character's field.
     Source: prophecy/dragon_realm/rules.cardc:141; 000_3675fda29ad0c57f.txt#4.pohyb
     """
-    if not (v.on_board(ctx, 'dragon_realm_board')):
+    if not (v.on_board(ctx, board='dragon_realm_board')):
         return
     v.fallback_modifier(ctx, 'cannot_use_marked', ':boot:', ('flying_on_monitor_lizards',))
     v.fallback_modifier(ctx, 'cannot_use', 'teleportation_scroll')
@@ -1367,7 +1367,7 @@ def fx_realm_instead_of_moving_1(ctx: Context) -> None:
     - cannot_use(card=hospitality): The character cannot use the card.
     Source: prophecy/dragon_realm/rules.cardc:153; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
     """
-    if not (v.on_board(ctx, 'dragon_realm_board')):
+    if not (v.on_board(ctx, board='dragon_realm_board')):
         return
     v.fallback_modifier(ctx, 'terrain_cards_unusable')
     v.fallback_modifier(ctx, 'cannot_use', 'hospitality')
@@ -1433,7 +1433,7 @@ def fx_realm_monsters_1(ctx: Context) -> None:
     - end_turn: The hero's turn ends.
     Source: prophecy/dragon_realm/rules.cardc:187; 000_3675fda29ad0c57f.txt#4.nestvury
     """
-    if not (v.against(ctx, 'monster') and v.result(ctx, 'loss')):
+    if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='loss')):
         return
     v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
     v.fallback_modifier(ctx, 'space_cards_inactive')
@@ -1454,7 +1454,7 @@ def fx_realm_monsters_2(ctx: Context) -> None:
     - end_turn: The hero's turn ends.
     Source: prophecy/dragon_realm/rules.cardc:192; 000_3675fda29ad0c57f.txt#4.nestvury
     """
-    if not (v.against(ctx, 'monster') and v.result(ctx, 'tie')):
+    if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='tie')):
         return
     v.fallback_action(ctx, 'stay_back')
     v.fallback_action(ctx, 'end_turn')
@@ -1476,7 +1476,7 @@ def fx_realm_monsters_3(ctx: Context) -> None:
     - reveal_lower: Turn face up the positive card that lay under the negative card just overcome.
     Source: prophecy/dragon_realm/rules.cardc:196; 000_3675fda29ad0c57f.txt#4.nestvury
     """
-    if not (v.against(ctx, 'monster') and v.result(ctx, 'win')):
+    if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='win')):
         return
     v.fallback_action(ctx, 'take_reward')
     v.fallback_action(ctx, 'remove_from_game')
@@ -1579,7 +1579,7 @@ def fx_realm_character_fights_1(ctx: Context) -> None:
         several.
     Source: prophecy/dragon_realm/rules.cardc:251; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
-    if not (v.on_board(ctx, 'dragon_realm_board')):
+    if not (v.on_board(ctx, board='dragon_realm_board')):
         return
     if ctx.may('realm_character_fights#1', 'attack_character'):
         v.fallback_action(ctx, 'attack_character')
@@ -1613,11 +1613,15 @@ def fx_realm_character_fights_2(ctx: Context) -> None:
         - winner_picks_item: The winner of the fight picks one of the loser's items.
     Source: prophecy/dragon_realm/rules.cardc:252; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
-    if not (v.on_board(ctx, 'dragon_realm_board') and v.against(ctx, 'character') and v.result(ctx, 'loss')):
+    if not (
+        v.on_board(ctx, board='dragon_realm_board')
+        and v.against(ctx, opponent='character')
+        and v.result(ctx, outcome='loss')
+    ):
         return
     choice1 = ctx.choose('realm_character_fights#2', ('lose_a_life', 'give_an_item'))
     if choice1 == 'lose_a_life':
-        v.lose_life(ctx, 1)
+        v.lose_life(ctx, amount=1)
         v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
         v.fallback_modifier(ctx, 'space_cards_inactive')
         if v.on_turn(ctx):
@@ -1655,7 +1659,7 @@ def fx_realm_death_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:292;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
-    if not (v.on_board(ctx, 'dragon_realm_board')):
+    if not (v.on_board(ctx, board='dragon_realm_board')):
         return
     v.fallback_action(ctx, 'leave_artefacts')
 
@@ -1674,7 +1678,7 @@ def fx_realm_death_2(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:293;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
-    if not (v.on_board(ctx, 'dragon_realm_board')):
+    if not (v.on_board(ctx, board='dragon_realm_board')):
         return
     v.fallback_action(ctx, 'take_left_cards')
 
@@ -1693,7 +1697,7 @@ def fx_realm_death_3(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:294;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
-    if not (v.left_cards_on(ctx, 'dragon_realm_board')):
+    if not (v.left_cards_on(ctx, board='dragon_realm_board')):
         return
     v.fallback_modifier(ctx, 'blocks_final_battle')
 
@@ -1712,7 +1716,7 @@ def fx_last_artefact_1(ctx: Context) -> None:
         this sphere, unless every other player concedes.
     Source: prophecy/dragon_realm/rules.cardc:301; 000_3675fda29ad0c57f.txt#5.posledni-artefakt
     """
-    if not (not v.variant_on(ctx, 'dragonslayer')):
+    if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
     v.fallback_modifier(ctx, 'win_needs_owner', 'fire_lake')
 
