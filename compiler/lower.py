@@ -6,6 +6,8 @@ All problems go to the diagnostic sink; lowering never stops at the first one.
 from __future__ import annotations
 
 import difflib
+import keyword
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,6 +103,15 @@ class Lowering:
     kinds: dict[tuple[str, str], m.KindDef] = field(default_factory=dict)
     ids: dict[tuple[str, str], tuple[str, Span]] = field(default_factory=dict)  # (game, id) -> (kind, span)
     kind_parents: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    max_copies: int | None = None  # read from cardc.toml on first use
+
+    def _check_copies(self, copies: int | None, span: Span) -> None:
+        """Copies beyond a sane maximum would make every backend print (and hold in memory) millions of cards."""
+        if self.max_copies is None:
+            self.max_copies = _max_copies(self.sources.root, self.sink)
+        if copies is not None and not 0 <= copies <= self.max_copies:
+            self.sink.error("E107", f"{copies:,} copies is more than the {self.max_copies:,} allowed", span,
+                            "raise the limit with `[limits] copies = N` in cardc.toml if the game needs it")
 
     # ---- pass 1: games and expansions --------------------------------------
 
@@ -140,6 +151,7 @@ class Lowering:
                     self._check_builtin_members(d)
         entities = [e for e in (self._lower_entity(p) for p in pending) if e is not None]
         self._check_errata(entities)
+        self._check_module_names(entities)
         names = {display: _relative_name(real, self.sources.root) for display, real in self.sources.real_paths.items()}
         entities.sort(key=lambda e: (e.game, names.get(e.span.file, e.span.file), e.span.line, e.span.col))
         return m.Project(self.sources.root, self.games, self.modules, self.kinds, tuple(entities),
@@ -176,6 +188,10 @@ class Lowering:
             return
         if d.extends:
             self.sink.error("E211", "a game cannot extend anything; declare an `expansion` instead", d.id_span)
+        if d.id in RESERVED_PACKAGES or d.id.startswith("__") or keyword.iskeyword(d.id):
+            self.sink.error("E213", f"game `{d.id}` cannot have that name: its rule package `{d.id}` would shadow "
+                            "a Python module of the same name", d.id_span, "choose another name, e.g. "
+                            f"`{d.id}_game`")
         if f.module is not None and f.module.name != d.id:
             self.sink.error("E212", f"game `{d.id}` must be declared in a file of `module {d.id}`", d.id_span)
         attrs = self._attr_map(d, GAME_ATTRS, f"game `{d.id}`")
@@ -192,6 +208,15 @@ class Lowering:
         self.modules[d.id] = m.Module(d.id, "base", self.games[d.id].name, languages, (),
                                       _loc(attrs, "text"), _str(attrs, "source"), d.id_span)
 
+    def _check_module_names(self, entities: list[m.Entity]) -> None:
+        """A variant `v` gets the Python module `variant_v`: an expansion of that name would overwrite it."""
+        for e in entities:
+            if e.kind == VARIANT_KIND and not e.errata:
+                clash = self.modules.get(f"{e.game}.variant_{e.id}")
+                if clash is not None:
+                    self.sink.error("E213", f"expansion `variant_{e.id}` and variant `{e.id}` would both be the "
+                                    f"module `{e.game}.variant_{e.id}`", clash.span, "rename one of them")
+
     def _declare_expansion(self, d: s.DeclS, f: s.FileS) -> None:
         if not d.extends:
             self.sink.error("E211", f"expansion `{d.id}` must say which game it extends", d.id_span,
@@ -203,6 +228,11 @@ class Lowering:
                             did_you_mean(game, self.games))
             return
         key = f"{game}.{d.id}"
+        if d.id == "base" or d.id.startswith("__"):
+            what = "the base game's own module" if d.id == "base" else "a name Python reserves"
+            self.sink.error("E213", f"expansion `{d.id}` cannot have that name: `{d.id}` is {what}", d.id_span,
+                            "choose another name")
+            return
         if key in self.modules:
             self.sink.error("E211", f"expansion `{key}` is declared twice", d.id_span)
             return
@@ -308,6 +338,7 @@ class Lowering:
             self.sink.error("E212", "a kind cannot have effects; put them on its entities", r.span)
         physical = _bool(attrs, "physical", parent_def.physical if parent_def else False)
         copies = _int(attrs, "copies", parent_def.copies if parent_def else 1)
+        self._check_copies(copies, attrs["copies"].span if "copies" in attrs else d.id_span)
         size_v = attrs["size"].value if "size" in attrs else None
         size = size_v.name if isinstance(size_v, s.CallV) else (parent_def.size if parent_def else None)
         self.kinds[key] = m.KindDef(d.id, ctx.game, ctx.module, _loc(attrs, "name"), d.extends, physical, copies,
@@ -480,6 +511,8 @@ class Lowering:
             copies = copies_v.value.value
         if kind.physical and copies is None:
             copies = kind.copies
+        if copies_v is not None:
+            self._check_copies(copies, copies_v.span)
         return m.Entity(
             kind=d.kind,
             kinds=self._ancestors(ctx.game, d.kind),
@@ -720,3 +753,31 @@ def _relative_name(path: Path, root: Path) -> str:
         return path.relative_to(root).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+DEFAULT_MAX_COPIES = 1000
+# Game ids become top-level Python packages beside `cardc_runtime`: none may hide a module they import.
+RESERVED_PACKAGES = frozenset(sys.stdlib_module_names) | {"cardc", "cardc_runtime", "lark", "jinja2", "yaml"}
+
+
+def _max_copies(root: Path, sink: DiagnosticSink) -> int:
+    """`[limits] copies` from the content folder's cardc.toml, else DEFAULT_MAX_COPIES."""
+    import tomllib
+
+    from cardc.loader import ROOT_MARKER, display_path
+
+    path = root / ROOT_MARKER
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return DEFAULT_MAX_COPIES
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        sink.error("E107", f"cannot read the limits in `{display_path(path)}`: {err}", Span(display_path(path), 1, 1))
+        return DEFAULT_MAX_COPIES
+    value = data.get("limits", {}).get("copies", DEFAULT_MAX_COPIES) if isinstance(data.get("limits", {}), dict) \
+        else DEFAULT_MAX_COPIES
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1_000_000:
+        sink.error("E107", f"`[limits] copies` in `{display_path(path)}` must be a whole number from 1 to 1,000,000",
+                   Span(display_path(path), 1, 1))
+        return DEFAULT_MAX_COPIES
+    return value

@@ -239,6 +239,7 @@ class DeclS:
 class ImportS:
     path: str
     span: Span
+    kind: str | None = None  # `import "monsters.csv" as monster`: the kind of every row of a sheet
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cardc.diagnostics import Diagnostic
 from cardc.model import Project
@@ -20,6 +21,7 @@ class BuildOptions:
     settings: dict[str, str] = field(default_factory=dict)
     destination: Path | None = None  # the folder the outputs end up in (backends write to a temp folder first)
     designer: bool = False  # the reference shows designer notes and source sections
+    cache: Any = field(default=None, compare=False)  # a cardc.buildcache.BuildCache during `cardc build`
 
     def wants(self, name: str) -> bool:
         return not self.only or name in self.only

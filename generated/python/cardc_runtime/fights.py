@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from . import karak as engine  # the module that resolves one fight
 from .context import Character, Context
 from .inputs import Scripted
 from .karak import LoadoutError, can_challenge, make_hero
@@ -17,7 +18,8 @@ from .karak_odds import duel_odds, duel_outcome_odds, monster_odds
 from .model import Ruleset
 from .odds import Odds
 
-__all__ = ["LoadoutError", "challenge_allowed", "duel", "duel_outcome", "fight", "make_fighter", "place_items"]
+__all__ = ["LoadoutError", "challenge_allowed", "duel", "duel_outcome", "engine", "fight", "make_fighter",
+           "place_items", "sheet"]
 
 # Character fields that hold each slot's items (any other slot: `items`).
 _SLOT_FIELDS = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "treasures"}

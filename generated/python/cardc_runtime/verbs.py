@@ -555,3 +555,7 @@ def left_cards_on(ctx: Context, board: str) -> bool:
 def spent(ctx: Context, stat: str) -> bool:
     """Some stones of the stat lie spent (lost lives for strength, used magic for will)."""
     return _actor(ctx).spent.get(stat, 0) > 0
+
+
+# The verbs over a table of cards (decks, places, resources, standing rules) live in their own module.
+from .table_verbs import *  # noqa: E402, F403

@@ -355,8 +355,8 @@ ENTITIES: tuple[EntityData, ...] = (
             'attack': 1,
             'note': (
                 'English name as the (Albi) Regent rulebook prints it; the T&K edition calls it Magic Bolt. Chosen '
-                "before the roll: the Regent rulebook says only that Frost Fist may 'even' be used after the roll "
-                "(the house-rules duel lets spells be chosen after one's own roll: variant hero_duel)."
+                "before the roll: the Regent rulebook says only that Frost Fist may 'even' be used after the "
+                "roll (the house-rules duel lets spells be chosen after one's own roll: variant hero_duel)."
             ),
             'slot': 'spell',
             'used_in': 'fight',

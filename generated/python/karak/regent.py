@@ -37,10 +37,10 @@ ENTITIES: tuple[EntityData, ...] = (
                 'French notes add that the wizard removes it after use as well (see errata magic_affinity); the '
                 'Polish note also names the magic shot (magic_missile), which contradicts the Frost Fist note and '
                 "is not followed. Language parts: the German text has the thorn take 'his life' (nimmt ihm das "
-                "Leben) where the other five take one life; the content takes 1 life, as five parts and the item's "
-                "single-use nature agree. The Polish text allows several thorns 'in one move' (w jednym ruchu) "
-                'where the others say in one turn; the content follows the turn (no per-turn limit), since a thorn '
-                "costs no step and is used only on one's own turn."
+                'Leben) where the other five take one life; the content takes 1 life, as five parts and the '
+                "item's single-use nature agree. The Polish text allows several thorns 'in one move' (w jednym "
+                'ruchu) where the others say in one turn; the content follows the turn (no per-turn limit), since '
+                "a thorn costs no step and is used only on one's own turn."
             ),
             'slot': 'spell',
             'used_in': 'own_turn',

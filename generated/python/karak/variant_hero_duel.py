@@ -24,13 +24,13 @@ ENTITIES: tuple[EntityData, ...] = (
         name={'cs': 'Souboj hrdinů', 'en': 'Hero duel'},
         attrs={
             'note': (
-                "Taia's Premonition applies when she is attacked (condition defending), wherever the attacker came "
-                'from. Spells after the roll: the worked example (Příklad boje s hrdinou) has both heroes pick '
-                'their magic shots after seeing their own dice. Only two heroes standing on the same tile fight '
-                '(challenge(who: other): the hero met, never one called from elsewhere). The end of the turn: the '
-                'worked example ends the turn of the loser who was on turn (Victorius); the seed never shows a '
-                'defender who is not on turn losing, so only the loser on turn ends its turn, and a hero on turn '
-                'who wins goes on with its turn (an inference: the seed says nothing either way).'
+                "Taia's Premonition applies when she is attacked (condition defending), wherever the attacker "
+                'came from. Spells after the roll: the worked example (Příklad boje s hrdinou) has both heroes '
+                'pick their magic shots after seeing their own dice. Only two heroes standing on the same tile '
+                'fight (challenge(who: other): the hero met, never one called from elsewhere). The end of the '
+                'turn: the worked example ends the turn of the loser who was on turn (Victorius); the seed never '
+                'shows a defender who is not on turn losing, so only the loser on turn ends its turn, and a hero '
+                'on turn who wins goes on with its turn (an inference: the seed says nothing either way).'
             ),
         },
         parent=None,

@@ -52,11 +52,11 @@ ENTITIES: tuple[EntityData, ...] = (
             'note': (
                 'chambers_revealed fires at the reveal, before enter_tile of that tile: so a fifth chamber that is '
                 'an arena transforms first, then the arena fight follows (note in the cs, sk, de, pl and fr '
-                "parts). Language parts: the Polish note says to use the Lord's abilities first and then fight the "
-                "arena duel, the others to transform first; both come to the same order here, since the Lord's "
-                "abilities come with the transformation. The German text has the possessed hero heal 'as far as "
-                "possible' (weitestgehend) where the others heal fully; the content heals fully (heal_full), as "
-                "five parts say and as the Lord's sheet has its own full lives."
+                "parts). Language parts: the Polish note says to use the Lord's abilities first and then fight "
+                'the arena duel, the others to transform first; both come to the same order here, since the '
+                "Lord's abilities come with the transformation. The German text has the possessed hero heal 'as "
+                "far as possible' (weitestgehend) where the others heal fully; the content heals fully "
+                "(heal_full), as five parts say and as the Lord's sheet has its own full lives."
             ),
         },
         parent=None,
