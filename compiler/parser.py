@@ -186,9 +186,30 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
         return s.MayS(c[0], c[0].span)
 
     def option(self, c: list[Any]) -> s.OptionS:
-        node = s.OptionS(str(c[0]), c[1], self._span(c[0]))
-        self.depth[id(node)] = self.depth.get(id(c[1]), 0)
+        node = s.OptionS(str(c[0]), c[2], self._span(c[0]), c[1])
+        self.depth[id(node)] = self.depth.get(id(c[2]), 0)
         return node
+
+    def fire_stmt(self, c: list[Any]) -> s.FireS:
+        return s.FireS(c[0], c[0].span)
+
+    def repeat_stmt(self, c: list[Any]) -> s.RepeatS:
+        return s.RepeatS(int(c[0]), c[1], self._span(c[0]))
+
+    def while_stmt(self, c: list[Any]) -> s.WhileS:
+        return s.WhileS(c[0], c[1], c[0].span)
+
+    def for_each_stmt(self, c: list[Any]) -> s.ForEachS:
+        return s.ForEachS(str(c[0]), c[1], self._span(c[0]))
+
+    def procedure(self, c: list[Any]) -> s.ProcedureS:
+        return s.ProcedureS(str(c[0]), c[1], self._span(c[0]))
+
+    def end_rule(self, c: list[Any]) -> s.EndS:
+        return s.EndS(c[0], c[0].span)
+
+    def winner_rule(self, c: list[Any]) -> s.WinnerS:
+        return s.WinnerS(c[0], c[0].span)
 
     def choose_stmt(self, c: list[Any]) -> s.ChooseS:
         node = s.ChooseS(tuple(c), c[0].span)
@@ -409,6 +430,7 @@ def parse_text(text: str, file: str, sink: DiagnosticSink) -> s.FileS | None:
         module=module,
         imports=tuple(i for i in items if isinstance(i, s.ImportS)),
         decls=tuple(i for i in items if isinstance(i, s.DeclS)),
+        procedures=tuple(i for i in items if isinstance(i, s.ProcedureS | s.EndS | s.WinnerS)),
     )
 
 
