@@ -28,6 +28,7 @@ class Param:
     required: bool
     default: Any
     doc: str
+    join: str = "and"  # how a list argument reads: "and" (all of them) or "or" (any one of them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,7 @@ def _load_verb(name: str, role: str, body: dict[str, Any]) -> Verb:
             required="default" not in p,
             default=p.get("default"),
             doc=p.get("doc", ""),
+            join=p.get("join", "and"),
         ))
     extra = {k: v for k, v in body.items() if k not in ("doc", "params", "text")}
     return Verb(name, role, body.get("doc", ""), tuple(params), dict(body.get("text") or {}), extra)

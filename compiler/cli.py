@@ -89,7 +89,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     except OutputRefused as refused:
         print(f"cardc build: error: {refused}", file=sys.stderr)
         return 2
-    options = BuildOptions(only=frozenset(args.only or ()), settings=settings)
+    options = BuildOptions(only=frozenset(args.only or ()), settings=settings, designer=args.designer)
     root = find_content_root(content)
     inputs = inputs_fingerprint(root, {"paths": [str(p) for p in content], "out": str(args.out),
                                        "only": sorted(options.only), "settings": options.settings})
@@ -254,6 +254,8 @@ def make_parser() -> argparse.ArgumentParser:
                    + ", ".join(name for name, _ in BACKENDS))
     p.add_argument("--strict", action="store_true", help="refuse to build with provisional values")
     add_report_arguments(p)
+    p.add_argument("--designer", action="store_true",
+                   help="the rules reference also shows designer notes and the rulebook sections entities cite")
     pp = p.add_argument_group("print sheets")
     pp.add_argument("--paper", help="a4 (default) or letter")
     pp.add_argument("--orientation", help="auto (default: whichever holds more cards), portrait or landscape")

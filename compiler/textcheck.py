@@ -11,7 +11,9 @@ import re
 from collections.abc import Iterator
 
 from cardc import syntax as s
+from cardc.catalogue import Catalogue, default_catalogue
 from cardc.diagnostics import Diagnostic, Severity
+from cardc.lexicon import Lexicon, default_lexicon
 from cardc.model import (
     AndCond,
     Choose,
@@ -31,22 +33,32 @@ from cardc.textgen import OPEN_RANGE
 
 _DIGITS = re.compile(r"\d+")
 
-# Small numbers are often written as words ("lose a life", "ztrať jeden život", "padla-li šestka");
+# Small numbers are often written as words ("lose one life", "ztrať jeden život", "padla-li šestka");
 # a form ending in `*` is a stem that matches any word it starts.
 _WORDS: dict[str, dict[int, tuple[str, ...]]] = {
-    "en": {1: ("one", "a", "an", "once", "single", "first"), 2: ("two", "twice", "both", "double", "second"),
+    "en": {1: ("one", "once", "single", "first"), 2: ("two", "twice", "both", "double", "second"),
            3: ("three", "third"), 4: ("four*",), 5: ("five", "fifth"), 6: ("six*",)},
     "cs": {1: ("jed*", "prv*"), 2: ("dva", "dvě", "dvo*", "dvak*", "obě", "oba", "dvoj*", "druh*"),
            3: ("tři", "tří*", "troj*", "třet*"), 4: ("čtyř*", "čtvrt*"), 5: ("pět*", "pát*"), 6: ("šest*",)},
     "sk": {1: ("jed*", "prv*"), 2: ("dva", "dve", "dvo*", "obe", "oba", "druh*"), 3: ("tri", "tret*"),
            4: ("štyri*", "štvrt*"), 5: ("päť*", "piat*"), 6: ("šesť*", "šest*")},
-    "de": {1: ("ein", "eine", "einen", "einem", "einer", "eins", "einmal", "erst*"),
+    "de": {1: ("eins", "einmal", "einzig*", "erst*"),
            2: ("zwei*", "beide*", "doppel*"), 3: ("drei*", "dritt*"), 4: ("vier*",), 5: ("fünf*",), 6: ("sechs*",)},
     "pl": {1: ("jed*", "raz", "pierw*"), 2: ("dwa", "dwie", "dwó*", "oba", "obie", "drug*"),
            3: ("trzy*", "trzec*"), 4: ("czter*", "czwart*"), 5: ("pięć*", "piąt*"), 6: ("sześć*", "szóst*")},
-    "fr": {1: ("un", "une", "seul", "seule", "premi*"), 2: ("deux*", "double"), 3: ("trois*",), 4: ("quatre*",),
+    "fr": {1: ("seul", "seule", "premi*"), 2: ("deux*", "double"), 3: ("trois*",), 4: ("quatre*",),
            5: ("cinq*",), 6: ("six*",)},
 }
+
+# Indefinite articles also read "one" ("lose a life", "ein Leben", "une vie"), but most of them count
+# nothing ("walk past a monster"): one counts as the number 1 only before a noun that an effect's 1
+# counts (the noun of a `{param:word}` placeholder of the verb's sentence, in any of its forms).
+_ARTICLES: dict[str, tuple[str, ...]] = {
+    "en": ("a", "an"),
+    "de": ("ein", "eine", "einen", "einem", "einer", "eines"),
+    "fr": ("un", "une", "d'un", "d'une", "l'un", "l'une"),
+}
+_COUNTED = re.compile(r"\{(\w+):(=?[A-Za-z_][\w.]*)(?:@\w+)?\}")
 
 
 def effect_numbers(entity: Entity) -> set[int]:
@@ -62,16 +74,50 @@ def effect_numbers(entity: Entity) -> set[int]:
     return out
 
 
-def text_numbers(text: str, lang: str) -> set[int]:
-    """The numbers a text mentions, in digits or as a small number word."""
+def text_numbers(text: str, lang: str, counted: frozenset[str] = frozenset()) -> set[int]:
+    """The numbers a text mentions, in digits or as a small number word; an article only counts as 1
+    before one of the `counted` nouns (lower-case forms)."""
     found = {int(d) for d in _DIGITS.findall(text)}
-    words = set(re.findall(r"\w+", text.lower()))
+    tokens = re.findall(r"[\w']+", text.lower())
+    words = set(tokens)
     for n, forms in _WORDS.get(lang, {}).items():
         for form in forms:
             if form.endswith("*") and any(w.startswith(form[:-1]) for w in words) or form in words:
                 found.add(n)
                 break
+    articles = _ARTICLES.get(lang, ())
+    for i, w in enumerate(tokens):
+        if w in articles and any(nxt in counted for nxt in tokens[i + 1:i + 3]):
+            found.add(1)
+            break
     return found
+
+
+def counted_nouns(entity: Entity, lang: str, number: int = 1,
+                  catalogue: Catalogue | None = None, lexicon: Lexicon | None = None) -> frozenset[str]:
+    """The forms (lower case) of the nouns that `number` counts in the entity's effects, in `lang`."""
+    catalogue = catalogue or default_catalogue()
+    lexicon = lexicon or default_lexicon()
+    out: set[str] = set()
+    for e in entity.effects:
+        for inv in effect_invocations(e):
+            verb = catalogue.verbs.get(inv.verb)
+            template = verb.text.get(lang) if verb is not None else None
+            if template is None:
+                continue
+            text = " ".join(str(x) for x in template.values()) if isinstance(template, dict) else str(template)
+            for param, word in _COUNTED.findall(text):
+                value = inv.arg(param)
+                if value is None or value.span == inv.span or number not in set(_numbers(value)):
+                    continue
+                if word.startswith("="):  # the noun an enum argument names (`{amount:=resource}`)
+                    other = inv.arg(word[1:])
+                    while isinstance(other, s.ProvisionalV):
+                        other = other.value
+                    word = other.name if isinstance(other, s.CallV) else ""
+                forms = lexicon.forms(word, lang) or {}
+                out.update(v.lower() for k, v in forms.items() if k not in ("gender", "kind"))
+    return frozenset(out)
 
 
 def check_hand_texts(project: Project) -> list[Diagnostic]:
@@ -84,7 +130,8 @@ def check_hand_texts(project: Project) -> list[Diagnostic]:
         if not wanted:
             continue
         for entry in entity.text.entries:
-            missing = sorted(wanted - text_numbers(entry.text, entry.lang))
+            counted = counted_nouns(entity, entry.lang) if 1 in wanted else frozenset()
+            missing = sorted(wanted - text_numbers(entry.text, entry.lang, counted))
             if missing:
                 listed = ", ".join(str(n) for n in missing)
                 out.append(Diagnostic(

@@ -106,6 +106,7 @@ class TextGen:
     lexicon: Lexicon = field(default_factory=default_lexicon)
     gaps: list[str] = field(default_factory=list)
     _current: Invocation | None = field(default=None, repr=False)
+    _trigger: str | None = field(default=None, repr=False)  # the trigger of the effect being rendered
 
     # ---- entities and effects -------------------------------------------------
 
@@ -130,7 +131,11 @@ class TextGen:
             self.gaps.append(f"grammar: no language {lang}")
             lang = self._fallback(entity) if self._fallback(entity) in self.lexicon.grammar else "en"
         trigger = self.invocation(entity, effect.trigger, lang)
-        body = self.body(entity, effect.body, lang)
+        self._trigger = effect.trigger.verb
+        try:
+            body = self.body(entity, effect.body, lang)
+        finally:
+            self._trigger = None
         if self.lexicon.flag(lang, "capitalize_body"):
             body = body.capitalized()
         if effect.condition is None:
@@ -219,12 +224,23 @@ class TextGen:
         if verb is None:
             self.gaps.append(f"unknown verb {inv.verb}")
             return Rendered([inv.verb])
-        template = self.template(verb, lang, form)
+        template = self._prevented(lang, form) if verb.name == "prevent" else None
+        template = template or self.template(verb, lang, form)
         if template is None:
             self.gaps.append(f"{verb.name}: no template in {lang}")
             template = (self.template(verb, self._fallback(entity), form) or self.template(verb, "en", form)
                         or verb.doc.rstrip("."))
         return self.fill(entity, verb, inv, template, lang)
+
+    def _prevented(self, lang: str, form: str) -> str | None:
+        """`prevent` in words that name what does not happen: the `prevented` text of the effect's trigger."""
+        trigger = self.catalogue.verbs.get(self._trigger or "")
+        texts = trigger.extra.get("prevented") if trigger is not None else None
+        t = texts.get(lang) if isinstance(texts, dict) else None
+        if isinstance(t, dict):
+            value = t.get(form) or t.get("do")
+            return str(value) if value is not None else None
+        return str(t) if t is not None else None
 
     def _negative(self, cond: Condition, lang: str) -> tuple[Verb, str] | None:
         """The verb's own negative sentence (`not:` in its template), if the condition is one verb that has it."""
@@ -308,10 +324,12 @@ class TextGen:
             return Rendered([f":{v.name}:"])
         if isinstance(v, s.ListV):
             items = [self.value(entity, verb, pname, _unwrap(i), lang, key=key) for i in v.items]
+            param = verb.param(pname)
+            last = "list_or" if param is not None and param.join == "or" else "list_last"
             out = Rendered()
             for i, item in enumerate(items):
                 if i:
-                    out.add(self.lexicon.pattern(lang, "list_last" if i == len(items) - 1 else "list_sep") or ", ")
+                    out.add(self.lexicon.pattern(lang, last if i == len(items) - 1 else "list_sep") or ", ")
                 out.add(item)
             return out
         if isinstance(v, s.UnknownV):

@@ -16,6 +16,9 @@ from cardc.backends import BuildOptions
 from cardc.backends.reference import md_escape, render_language, write_reference
 from cardc.frontend import FrontEndResult
 from cardc.lower import ODDS_KINDS
+from hypothesis import given
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 from textutil import compile_source
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "reference"
@@ -272,16 +275,47 @@ def test_user_data_is_escaped(nasty: Path) -> None:
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in base
         assert "{{ x }}" in base  # a template-looking name is data, not a template
         md = (nasty / "g" / lang / "base.md").read_text(encoding="utf-8")
-        assert "<script>" not in md and "&lt;script&gt;alert(1)&lt;/script&gt;" in md
+        assert "<script>" not in md and r"\<script\>alert(1)\</script\>" in md
         assert r"\*" in md and r"\[" in md and r"\|" in md
+        shown = MarkdownIt("commonmark").enable("table").render(md)  # what a Markdown viewer shows
+        assert "<script>" not in shown and "&lt;script&gt;alert(1)&lt;/script&gt;" in shown
         gallery = (nasty / "g" / lang / "gallery.html").read_text(encoding="utf-8")
         assert "<script>alert" not in gallery and "&lt;script&gt;" in gallery
     assert broken_html_links(nasty) == [] and broken_md_links(nasty) == []
 
 
-def test_md_escape() -> None:
+def _shown(markdown: str) -> str:
+    """The text a CommonMark renderer shows for a paragraph (markup and entities resolved)."""
+    tokens = MarkdownIt("commonmark").parseInline(markdown)
+    return "".join(t.content for t in tokens[0].children or [] if t.type in ("text", "code_inline"))
+
+
+def test_md_escape_is_for_markdown_not_html() -> None:
+    """Apostrophes and quotes stay as written; syntax characters are escaped so CommonMark shows them."""
+    assert md_escape("Horan's \"axe\"") == "Horan's \"axe\""
     assert md_escape("<a> & *b* _c_ [d](e) |f| #g `h`") == \
-        r"&lt;a&gt; &amp; \*b\* \_c\_ \[d\](e) \|f\| \#g \`h\`"
+        r"\<a\> \& \*b\* \_c\_ \[d\](e) \|f\| \#g \`h\`"
+    for text in ("Horan's 5 * 3 = 15", "<b>bold</b> &amp; &#39;", "[x](y) ![i](j)", "*a* __b__ `c`", "a | b # c ~d~",
+                 "1. not a list", "\\ back\\slash", "Ohnivé jezero: 4 – 6"):
+        assert _shown(md_escape(text)) == text, text
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=0x17F), max_size=40))
+def test_md_escape_round_trips_through_commonmark(text: str) -> None:
+    text = " ".join(text.split())  # one paragraph: no leading/trailing or repeated spaces
+    assert _shown(md_escape(text)) == text
+
+
+def test_generated_markdown_has_no_html_entities() -> None:
+    """The committed reference reads right in any Markdown viewer: no `&#39;` or `&amp;` shown literally."""
+    root = Path(__file__).resolve().parent.parent / "generated" / "reference"
+    pages = sorted(root.rglob("*.md"))
+    assert pages
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert "&#39;" not in text and "&\\#39;" not in text and "&amp;" not in text, page
+    horan = (root / "karak" / "en" / "house_rules.md").read_text(encoding="utf-8")
+    assert "the winner's total" in MarkdownIt("commonmark").render(horan).replace("&#x27;", "'")
 
 
 @pytest.mark.parametrize("stem", ["base", "x", "variants", "errata", "components", "provisional"])
@@ -299,3 +333,50 @@ def test_gallery_filters_list_kinds_modules_variants(nasty: Path) -> None:
     assert '<option value="x">Expansion</option>' in html and '<option value="wild">Wild</option>' in html
     assert html.count('<article class="card') == 4  # knife, evil, plain and its erratum
     assert 'data-variant="wild"' in html
+
+
+def _enums(t) -> list[str]:  # type: ignore[no-untyped-def]
+    if t.name == "enum":
+        return [str(a) for a in t.args]
+    return _enums(t.args[0]) if t.name == "list" and t.args else []
+
+
+def test_enum_values_have_a_label_in_every_published_language(bundled: FrontEndResult) -> None:
+    """No enum value is left as an English id on another language's page ("Tvar: crossing")."""
+    from cardc.backends.reference.context import RefContext
+    from cardc.lexicon import default_lexicon
+
+    p = bundled.project
+    lexicon = default_lexicon()
+    missing = []
+    for (game, _kind), kd in p.kinds.items():
+        for attr, ad in kd.attrs.items():
+            if attr == "gender":  # steers the grammar only; never shown
+                continue
+            for value in _enums(ad.type):
+                for lang in p.games[game].publish:
+                    ctx = RefContext(p, p.games[game], lang)
+                    own = lexicon.form(f"{attr}.{value}", lang, None) or lexicon.form(value, lang, None)
+                    if not own and p.kinds.get((game, value)) is None:
+                        missing.append((game, attr, value, lang))
+                    assert ctx.enum_label(value, attr)
+    assert missing == []
+
+
+def test_pages_show_enum_words_and_kind_names(reference: Path) -> None:
+    regent = (reference / "karak" / "cs" / "regent.md").read_text(encoding="utf-8")
+    assert "**Použití:** ve vlastním tahu" in regent and "own turn" not in regent
+    assert "**Použití:** v boji" in (reference / "karak" / "cs" / "base.md").read_text(encoding="utf-8")
+    base = (reference / "karak" / "cs" / "base.md").read_text(encoding="utf-8")
+    assert "**Tvar:** křižovatka" in base and "**Tvar:** crossing" not in base
+    realm = (reference / "prophecy" / "cs" / "dragon_realm.md").read_text(encoding="utf-8")
+    assert "dragon obstacle" not in realm and "**Pořadí:** lesser" not in realm and "**Pořadí:** nižší" in realm
+
+
+def test_designer_notes_and_sources_only_with_designer(bundled: FrontEndResult, reference: Path,
+                                                       tmp_path: Path) -> None:
+    player = (reference / "karak" / "en" / "regent.md").read_text(encoding="utf-8")
+    assert "*Note:*" not in player and "004_dc563c5159c76d25.txt" not in player
+    write_reference(bundled.project, tmp_path, BuildOptions(designer=True))
+    designer = (tmp_path / "reference" / "karak" / "en" / "regent.md").read_text(encoding="utf-8")
+    assert "*Note:*" in designer and "004\\_dc563c5159c76d25.txt" in designer

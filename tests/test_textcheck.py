@@ -68,3 +68,24 @@ def test_number_words() -> None:
     assert 6 in text_numbers("Padla-li mu šestka", "cs")
     assert 2 in text_numbers("Rzuć dwiema kośćmi", "pl") or 2 in text_numbers("dwie kości", "pl")
     assert text_numbers("no numbers here", "en") == set()
+
+
+def test_an_article_does_not_stand_for_a_stale_number(tmp_path: Path) -> None:
+    """"a monster" is no count: the text says 2 lives where the effect costs 1, so W501 names the 1."""
+    msgs = w501(tmp_path, """rule r {
+  name: { cs "R" en "R" }
+  text: { cs "Smí projít kolem nestvůry; stojí ji to 1 život."
+          en "She may walk past a monster; this costs her 2 lives." }
+  on turn_start { lose_life(1) }
+}
+""")
+    assert msgs == ["the en text of `r` does not mention 1, which its effects use"]
+
+
+def test_an_article_before_the_counted_noun_reads_one(tmp_path: Path) -> None:
+    assert w501(tmp_path, """rule r {
+  name: { cs "R" en "R" }
+  text: { cs "Ztrať jeden život." en "Lose a life." }
+  on turn_start { lose_life(1) }
+}
+""") == []

@@ -171,3 +171,50 @@ hero ann {
 ])
 def test_gender_guess(name: str, lang: str, gender: str) -> None:
     assert guess_gender(name, lang) == gender
+
+
+def _said(bundled: FrontEndResult, ident: str, lang: str, module: str | None = None) -> str:
+    p = bundled.project
+    e = next(x for x in p.entities if x.id == ident and (module is None or x.module == module))
+    return " ".join(r.plain for r in TextGen(p).generated(e, lang))
+
+
+def test_czech_and_slovak_word_order_and_words(bundled: FrontEndResult) -> None:
+    """Clitics stand second in their clause; the seeds' own words (místnost, prokletí, závěrečný boj, netvor)."""
+    arena = _said(bundled, "battle_arena", "cs")
+    assert "pokud se na tento dílek vstupuje poprvé" in arena and "pokud na tento dílek se" not in arena
+    assert "sa na tento dielik vstupuje" in _said(bundled, "battle_arena", "sk")
+    dragon = _said(bundled, "stronger_dragon", "cs")
+    assert "a padne ti dvojice" in dragon and "a ti padne" not in dragon
+    lord = _said(bundled, "lord_of_karak", "cs")
+    assert "za kartu a figurku „Pán Karaku“" in lord and "zbav se prokletí" in lord and "kletb" not in lord
+    assert "místnost" in _said(bundled, "fate_weaver", "cs") and "komnat" not in _said(bundled, "fate_weaver", "cs")
+    assert "miestnosť" in _said(bundled, "fate_weaver", "sk")
+    lord_de = _said(bundled, "lord_of_karak", "de")
+    assert "Gemächer" in lord_de and "Kammern" not in lord_de and "besetzt" not in lord_de
+    unstoppable = _said(bundled, "unstoppable", "cs")
+    assert "na které 6 padla, než byla v tomto souboji přehozena" in unstoppable
+
+
+def test_a_list_of_alternatives_reads_or(bundled: FrontEndResult) -> None:
+    text = _said(bundled, "realm_final_battle", "en")
+    assert "Legends of Dragons or Clairvoyant Dream is drawn" in text, text
+    assert "Legendy o dracích nebo" in _said(bundled, "realm_final_battle", "cs")
+
+
+def test_prevent_names_what_does_not_happen(bundled: FrontEndResult) -> None:
+    """`prevent` reads as a card would: it names the event of its trigger, never "this does not happen"."""
+    sneak = _said(bundled, "sneak", "en")
+    assert "you do not fight the monster and walk on past it" in sneak and "this does not happen" not in sneak
+    assert "you do not fall unconscious" in _said(bundled, "reincarnation", "en")
+    p = bundled.project
+    gen = TextGen(p)
+    for e in p.entities:
+        for lang in p.games[e.game].publish:
+            for r in gen.generated(e, lang):
+                assert "this does not happen" not in r.plain and "to se nestane" not in r.plain, (e.id, lang)
+
+
+def test_the_duel_speaks_of_the_last_life(bundled: FrontEndResult) -> None:
+    duel = _said(bundled, "hero_duel", "en")
+    assert "this is not your last life" in duel and "you do not have 1 life" not in duel

@@ -20,6 +20,7 @@ class BuildOptions:
     only: frozenset[str] = frozenset()  # empty: every backend
     settings: dict[str, str] = field(default_factory=dict)
     destination: Path | None = None  # the folder the outputs end up in (backends write to a temp folder first)
+    designer: bool = False  # the reference shows designer notes and source sections
     cache: Any = field(default=None, compare=False)  # a cardc.buildcache.BuildCache during `cardc build`
 
     def wants(self, name: str) -> bool:

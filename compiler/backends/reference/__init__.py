@@ -20,21 +20,24 @@ from cardc.backends.reference.pages import all_pages, page
 from cardc.diagnostics import Diagnostic
 from cardc.model import Project
 from jinja2 import Environment, FileSystemLoader
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STATIC = ("style.css", "gallery.js")
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|#~])")
+# CommonMark lets a backslash escape any ASCII punctuation; these are the characters that could start
+# emphasis, code, links, tables, headings, raw HTML (<) or an entity (&). Quotes and apostrophes need nothing.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|#~<>&])")
+_MD_LIST_START = re.compile(r"^(\d+)([.)])", re.M)  # "1. " at the start of a line would begin a numbered list
 
 
 def md_escape(value: Any) -> str:
-    """Markdown text: HTML special characters as entities, Markdown punctuation backslash-escaped."""
+    """Markdown text (CommonMark): punctuation that Markdown would read as syntax, backslash-escaped."""
     if isinstance(value, Markup):
         return str(value)
     if value is None:
         return ""
-    text = str(escape(str(value)))
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    text = _MD_SPECIAL.sub(r"\\\1", str(value))
+    return _MD_LIST_START.sub(r"\1\\\2", text)
 
 
 def _raw(value: Any) -> Markup:
@@ -73,9 +76,10 @@ def _tidy(text: str) -> str:
     return out + "\n"
 
 
-def render_language(project: Project, game: str, lang: str, folder: Path, build_dir: Path | None) -> None:
+def render_language(project: Project, game: str, lang: str, folder: Path, build_dir: Path | None,
+                    designer: bool = False) -> None:
     """Write every page of one game's reference in one language into `folder`."""
-    ctx = RefContext(project, project.games[game], lang, build_dir)
+    ctx = RefContext(project, project.games[game], lang, build_dir, designer)
     s = _strings(lang)
     folder.mkdir(parents=True, exist_ok=True)
     html_page, md_page = html_env().get_template("page.html"), md_env().get_template("page.md")
@@ -98,7 +102,7 @@ def write_reference(project: Project, out: Path, options: BuildOptions) -> list[
         game = project.games[game_id]
         langs = []
         for lang in game.publish:
-            render_language(project, game_id, lang, folder / game_id / lang, out)
+            render_language(project, game_id, lang, folder / game_id / lang, out, options.designer)
             s = _strings(lang)
             name = (game.name.get(lang) or game.name.get(game.fallback) or game_id) if game.name else game_id
             langs.append({"code": lang, "title": f"{name} — {s['reference']}", "gallery": s["gallery"]})

@@ -47,6 +47,7 @@ class RefContext:
     game: Game
     lang: str
     build_dir: Path | None = None
+    designer: bool = False  # show designer notes and source sections (`cardc build --designer`)
     gen: TextGen = field(init=False)
     where: dict[str, tuple[str, str]] = field(init=False)  # entity key -> (page, anchor)
     entities: list[Entity] = field(init=False)
@@ -156,24 +157,28 @@ class RefContext:
             out.append({"t": text[pos:]})
         return out
 
-    def value(self, v: s.Value) -> Rich:
-        """An attribute value as rich text: references link to their entries; doubt is marked."""
+    def value(self, v: s.Value, attr: str | None = None) -> Rich:
+        """An attribute value as rich text: references link to their entries; an enum value or a kind reads
+        in this language (the lexicon's `<attr>.<value>`, then `<value>`, then the kind's name); doubt is marked."""
         if isinstance(v, s.ProvisionalV):
-            return [*self.value(v.value), {"t": self.s("provisional_badge"), "badge": "provisional", "title": v.note}]
+            return [*self.value(v.value, attr), {"t": self.s("provisional_badge"), "badge": "provisional",
+                                                 "title": v.note}]
         if isinstance(v, s.UnknownV):
             return [{"t": "?"}, {"t": self.s("unknown_badge"), "badge": "unknown", "title": v.note or ""}]
         if isinstance(v, s.CallV) and v.args is None:
+            own = self.gen.lexicon.form(f"{attr}.{v.name}", self.lang, None) if attr else None
+            if own:  # an enum value with its own word (`used_in: fight` is not the rule `fight`)
+                return [{"t": own}]
             target = self.ref(v.name)
             if target is not None:
                 return [self.link(target)]
-            word = self.gen.lexicon.form(v.name, self.lang, None)
-            return [{"t": word or v.name.replace("_", " ")}]
+            return [{"t": self.enum_label(v.name, attr)}]
         if isinstance(v, s.ListV):
             out: Rich = []
             for i, item in enumerate(v.items):
                 if i:
                     out.append({"t": ", "})
-                out.extend(self.value(item))
+                out.extend(self.value(item, attr))
             return out
         if isinstance(v, s.LocalizedV):
             return [{"t": self.loc(v)}]
@@ -194,6 +199,17 @@ class RefContext:
         if isinstance(v, s.IconV):
             return [{"t": f":{v.name}:"}]
         return [{"t": "?"}]
+
+    def enum_label(self, value: str, attr: str | None = None) -> str:
+        """The word for an enum value (or a kind named as a value) in this language; the bare id if none."""
+        lexicon = self.gen.lexicon
+        word = (lexicon.form(f"{attr}.{value}", self.lang, None) if attr else None) \
+            or lexicon.form(value, self.lang, None)
+        if word:
+            return word
+        if self.project.kinds.get((self.game.id, value)) is not None:
+            return self.kind_name(value)
+        return value.replace("_", " ")
 
     def attr_label(self, kind: str, attr: str) -> str:
         labels = all_strings().get("attributes", {})

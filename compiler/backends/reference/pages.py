@@ -54,7 +54,7 @@ def entry(ctx: RefContext, e: Entity, kids: dict[str, list[Entity]], level: int 
         attrs.append((ctx.s("count"), _t(str(e.copies))))
     for key in sorted(e.attrs):
         if key not in SKIP_ATTRS:
-            attrs.append((ctx.attr_label(e.kind, key), ctx.value(e.attrs[key])))
+            attrs.append((ctx.attr_label(e.kind, key), ctx.value(e.attrs[key], key)))
     for a, _ in e.provisional:
         if a == "copies" and not any(lbl == ctx.s("count") for lbl, _ in attrs):
             attrs.append((ctx.s("count"), [{"t": "?"}]))
@@ -65,9 +65,9 @@ def entry(ctx: RefContext, e: Entity, kids: dict[str, list[Entity]], level: int 
         attrs.append((ctx.s("variant_only"), [ctx.link(v)] if v else _t(e.variant)))
     meta: list[tuple[str, Rich]] = []
     note = e.attrs.get("note")
-    if isinstance(note, s.StrV | s.LocalizedV):
+    if ctx.designer and isinstance(note, s.StrV | s.LocalizedV):  # notes and sources are for designers
         meta.append((ctx.s("note"), ctx.value(note)))
-    if e.source:
+    if ctx.designer and e.source:
         meta.append((ctx.s("source"), _t(e.source)))
     hand = [ctx.linked(ctx.loc(e.text))] if e.text is not None and ctx.loc(e.text) else []
     effects = [ctx.rendered(r) for r in ctx.gen.generated(e, ctx.lang)]

@@ -904,8 +904,9 @@ def fx_double_attack_1(ctx: Context) -> None:
 def fx_reincarnation_1(ctx: Context) -> None:
     """Reincarnation (ability `reincarnation`), effect 1: on last_life_lost.
 
-    Rule: When you lose your last life: this does not happen, move yourself at once, without steps, to a
-      revealed tile with a healing fountain (the nearest one), heal all your lives and your turn ends.
+    Rule: When you lose your last life: you do not fall unconscious, move yourself at once, without
+      steps, to a revealed tile with a healing fountain (the nearest one), heal all your lives and your
+      turn ends.
 
     When: When the hero loses its last life.
     Then:
@@ -943,7 +944,7 @@ def fx_sneak_1(ctx: Context) -> None:
     """Sneak (ability `sneak`), effect 1: on meet_monster.
 
     Rule: When you step onto a tile with an undefeated monster, before the fight, if you still have
-      steps left this turn: choose one: this does not happen; or do nothing.
+      steps left this turn: choose one: you do not fight the monster and walk on past it; or do nothing.
 
     When: When the hero steps onto a tile where an undefeated monster stands, before the fight that
       follows; `prevent` here cancels the fight, not the step.

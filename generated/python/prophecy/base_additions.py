@@ -375,7 +375,7 @@ ENTITIES: tuple[EntityData, ...] = (
 def fx_new_items_1(ctx: Context) -> None:
     """New items (deck `new_items`), effect 1: on setup.
 
-    Rule: During setup: shuffle the cards of New items into Common items and Rare items, each into the
+    Rule: During setup: shuffle the cards of New items into Common items or Rare items, each into the
       deck it belongs to.
 
     When: While the game is set up.
@@ -407,7 +407,7 @@ def fx_new_adventures_1(ctx: Context) -> None:
 def fx_time_loop_1(ctx: Context) -> None:
     """Time Loop (ability `time_loop`), effect 1: on use.
 
-    Rule: When you use this item, if this card was used in the previous round: this does not happen.
+    Rule: When you use this item, if this card was used in the previous round: the card has no effect.
 
     When: When the holder uses this item.
     Only if used_last_round (used_last_round: The card was used in the previous round.)
@@ -492,7 +492,7 @@ def fx_stat_increase_1(ctx: Context) -> None:
     """Raising a stat at its maximum (rule `stat_increase`), effect 1: on stat_gain(stat=strength).
 
     Rule: When you would gain a point of strength: if the variant A stone at the maximum is in play and
-      you are at your maximum strength, this does not happen and you may restore 1 point of strength;
+      you are at your maximum strength, you take no new stone and you may restore 1 point of strength;
       otherwise, gain 1 point of strength (your maximum rises too).
 
     When: When the character would gain a point of a stat.
@@ -519,7 +519,7 @@ def fx_stat_increase_2(ctx: Context) -> None:
     """Raising a stat at its maximum (rule `stat_increase`), effect 2: on stat_gain(stat=will).
 
     Rule: When you would gain a point of will: if the variant A stone at the maximum is in play and you
-      are at your maximum will, this does not happen and you may restore 1 point of will; otherwise,
+      are at your maximum will, you take no new stone and you may restore 1 point of will; otherwise,
       gain 1 point of will (your maximum rises too).
 
     When: When the character would gain a point of a stat.

@@ -1789,7 +1789,7 @@ def fx_realm_final_battle_1(ctx: Context) -> None:
 def fx_realm_final_battle_2(ctx: Context) -> None:
     """The final battle and the Dragon Realm (rule `realm_final_battle`), effect 2: on always.
 
-    Rule: At all times, if the final battle is under way: when Legends of Dragons and Clairvoyant Dream
+    Rule: At all times, if the final battle is under way: when Legends of Dragons or Clairvoyant Dream
       is drawn, ignore it and draw another card at once.
 
     When: All the time while the card is in play or the rule applies; its modifiers hold throughout.
