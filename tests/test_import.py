@@ -57,6 +57,7 @@ def test_cli_imports_and_the_source_checks_clean(bundled: FrontEndResult, tmp_pa
     proc = _cli("import", str(exported), "--out", "src", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "wrote" in proc.stderr
+    assert _cli("fmt", "--check", "src", cwd=tmp_path).returncode == 0  # laid out as `cardc fmt` would
     check = _cli("check", "src", cwd=tmp_path)
     assert check.returncode == 0, check.stderr
     assert "ok: " in check.stderr and "error[" not in check.stderr

@@ -40,9 +40,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _formatted(files: dict[str, str]) -> dict[str, str]:
-    """Laid out as `cardc fmt` would, where the formatter is available."""
-    try:
-        from cardc.fmt import format_source  # type: ignore[attr-defined]
-    except ImportError:
-        return files
-    return {rel: (format_source(text) if rel.endswith(".cardc") else text) for rel, text in files.items()}
+    """Laid out as `cardc fmt` lays out source."""
+    from cardc.fmt import format_text
+
+    return {rel: (format_text(text) if rel.endswith(".cardc") else text) for rel, text in files.items()}
