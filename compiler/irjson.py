@@ -111,7 +111,8 @@ def kind_json(k: m.KindDef) -> dict[str, Any]:
         "size": k.size,
         "attrs": {a.name: {"type": str(a.type), "required": a.required,
                            "default": value_json(a.default) if a.default is not None else None,
-                           "doc": a.doc} for a in k.attrs.values()},
+                           "doc": a.doc, "label": a.label.as_dict() if a.label else None, "icon": a.icon}
+                  for a in k.attrs.values()},
         "span": k.span.to_json(),
     }
 
