@@ -5,6 +5,7 @@ A failed or interrupted build leaves the previous output folder exactly as it wa
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import tempfile
@@ -26,6 +27,8 @@ class BuildFailed(Exception):
 
 def build(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
     out = out.resolve()
+    if options.destination is None:
+        options = dataclasses.replace(options, destination=out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-", dir=out.parent))
     diagnostics: list[Diagnostic] = []

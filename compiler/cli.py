@@ -93,6 +93,11 @@ def cmd_build(args: argparse.Namespace) -> int:
     for note in options.notes:
         print(note, file=sys.stderr)
     print(f"built {args.out}", file=sys.stderr)
+    if options.wants("export"):
+        from cardc.backends.export.tts import copy_instructions
+
+        for line in copy_instructions(args.out):
+            print(line, file=sys.stderr)
     return 0
 
 
@@ -194,7 +199,8 @@ def make_parser() -> argparse.ArgumentParser:
                     "(default: shared cut lines where that fits more cards, else a full bleed each)")
     pe = p.add_argument_group("exports")
     pe.add_argument("--tts-base-url", metavar="URL",
-                    help="prefix for Tabletop Simulator image URLs (default: paths relative to the deck file)")
+                    help="prefix for Tabletop Simulator image URLs, for images hosted online "
+                    "(default: absolute file:/// URLs of the output folder, which TTS loads locally)")
     pe.add_argument("--tts-images", choices=("true", "false"), help="build TTS sprite sheets (default true)")
     pp.add_argument("--print-set", action="append", metavar="KEY=VALUE",
                     help="any other print setting, e.g. size.small_card=41x63 or margin=4 (repeatable)")
@@ -211,6 +217,12 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("odds", help="exact win/tie/loss odds of a fight, a duel or every hero against every monster")
     add_odds_arguments(p)
     p.set_defaults(func=cmd_odds)
+
+    from cardc.commands import import_export
+
+    p = sub.add_parser("import", help="write .cardc source from an engine-neutral export (export/<game>.json)")
+    import_export.add_arguments(p)
+    p.set_defaults(func=import_export.run)
 
     p = sub.add_parser("schemas", help="write the JSON Schemas generated from kinds and the effect catalogue")
     p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")

@@ -18,6 +18,7 @@ from cardc.model import Project
 class BuildOptions:
     only: frozenset[str] = frozenset()  # empty: every backend
     settings: dict[str, str] = field(default_factory=dict)
+    destination: Path | None = None  # the folder the outputs end up in (backends write to a temp folder first)
     notes: list[str] = field(default_factory=list, compare=False)  # summary lines backends add for the CLI
 
     def wants(self, name: str) -> bool:

@@ -1,0 +1,1 @@
+"""Commands of the `cardc` command line, one module each."""
