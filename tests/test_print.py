@@ -173,6 +173,19 @@ def test_overflow_is_an_error_that_fails_the_build(tmp_path: Path, capsys: pytes
     assert "--allow-overflow" in err
 
 
+def test_labels_and_icons_come_from_the_content(fixture_build) -> None:  # noqa: ANN001
+    from cardc.backends.print.icons import ICONS
+
+    _project, out, diags, sheets = fixture_build
+    assert "door" in ICONS  # the fixture's own SVG (icons/door.svg), declared on `attr exits`
+    assert not [d for d in diags if d.code == "W604" and "door" in d.message]
+    [sheet] = [s for s in sheets if s.lang == "en"]
+    front = sheet.faces["chamber"][0]
+    assert ":door: Exits 3" in front  # label and icon as the kind declares them, not the attribute's id
+    text = pdf_text(out / "print" / "dungeon-en.pdf")
+    assert "Exits" in text and "exits" not in text.replace("Exits", "")
+
+
 def test_min_text_is_the_one_floor(tmp_path: Path) -> None:
     """A template's own `min` may ask for more, never for less than the maker's --min-text."""
     from cardc.backends.print.render import draw_face

@@ -36,6 +36,7 @@ class PrintSettings:
     layout_cols: int = 0  # cards across a page (0: as many as fit)
     layout_rows: int = 0  # cards down a page (0: as many as fit)
     gutter: float | None = None  # mm between neighbouring trim boxes; None: as dense as the bleed allows
+    rulebook: bool = True  # also `<game>-<lang>-rules.pdf`, the rules reference with the card faces
     sizes: dict[str, CardSize] = field(default_factory=dict)  # size overrides: print.size.NAME=WxH
 
     @property
@@ -96,7 +97,7 @@ def parse_settings(raw: dict[str, str]) -> tuple[PrintSettings, list[Diagnostic]
                 s = replace(s, gutter=v)
         elif name == "layout":
             s = _layout(s, key, value, bad)
-        elif name in ("cut_lines", "png", "allow_overflow", "strict_languages"):
+        elif name in ("cut_lines", "png", "allow_overflow", "strict_languages", "rulebook"):
             if low in _BOOL:
                 s = replace(s, **{name: _BOOL[low]})
             else:
@@ -123,7 +124,7 @@ def parse_settings(raw: dict[str, str]) -> tuple[PrintSettings, list[Diagnostic]
             diags.append(Diagnostic(Severity.ERROR, "E600", f"unknown print setting `{key}`", NO_SPAN,
                                     "known: paper, orientation, bleed, margin, mark_length, mark_gap, mark_weight, "
                                     "cut_lines, duplex, back_offset, png, png_dpi, min_text, allow_overflow, "
-                                    "strict_languages, layout, gutter, size.NAME"))
+                                    "strict_languages, layout, gutter, rulebook, size.NAME"))
     return s, diags
 
 

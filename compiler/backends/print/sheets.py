@@ -7,6 +7,7 @@ of one size share pages; each card appears `copies` times; backs follow each fro
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from cardc.backends.print.imposition import Page, Placement, impose
 from cardc.backends.print.png import encode_png
 from cardc.backends.print.presets import CardSize, card_size, known_sizes
 from cardc.backends.print.render import DrawReport, ImageResolver, draw_calibration, draw_face, draw_pages
+from cardc.backends.print.rulebook import Faces
 from cardc.backends.print.settings import PrintSettings, parse_settings
 from cardc.backends.print.templates import Element, TemplateError, Templates, parse_elements
 from cardc.diagnostics import NO_SPAN, Diagnostic, Severity, Span
@@ -267,6 +269,25 @@ class PrintBuild:
         for game, lines in by_game.items():
             (folder / f"{game}-languages.md").write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
 
+    def faces_of(self, sheets: list[Sheet]) -> Callable[[str, str], Faces]:
+        """For the rulebook: the drawn elements of every entity's faces in one game and language."""
+
+        def faces(game: str, lang: str) -> Faces:
+            out: Faces = {}
+            for sheet in sheets:
+                if sheet.game != game or sheet.lang != lang:
+                    continue
+                for e in sheet.entities:
+                    pair = sheet.faces.get(e.key)
+                    if pair is None:
+                        continue
+                    size = self.size_of(e)
+                    back = self.parsed[pair[1]] if pair[1] is not None else None
+                    out[e.key] = (self.parsed[pair[0]], back, size.w, size.h, size.shape == "round", self._images(e))
+            return out
+
+        return faces
+
     def _images(self, e: Entity) -> ImageResolver:
         return lambda rel: image_path(self.project, e, rel)
 
@@ -319,7 +340,9 @@ def _grids(b: PrintBuild, sheet: Sheet) -> str:
     for size in dict.fromkeys(b.size_of(e) for e in sheet.entities if e.key in sheet.faces):
         grid = fit(size.w, size.h, b.s, size.shape == "round")
         if grid is not None:
-            parts.append(f"{size.name} {size.w:g}x{size.h:g} mm {grid.cols}x{grid.rows}")
+            shape = " round" if size.shape == "round" else ""
+            named = "" if size.name.split()[0] == f"{size.w:g}x{size.h:g}" else f"{size.name} "
+            parts.append(f"{named}{size.w:g}x{size.h:g} mm{shape}: {grid.cols}x{grid.rows} a page")
     return ", ".join(parts)
 
 
@@ -349,6 +372,10 @@ def run(project: Project, out: Path, options: BuildOptions, png: bool | None = N
             options.notes.append(f"print: {sheet.path.name}: {len(sheet.pages)} pages on {sheet.sheets} "
                                  f"sheet{'s' if sheet.sheets != 1 else ''} ({_grids(b, sheet)})")
     b.languages_report(folder, options.notes)
+    if sheets and settings.rulebook:
+        from cardc.backends.print.rulebook import write_rulebooks
+
+        write_rulebooks(project, folder, settings, b.faces_of(sheets), options.notes)
     if sheets:
         folder.mkdir(parents=True, exist_ok=True)
         c = canvas(str(folder / f"calibration-{settings.paper}.pdf"))
