@@ -76,15 +76,26 @@ def cmd_dump(args: argparse.Namespace) -> int:
 
 def cmd_build(args: argparse.Namespace) -> int:
     from cardc.backends import BuildOptions
-    from cardc.build import BuildFailed, build
+    from cardc.build import BuildFailed, OutputRefused, build, check_output
+    from cardc.loader import find_content_root
 
-    result = _front([args.path] if args.path else [])
+    content = [args.path or DEFAULT_CONTENT]
+    protected = [*content, find_content_root(content)]
+    try:
+        check_output(args.out, protected)  # before any work: a refused folder costs no compile
+    except OutputRefused as refused:
+        print(f"cardc build: error: {refused}", file=sys.stderr)
+        return 2
+    result = _front(content)
     if _report(_with_schema(result), result.sources, strict=args.strict):
         print("build not started: fix the errors above", file=sys.stderr)
         return 1
     options = BuildOptions(only=frozenset(args.only or ()), settings=_print_settings(args))
     try:
-        diags = build(result.project, args.out, options)
+        diags = build(result.project, args.out, options, protected)
+    except OutputRefused as refused:
+        print(f"cardc build: error: {refused}", file=sys.stderr)
+        return 2
     except BuildFailed as failed:
         _report(failed.diagnostics, result.sources)
         print("build failed: nothing was written", file=sys.stderr)
@@ -173,7 +184,9 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("build", help="build every output from content into generated/")
     p.add_argument("path", nargs="?", type=Path, help="content folder (default: content/)")
-    p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: generated/)")
+    p.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                   help="output folder (default: generated/): a new or empty folder, or one an earlier build "
+                   "wrote; files in it that the build did not write are kept")
     p.add_argument("--only", action="append", metavar="BACKEND", help="build only this backend (repeatable)")
     p.add_argument("--strict", action="store_true", help="refuse to build with provisional values")
     pp = p.add_argument_group("print sheets")
