@@ -6,34 +6,31 @@ Exit codes: 0 success (warnings allowed), 1 errors in the content, 2 a bad comma
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from cardc import __version__
-from cardc.diagnostics import Diagnostic, Severity
+from cardc.diagnostics import Diagnostic
 from cardc.frontend import FrontEndResult, compile_paths
+from cardc.report import BadOptions, Reporter, ReportOptions, add_report_arguments
 
 DEFAULT_CONTENT = Path("content")
 DEFAULT_OUT = Path("generated")
 
 
-def _report(diags: Sequence[Diagnostic], sources: dict[str, str], strict: bool = False) -> int:
-    """Print diagnostics on stderr; return the number that count as errors."""
-    errors = warnings = 0
-    for d in diags:
-        if strict and d.code == "W500":
-            d = dataclasses.replace(d, severity=Severity.ERROR)  # shown as what it counts as
-        print(d.render(sources), file=sys.stderr)
-        if d.is_error or (strict and d.code == "W500"):
-            errors += 1
-        else:
-            warnings += 1
-    if diags:
-        print(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}",
-              file=sys.stderr)
-    return errors
+def _report(diags: Sequence[Diagnostic], sources: dict[str, str], strict: bool = False,
+            reporter: Reporter | None = None, ok: str | None = None) -> int:
+    """Print diagnostics (on stderr, or as JSON/SARIF on stdout); return the number that count as errors."""
+    if reporter is None:
+        reporter = Reporter(ReportOptions(strict=strict))
+    return reporter.report(diags, sources, ok=ok)
+
+
+def _reporter(args: argparse.Namespace, result: FrontEndResult, paths: list[Path]) -> Reporter:
+    from cardc.loader import find_content_root
+
+    return Reporter.from_args(args, find_content_root(paths or [DEFAULT_CONTENT]), result.modules)
 
 
 def _front(paths: list[Path]) -> FrontEndResult:
@@ -52,33 +49,36 @@ def _with_schema(result: FrontEndResult) -> list[Diagnostic]:
 def cmd_check(args: argparse.Namespace) -> int:
     result = _front(args.paths)
     diags = _with_schema(result) if args.schema else result.diagnostics
-    errors = _report(diags, result.sources, strict=args.strict)
-    if errors:
-        return 1
-    if not args.quiet:
-        n = len(result.project.entities)
-        files = len(result.sources)
-        print(f"ok: {files} file{'s' if files != 1 else ''}, {n} entit{'ies' if n != 1 else 'y'}", file=sys.stderr)
-    return 0
+    n, files = len(result.project.entities), len(result.sources)
+    ok = f"{files} file{'s' if files != 1 else ''}, {n} entit{'ies' if n != 1 else 'y'}"
+    return 1 if _report(diags, result.sources, reporter=_reporter(args, result, args.paths), ok=ok) else 0
 
 
 def cmd_dump(args: argparse.Namespace) -> int:
+    from cardc.flags import unknown_names
     from cardc.irjson import iter_project_json
 
     result = _front(args.paths)
-    if _report(result.diagnostics if not args.quiet else [d for d in result.diagnostics if d.is_error],
-               result.sources):
+    if _report(result.diagnostics, result.sources, reporter=_reporter(args, result, args.paths)):
         return 1
+    if args.game is not None and _flag_errors("dump", unknown_names("game", [args.game],
+                                                                    sorted(result.project.games))):
+        return 2
     for chunk in iter_project_json(result.project, args.game):  # streamed: large IRs stay small in memory
         sys.stdout.write(chunk)
     return 0
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from cardc import backends
     from cardc.backends import BuildOptions
     from cardc.build import BuildFailed, OutputRefused, build, check_output
+    from cardc.flags import check_build_flags
     from cardc.loader import find_content_root
 
+    settings = _print_settings(args)
+    if _flag_errors("build", check_build_flags(args, [name for name, _ in backends.BACKENDS], settings)):
+        return 2
     content = [args.path or DEFAULT_CONTENT]
     protected = [*content, find_content_root(content)]
     try:
@@ -87,20 +87,24 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(f"cardc build: error: {refused}", file=sys.stderr)
         return 2
     result = _front(content)
-    if _report(_with_schema(result), result.sources, strict=args.strict):
+    reporter = _reporter(args, result, content)
+    front = _with_schema(result)
+    if reporter.classify(front)[2].errors:
+        _report(front, result.sources, reporter=reporter)
         print("build not started: fix the errors above", file=sys.stderr)
         return 1
-    options = BuildOptions(only=frozenset(args.only or ()), settings=_print_settings(args))
+    options = BuildOptions(only=frozenset(args.only or ()), settings=settings)
     try:
         diags = build(result.project, args.out, options, protected)
     except OutputRefused as refused:
         print(f"cardc build: error: {refused}", file=sys.stderr)
         return 2
     except BuildFailed as failed:
-        _report(failed.diagnostics, result.sources)
+        _report([*front, *failed.diagnostics], result.sources, reporter=reporter)
         print("build failed: nothing was written", file=sys.stderr)
         return 1
-    _report(diags, result.sources)
+    # one report, one summary: the front end's warnings and the backends' together
+    _report(sorted([*front, *diags], key=Diagnostic.sort_key), result.sources, reporter=reporter)
     for note in options.notes:
         print(note, file=sys.stderr)
     print(f"built {args.out}", file=sys.stderr)
@@ -115,6 +119,8 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_schemas(args: argparse.Namespace) -> int:
     from cardc.schema import SCHEMA_DIR, generated_schemas, write_schemas
 
+    if args.out is None and not args.check and _not_in_checkout("schemas", "give --out DIR to write them elsewhere"):
+        return 2
     result = _front(args.paths)
     if _report([d for d in result.diagnostics if d.is_error], result.sources):
         return 1
@@ -131,9 +137,19 @@ def cmd_schemas(args: argparse.Namespace) -> int:
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
+    from cardc.flags import check_odds_flags
     from cardc.odds import run_odds
 
+    if _flag_errors("odds", check_odds_flags(args)):
+        return 2
     return run_odds(args, _front, _report)
+
+
+def _flag_errors(command: str, errors: list[str]) -> bool:
+    """Print command-line errors the way argparse does (`cardc CMD: error: ...`); True if there were any."""
+    for error in errors:
+        print(f"cardc {command}: error: {error}", file=sys.stderr)
+    return bool(errors)
 
 
 PRINT_FLAGS = {"paper": "paper", "orientation": "orientation", "bleed": "bleed", "duplex": "duplex",
@@ -156,9 +172,22 @@ def _print_settings(args: argparse.Namespace) -> dict[str, str]:
     return out
 
 
+def _not_in_checkout(command: str, hint: str) -> bool:
+    """Developer commands rewrite files of the language itself: only in a source checkout, never in site-packages."""
+    from cardc.resources import source_checkout
+
+    if source_checkout() is not None:
+        return False
+    print(f"cardc {command}: error: this command rewrites the language's own files and works only in a source "
+          f"checkout of cardc, not in an installed copy; {hint}", file=sys.stderr)
+    return True
+
+
 def cmd_docs(args: argparse.Namespace) -> int:
     from cardc.docgen import README, update
 
+    if _not_in_checkout("docs", "the language README is part of the source, not of the installed tool"):
+        return 2
     changed = update(README, check=args.check)
     if args.check and changed:
         print(f"{README} is not current; run `cardc docs`", file=sys.stderr)
@@ -177,7 +206,7 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="parse and check content; report every problem")
     p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")
     p.add_argument("--strict", action="store_true", help="treat provisional and unknown values as errors")
-    p.add_argument("-q", "--quiet", action="store_true", help="print nothing when all is well")
+    add_report_arguments(p)
     p.add_argument("--schema", action="store_true",
                    help="also validate the IR against the JSON Schemas (as `build` always does)")
     p.set_defaults(func=cmd_check)
@@ -187,8 +216,12 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=DEFAULT_OUT,
                    help="output folder (default: generated/): a new or empty folder, or one an earlier build "
                    "wrote; files in it that the build did not write are kept")
-    p.add_argument("--only", action="append", metavar="BACKEND", help="build only this backend (repeatable)")
+    from cardc.backends import BACKENDS
+
+    p.add_argument("--only", action="append", metavar="BACKEND", help="build only this backend (repeatable): "
+                   + ", ".join(name for name, _ in BACKENDS))
     p.add_argument("--strict", action="store_true", help="refuse to build with provisional values")
+    add_report_arguments(p)
     pp = p.add_argument_group("print sheets")
     pp.add_argument("--paper", help="a4 (default) or letter")
     pp.add_argument("--orientation", help="auto (default: whichever holds more cards), portrait or landscape")
@@ -225,6 +258,12 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     p.set_defaults(func=cmd_dump)
 
+    from cardc.commands import fmt
+
+    p = sub.add_parser("fmt", help="rewrite .cardc files in the one canonical layout (comments kept)")
+    fmt.add_arguments(p)
+    p.set_defaults(func=fmt.run)
+
     from cardc.odds import add_odds_arguments
 
     p = sub.add_parser("odds", help="exact win/tie/loss odds of a fight, a duel or every hero against every monster")
@@ -246,6 +285,16 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("docs", help="regenerate the effect catalogue and diagnostic code tables in dsl/README.md")
     p.add_argument("--check", action="store_true", help="write nothing; exit 1 if dsl/README.md is not current")
     p.set_defaults(func=cmd_docs)
+
+    from cardc.commands import lsp, watch
+
+    p = sub.add_parser("lsp", help="run the language server for editors (stdio)")
+    lsp.add_arguments(p)
+    p.set_defaults(func=lsp.run)
+
+    p = sub.add_parser("watch", help="rebuild on save; preview the reference and gallery with live reload")
+    watch.add_arguments(p)
+    p.set_defaults(func=watch.run)
     return parser
 
 
@@ -254,6 +303,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
+    except BadOptions as err:
+        print(f"cardc: error: {err}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
