@@ -30,7 +30,7 @@ def _mul(a: list[float], b: list[float]) -> list[float]:
 def card_rects(reader: PdfReader, index: int) -> list[tuple[float, float, float, float]]:
     """The bleed boxes (mm, x1 y1 x2 y2) where page `index` draws a card form, from its content stream."""
     page = reader.pages[index]
-    xobjects = page["/Resources"]["/XObject"]
+    xobjects = page["/Resources"].get("/XObject", {})
     ops = ContentStream(page.get_contents(), reader).operations
     ctm = [1.0, 0, 0, 1.0, 0, 0]
     stack: list[list[float]] = []
@@ -42,8 +42,11 @@ def card_rects(reader: PdfReader, index: int) -> list[tuple[float, float, float,
             ctm = stack.pop()
         elif op == b"cm":
             ctm = _mul([float(v) for v in operands], ctm)
-        elif op == b"Do":
-            bbox = [float(v) for v in xobjects[operands[0]].get_object()["/BBox"]]
+        elif op in (b"Do", b"BDC") and (op == b"Do" or operands[0] == "/CardcFace"):
+            if op == b"Do":
+                bbox = [float(v) for v in xobjects[operands[0]].get_object()["/BBox"]]
+            else:  # a face drawn in place (printed once): its cell size is in the marked content's properties
+                bbox = [0.0, 0.0, float(operands[1]["/W"]), float(operands[1]["/H"])]
             xs, ys = [], []
             for x, y in ((bbox[0], bbox[1]), (bbox[2], bbox[3])):
                 xs.append(ctm[0] * x + ctm[2] * y + ctm[4])

@@ -14,7 +14,7 @@ from cardc import syntax as s
 from cardc.backends.print.icons import ICONS, register_svg
 from cardc.lexicon import default_lexicon
 from cardc.model import AttrDef, Entity, Project
-from cardc.textgen import entity_rules_text
+from cardc.textgen import TextGen
 
 PALETTES = [
     {"frame": "#7a2e2e", "accent": "#d9a441", "panel": "#fbf6ec", "ink": "#1d1a16", "back": "#4a1d1d"},
@@ -51,6 +51,8 @@ class CardTexts:
         self.lang = lang
         self.by_id = {e.id: e for e in project.entities_of(game) if not e.errata}
         self.lexicon = default_lexicon()
+        self.gen = TextGen(project, lexicon=self.lexicon)  # one generator for every card of the language
+        self._rules: dict[str, list[str]] = {}
         self.children: dict[tuple[str, str], list[Entity]] = {}  # (module, parent id) -> nested entities
         for e in project.entities_of(game):
             if e.parent:
@@ -133,7 +135,11 @@ class CardTexts:
         return self.loc_marked(kd.name, f"kind name `{kind}`", found) if found is not None else self.loc(kd.name)
 
     def rules(self, e: Entity) -> list[str]:
-        return [t for t in entity_rules_text(self.project, e, self.lang) if t]
+        """The entity's rules text, one paragraph per sentence (memoized: refs repeat, e.g. a shared reward)."""
+        cached = self._rules.get(e.key)
+        if cached is None:
+            cached = self._rules[e.key] = [t for t in (r.plain for r in self.gen.entity(e, self.lang)) if t]
+        return list(cached)
 
     def context(self, e: Entity, w: float, h: float, bleed: float, shape: str) -> dict[str, object]:
         """What the templates see of `e`. Texts from the fallback language carry `[EN]`, provisional values `≈`;

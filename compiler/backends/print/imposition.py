@@ -138,14 +138,24 @@ def _with_reach(placements: list[Placement], bleed: float, gutter: float) -> lis
     """How far each card's bleed may be drawn on each side: all of it towards the paper's edge, half the
     gutter towards a neighbour (so no card's bleed covers another card)."""
     inner = min(bleed, gutter / 2)
+    # one size per page: a neighbour sits exactly one card plus the gutter away (looked up, not searched)
+    at = {(round(p.x, 3), round(p.y, 3), p.side) for p in placements}
+    aligned = placements_aligned(placements)
     out = []
     for p in placements:
         reach = []
         for dx, dy in ((-1, 0), (0, -1), (1, 0), (0, 1)):
-            near = any(q is not p and q.side == p.side and _neighbour(p, q, dx, dy, gutter) for q in placements)
+            key = (round(p.x + dx * (p.w + gutter), 3), round(p.y + dy * (p.h + gutter), 3), p.side)
+            near = key in at or (not aligned and any(
+                q is not p and q.side == p.side and _neighbour(p, q, dx, dy, gutter) for q in placements))
             reach.append(inner if near and not p.round else bleed)
         out.append(replace(p, reach=(reach[0], reach[1], reach[2], reach[3])))
     return out
+
+
+def placements_aligned(placements: list[Placement]) -> bool:
+    """Whether every placement has the same size (then neighbours are found by position)."""
+    return len({(p.w, p.h) for p in placements}) <= 1
 
 
 def _neighbour(p: Placement, q: Placement, dx: int, dy: int, gutter: float) -> bool:

@@ -22,6 +22,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 ImageResolver = Callable[[str], Path | None]
+FaceRef = str | Callable[[Canvas], None] | None  # a form's name, or a function drawing a face used only once
 
 
 @lru_cache(maxsize=256)
@@ -144,7 +145,7 @@ def _draw_art(c: Canvas, el: Element, X: Callable[[float], float], Y: Callable[[
     c.line(X(x), Y(y), X(x + w), Y(y + h))
 
 
-def draw_pages(c: Canvas, pages: list[Page], forms: list[tuple[str, str | None]], s: PrintSettings,
+def draw_pages(c: Canvas, pages: list[Page], forms: list[tuple[FaceRef, FaceRef]], s: PrintSettings,
                legends: list[str] | None = None) -> None:
     """Place the forms (front, back) of each slot on the imposed pages, then the marks on top, and each front
     page's legend (what its marks mean) in the margin."""
@@ -160,12 +161,22 @@ def draw_pages(c: Canvas, pages: list[Page], forms: list[tuple[str, str | None]]
             if name is None:
                 continue
             c.saveState()
-            _clip(c, p, b)
+            clipped = _clip(c, p, b)
             c.translate((p.x - b) * mm, (p.y - b) * mm)
             if p.rotated:
                 c.translate((p.w + 2 * b) * mm, (p.h + 2 * b) * mm)
                 c.rotate(180)
-            c.doForm(name)
+            if isinstance(name, str):
+                c.doForm(name)
+            else:
+                if not clipped:  # a form clips to its box; a face drawn in place gets the same edge
+                    path = c.beginPath()
+                    path.rect(0, 0, (p.w + 2 * b) * mm, (p.h + 2 * b) * mm)
+                    c.clipPath(path, stroke=0, fill=0)
+                # marked content: where a face drawn in place begins (its cell is the next rectangle at 0 0)
+                c._code.append(f"/CardcFace <</W {(p.w + 2 * b) * mm:.3f} /H {(p.h + 2 * b) * mm:.3f}>> BDC")
+                name(c)
+                c._code.append("EMC")
             c.restoreState()
         _draw_marks(c, page, s)
         if legends and legends[index] and page.side != "back":
@@ -173,20 +184,21 @@ def draw_pages(c: Canvas, pages: list[Page], forms: list[tuple[str, str | None]]
         c.showPage()
 
 
-def _clip(c: Canvas, p: Placement, bleed: float) -> None:
+def _clip(c: Canvas, p: Placement, bleed: float) -> bool:
     """Keep a card's drawing to its own trim plus the bleed it may use: a ring around a round token, half
     the gutter towards a neighbour, so that densely packed cards never cover each other."""
     if p.round:
         path = c.beginPath()
         path.circle((p.x + p.w / 2) * mm, (p.y + p.h / 2) * mm, (min(p.w, p.h) / 2 + bleed) * mm)
         c.clipPath(path, stroke=0, fill=0)
-        return
+        return True
     left, bottom, right, top = p.reach
     if min(p.reach) >= bleed:
-        return
+        return False
     path = c.beginPath()
     path.rect((p.x - left) * mm, (p.y - bottom) * mm, (p.w + left + right) * mm, (p.h + bottom + top) * mm)
     c.clipPath(path, stroke=0, fill=0)
+    return True
 
 
 def _draw_marks(c: Canvas, page: Page, s: PrintSettings) -> None:

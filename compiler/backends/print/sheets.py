@@ -7,6 +7,7 @@ of one size share pages; each card appears `copies` times; backs follow each fro
 from __future__ import annotations
 
 import io
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -16,7 +17,7 @@ from cardc.backends.print.cards import CardTexts, image_path
 from cardc.backends.print.imposition import Page, Placement, impose
 from cardc.backends.print.png import encode_png
 from cardc.backends.print.presets import CardSize, card_size, known_sizes
-from cardc.backends.print.render import DrawReport, ImageResolver, draw_calibration, draw_face, draw_pages
+from cardc.backends.print.render import DrawReport, FaceRef, ImageResolver, draw_calibration, draw_face, draw_pages
 from cardc.backends.print.rulebook import Faces
 from cardc.backends.print.settings import PrintSettings, parse_settings
 from cardc.backends.print.templates import Element, TemplateError, Templates, parse_elements
@@ -199,11 +200,13 @@ class PrintBuild:
                            f"{self.s.bleed:g} mm bleed do not fit on {self.s.paper} paper", NO_SPAN,
                            "use bigger paper, less bleed or a smaller print.margin / print.mark_length")
                 continue
-            slot_forms = []
+            uses = Counter(t for e in slots for t in sheet.faces[e.key] if t is not None)
+            slot_forms: list[tuple[FaceRef, FaceRef]] = []
             for e in slots:
                 front, back = sheet.faces[e.key]
-                slot_forms.append((self._form(c, forms, front, e, sheet, size, "front"),
-                                   self._form(c, forms, back, e, sheet, size, "back") if back is not None else None))
+                slot_forms.append((self._face(c, forms, uses, front, e, sheet, size, "front"),
+                                   self._face(c, forms, uses, back, e, sheet, size, "back") if back is not None
+                                   else None))
             legends = [self.legend(sheet, [slots[p.slot] for p in page.placements]) for page in pages]
             draw_pages(c, pages, slot_forms, self.s, legends)
             offset = len(sheet.slots)
@@ -214,6 +217,21 @@ class PrintBuild:
         if sheet.pages:
             sheet.path.parent.mkdir(parents=True, exist_ok=True)
             c.save()
+
+    def _face(self, c: Canvas, forms: dict[str, str], uses: Counter[str], text: str, e: Entity, sheet: Sheet,
+              size: CardSize, side: str) -> FaceRef:
+        """A face printed once is drawn in place (a form would only add its own object); a face printed
+        more often (copies, shared backs) becomes a form, stored once and placed by reference."""
+        if uses[text] > 1 or text in forms:
+            return self._form(c, forms, text, e, sheet, size, side)
+        elements, images = self.parsed[text], self._images(e)
+
+        def draw(canvas: Canvas) -> None:
+            r = draw_face(canvas, elements, size.w, size.h, self.s.bleed, self.s, images)
+            self._reports[text] = r
+            self.report(e, sheet.lang, r, side)
+
+        return draw
 
     def _form(self, c: Canvas, forms: dict[str, str], text: str, e: Entity, sheet: Sheet, size: CardSize,
               side: str) -> str:

@@ -36,7 +36,11 @@ class Layout:
 
 def words_of(paragraph: str, font: Font) -> list[Word]:
     out = []
+    measure = font.width
     for raw in paragraph.split():
+        if ":" not in raw:  # no icon: one text piece (nearly every word)
+            out.append(Word((("text", raw),), measure(raw)))
+            continue
         pieces: list[tuple[str, str]] = []
         pos = 0
         for m in ICON_RE.finditer(raw):
@@ -276,9 +280,8 @@ def _emit(code: list[str], font: Font, text: str, x: float, y: float, size: floa
     if not text:
         return
     parts = [f"BT 1 0 0 1 {x:.3f} {y:.3f} Tm"]
-    for subset_name, items in font.tj_items(text, doc):
-        arr = " ".join(f"({_escape(i)})" if isinstance(i, bytes) else str(i) for i in items)
-        parts.append(f"{subset_name} {size:.3f} Tf [{arr}] TJ")
+    for subset_name, arr in font.tj_arrays(text, doc):
+        parts.append(f"{subset_name} {size:.3f} Tf {arr} TJ")
     parts.append("ET")
     code.append(" ".join(parts))
 
