@@ -44,28 +44,25 @@ def write_python(project: Project, out: Path, options: BuildOptions) -> list[Dia
 
 README = """# Generated rule packages
 
-One package per game (`karak/`, `prophecy/`): a module per expansion (`base.py`, `regent.py`, ...) and
-one per variant (`variant_critical_hits.py`, ...). Each holds its entities as data (`ENTITIES`) and each
+One package per game (named by the game's id): a module per expansion (`base.py`, then one per expansion)
+and one per variant (`variant_<id>.py`). Each holds its entities as data (`ENTITIES`) and each
 effect of the content as a function with a docstring stating the rule (`EFFECTS`).
 `cardc_runtime/` is the engine they run on; it needs nothing but the Python standard library. Copy this
 folder into another project and:
 
 ```python
 import sys; sys.path.insert(0, "python")
-import karak
-from cardc_runtime import Context, Scripted
-from cardc_runtime.karak import make_hero, fight_monster
-from cardc_runtime.karak_odds import monster_odds
+import mygame  # the package named by your game's id
+from cardc_runtime.fights import fight, make_fighter, place_items
 
-rules = karak.ruleset()
-ctx = Context(rules, Scripted(dice=[4, 3]), variants=frozenset({"critical_hits"}))
-report = fight_monster(ctx, make_hero(rules, "horan", weapons=("sword",)), "skeleton_warrior")
-print(report.outcome, report.total)
-print(monster_odds(rules, make_hero(rules, "horan"), "skeleton_king").win)  # an exact Fraction
+rules = mygame.ruleset()
+who = make_fighter(rules, "some_hero", slots=place_items(rules, ["some_weapon"]))
+odds = fight(rules, who, "some_monster", variants=("some_variant",))
+print(odds.win, odds.tie, odds.loss)  # exact Fractions
 ```
 
 - Dice, choices and events are explicit inputs: `Scripted` (worked examples: dice in order, choices by
-  point such as `horan:double_attack#1`), `Seeded` (simulation) or the enumerator's replay.
+  point such as `<hero>:<ability>#1`), `Seeded` (simulation) or the enumerator's replay.
 - Variants are switches: the `variants` of a `Context`. Facts about the situation that the engine does
   not model (`first_step`, `fight_by`, `players`, ...) go in its `facts`.
 - Exact odds enumerate every die face; at each choice the chooser takes the option that maximizes its

@@ -541,6 +541,54 @@ ENTITIES: tuple[EntityData, ...] = (
         source='base-game-facts.md#1.9',
     ),
     EntityData(
+        id='fights',
+        kind='odds',
+        kinds=('odds',),
+        module='base',
+        name={'cs': 'Boje hrdinů s nestvůrami', 'en': 'Heroes against monsters'},
+        attrs={'duel_with': 'hero', 'fighter': 'hero', 'opponent': 'monster', 'show': ('strength',)},
+        parent=None,
+        variant=None,
+        tags=(),
+        source=None,
+    ),
+    EntityData(
+        id='no_items',
+        kind='loadout',
+        kinds=('loadout',),
+        module='base',
+        name={'cs': 'bez předmětů', 'en': 'no items'},
+        attrs={'items': ()},
+        parent='fights',
+        variant=None,
+        tags=(),
+        source=None,
+    ),
+    EntityData(
+        id='sword_only',
+        kind='loadout',
+        kinds=('loadout',),
+        module='base',
+        name={'cs': 'meč', 'en': 'sword'},
+        attrs={'items': ('sword',)},
+        parent='fights',
+        variant=None,
+        tags=(),
+        source=None,
+    ),
+    EntityData(
+        id='sword_axe_missile',
+        kind='loadout',
+        kinds=('loadout',),
+        module='base',
+        name={'cs': 'meč, sekera, magická střela', 'en': 'sword, battle axe, magic missile'},
+        attrs={'items': ('sword', 'battle_axe', 'magic_missile')},
+        parent='fights',
+        variant=None,
+        tags=(),
+        source=None,
+    ),
+    EntityData(
         id='turn',
         kind='rule',
         kinds=('rule',),
@@ -785,10 +833,10 @@ def fx_double_attack_1(ctx: Context) -> None:
     - may reroll(which=all, repeat=False): Roll the fight's dice again and keep the new result.
     Source: karak/base/heroes.cardc:25; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
     """
-    if not (v.first_use(ctx, 'fight')):
+    if not (v.first_use(ctx, per='fight')):
         return
     if ctx.may('double_attack#1', 'reroll', 'all', False):
-        v.reroll(ctx, 'all', False)
+        v.reroll(ctx, which='all', repeat=False)
 
 
 def fx_reincarnation_1(ctx: Context) -> None:
@@ -866,7 +914,7 @@ def fx_magic_affinity_1(ctx: Context) -> None:
     - keep_after_use(item=magic_missile): The item is not discarded after use.
     Source: karak/base/heroes.cardc:101; base-game-facts.md#1.10
     """
-    v.keep_after_use(ctx, 'magic_missile')
+    v.keep_after_use(ctx, item='magic_missile')
 
 
 def fx_spirit_walk_1(ctx: Context) -> None:
@@ -902,12 +950,12 @@ def fx_sacrifice_1(ctx: Context) -> None:
         - nothing
     Source: karak/base/heroes.cardc:132; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (v.first_use(ctx, 'turn') and not v.lives(ctx, (1, 1))):
+    if not (v.first_use(ctx, per='turn') and not v.lives(ctx, range=(1, 1))):
         return
     choice1 = ctx.choose('sacrifice#1', ('sacrifice', 'keep'))
     if choice1 == 'sacrifice':
-        v.lose_life(ctx, 1)
-        v.attack(ctx, 1)
+        v.lose_life(ctx, amount=1)
+        v.attack(ctx, amount=1)
     elif choice1 == 'keep':
         pass
 
@@ -950,10 +998,10 @@ def fx_combat_training_1(ctx: Context) -> None:
     - may reroll(which=ones, repeat=False): Roll the fight's dice again and keep the new result.
     Source: karak/base/heroes.cardc:174; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
     """
-    if not (v.die_shows(ctx, 1, False) and v.first_use(ctx, 'fight')):
+    if not (v.die_shows(ctx, face=1, any_roll=False) and v.first_use(ctx, per='fight')):
         return
     if ctx.may('combat_training#1', 'reroll', 'ones', False):
-        v.reroll(ctx, 'ones', False)
+        v.reroll(ctx, which='ones', repeat=False)
 
 
 def fx_unstoppable_1(ctx: Context) -> None:
@@ -969,7 +1017,7 @@ def fx_unstoppable_1(ctx: Context) -> None:
     - continue_turn: The hero may use the remaining steps of the turn.
     Source: karak/base/heroes.cardc:187; base-game-facts.md#1.10
     """
-    if not (v.die_shows(ctx, 6, True)):
+    if not (v.die_shows(ctx, face=6, any_roll=True)):
         return
     v.fallback_action(ctx, 'continue_turn')
 
@@ -989,7 +1037,7 @@ def fx_premonition_1(ctx: Context) -> None:
     """
     if not (v.first_step(ctx) or v.defending(ctx)):
         return
-    v.attack(ctx, 1)
+    v.attack(ctx, amount=1)
 
 
 def fx_fate_weaver_1(ctx: Context) -> None:
@@ -1044,7 +1092,7 @@ def fx_chest_1(ctx: Context) -> None:
         tile; its contents lie on the tile to be taken.
     Source: karak/base/items.cardc:94; base-game-facts.md#1.6
     """
-    if not (v.holds(ctx, 'key')):
+    if not (v.holds(ctx, item='key')):
         return
     if ctx.may('chest#1', 'open_chest', False):
         v.fallback_action(ctx, 'open_chest', False)
@@ -1061,7 +1109,7 @@ def fx_mummy_1(ctx: Context) -> None:
         picks, itself included; chosen_other - another hero the acting player picks).
     Source: karak/base/monsters.cardc:36; base-game-facts.md#1.8
     """
-    v.curse(ctx, 'chosen')
+    v.curse(ctx, who='chosen')
 
 
 def fx_dragon_1(ctx: Context) -> None:
@@ -1120,7 +1168,7 @@ def fx_fight_1(ctx: Context) -> None:
     - fight_dice(dice=2d6): The dice the fight is rolled with; their sum starts the attack total.
     Source: karak/base/rules.cardc:35; base-game-facts.md#1.3
     """
-    v.fight_dice(ctx, (2, 6))
+    v.fight_dice(ctx, dice=(2, 6))
 
 
 def fx_fight_2(ctx: Context) -> None:
@@ -1138,9 +1186,9 @@ def fx_fight_2(ctx: Context) -> None:
         chosen by the hero).
     Source: karak/base/rules.cardc:36; base-game-facts.md#1.3
     """
-    v.loss_costs(ctx, 1)
-    v.tie_costs(ctx, 0)
-    v.retreat_to(ctx, 'came_from')
+    v.loss_costs(ctx, lives=1)
+    v.tie_costs(ctx, lives=0)
+    v.retreat_to(ctx, where='came_from')
 
 
 def fx_room_action_1(ctx: Context) -> None:
@@ -1154,7 +1202,7 @@ def fx_room_action_1(ctx: Context) -> None:
     - end_turn: The hero's turn ends.
     Source: karak/base/rules.cardc:43; base-game-facts.md#1.2
     """
-    if not (v.against(ctx, 'monster')):
+    if not (v.against(ctx, opponent='monster')):
         return
     v.fallback_action(ctx, 'end_turn')
 
@@ -1175,9 +1223,9 @@ def fx_inventory_1(ctx: Context) -> None:
         slot_limit changes.
     Source: karak/base/rules.cardc:53; base-game-facts.md#1.5
     """
-    v.set_limit(ctx, 'weapon', 2)
-    v.set_limit(ctx, 'spell', 3)
-    v.set_limit(ctx, 'key', 1)
+    v.set_limit(ctx, slot='weapon', value=2)
+    v.set_limit(ctx, slot='spell', value=3)
+    v.set_limit(ctx, slot='key', value=1)
 
 
 def fx_unconsciousness_1(ctx: Context) -> None:
@@ -1206,10 +1254,10 @@ def fx_unconsciousness_2(ctx: Context) -> None:
     - gain_life(amount=1): Gain lives, up to the maximum.
     Source: karak/base/rules.cardc:65; base-game-facts.md#1.4
     """
-    if not (v.lives(ctx, (0, 0))):
+    if not (v.lives(ctx, range=(0, 0))):
         return
     v.fallback_action(ctx, 'end_turn')
-    v.gain_life(ctx, 1)
+    v.gain_life(ctx, amount=1)
 
 
 def fx_curse_1(ctx: Context) -> None:
@@ -1236,7 +1284,7 @@ def fx_curse_2(ctx: Context) -> None:
     - remove_curse: The curse is removed from the hero.
     Source: karak/base/rules.cardc:80; base-game-facts.md#1.8
     """
-    if not (v.at_maximum(ctx, 'lives')):
+    if not (v.at_maximum(ctx, stat='lives')):
         return
     v.remove_curse(ctx)
 

@@ -137,6 +137,8 @@ def _after_fight(ctx: Context, side: Side) -> None:
     for spell in side.spells_used:
         if spell in side.keep:
             ctx.log.append((who.id, "spell_kept", spell))
+        elif spell not in who.spells:  # an effect of the fight already took it (it is not discarded twice)
+            ctx.log.append((who.id, "spell_gone", spell))
         else:
             who.spells.remove(spell)
             ctx.log.append((who.id, "spell_discarded", spell))
