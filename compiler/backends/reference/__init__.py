@@ -85,7 +85,8 @@ def render_language(project: Project, game: str, lang: str, folder: Path, build_
     for p in all_pages(ctx):
         (folder / f"{p['stem']}.html").write_text(html_page.render(page=p, s=s), encoding="utf-8")
         (folder / f"{p['stem']}.md").write_text(_tidy(md_page.render(page=p, s=s)), encoding="utf-8")
-    with_print = options is not None and options.wants("print")
+    with_print = (options is not None and options.wants("print") and build_dir is not None
+                  and (build_dir / "print" / "png").is_dir())  # only images the print backend really wrote
     cards = gallery_cards(ctx, print_images(options.settings if options else {}), with_print=with_print)
     gallery = page(ctx, "gallery", s["gallery"], [])
     (folder / "gallery.html").write_text(
