@@ -26,11 +26,12 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from cardc import backends
 from cardc.backends import BuildOptions
+from cardc.buildcache import CACHE_DIR, BuildCache, ir_fingerprint, is_ours, up_to_date
 from cardc.diagnostics import Diagnostic
 from cardc.model import Project
 
@@ -125,8 +126,15 @@ def _is_safe_relative(rel: str) -> bool:
     return bool(rel) and not rel.startswith("/") and all(p not in ("", ".", "..") for p in parts) and rel != MARKER
 
 
-def build(project: Project, out: Path, options: BuildOptions, protected: Iterable[Path] = ()) -> list[Diagnostic]:
-    """Build into `out`. OutputRefused (before anything is written) if `out` is not the build's to replace."""
+def build(project: Project, out: Path, options: BuildOptions, protected: Iterable[Path] = (),
+          inputs: str | None = None, front: Iterable[Diagnostic] = (), modules: dict[str, str] | None = None,
+          progress: Progress | None = None) -> list[Diagnostic]:
+    """Build into `out`. OutputRefused (before anything is written) if `out` is not the build's to replace.
+
+    `inputs` is the fingerprint of what the front end read and `front` its diagnostics: recorded in the cache
+    so that the next build with the same inputs does nothing (see `cardc.buildcache`). `progress` is told when
+    each backend starts and ends, and whether its previous output was reused.
+    """
     protect = [project.root, *protected]
     target = check_output(out, protect)
     if options.destination is None:  # where the output will live, for outputs that must name it (TTS URLs)
@@ -145,10 +153,17 @@ def build(project: Project, out: Path, options: BuildOptions, protected: Iterabl
             raise OutputRefused(f"cannot write next to the output folder {out}: {err.strerror}") from err
         try:
             _write_manifest(tmp, {})  # marks the temporary folder as the build's, for the next build's cleanup
-            diagnostics, manifest = _run_backends(project, target, tmp, options, old)
+            cache = None
+            if is_ours(target) or not (target / CACHE_DIR).exists():  # a `.cardc-cache` of the user's: no cache
+                cache = BuildCache.open(target, tmp, project.root)
+                options = dataclasses.replace(options, cache=cache)
+            diagnostics, manifest = _run_backends(project, target, tmp, options, old, progress)
             if any(d.is_error for d in diagnostics):
                 raise BuildFailed("a backend reported errors", diagnostics)
             _carry_user_files(target, tmp, old, manifest, out)
+            if cache is not None:
+                cache.stamp(tmp, manifest)
+                cache.write_index(inputs, front, diagnostics, modules or {})
             _write_manifest(tmp, manifest)
             _apply_umask(tmp)
             _swap(tmp, target)
@@ -158,21 +173,82 @@ def build(project: Project, out: Path, options: BuildOptions, protected: Iterabl
     return diagnostics
 
 
-def _run_backends(project: Project, target: Path, tmp: Path, options: BuildOptions,
-                  old: dict[str, list[str]]) -> tuple[list[Diagnostic], dict[str, list[str]]]:
-    """Run the wanted backends into `tmp`, after carrying over the previous files of those not wanted."""
+def read_marker(out: Path) -> dict[str, list[str]]:
+    """Backend -> files, as the output's marker lists them (empty if there is none or it is unreadable)."""
+    try:
+        return _read_manifest(out.resolve(), out) if (out / MARKER).is_file() else {}
+    except OutputRefused:
+        return {}
+
+
+def current_output(out: Path, inputs: str) -> tuple[list[Diagnostic], list[Diagnostic], dict[str, str]] | None:
+    """The last build's diagnostics (front end, backends) and modules (file -> module) if `out` was built from
+    exactly `inputs` and every file it wrote is still there: then there is nothing to do."""
+    target = out.resolve()
+    current = up_to_date(target, inputs, read_marker(out))
+    if current is not None:
+        with _lock(target.parent, out):
+            _clean_leftovers(target)  # what killed builds left, as any build removes it
+    return current
+
+
+# Backends that read what another wrote in the same build: the reference shows the balance tables, the
+# Tabletop Simulator export reuses the print backend's card images.
+READS = {"reference": ("balance",), "export": ("print",)}
+
+# Backends whose files name the folder they end up in (TTS image URLs): its key includes that folder.
+NAMES_DESTINATION = ("export",)
+
+Progress = Callable[[str, str], None]  # (backend, "start" | "done" | "reused")
+
+
+def _run_backends(project: Project, target: Path, tmp: Path, options: BuildOptions, old: dict[str, list[str]],
+                  progress: Progress | None = None) -> tuple[list[Diagnostic], dict[str, list[str]]]:
+    """Run the wanted backends into `tmp`, after carrying over the previous files of those not wanted.
+
+    With a cache, a backend whose inputs are those of its previous run is not run: its previous files are
+    carried over and its diagnostics repeated."""
     manifest: dict[str, list[str]] = {}
     for name, kept in old.items():
         if not options.wants(name):
             manifest[name] = [rel for rel in kept if _carry(target / rel, tmp / rel)]
+    cache = options.cache if isinstance(options.cache, BuildCache) else None
+    common: tuple[str, ...] = ()
+    if cache is not None:
+        common = (ir_fingerprint(project), cache.assets, json.dumps(options.settings, sort_keys=True))
+    keys: dict[str, str] = {}
     diagnostics: list[Diagnostic] = []
     before = set(_files(tmp))
     for name, write in backends.BACKENDS:  # looked up now: tests and plugins may replace the list
-        if options.wants(name):
-            diagnostics.extend(write(project, tmp, options))
-            after = set(_files(tmp))
-            manifest[name] = sorted(after - before)
-            before = after
+        if not options.wants(name):
+            continue
+        if cache is not None:
+            deps = [keys.get(d) or cache.previous_key(d) or "" for d in READS.get(name, ())]
+            where = str(options.destination) if name in NAMES_DESTINATION else ""
+            keys[name] = key = cache.backend_key(name, *common, where, *deps)
+            again = cache.previous(name, key)
+            if again is not None and name in old and cache.unchanged(name, target, old[name]):
+                for rel in old[name]:
+                    _copy_in(target / rel, tmp / rel)  # a copy: nothing this build does can reach the old output
+                if progress:
+                    progress(name, "reused")
+                diagnostics.extend(again)
+                cache.record(name, key, again)
+                manifest[name] = list(old[name])
+                before = set(_files(tmp))
+                continue
+        if progress:
+            progress(name, "start")
+        hits = cache.hits if cache is not None else 0
+        found = write(project, tmp, options)
+        diagnostics.extend(found)
+        if cache is not None:
+            cache.record(name, keys[name], found, reused=cache.hits - hits)
+        if progress:
+            progress(name, "done")
+        after = set(_files(tmp))
+        manifest[name] = sorted(after - before)
+        before = after
     return diagnostics, manifest
 
 
@@ -193,8 +269,10 @@ def _carry_user_files(target: Path, tmp: Path, old: dict[str, list[str]], manife
 
 
 def _files(folder: Path) -> Iterator[str]:
-    """Every file (and symlink) below `folder`, relative and '/'-separated, the marker left out."""
+    """Every file (and symlink) below `folder`, relative and '/'-separated, the marker and cache left out."""
     for dirpath, dirnames, filenames in os.walk(folder):
+        if Path(dirpath) == folder and CACHE_DIR in dirnames and is_ours(folder):
+            dirnames.remove(CACHE_DIR)
         rel_dir = Path(dirpath).relative_to(folder)
         for name in filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
             rel = (rel_dir / name).as_posix()
@@ -206,6 +284,8 @@ def _entries(folder: Path) -> Iterator[str]:
     """Like `_files`, plus empty folders (a designer may keep an empty `photos/` there)."""
     yield from _files(folder)
     for dirpath, dirnames, filenames in os.walk(folder):
+        if Path(dirpath) == folder and CACHE_DIR in dirnames and is_ours(folder):
+            dirnames.remove(CACHE_DIR)
         if not dirnames and not filenames and Path(dirpath) != folder:
             yield Path(dirpath).relative_to(folder).as_posix()
 
@@ -225,6 +305,14 @@ def _carry(src: Path, dst: Path) -> bool:
         except OSError:
             shutil.copy2(src, dst)
     return True
+
+
+def _copy_in(src: Path, dst: Path) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if src.is_symlink():
+        os.symlink(os.readlink(src), dst)
+    else:
+        shutil.copyfile(src, dst)
 
 
 def _write_manifest(folder: Path, manifest: dict[str, list[str]]) -> None:

@@ -11,10 +11,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from cardc.model import TypeExpr
 from cardc.resources import DSL_DIR
 from cardc.types import parse_type_string
+from cardc.yamlload import load_yaml
 
 CATALOGUE_PATH = DSL_DIR / "catalogue.yaml"
 ROLES = ("trigger", "condition", "modifier", "action")
@@ -69,7 +69,7 @@ def _load_verb(name: str, role: str, body: dict[str, Any]) -> Verb:
 
 
 def load_catalogue(path: Path = CATALOGUE_PATH) -> Catalogue:
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = load_yaml(path.read_text(encoding="utf-8")) or {}
     verbs: dict[str, Verb] = {}
     for section, role in _SECTIONS.items():
         for name, body in (data.get(section) or {}).items():

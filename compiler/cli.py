@@ -72,9 +72,12 @@ def cmd_dump(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     from cardc import backends
     from cardc.backends import BuildOptions
-    from cardc.build import BuildFailed, OutputRefused, build, check_output
+    from cardc.build import BuildFailed, OutputRefused, build, check_output, current_output, read_marker
+    from cardc.buildcache import inputs_fingerprint
+    from cardc.buildreport import BuildProgress, summary
     from cardc.flags import check_build_flags
     from cardc.loader import find_content_root
+    from cardc.report import Reporter
 
     settings = _print_settings(args)
     if _flag_errors("build", check_build_flags(args, [name for name, _ in backends.BACKENDS], settings)):
@@ -86,6 +89,22 @@ def cmd_build(args: argparse.Namespace) -> int:
     except OutputRefused as refused:
         print(f"cardc build: error: {refused}", file=sys.stderr)
         return 2
+    options = BuildOptions(only=frozenset(args.only or ()), settings=settings)
+    root = find_content_root(content)
+    inputs = inputs_fingerprint(root, {"paths": [str(p) for p in content], "out": str(args.out),
+                                       "only": sorted(options.only), "settings": options.settings})
+    current = current_output(args.out, inputs)
+    if current is not None:  # nothing changed since the last build: say what it said, write nothing
+        front, backend, modules = current
+        reporter = Reporter.from_args(args, root, modules)
+        sources = _texts_of([*front, *backend])
+        if reporter.classify(front)[2].errors:
+            _report(front, sources, reporter=reporter)
+            print("build not started: fix the errors above", file=sys.stderr)
+            return 1
+        _report(sorted([*front, *backend], key=Diagnostic.sort_key), sources, reporter=reporter)
+        print(f"{args.out} is up to date (nothing changed since the last build)", file=sys.stderr)
+        return 0
     result = _front(content)
     reporter = _reporter(args, result, content)
     front = _with_schema(result)
@@ -93,9 +112,11 @@ def cmd_build(args: argparse.Namespace) -> int:
         _report(front, result.sources, reporter=reporter)
         print("build not started: fix the errors above", file=sys.stderr)
         return 1
-    options = BuildOptions(only=frozenset(args.only or ()), settings=settings)
+    progress = BuildProgress([name for name, _ in backends.BACKENDS if options.wants(name)])
     try:
-        diags = build(result.project, args.out, options, protected)
+        with progress.shown():
+            diags = build(result.project, args.out, options, protected, inputs=inputs, front=front,
+                          modules=result.modules, progress=progress)
     except OutputRefused as refused:
         print(f"cardc build: error: {refused}", file=sys.stderr)
         return 2
@@ -105,15 +126,29 @@ def cmd_build(args: argparse.Namespace) -> int:
         return 1
     # one report, one summary: the front end's warnings and the backends' together
     _report(sorted([*front, *diags], key=Diagnostic.sort_key), result.sources, reporter=reporter)
+    print(f"built {args.out}:", file=sys.stderr)
+    for line in summary(args.out, read_marker(args.out), progress):
+        print(line, file=sys.stderr)
     for note in options.notes:
         print(note, file=sys.stderr)
-    print(f"built {args.out}", file=sys.stderr)
     if options.wants("export"):
         from cardc.backends.export.tts import copy_instructions
 
         for line in copy_instructions(args.out):
             print(line, file=sys.stderr)
     return 0
+
+
+def _texts_of(diags: Sequence[Diagnostic]) -> dict[str, str]:
+    """The source texts diagnostics point into, read again (for a build that had nothing to do)."""
+    out: dict[str, str] = {}
+    for d in diags:
+        if d.span.file not in out:
+            try:
+                out[d.span.file] = Path(d.span.file).read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError):
+                continue
+    return out
 
 
 def cmd_schemas(args: argparse.Namespace) -> int:
@@ -264,11 +299,27 @@ def make_parser() -> argparse.ArgumentParser:
     fmt.add_arguments(p)
     p.set_defaults(func=fmt.run)
 
+    from cardc.commands import export_csv, new
+
+    p = sub.add_parser("new", help="start a new game or expansion: a folder that checks and builds at once")
+    new.add_arguments(p)
+    p.set_defaults(func=new.run)
+
+    p = sub.add_parser("export", help="write the entities of one kind as a spreadsheet (CSV) that imports back")
+    export_csv.add_arguments(p)
+    p.set_defaults(func=export_csv.run)
+
     from cardc.odds import add_odds_arguments
 
     p = sub.add_parser("odds", help="exact win/tie/loss odds of a fight, a duel or every hero against every monster")
     add_odds_arguments(p)
     p.set_defaults(func=cmd_odds)
+
+    from cardc.commands import play
+
+    p = sub.add_parser("play", help="play a whole game with bots (or at the terminal) and print its turn log")
+    play.add_arguments(p)
+    p.set_defaults(func=lambda a: play.run(a, _front, _report))
 
     from cardc.commands import import_export
 
@@ -311,3 +362,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # a bug in cardc (RecursionError, MemoryError too): one line and a report, no traceback
+        from cardc.crash import handle
+
+        return handle(exc, argv)

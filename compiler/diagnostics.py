@@ -52,7 +52,8 @@ class Diagnostic:
         Pass one `SourceIndex` when rendering many diagnostics: each file is then split into lines once,
         not once per diagnostic (which made N diagnostics cost N x the file size)."""
         sp = self.span
-        out = [f"{sp.file}:{sp.line}:{sp.col}: {self.severity.value}[{self.code}]: {self.message}"]
+        out = [f"{printable(sp.file)}:{sp.line}:{sp.col}: {self.severity.value}[{self.code}]: "
+               f"{printable(self.message)}"]
         if index is None:
             index = SourceIndex(sources or {})
         line_text = index.line(sp.file, sp.line)
@@ -66,7 +67,7 @@ class Diagnostic:
             out.append(f" {sp.line} | {src}")
             out.append(f" {gutter} | {' ' * (sp.col - 1)}{'^' * width}")
         if self.hint:
-            out.append(f"  = hint: {self.hint}")
+            out.append(f"  = hint: {printable(self.hint)}")
         return "\n".join(out)
 
 
@@ -89,6 +90,16 @@ class SourceIndex:
 
 # Characters that would move the caret out of line under the source: shown as one space each.
 _LAYOUT = re.compile(r"[\t\r\f\v\x00-\x1f\x7f\u2028\u2029]")
+
+
+# Characters a terminal would act on (ESC sequences, bidi overrides) or that break the line: shown escaped.
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """`text` with control characters shown as escapes (`\\x1b`, `\\u2028`), safe to print on a terminal."""
+    return _UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1] if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                            text)
 
 
 def did_you_mean(word: str, vocabulary: Iterable[str]) -> str | None:
@@ -125,12 +136,18 @@ CODES: dict[str, str] = {
     "E102": "a string that is not closed on its line",
     "E103": "a malformed number",
     "E104": "the file ends inside an unfinished construct (often a missing `}`)",
+    "E105": "a literal past the limits: a number of too many digits, a too long string or name, dice that "
+            "cannot be rolled",
+    "E106": "conditions, blocks, values or declarations nested too deep",
+    "W105": "a control character in a string (removed)",
+    "E107": "more copies of a card than the limit (`[limits] copies` in cardc.toml, default 1,000)",
     "E110": "an imported or given file does not exist or cannot be read",
     "E111": "an import cycle",
     "E112": "a file without its `module` line",
     "E113": "a module that names an undeclared game or expansion",
     "E114": "a path outside the content folder",
     "E115": "an image or file that does not exist",
+    "E116": "a card sheet (CSV or XLSX) that cannot be used: no `id` column, a bad column name or id, no `as KIND`",
     "E130": "an export given to `cardc import` that is not JSON or does not follow the export schema",
     "E200": "an unknown entity kind",
     "E201": "an unknown attribute for the kind",
@@ -145,11 +162,14 @@ CODES: dict[str, str] = {
     "E210": "a malformed kind or type declaration",
     "E211": "a game or expansion declared wrongly",
     "E212": "a declaration that is not allowed in this place",
+    "E213": "a game, expansion or variant name that would clash with another module or shadow a Python module",
     "E300": "an unknown effect verb",
     "E301": "an effect verb used in the wrong place",
     "E302": "an unknown effect parameter",
     "E303": "a missing effect parameter",
     "E304": "too many arguments to an effect verb",
+    "E305": "a procedure statement (fire, while, repeat, for each, guarded option) inside an effect",
+    "E306": "a `for each` over a set the engine does not know",
     "E400": "a missing translation",
     "E401": "a language the game does not declare",
     "E402": "a schema violation",

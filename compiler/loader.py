@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,6 +11,8 @@ from pathlib import Path
 from cardc import syntax as s
 from cardc.diagnostics import NO_SPAN, DiagnosticSink, Span
 from cardc.parser import parse_text
+
+SHEET_SUFFIXES = (".csv", ".xlsx")  # card lists kept in spreadsheets (cardc.sheets)
 
 SOURCE_SUFFIX = ".cardc"
 ROOT_MARKER = "cardc.toml"
@@ -39,6 +42,8 @@ class LoadedSources:
     files: list[s.FileS] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # display path -> text
     real_paths: dict[str, Path] = field(default_factory=dict)
+    # spreadsheets imported `as KIND`: (file, kind, the importing file's module, the import's span)
+    sheets: list[tuple[Path, str, s.ModuleS | None, Span]] = field(default_factory=list)
     overlay: dict[Path, str] = field(default_factory=dict)  # resolved path -> unsaved text
 
 
@@ -63,7 +68,33 @@ def load(paths: list[Path], sink: DiagnosticSink, overlay: Mapping[Path, str] | 
     done: dict[Path, s.FileS | None] = {}
     for path, span in queue:
         _load_file(path.resolve(), span, out, done, sink, stack=[])
+    _load_sheets(out, sink)
     return out
+
+
+def _load_sheets(out: LoadedSources, sink: DiagnosticSink) -> None:
+    """Each imported spreadsheet as a file of declarations (after every `.cardc` file: kinds tell string columns)."""
+    from cardc.sheets import kind_string_attrs, read_rows, sheet_declarations
+
+    seen: set[tuple[Path, str]] = set()
+    for path, kind, module, span in out.sheets:
+        if (path, kind) in seen:
+            continue
+        seen.add((path, kind))
+        display = display_path(path)
+        if out.root != path and out.root not in path.parents:
+            sink.error("E114", f"`{display}` is outside the content folder", span,
+                       f"the content folder is {display_path(out.root)}")
+            continue
+        try:
+            rows = read_rows(path)
+        except Exception as err:  # csv, zip and openpyxl errors alike: the sheet cannot be read
+            sink.error("E110", f"`{display}` cannot be read as a {path.suffix[1:].upper()} sheet: {err}", span,
+                       "save it from your spreadsheet as CSV (UTF-8) or XLSX")
+            continue
+        decls = sheet_declarations(rows, display, kind, kind_string_attrs(out.files, kind), sink, parse_text)
+        out.real_paths[display] = path
+        out.files.append(s.FileS(path=display, module=module, imports=(), decls=tuple(decls)))
 
 
 def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.FileS | None],
@@ -82,8 +113,14 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
         return
     display = display_path(path)
     try:
-        # An editor's buffer if given; on disk, a byte-order mark some editors write is not text.
-        text = out.overlay[path] if path in out.overlay else path.read_text(encoding="utf-8-sig")
+        if path in out.overlay:  # an editor's buffer
+            text = out.overlay[path]
+        elif not stat.S_ISREG(path.stat().st_mode):  # a FIFO or device would block the read or never end
+            sink.error("E110", f"`{display}` is not a regular file", span, "only plain text files are read")
+            done[path] = None
+            return
+        else:  # a byte-order mark some editors write is not text
+            text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as err:
         raw = err.object if isinstance(err.object, bytes) else b""
         line = raw.count(b"\n", 0, err.start) + 1
@@ -92,8 +129,8 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
                    Span(display, line, col), "save the file as UTF-8")
         done[path] = None
         return
-    except OSError:
-        sink.error("E110", f"`{display}` cannot be read", span)
+    except (OSError, ValueError) as err:
+        sink.error("E110", f"`{display}` cannot be read: {_reason(err)}", span)
         done[path] = None
         return
     out.texts[display] = text
@@ -104,11 +141,30 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
         return
     stack.append(path)
     for imp in parsed.imports:
-        target = (path.parent / imp.path).resolve()
-        if not target.is_file() and target not in out.overlay:
+        try:
+            target = (path.parent / imp.path).resolve()
+            found = target.is_file() or target in out.overlay
+        except (OSError, ValueError) as err:  # a name too long for the file system, a NUL byte
+            sink.error("E110", f"imported file `{imp.path}` cannot be opened: {_reason(err)}", imp.span)
+            continue
+        if not found:
             sink.error("E110", f"imported file `{imp.path}` does not exist", imp.span,
                        "imports are relative to the importing file")
             continue
+        if target.suffix.lower() in SHEET_SUFFIXES:
+            if imp.kind is None:
+                sink.error("E116", f"the sheet `{imp.path}` is imported without its kind", imp.span,
+                           f'say which kind its rows are: import "{imp.path}" as monster')
+            else:
+                out.sheets.append((target, imp.kind, parsed.module, imp.span))
+            continue
+        if imp.kind is not None:
+            sink.error("E116", f"`as {imp.kind}` imports a spreadsheet, and `{imp.path}` is not one", imp.span,
+                       "only .csv and .xlsx files take `as KIND`; import a .cardc file without it")
         _load_file(target, imp.span, out, done, sink, stack)
     stack.pop()
     out.files.append(parsed)
+
+
+def _reason(err: Exception) -> str:
+    return err.strerror if isinstance(err, OSError) and err.strerror else str(err)

@@ -6,7 +6,9 @@ All problems go to the diagnostic sink; lowering never stops at the first one.
 from __future__ import annotations
 
 import difflib
+import keyword
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,6 +106,15 @@ class Lowering:
     kinds: dict[tuple[str, str], m.KindDef] = field(default_factory=dict)
     ids: dict[tuple[str, str], tuple[str, Span]] = field(default_factory=dict)  # (game, id) -> (kind, span)
     kind_parents: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    max_copies: int | None = None  # read from cardc.toml on first use
+
+    def _check_copies(self, copies: int | None, span: Span) -> None:
+        """Copies beyond a sane maximum would make every backend print (and hold in memory) millions of cards."""
+        if self.max_copies is None:
+            self.max_copies = _max_copies(self.sources.root, self.sink)
+        if copies is not None and not 0 <= copies <= self.max_copies:
+            self.sink.error("E107", f"{copies:,} copies is more than the {self.max_copies:,} allowed", span,
+                            "raise the limit with `[limits] copies = N` in cardc.toml if the game needs it")
 
     # ---- pass 1: games and expansions --------------------------------------
 
@@ -143,10 +154,12 @@ class Lowering:
                     self._check_builtin_members(d)
         entities = [e for e in (self._lower_entity(p) for p in pending) if e is not None]
         self._check_errata(entities)
+        self._check_module_names(entities)
         names = {display: _relative_name(real, self.sources.root) for display, real in self.sources.real_paths.items()}
         entities.sort(key=lambda e: (e.game, names.get(e.span.file, e.span.file), e.span.line, e.span.col))
+        procedures = self._lower_procedures(ctxs)
         return m.Project(self.sources.root, self.games, self.modules, self.kinds, tuple(entities),
-                         dict(self.sources.texts), names)
+                         dict(self.sources.texts), names, procedures)
 
     def _attr_map(self, d: s.DeclS, allowed: dict[str, str], what: str) -> dict[str, s.AttrS]:
         found: dict[str, s.AttrS] = {}
@@ -179,6 +192,10 @@ class Lowering:
             return
         if d.extends:
             self.sink.error("E211", "a game cannot extend anything; declare an `expansion` instead", d.id_span)
+        if d.id in RESERVED_PACKAGES or d.id.startswith("__") or keyword.iskeyword(d.id):
+            self.sink.error("E213", f"game `{d.id}` cannot have that name: its rule package `{d.id}` would shadow "
+                            "a Python module of the same name", d.id_span, "choose another name, e.g. "
+                            f"`{d.id}_game`")
         if f.module is not None and f.module.name != d.id:
             self.sink.error("E212", f"game `{d.id}` must be declared in a file of `module {d.id}`", d.id_span)
         attrs = self._attr_map(d, GAME_ATTRS, f"game `{d.id}`")
@@ -195,6 +212,15 @@ class Lowering:
         self.modules[d.id] = m.Module(d.id, "base", self.games[d.id].name, languages, (),
                                       _loc(attrs, "text"), _str(attrs, "source"), d.id_span)
 
+    def _check_module_names(self, entities: list[m.Entity]) -> None:
+        """A variant `v` gets the Python module `variant_v`: an expansion of that name would overwrite it."""
+        for e in entities:
+            if e.kind == VARIANT_KIND and not e.errata:
+                clash = self.modules.get(f"{e.game}.variant_{e.id}")
+                if clash is not None:
+                    self.sink.error("E213", f"expansion `variant_{e.id}` and variant `{e.id}` would both be the "
+                                    f"module `{e.game}.variant_{e.id}`", clash.span, "rename one of them")
+
     def _declare_expansion(self, d: s.DeclS, f: s.FileS) -> None:
         if not d.extends:
             self.sink.error("E211", f"expansion `{d.id}` must say which game it extends", d.id_span,
@@ -206,6 +232,11 @@ class Lowering:
                             did_you_mean(game, self.games))
             return
         key = f"{game}.{d.id}"
+        if d.id == "base" or d.id.startswith("__"):
+            what = "the base game's own module" if d.id == "base" else "a name Python reserves"
+            self.sink.error("E213", f"expansion `{d.id}` cannot have that name: `{d.id}` is {what}", d.id_span,
+                            "choose another name")
+            return
         if key in self.modules:
             self.sink.error("E211", f"expansion `{key}` is declared twice", d.id_span)
             return
@@ -316,6 +347,7 @@ class Lowering:
             self.sink.error("E212", "a kind cannot have effects; put them on its entities", r.span)
         physical = _bool(attrs, "physical", parent_def.physical if parent_def else False)
         copies = _int(attrs, "copies", parent_def.copies if parent_def else 1)
+        self._check_copies(copies, attrs["copies"].span if "copies" in attrs else d.id_span)
         size_v = attrs["size"].value if "size" in attrs else None
         size = (size_v.name if isinstance(size_v, s.CallV) else _size_text(size_v.value)
                 if isinstance(size_v, s.StrV) and _size_ok(size_v.value) else parent_def.size if parent_def else None)
@@ -508,6 +540,8 @@ class Lowering:
             copies = copies_v.value.value
         if kind.physical and copies is None:
             copies = kind.copies
+        if copies_v is not None:
+            self._check_copies(copies, copies_v.span)
         return m.Entity(
             kind=d.kind,
             kinds=self._ancestors(ctx.game, d.kind),
@@ -552,23 +586,30 @@ class Lowering:
 
     # ---- effects ----------------------------------------------------------------
 
-    def _invocation(self, call: s.CallV, role: str, vctx: ValueContext, where: list[str]) -> m.Invocation:
+    def _invocation(self, call: s.CallV, role: str, vctx: ValueContext, where: list[str],
+                    procs: dict[str, Span] | None = None, fire: bool = False) -> m.Invocation:
+        """One verb use, its arguments bound; with `fire`, arguments left out are the event's values at run
+        time (e.g. the count of chambers_revealed), so they are not required."""
         verb = self.catalogue.verbs.get(call.name)
         if verb is None:
-            self.sink.error("E300", f"unknown {role} `{call.name}`", call.span,
-                            did_you_mean(call.name, self.catalogue.names(*_roles_for(role)))
+            self.sink.error("E300", f"unknown {role if procs is None else 'action or procedure'} `{call.name}`",
+                            call.span,
+                            did_you_mean(call.name, [*self.catalogue.names(*_roles_for(role)), *(procs or ())])
                             or did_you_mean(call.name, self.catalogue.verbs)
                             or "see the effect catalogue in dsl/README.md")
             return m.Invocation(call.name, role, (), call.span)
         if verb.role not in _roles_for(role):
             wanted = "modifier or an action" if role == "effect" else role
+            hint = (f"`may` offers a choice of an action; a modifier simply applies: write `{call.name}(...)` "
+                    "without `may`" if role == "action" and verb.role == "modifier" else
+                    did_you_mean(call.name, self.catalogue.names(*_roles_for(role))) or _role_place(verb.role))
             self.sink.error("E301", f"`{call.name}` is {_a(verb.role)}, but {_a(wanted)} is expected here", call.span,
-                            did_you_mean(call.name, self.catalogue.names(*_roles_for(role)))
-                            or _role_place(verb.role))
+                            hint)
             return m.Invocation(call.name, verb.role, (), call.span)
-        return m.Invocation(verb.name, verb.role, self._bind(verb, call, vctx, where), call.span)
+        return m.Invocation(verb.name, verb.role, self._bind(verb, call, vctx, where, fire), call.span)
 
-    def _bind(self, verb: Verb, call: s.CallV, vctx: ValueContext, where: list[str]) -> tuple[tuple[str, s.Value], ...]:
+    def _bind(self, verb: Verb, call: s.CallV, vctx: ValueContext, where: list[str],
+              fire: bool = False) -> tuple[tuple[str, s.Value], ...]:
         bound: dict[str, s.Value] = {}
         positional = [a for a in (call.args or ()) if a.name is None]
         named = [a for a in (call.args or ()) if a.name is not None]
@@ -594,6 +635,8 @@ class Lowering:
         out: list[tuple[str, s.Value]] = []
         for p in verb.params:
             if p.name not in bound:
+                if fire:
+                    continue
                 if p.required and p.name not in misspelt:
                     self.sink.error("E303", f"`{verb.name}` needs its `{p.name}` parameter", call.span,
                                     _signature(verb))
@@ -614,11 +657,35 @@ class Lowering:
             return m.AndCond(self._cond(c.left, vctx, where), self._cond(c.right, vctx, where), c.span)
         return m.OrCond(self._cond(c.left, vctx, where), self._cond(c.right, vctx, where), c.span)
 
-    def _stmts(self, body: tuple[s.Stmt, ...], vctx: ValueContext, where: list[str]) -> tuple[m.Statement, ...]:
+    def _stmts(self, body: tuple[s.Stmt, ...], vctx: ValueContext, where: list[str],
+               procs: dict[str, Span] | None = None) -> tuple[m.Statement, ...]:
+        """Statements of an effect, or of a procedure when `procs` (the game's procedure names) is given."""
         out: list[m.Statement] = []
         for st in body:
-            if isinstance(st, s.DoS):
-                out.append(m.Do(self._invocation(st.call, "effect", vctx, where), st.span))
+            if procs is None and isinstance(st, s.FireS | s.RepeatS | s.WhileS | s.ForEachS):
+                word = {s.FireS: "fire", s.RepeatS: "repeat", s.WhileS: "while", s.ForEachS: "for each"}[type(st)]
+                self.sink.error("E305", f"`{word}` belongs in a procedure, not in an effect", st.span,
+                                "declare it in `procedure NAME { ... }`; an effect's `on TRIGGER` already says when")
+                continue
+            if isinstance(st, s.DoS) and procs is not None and st.call.name in procs \
+                    and st.call.name not in self.catalogue.verbs:
+                if st.call.args:
+                    self.sink.error("E304", f"procedure `{st.call.name}` takes no arguments", st.call.span)
+                out.append(m.Run(st.call.name, st.span))
+            elif isinstance(st, s.DoS):
+                out.append(m.Do(self._invocation(st.call, "effect", vctx, where, procs), st.span))
+            elif isinstance(st, s.FireS):
+                out.append(m.Fire(self._invocation(st.trigger, "trigger", vctx, where, fire=True), st.span))
+            elif isinstance(st, s.RepeatS):
+                out.append(m.Repeat(st.count, self._stmts(st.body, vctx, where, procs), st.span))
+            elif isinstance(st, s.WhileS):
+                out.append(m.While(self._cond(st.cond, vctx, where), self._stmts(st.body, vctx, where, procs),
+                                   st.span))
+            elif isinstance(st, s.ForEachS):
+                if st.what not in m.FOR_EACH:
+                    self.sink.error("E306", f"`for each {st.what}` walks over nothing known", st.span,
+                                    did_you_mean(st.what, m.FOR_EACH) or f"known: {', '.join(m.FOR_EACH)}")
+                out.append(m.ForEach(st.what, self._stmts(st.body, vctx, where, procs), st.span))
             elif isinstance(st, s.MayS):
                 out.append(m.May(self._invocation(st.call, "action", vctx, where), st.span))
             elif isinstance(st, s.ChooseS):
@@ -628,11 +695,62 @@ class Lowering:
                     if o.name in seen:
                         self.sink.error("E204", f"option `{o.name}` is given twice", o.span)
                     seen.add(o.name)
-                    options.append(m.Option(o.name, self._stmts(o.body, vctx, where), o.span))
+                    guard = None
+                    if o.guard is not None:
+                        if procs is None:
+                            self.sink.error("E305", "a guarded option (`name if COND { ... }`) belongs in a "
+                                            "procedure", o.span, "in an effect, put the `if` inside the option")
+                        guard = self._cond(o.guard, vctx, where)
+                    options.append(m.Option(o.name, self._stmts(o.body, vctx, where, procs), o.span, guard))
                 out.append(m.Choose(tuple(options), st.span))
             else:
-                out.append(m.If(self._cond(st.cond, vctx, where), self._stmts(st.then, vctx, where),
-                                self._stmts(st.orelse, vctx, where), st.span))
+                assert isinstance(st, s.IfS)
+                out.append(m.If(self._cond(st.cond, vctx, where), self._stmts(st.then, vctx, where, procs),
+                                self._stmts(st.orelse, vctx, where, procs), st.span))
+        return tuple(out)
+
+    # ---- procedures -------------------------------------------------------------
+
+    def _lower_procedures(self, ctxs: list[_FileCtx]) -> tuple[m.Procedure | m.EndRule | m.WinnerRule, ...]:
+        """Procedures after the entities, so that their arguments can refer to any entity of the game."""
+        names: dict[str, dict[str, Span]] = {}  # game -> procedure name -> first span
+        seen: dict[tuple[str, str, str], Span] = {}
+        for ctx in ctxs:
+            for p in ctx.file.procedures:
+                if isinstance(p, s.ProcedureS):
+                    key = (ctx.game, ctx.module, p.name)
+                    if key in seen:
+                        first = seen[key]
+                        self.sink.error("E204", f"procedure `{p.name}` is declared twice in one module", p.span,
+                                        f"first declared at {first.file}:{first.line}:{first.col}; an "
+                                        "expansion may replace it from its own module")
+                    seen[key] = p.span
+                    if p.name in self.catalogue.verbs and self.catalogue.verbs[p.name].role != "trigger":
+                        self.sink.error("E204", f"procedure `{p.name}` has the name of the catalogue verb "
+                                        f"`{p.name}`", p.span, "pick another name")
+                    names.setdefault(ctx.game, {}).setdefault(p.name, p.span)
+        out: list[m.Procedure | m.EndRule | m.WinnerRule] = []
+        for ctx in ctxs:
+            game = self.games[ctx.game]
+            module = self.modules[_mkey(ctx)]
+            procs = names.get(ctx.game, {})
+            for p in ctx.file.procedures:
+                where = [""]
+                prov: list[tuple[str, str]] = []
+                vctx = ValueContext(self.sink, module.languages, game.publish, self.sources.root, ctx.directory,
+                                    self._resolver(ctx.game, where), prov)
+                if isinstance(p, s.ProcedureS):
+                    where[0] = f"procedure {p.name}"
+                    body = self._stmts(p.body, vctx, where, procs)
+                    out.append(m.Procedure(p.name, ctx.game, ctx.module, body, p.span, tuple(prov)))
+                elif isinstance(p, s.EndS):
+                    where[0] = "end when"
+                    cond = self._cond(p.cond, vctx, where)
+                    out.append(m.EndRule(ctx.game, ctx.module, cond, p.span, tuple(prov)))
+                else:
+                    where[0] = "winner by"
+                    call = self._invocation(p.call, "action", vctx, where)
+                    out.append(m.WinnerRule(ctx.game, ctx.module, call, p.span, tuple(prov)))
         return tuple(out)
 
     def _lower_rule(self, index: int, r: s.RuleS, vctx: ValueContext, where: list[str]) -> m.Effect:
@@ -760,3 +878,31 @@ def _relative_name(path: Path, root: Path) -> str:
         return path.relative_to(root).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+DEFAULT_MAX_COPIES = 1000
+# Game ids become top-level Python packages beside `cardc_runtime`: none may hide a module they import.
+RESERVED_PACKAGES = frozenset(sys.stdlib_module_names) | {"cardc", "cardc_runtime", "lark", "jinja2", "yaml"}
+
+
+def _max_copies(root: Path, sink: DiagnosticSink) -> int:
+    """`[limits] copies` from the content folder's cardc.toml, else DEFAULT_MAX_COPIES."""
+    import tomllib
+
+    from cardc.loader import ROOT_MARKER, display_path
+
+    path = root / ROOT_MARKER
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return DEFAULT_MAX_COPIES
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        sink.error("E107", f"cannot read the limits in `{display_path(path)}`: {err}", Span(display_path(path), 1, 1))
+        return DEFAULT_MAX_COPIES
+    value = data.get("limits", {}).get("copies", DEFAULT_MAX_COPIES) if isinstance(data.get("limits", {}), dict) \
+        else DEFAULT_MAX_COPIES
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1_000_000:
+        sink.error("E107", f"`[limits] copies` in `{display_path(path)}` must be a whole number from 1 to 1,000,000",
+                   Span(display_path(path), 1, 1))
+        return DEFAULT_MAX_COPIES
+    return value

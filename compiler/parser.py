@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -21,6 +22,21 @@ GRAMMAR_PATH = DSL_DIR / "cardc.lark"
 
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 _ESCAPE_RE = re.compile(r"\\(.)")
+# Control characters a string may not carry into outputs (terminal escapes, NUL, bidi overrides): removed with
+# W105. Line and paragraph separators (Word writes U+2028 for a soft line break) become plain line breaks.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_SEPARATORS = str.maketrans({"\u2028": "\n", "\u2029": "\n"})
+
+# Limits checked as the source is read, so that every later step (and Python's own int()) stays in bounds.
+MAX_DIGITS = 12
+MAX_STRING = 10_000
+MAX_NAME = 64
+MAX_DICE = 6
+DICE_SIDES = (2, 20)
+MAX_CONDITION_DEPTH = 24  # `a and b and ...`: each term nests one level
+MAX_BLOCK_DEPTH = 12  # `if` and `choose` inside each other
+MAX_VALUE_DEPTH = 8  # lists in lists, provisional values, calls as arguments
+MAX_DECL_DEPTH = 6  # declarations inside declarations
 
 
 def _unescape(raw: str) -> str:
@@ -28,12 +44,46 @@ def _unescape(raw: str) -> str:
 
 
 class _ToAst(Transformer):  # type: ignore[type-arg]
-    """Builds `compiler.syntax` nodes while Lark parses (no intermediate tree)."""
+    """Builds `compiler.syntax` nodes while Lark parses (no intermediate tree).
+
+    It also measures how deep conditions, blocks, values and declarations nest (`depth`, by node id: the
+    nodes live until the parse ends) and reports what goes past the limits, once per construct.
+    """
 
     file = "<input>"
+    sink: DiagnosticSink | None = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth: dict[int, int] = {}
+        self.too_deep = False
+
+    def reset(self, file: str, sink: DiagnosticSink) -> None:
+        self.file, self.sink, self.depth, self.too_deep = file, sink, {}, False
 
     def _span(self, tok: Token) -> Span:
         return Span(self.file, tok.line or 1, tok.column or 1, tok.end_line or 0, tok.end_column or 0)
+
+    def _nest(self, node: Any, children: Any, limit: int, what: str, span: Span) -> None:
+        """Record `node`'s depth (one more than its deepest child); report the first step past `limit`."""
+        d = 1 + max((self.depth.get(id(ch), 0) for ch in children), default=0)
+        self.depth[id(node)] = d
+        if d > limit:
+            self.too_deep = True
+        if d == limit + 1 and self.sink is not None:
+            self.sink.error("E106", f"{what} nest more than {limit} levels deep", span,
+                            "split it up: name a part as its own rule, entity or variant")
+
+    def _text(self, tok: Token) -> str:
+        """A string literal's text, with control characters removed (W105) and line separators as line breaks."""
+        text = _unescape(str(tok)).translate(_SEPARATORS)
+        found = _CONTROL.search(text)
+        if found is not None:
+            if self.sink is not None:
+                self.sink.warning("W105", f"control character U+{ord(found.group()):04X} in a string is removed",
+                                  self._span(tok), "delete it from the source; write `\\n` for a line break")
+            text = _CONTROL.sub("", text)
+        return text
 
     # values
     def int_value(self, c: list[Any]) -> s.IntV:
@@ -54,7 +104,7 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
         return s.DiceV(int(count or 1), int(sides), self._span(c[0]))
 
     def string_value(self, c: list[Any]) -> s.StrV:
-        return s.StrV(_unescape(str(c[0])), self._span(c[0]))
+        return s.StrV(self._text(c[0]), self._span(c[0]))
 
     def icon_value(self, c: list[Any]) -> s.IconV:
         return s.IconV(str(c[0])[1:-1], self._span(c[0]))
@@ -66,20 +116,24 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
         return s.BoolV(False, self._span(c[0]))
 
     def text_entry(self, c: list[Any]) -> s.TextEntry:
-        return s.TextEntry(str(c[0]), _unescape(str(c[1])), self._span(c[0]))
+        return s.TextEntry(str(c[0]), self._text(c[1]), self._span(c[0]))
 
     def localized_value(self, c: list[Any]) -> s.LocalizedV:
         return s.LocalizedV(tuple(c[1:]), self._span(c[0]))
 
     def list_value(self, c: list[Any]) -> s.ListV:
-        return s.ListV(tuple(v for v in c[1:] if v is not None), self._span(c[0]))
+        node = s.ListV(tuple(v for v in c[1:] if v is not None), self._span(c[0]))
+        self._nest(node, node.items, MAX_VALUE_DEPTH, "lists and values", node.span)
+        return node
 
     def unknown_value(self, c: list[Any]) -> s.UnknownV:
-        note = _unescape(str(c[1])) if len(c) > 1 and c[1] is not None else None
+        note = self._text(c[1]) if len(c) > 1 and c[1] is not None else None
         return s.UnknownV(note, self._span(c[0]))
 
     def provisional_value(self, c: list[Any]) -> s.ProvisionalV:
-        return s.ProvisionalV(c[1], _unescape(str(c[2])), self._span(c[0]))
+        node = s.ProvisionalV(c[1], self._text(c[2]), self._span(c[0]))
+        self._nest(node, [c[1]], MAX_VALUE_DEPTH, "values", node.span)
+        return node
 
     def call_value(self, c: list[Any]) -> s.CallV:
         return c[0]  # type: ignore[no-any-return]
@@ -91,7 +145,9 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
 
     def call(self, c: list[Any]) -> s.CallV:
         (name, span), args = c
-        return s.CallV(name, args, span)
+        node = s.CallV(name, args, span)
+        self._nest(node, [a.value for a in args or ()], MAX_VALUE_DEPTH, "calls and values", span)
+        return node
 
     def args(self, c: list[Any]) -> tuple[s.Arg, ...]:
         return tuple(a for a in c if a is not None)
@@ -104,16 +160,24 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
 
     # effects
     def or_cond(self, c: list[Any]) -> s.OrC:
-        return s.OrC(c[0], c[1], c[0].span)
+        node = s.OrC(c[0], c[1], c[0].span)
+        self._nest(node, c, MAX_CONDITION_DEPTH, "conditions", node.span)
+        return node
 
     def and_cond(self, c: list[Any]) -> s.AndC:
-        return s.AndC(c[0], c[1], c[0].span)
+        node = s.AndC(c[0], c[1], c[0].span)
+        self._nest(node, c, MAX_CONDITION_DEPTH, "conditions", node.span)
+        return node
 
     def not_cond(self, c: list[Any]) -> s.NotC:
-        return s.NotC(c[0], c[0].span)
+        node = s.NotC(c[0], c[0].span)
+        self._nest(node, c, MAX_CONDITION_DEPTH, "conditions", node.span)
+        return node
 
     def block(self, c: list[Any]) -> tuple[Any, ...]:
-        return tuple(c)
+        node = tuple(c)
+        self.depth[id(node)] = max((self.depth.get(id(st), 0) for st in c), default=0)
+        return node
 
     def do_stmt(self, c: list[Any]) -> s.DoS:
         return s.DoS(c[0], c[0].span)
@@ -122,17 +186,44 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
         return s.MayS(c[0], c[0].span)
 
     def option(self, c: list[Any]) -> s.OptionS:
-        return s.OptionS(str(c[0]), c[1], self._span(c[0]))
+        node = s.OptionS(str(c[0]), c[2], self._span(c[0]), c[1])
+        self.depth[id(node)] = self.depth.get(id(c[2]), 0)
+        return node
+
+    def fire_stmt(self, c: list[Any]) -> s.FireS:
+        return s.FireS(c[0], c[0].span)
+
+    def repeat_stmt(self, c: list[Any]) -> s.RepeatS:
+        return s.RepeatS(int(c[0]), c[1], self._span(c[0]))
+
+    def while_stmt(self, c: list[Any]) -> s.WhileS:
+        return s.WhileS(c[0], c[1], c[0].span)
+
+    def for_each_stmt(self, c: list[Any]) -> s.ForEachS:
+        return s.ForEachS(str(c[0]), c[1], self._span(c[0]))
+
+    def procedure(self, c: list[Any]) -> s.ProcedureS:
+        return s.ProcedureS(str(c[0]), c[1], self._span(c[0]))
+
+    def end_rule(self, c: list[Any]) -> s.EndS:
+        return s.EndS(c[0], c[0].span)
+
+    def winner_rule(self, c: list[Any]) -> s.WinnerS:
+        return s.WinnerS(c[0], c[0].span)
 
     def choose_stmt(self, c: list[Any]) -> s.ChooseS:
-        return s.ChooseS(tuple(c), c[0].span)
+        node = s.ChooseS(tuple(c), c[0].span)
+        self._nest(node, c, MAX_BLOCK_DEPTH, "`if` and `choose` blocks", node.span)
+        return node
 
     def else_block(self, c: list[Any]) -> tuple[Any, ...]:
         return c[0]  # type: ignore[no-any-return]
 
     def if_stmt(self, c: list[Any]) -> s.IfS:
         orelse = c[2] if len(c) > 2 else ()
-        return s.IfS(c[0], c[1], orelse, c[0].span)
+        node = s.IfS(c[0], c[1], orelse, c[0].span)
+        self._nest(node, [c[1], orelse], MAX_BLOCK_DEPTH, "`if` and `choose` blocks", node.span)
+        return node
 
     def rule(self, c: list[Any]) -> s.RuleS:
         trigger, cond, body = c
@@ -155,7 +246,7 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
         kind, ident = c[0], c[1]
         extends = c[2][0] if len(c) == 4 else None
         members = c[-1]
-        return s.DeclS(
+        node = s.DeclS(
             kind=str(kind),
             id=str(ident),
             errata=errata,
@@ -166,16 +257,59 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
             span=self._span(kind),
             id_span=self._span(ident),
         )
+        self._nest(node, node.decls, MAX_DECL_DEPTH, "declarations", node.span)
+        return node
 
     def module_stmt(self, c: list[Any]) -> s.ModuleS:
         name, span = c[0]
         return s.ModuleS(name, span)
 
     def import_stmt(self, c: list[Any]) -> s.ImportS:
-        return s.ImportS(_unescape(str(c[0])), self._span(c[0]))
+        kind = str(c[1]) if len(c) > 1 and c[1] is not None else None
+        return s.ImportS(self._text(c[0]), self._span(c[0]), kind)
 
     def start(self, c: list[Any]) -> list[Any]:
         return c
+
+
+def _literal_limits(transformer: _ToAst) -> dict[str, Callable[[Token], Token]]:
+    """Lexer callbacks that report literals past the limits (E105) and shrink them to a harmless stand-in,
+    so the parse goes on and no later step (Python's int() refuses 4,301 digits) sees the huge value."""
+    def report(tok: Token, message: str, hint: str) -> None:
+        if transformer.sink is not None:
+            span = Span(transformer.file, tok.line or 1, tok.column or 1, tok.end_line or 0, tok.end_column or 0)
+            transformer.sink.error("E105", message, span, hint)
+
+    def number(tok: Token) -> Token:
+        digits = max((len(run) for run in re.findall(r"[0-9]+", str(tok))), default=0)
+        if digits > MAX_DIGITS:
+            report(tok, f"a number of {digits} digits", f"numbers have at most {MAX_DIGITS} digits")
+            return tok.update(value=re.sub(r"[0-9]+", "1", str(tok)))
+        return tok
+
+    def dice(tok: Token) -> Token:
+        tok = number(tok)
+        count, sides = str(tok).split("d")
+        lo, hi = DICE_SIDES
+        if not 1 <= int(count or 1) <= MAX_DICE or not lo <= int(sides) <= hi:
+            report(tok, f"dice `{tok}` cannot be rolled", f"use 1 to {MAX_DICE} dice of {lo} to {hi} sides, like 2d6")
+            return tok.update(value="1d6")
+        return tok
+
+    def string(tok: Token) -> Token:
+        if len(tok) - 2 > MAX_STRING:
+            report(tok, f"a string of {len(tok) - 2:,} characters", f"strings have at most {MAX_STRING:,} characters")
+            return tok.update(value='""')
+        return tok
+
+    def name(tok: Token) -> Token:
+        if len(tok) > MAX_NAME:
+            report(tok, f"a name of {len(tok)} characters", f"names have at most {MAX_NAME} characters")
+            return tok.update(value=str(tok)[:MAX_NAME])
+        return tok
+
+    return {"INT": number, "SIGNED": number, "DECIMAL": number, "RANGE": number, "DICE": dice, "STRING": string,
+            "NAME": name}
 
 
 @lru_cache(maxsize=1)
@@ -187,6 +321,8 @@ def _parser() -> tuple[Lark, _ToAst]:
         lexer="contextual",
         transformer=transformer,
         maybe_placeholders=True,
+        lexer_callbacks=_literal_limits(transformer),
+        cache=True,  # Lark keeps the LALR tables in the temp folder: start-up 0.16 s instead of 0.8 s under load
     )
     return lark, transformer
 
@@ -272,7 +408,7 @@ def _token_text(tok: Token) -> str:
 def parse_text(text: str, file: str, sink: DiagnosticSink) -> s.FileS | None:
     """Parse one source text; on a syntax error, report it and return None."""
     lark, transformer = _parser()
-    transformer.file = file
+    transformer.reset(file, sink)
     gc_was_enabled = gc.isenabled()
     gc.disable()  # the parse allocates many small objects; the cyclic GC only slows it
     try:
@@ -286,12 +422,15 @@ def parse_text(text: str, file: str, sink: DiagnosticSink) -> s.FileS | None:
     finally:
         if gc_was_enabled:
             gc.enable()
+    if transformer.too_deep:
+        return None  # reported (E106); later steps walk the tree recursively and must never see one this deep
     module = next((i for i in items if isinstance(i, s.ModuleS)), None)
     return s.FileS(
         path=file,
         module=module,
         imports=tuple(i for i in items if isinstance(i, s.ImportS)),
         decls=tuple(i for i in items if isinstance(i, s.DeclS)),
+        procedures=tuple(i for i in items if isinstance(i, s.ProcedureS | s.EndS | s.WinnerS)),
     )
 
 

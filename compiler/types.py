@@ -245,14 +245,46 @@ def check_translations(value: s.LocalizedV, ctx: ValueContext) -> None:
                        f"this module is written in {', '.join(ctx.languages)}")
 
 
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff")
+MAX_IMAGE_PIXELS = 100_000_000  # 10,000 x 10,000: far beyond any printed card at 1,200 dpi
+
+
 def _check_path(value: s.StrV, ctx: ValueContext) -> None:
-    target = (ctx.file_dir / value.value).resolve()
+    try:
+        target = (ctx.file_dir / value.value).resolve()  # symlinks resolved: the real file must be inside
+        found = target.is_file()
+    except (OSError, ValueError) as err:  # a name too long for the file system
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        ctx.sink.error("E115", f"file `{value.value}` cannot be opened: {reason}", value.span)
+        return
     root = ctx.content_root.resolve()
     if root != target and root not in target.parents:
         from cardc.loader import display_path
 
         ctx.sink.error("E114", f"path `{value.value}` is outside the content folder", value.span,
                        f"keep images and files under {display_path(root)}")
-    elif not target.is_file():
+    elif not found:
         ctx.sink.error("E115", f"file `{value.value}` does not exist", value.span,
                        "paths are relative to the file that names them")
+    elif target.suffix.lower() in IMAGE_SUFFIXES:
+        problem = image_problem(target)
+        if problem:
+            ctx.sink.error("E115", f"image `{value.value}` {problem}", value.span,
+                           "save it again as PNG or JPEG from an image editor")
+
+
+def image_problem(path: Path) -> str | None:
+    """Why `path` is not an image the backends can use, or None; reads the header and checks the pixels."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as img:
+            w, h = img.size
+            if w < 1 or h < 1 or w * h > MAX_IMAGE_PIXELS:
+                return f"is {w}x{h} pixels (at most {MAX_IMAGE_PIXELS:,} pixels)"
+            img.verify()
+    except (UnidentifiedImageError, Image.DecompressionBombError):
+        return "is not an image that can be read"
+    except (OSError, ValueError, SyntaxError) as err:  # truncated or corrupt data (Pillow raises these)
+        return f"cannot be read as an image ({err})"
+    return None

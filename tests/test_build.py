@@ -17,6 +17,7 @@ from cardc import backends, cli
 from cardc import build as build_module
 from cardc.backends import BuildOptions
 from cardc.build import BuildFailed, build
+from cardc.buildcache import CACHE_DIR
 from cardc.diagnostics import Diagnostic, Severity, Span
 from cardc.frontend import FrontEndResult
 from cardc.model import Project
@@ -26,10 +27,13 @@ IR_ONLY = BuildOptions(only=frozenset({"ir"}))
 
 
 def tree_hashes(folder: Path) -> dict[str, str]:
-    """Every file below `folder` (relative path -> sha256), and every folder (-> "dir")."""
+    """Every file below `folder` (relative path -> sha256), and every folder (-> "dir"). The build's cache is
+    not an output (its index records file times); tests/test_build_cache.py checks it."""
     out: dict[str, str] = {}
     for p in sorted(folder.rglob("*")):
         rel = p.relative_to(folder).as_posix()
+        if rel.split("/")[0] == CACHE_DIR:
+            continue
         out[rel] = "dir" if p.is_dir() else hashlib.sha256(p.read_bytes()).hexdigest()
     return out
 

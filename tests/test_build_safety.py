@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from cardc import cli
 from cardc.build import MARKER
+from cardc.buildcache import CACHE_DIR, TAG
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "export"
@@ -29,10 +30,13 @@ FAST = ["--png", "false", "--tts-images", "false"]
 
 
 def snapshot(folder: Path) -> dict[str, str]:
-    """Every path below `folder` -> its content hash ("dir" for folders, "link:" + target for symlinks)."""
+    """Every path below `folder` -> its content hash ("dir" for folders, "link:" + target for symlinks).
+    The build's own cache is left out: it is not an output (tests/test_build_cache.py checks it)."""
     out: dict[str, str] = {}
     for p in sorted(folder.rglob("*")):
         rel = p.relative_to(folder).as_posix()
+        if rel.split("/")[0] == CACHE_DIR and (folder / CACHE_DIR / TAG).is_file():
+            continue
         if p.is_symlink():
             out[rel] = "link:" + os.readlink(p)
         elif p.is_dir():

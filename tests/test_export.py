@@ -198,7 +198,7 @@ def test_backend_is_registered_and_builds_only_itself(tavern: Project, tmp_path:
     assert "export" in [name for name, _ in BACKENDS]
     out = tmp_path / "gen"
     build(tavern, out, BuildOptions(only=frozenset({"export"}), settings={"tts_images": "false"}))
-    assert sorted(p.name for p in out.iterdir()) == [".cardc-build.json", "export"]
+    assert sorted(p.name for p in out.iterdir()) == [".cardc-build.json", ".cardc-cache", "export"]  # + its cache
     text = (out / "export" / "tavern.json").read_text(encoding="utf-8")
     assert text.endswith("}\n")
     assert text == json.dumps(json.loads(text), ensure_ascii=False, indent=2, sort_keys=True) + "\n"

@@ -33,11 +33,16 @@ INSERTABLE_TOKENS = [
     "provisional", "module", "import", "game", "expansion", "kind", "attr", "variant", "true", "false",
     "+1", "-2", "3..4", "4..3", "2d6", "d6", "0d0", "1.5", "99999999999999999999", ":icon:", "x", "name",
     "attack", "cs", "en", "\n", " ", '"../../etc/passwd"', '"missing.png"', "type", "ref(x)", "list(",
+    # huge numbers, long tokens, deep nesting (issue 11): limits must report them, never crash on them
+    "7" * 4301, "+" + "9" * 5000, "1" * 30 + ".." + "2" * 30, "12d6", "d0", "7d1000", "x" * 300,
+    '"' + "s" * 20_000 + '"',
+    "not " * 300 + "x", " and x" * 200, " or x" * 200, "[" * 300, "]" * 300, "(" * 300, "if x { " * 100,
+    "provisional " * 50, '"a\u2028b"', '"\x1b[31m"', '"\x00"',
 ]
 INSERTABLE_CHARS = list('{}()[]:,."\\/#*+-_0123456789azZ \n\t\r') + ["\x00", "\x0c", "é", "ř", "\u2028", "\ufeff", "🂡"]
 
 MUTATIONS = ("drop_token", "dup_token", "swap_tokens", "insert_token",
-             "drop_char", "dup_char", "swap_chars", "insert_char")
+             "drop_char", "dup_char", "swap_chars", "insert_char", "insert_bytes")
 LOCATION = re.compile(r"^(?P<file>[^\s:][^:\n]*):(?P<line>\d+):(?P<col>\d+): (error|warning)\[[EW]\d{3}\]: ",
                       re.MULTILINE)
 
@@ -47,7 +52,11 @@ mutation = st.tuples(st.sampled_from(MUTATIONS), st.integers(0, 10**9), st.integ
 
 def mutate(text: str, ops: list[tuple[str, int, int, str, str]]) -> str:
     for op, a, b, token, char in ops:
-        if op.endswith("token") or op.endswith("tokens"):
+        if op == "insert_bytes":  # random bytes, most not UTF-8: lone surrogates written with surrogateescape
+            i = a % (len(text) + 1)
+            noise = "".join(chr(0xDC80 + (b >> k) % 128) for k in range(0, 24, 3))
+            text = text[:i] + noise + text[i:]
+        elif op.endswith("token") or op.endswith("tokens"):
             toks = TOKEN_RE.findall(text) or [""]
             i, j = a % len(toks), b % len(toks)
             if op == "drop_token":
@@ -106,7 +115,7 @@ def test_mutated_content_never_crashes(workdir: tuple[Path, dict[str, str]], pic
     target = base / "content" / source
     original = sources[source]
     mutated = mutate(original, ops)
-    target.write_bytes(mutated.encode("utf-8", "surrogatepass"))
+    target.write_bytes(mutated.encode("utf-8", "surrogateescape"))
     old = Path.cwd()
     os.chdir(base)
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cardc.diagnostics import Diagnostic
 from cardc.model import Project
@@ -19,6 +20,7 @@ class BuildOptions:
     only: frozenset[str] = frozenset()  # empty: every backend
     settings: dict[str, str] = field(default_factory=dict)
     destination: Path | None = None  # the folder the outputs end up in (backends write to a temp folder first)
+    cache: Any = field(default=None, compare=False)  # a cardc.buildcache.BuildCache during `cardc build`
     notes: list[str] = field(default_factory=list, compare=False)  # summary lines backends add for the CLI
 
     def wants(self, name: str) -> bool:

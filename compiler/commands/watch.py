@@ -115,28 +115,34 @@ class Rebuilder:
                 diagnostics += failed.diagnostics
             except OutputRefused as refused:  # e.g. a file put where the output folder was
                 refusal = f"cardc watch: error: {refused}"
-        shown, provisional = _split(diagnostics)
-        errors = sum(d.is_error for d in shown) + bool(refusal)
-        warnings = len(shown) - errors
+        from cardc.report import BadOptions, Reporter, ReportOptions, config_codes
+
+        try:
+            select, ignore = config_codes(find_content_root([self.path]))
+        except BadOptions as bad:
+            select, ignore = (), ()
+            refusal = refusal or f"cardc watch: {bad}"
+        reporter = Reporter(ReportOptions(select=select, ignore=ignore))
+        shown, summarized, tally = reporter.classify(diagnostics)
+        errors = tally.errors + bool(refusal)
         took = time.perf_counter() - started
-        counts = f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
-        if provisional:
-            counts += f", {provisional} provisional or unknown value{'s' if provisional != 1 else ''} not listed"
+        counts = f"{_count(errors, 'error')}, {_count(tally.warnings, 'warning')}"
+        if summarized:
+            counts += f", {_count(len(summarized), 'provisional or unknown value')} not listed"
         if built:
             summary = f"built in {took:.1f} s: {counts}"
         else:
             summary = f"not built: {counts}; the pages show the last good build"
         rendered = [d.render(result.sources) for d in shown] + ([refusal] if refusal else [])
-        for text in rendered:
-            print(text, file=sys.stderr)
+        reporter.report(diagnostics, result.sources)  # the terminal: as `cardc check` shows them
+        if refusal:
+            print(refusal, file=sys.stderr)
         print(summary, file=sys.stderr, flush=True)
         self.state.publish(built=built, ok=built, summary=summary, diagnostics=rendered)
 
 
-def _split(diagnostics: list[Diagnostic]) -> tuple[list[Diagnostic], int]:
-    """The diagnostics to list, and how many provisional-value notes are only counted (they are many)."""
-    shown = [d for d in diagnostics if d.is_error or d.code != "W500"]
-    return shown, len(diagnostics) - len(shown)
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _watch_filter(root: Path, out: Path) -> Callable[[object, str], bool]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -369,9 +369,32 @@ def analyze(root: Path, overlay: Mapping[Path, str] | None = None, catalogue: Ca
     """Check the content folder `root` as `cardc check` does, with `overlay`'s texts instead of the disk."""
     cat = catalogue or default_catalogue()
     result = compile_paths([root], cat, overlay)
+    wanted = warning_filter(root)
+    shown = [d for d in result.diagnostics if d.is_error or wanted(d.code)]
+    if len(shown) != len(result.diagnostics):
+        result = dataclasses.replace(result, diagnostics=shown)
     analysis = Analysis(root, result, cat)
     _Indexer(analysis).run()
     return analysis
+
+
+def warning_filter(root: Path) -> Callable[[str], bool]:
+    """Which warnings to show, by `select` and `ignore` in the `[check]` table of the content's cardc.toml,
+    as `cardc check` does (a list it cannot read filters nothing; `cardc check` reports it)."""
+    from cardc.report import BadOptions, config_codes
+
+    try:
+        select, ignore = config_codes(root)
+    except BadOptions:
+        return lambda code: True
+
+    def wanted(code: str) -> bool:
+        def hit(prefixes: tuple[str, ...]) -> bool:
+            return any(p == "ALL" or code.startswith(p) for p in prefixes)
+
+        return (not select or hit(select)) and not hit(ignore)
+
+    return wanted
 
 
 def content_root(path: Path) -> Path:

@@ -12,8 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from cardc.plurals import categories, pick, plural_category
+from cardc.yamlload import load_yaml
 
 LEXICON_PATH = Path(__file__).resolve().parent / "words.yaml"
 
@@ -64,7 +64,7 @@ class Lexicon:
 
 
 def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = load_yaml(path.read_text(encoding="utf-8")) or {}
     words: dict[str, dict[str, dict[str, str]]] = {}
     for w, entry in (data.get("words") or {}).items():
         words[str(w)] = {}

@@ -22,6 +22,7 @@ from cardc.backends.export import faces as fc
 from cardc.backends.export import sheets as sh
 from cardc.backends.export.document import export_languages
 from cardc.backends.export.values import Localizer
+from cardc.buildcache import BuildCache
 from cardc.diagnostics import NO_SPAN, Diagnostic, Severity
 from cardc.model import Entity, KindDef, Project
 
@@ -339,47 +340,79 @@ class TtsExport:
 
     # ---- images ------------------------------------------------------------
 
-    def write_images(self, folder: Path, print_png: Path | None) -> None:
-        """Face and back sheets of every deck into `folder` (the `img/` folder of the saved objects)."""
+    def write_images(self, folder: Path, print_png: Path | None, cache: BuildCache | None = None) -> None:
+        """Face and back sheets of every deck into `folder` (the `img/` folder of the saved objects).
+
+        With the build's cache, an image whose inputs (the print backend's PNGs of its cards, or what a
+        drawn face says) are those of the previous build is reused rather than composed again."""
         folder.mkdir(parents=True, exist_ok=True)
         title = self.text(self.game.name) or self.game.id
         for deck in self.decks:
             color = fc.color_of(deck.kind.id)
             if deck.as_tiles:
-                self._write_tile_images(folder, print_png, deck, title, color)
+                self._write_tile_images(folder, print_png, deck, title, color, cache)
             for sheet in deck.sheets:
                 cell = sh.cell_size(*deck.size_mm, sheet.cols, sheet.rows)
-                back = fc.draw_plain(title, self.kind_name(deck.kind), *cell, color)
-                hidden = fc.draw_plain(title, "", *cell, color)
-                faces, backs = [], []
-                for e in sheet.cards:
-                    src = self._print_png(print_png, deck, e)
-                    face = fc.printed_face(src, *deck.size_mm, cell) if src is not None else None
-                    faces.append(face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut))
-                    back_src = src.with_name(src.stem + "-back.png") if src is not None else None
-                    backs.append(fc.printed_face(back_src, *deck.size_mm, cell) if back_src is not None else None)
-                (folder / Path(sheet.face_file).name).write_bytes(
-                    sh.png_bytes(sh.compose(faces, hidden, sheet.cols, sheet.rows, cell)))
-                if all(b is not None for b in backs):
-                    sheet.unique_back = True
-                    image = sh.compose([b for b in backs if b is not None], back, sheet.cols, sheet.rows, cell)
-                else:
-                    image = back
-                (folder / Path(sheet.back_file).name).write_bytes(sh.png_bytes(image))
+                kind_name = self.kind_name(deck.kind)
+                srcs = [self._print_png(print_png, deck, e) for e in sheet.cards]
+                back_srcs = [src.with_name(src.stem + "-back.png") if src is not None else None for src in srcs]
+                layout = repr((title, kind_name, color, cell, sheet.cols, sheet.rows, deck.size_mm, deck.round_cut))
+                face_file = folder / Path(sheet.face_file).name
+                face_key = cache.key("tts-faces", layout, *(
+                    _file_hash(src) or repr(self.face_text(e, deck.kind)) for e, src in zip(sheet.cards, srcs,
+                                                                                            strict=True))) \
+                    if cache is not None else ""
+                if cache is None or not cache.fetch(face_key, face_file):
+                    faces = []
+                    for e, src in zip(sheet.cards, srcs, strict=True):
+                        face = fc.printed_face(src, *deck.size_mm, cell) if src is not None else None
+                        faces.append(face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut))
+                    hidden = fc.draw_plain(title, "", *cell, color)
+                    face_file.write_bytes(sh.png_bytes(sh.compose(faces, hidden, sheet.cols, sheet.rows, cell)))
+                    if cache is not None:
+                        cache.store(face_key, face_file)
+                back_hashes = [_file_hash(b) for b in back_srcs]
+                sheet.unique_back = all(h is not None for h in back_hashes)
+                back_file = folder / Path(sheet.back_file).name
+                back_key = cache.key("tts-backs", layout, *(h or "" for h in back_hashes)) if cache is not None else ""
+                if cache is None or not cache.fetch(back_key, back_file):
+                    back = fc.draw_plain(title, kind_name, *cell, color)
+                    backs = [fc.printed_face(b, *deck.size_mm, cell) if b is not None else None for b in back_srcs]
+                    if sheet.unique_back and all(b is not None for b in backs):
+                        image = sh.compose([b for b in backs if b is not None], back, sheet.cols, sheet.rows, cell)
+                    else:
+                        sheet.unique_back = False
+                        image = back
+                    back_file.write_bytes(sh.png_bytes(image))
+                    if cache is not None:
+                        cache.store(back_key, back_file)
 
-    def _write_tile_images(self, folder: Path, print_png: Path | None, deck: Deck, title: str, color: str) -> None:
+    def _write_tile_images(self, folder: Path, print_png: Path | None, deck: Deck, title: str, color: str,
+                           cache: BuildCache | None = None) -> None:
         """One image per tile or token and side (TTS tiles take single images, not sheets)."""
         cell = sh.cell_size(*deck.size_mm, 1, 1)
+        kind_name = self.kind_name(deck.kind)
         for e in deck.entities:
-            face_file, back_file = self.tile_files(e)
+            face_name, back_name = self.tile_files(e)
+            face_file, back_file = folder / Path(face_name).name, folder / Path(back_name).name
             src = self._print_png(print_png, deck, e)
-            face = fc.printed_face(src, *deck.size_mm, cell) if src is not None else None
-            face = face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut)
             back_src = src.with_name(src.stem + "-back.png") if src is not None else None
-            back = fc.printed_face(back_src, *deck.size_mm, cell) if back_src is not None else None
-            back = back or fc.draw_plain(title, self.kind_name(deck.kind), *cell, color)
-            (folder / Path(face_file).name).write_bytes(sh.png_bytes(face))
-            (folder / Path(back_file).name).write_bytes(sh.png_bytes(back))
+            layout = repr((title, kind_name, color, cell, deck.size_mm, deck.round_cut))
+            face_key = cache.key("tts-tile", layout, _file_hash(src) or repr(self.face_text(e, deck.kind))) \
+                if cache is not None else ""
+            if cache is None or not cache.fetch(face_key, face_file):
+                face = fc.printed_face(src, *deck.size_mm, cell) if src is not None else None
+                face = face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut)
+                face_file.write_bytes(sh.png_bytes(face))
+                if cache is not None:
+                    cache.store(face_key, face_file)
+            back_key = cache.key("tts-tile-back", layout, _file_hash(back_src) or "") if cache is not None else ""
+            if cache is None or not cache.fetch(back_key, back_file):
+                back = fc.printed_face(back_src, *deck.size_mm, cell) if back_src is not None else None
+                back = back or fc.draw_plain(title, kind_name, *cell, color)
+                back_file.write_bytes(sh.png_bytes(back))
+                if cache is not None:
+                    cache.store(back_key, back_file)
 
     def _print_png(self, root: Path | None, deck: Deck, e: Entity) -> Path | None:
         if root is None:
@@ -418,6 +451,7 @@ def write_tts(project: Project, out: Path, options: BuildOptions, rules: RulesCa
     # TTS URLs name where the files end up: the build's destination, or the folder written outside a build.
     settings = TtsSettings(settings.base_url, settings.images, options.destination or out)
     rules = rules or RulesCache(project)
+    cache = options.cache if isinstance(options.cache, BuildCache) else None
     folder = out / "export" / "tts"
     print_png = out / "print" / "png"
     for game in sorted(project.games):
@@ -426,10 +460,20 @@ def write_tts(project: Project, out: Path, options: BuildOptions, rules: RulesCa
             if not tts.decks:
                 continue
             if settings.images:
-                tts.write_images(folder / "img", print_png if print_png.is_dir() else None)
+                tts.write_images(folder / "img", print_png if print_png.is_dir() else None, cache)
             folder.mkdir(parents=True, exist_ok=True)
             (folder / f"{tts.stem}.json").write_text(dumps(tts.save()), encoding="utf-8")
     return diags
+
+
+def _file_hash(path: Path | None) -> str | None:
+    """The hash of a print PNG a TTS image is made from; None when there is none."""
+    if path is None:
+        return None
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 def copy_instructions(out: Path) -> list[str]:

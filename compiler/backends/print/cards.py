@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from cardc import syntax as s
@@ -266,8 +267,20 @@ def image_path(project: Project, e: Entity, rel: str) -> Path | None:
     """An entity's `image`, resolved next to its source file or in the content folder."""
     if not rel:
         return None
+    root = project.root.resolve()
     for base in ((project.root / project.source_name(e.span.file)).parent, project.root):
-        p = (base / rel).resolve()
-        if p.is_file():
-            return p
+        try:
+            p = (base / rel).resolve()  # symlinks resolved: what is read must be inside the content folder
+            if p.is_relative_to(root) and p.is_file():
+                return p if _usable_image(p) else None
+        except (OSError, ValueError):  # a name too long or with a NUL byte: no such image
+            return None
     return None
+
+
+@lru_cache(maxsize=1024)
+def _usable_image(path: Path) -> bool:
+    """Only images the checker would accept are drawn (a template may name any file)."""
+    from cardc.types import IMAGE_SUFFIXES, image_problem
+
+    return path.suffix.lower() in IMAGE_SUFFIXES and image_problem(path) is None

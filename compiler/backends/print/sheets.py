@@ -21,6 +21,7 @@ from cardc.backends.print.render import DrawReport, FaceRef, ImageResolver, draw
 from cardc.backends.print.rulebook import Faces
 from cardc.backends.print.settings import PrintSettings, parse_settings
 from cardc.backends.print.templates import Element, TemplateError, Templates, parse_elements
+from cardc.buildcache import BuildCache
 from cardc.diagnostics import NO_SPAN, Diagnostic, Severity, Span
 from cardc.model import Entity, Project
 from reportlab import rl_config
@@ -85,6 +86,7 @@ class PrintBuild:
         self.size_cache: dict[tuple[str, str], CardSize] = {}
         self.fallbacks: dict[tuple[str, str], list[tuple[Entity, str, str]]] = {}  # (game, lang) -> (card, what, lang)
         self._reports: dict[str, DrawReport] = {}
+        self.cache: BuildCache | None = None  # the build's cache of drawn faces, if any
 
     # ---- lookups -----------------------------------------------------------
 
@@ -310,9 +312,14 @@ class PrintBuild:
         return lambda rel: image_path(self.project, e, rel)
 
     def write_pngs(self, sheet: Sheet, folder: Path) -> None:
-        """One PNG per card front and back (`<card>.png`, `<card>-back.png`) at the configured dpi."""
+        """One PNG per card front and back (`<card>.png`, `<card>-back.png`) at the configured dpi.
+
+        With the build's cache, a face drawn by the previous build from the same template output, size,
+        settings and images is reused, so changing one card redraws only that card's faces."""
         import pypdfium2 as pdfium
 
+        cache = self.cache
+        keys: dict[str, str] = {}
         distinct: dict[str, int] = {}
         order: list[tuple[str, Entity]] = []
         for e in sheet.entities:
@@ -320,34 +327,46 @@ class PrintBuild:
             if faces is None:
                 continue
             for text in faces:
-                if text is not None and text not in distinct:
+                if text is None or text in keys:
+                    continue
+                size = self.size_of(e)
+                keys[text] = cache.key("print-png", repr(self.s), f"{size.w}x{size.h}", e.span.file, text) \
+                    if cache is not None else ""
+                if cache is None or not cache.has(keys[text]):
                     distinct[text] = len(order)
                     order.append((text, e))
-        if not order:
-            return
-        buf = io.BytesIO()
-        c = canvas(buf)
-        for text, e in order:
-            size = self.size_of(e)
-            c.setPageSize(_cell_pt(size, self.s.bleed))
-            draw_face(c, self.parsed[text], size.w, size.h, self.s.bleed, self.s, self._images(e))
-            c.showPage()
-        c.save()
-        pdf = pdfium.PdfDocument(buf.getvalue())
         pngs: list[bytes] = []
-        scale = self.s.png_dpi / 72.0
-        for i in range(len(order)):
-            pngs.append(encode_png(pdf[i].render(scale=scale).to_pil(), self.s.png_dpi))
-        pdf.close()
+        if order:
+            buf = io.BytesIO()
+            c = canvas(buf)
+            for text, e in order:
+                size = self.size_of(e)
+                c.setPageSize(_cell_pt(size, self.s.bleed))
+                draw_face(c, self.parsed[text], size.w, size.h, self.s.bleed, self.s, self._images(e))
+                c.showPage()
+            c.save()
+            pdf = pdfium.PdfDocument(buf.getvalue())
+            scale = self.s.png_dpi / 72.0
+            for i in range(len(order)):
+                pngs.append(encode_png(pdf[i].render(scale=scale).to_pil(), self.s.png_dpi))
+            pdf.close()
+        if not keys:
+            return
         folder.mkdir(parents=True, exist_ok=True)
         for e in sheet.entities:
             faces = sheet.faces.get(e.key)
             if faces is None:
                 continue
             stem = e.key.replace(":", ".")
-            (folder / f"{stem}.png").write_bytes(pngs[distinct[faces[0]]])
-            if faces[1] is not None:
-                (folder / f"{stem}-back.png").write_bytes(pngs[distinct[faces[1]]])
+            for text, suffix in ((faces[0], ""), (faces[1], "-back")):
+                if text is None:
+                    continue
+                dest = folder / f"{stem}{suffix}.png"
+                if cache is not None and cache.fetch(keys[text], dest):
+                    continue  # drawn before, in this build or the previous one: one file, linked
+                dest.write_bytes(pngs[distinct[text]])
+                if cache is not None:
+                    cache.store(keys[text], dest)
 
 
 def _grids(b: PrintBuild, sheet: Sheet) -> str:
@@ -379,6 +398,7 @@ def run(project: Project, out: Path, options: BuildOptions, png: bool | None = N
     if any(d.is_error for d in diags):
         return diags, []
     b = PrintBuild(project, settings)
+    b.cache = options.cache
     folder = out / "print"
     sheets = b.plan(folder)
     for sheet in sheets:

@@ -11,10 +11,13 @@ its ancestors, then the bundled `templates/K.j2` likewise, then the bundled `car
 from __future__ import annotations
 
 import json
+import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from jinja2.exceptions import SecurityError
@@ -32,6 +35,7 @@ ELEMENTS = {
     "icon": ("x", "y", "size"),
 }
 NUMERIC = {"x", "y", "w", "h", "cx", "cy", "r", "x1", "y1", "x2", "y2", "size", "min", "radius", "width"}
+POSITIVE = {"size", "min"}  # a font size of 0 divides by zero when the text is fitted
 
 _HEAD = re.compile(r"\s*([a-z]+)(?:\s+([A-Za-z_][\w-]*)(?=\s|$))?")
 _PAIR = re.compile(r"\s+([a-z_][a-z0-9_]*)=(\"(?:[^\"\\]|\\.)*\"|[^\s\"]+)")
@@ -72,16 +76,58 @@ def _finalize(value: object) -> str:
     return json.dumps(str(value), ensure_ascii=False)
 
 
+# A designer's template is code run on every card: it gets a budget, so a loop or a product that would run for
+# hours or fill the memory is a template error (E601) instead.
+MAX_LOOP = 10_000  # items of every `range()` of one card face together
+MAX_OUTPUT = 200_000  # characters one card face may render to
+MAX_NUMBER = 10_000  # mm: any coordinate or size beyond is a mistake
+
+
+class _InsideLoader(jinja2.FileSystemLoader):
+    """Loads templates (and their includes) only from inside the template folders, symlinks resolved."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        source, filename, uptodate = super().get_source(environment, template)
+        real = Path(filename).resolve()
+        if not any(real.is_relative_to(Path(d).resolve()) for d in self.searchpath):
+            raise jinja2.TemplateError(f"template `{template}` leads outside the templates folder (a symlink?)")
+        return source, filename, uptodate
+
+
+class _BudgetSandbox(SandboxedEnvironment):
+    """The sandbox, with `*` and `**` checked: `"x" * 10**9` would otherwise take all the memory."""
+
+    intercepted_binops = frozenset(["*", "**"])
+
+    def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any) -> Any:
+        if operator == "**" and isinstance(right, int | float) and abs(right) > 64:
+            raise TemplateError(f"`** {right}`: exponents go up to 64")
+        if operator == "*":
+            for seq, n in ((left, right), (right, left)):
+                if isinstance(seq, str | list | tuple) and isinstance(n, int) and len(seq) * n > MAX_OUTPUT:
+                    raise TemplateError(f"a text or list repeated {n} times is too long")
+        return super().call_binop(context, operator, left, right)
+
+
 class Templates:
     """The template set of one game: the designer's folder (if any) over the bundled templates."""
 
     def __init__(self, user_dir: Path | None) -> None:
         dirs = [str(d) for d in (user_dir, BUNDLED) if d is not None and d.is_dir()]
-        self.env = SandboxedEnvironment(loader=jinja2.FileSystemLoader(dirs), finalize=_finalize,
-                                        undefined=jinja2.ChainableUndefined, autoescape=False,
-                                        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+        self.env = _BudgetSandbox(loader=_InsideLoader(dirs), finalize=_finalize,
+                                  undefined=jinja2.ChainableUndefined, autoescape=False,
+                                  trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+        self.env.globals["range"] = self._range
+        self._loop_budget = MAX_LOOP
         self.user_dir = user_dir if user_dir is not None and user_dir.is_dir() else None
         self._choice: dict[tuple[tuple[str, ...], str], jinja2.Template] = {}
+
+    def _range(self, *args: int) -> range:
+        items = range(*args)
+        self._loop_budget -= len(items)
+        if self._loop_budget < 0:
+            raise TemplateError(f"loops of more than {MAX_LOOP:,} steps in all (`range` used too much)")
+        return items
 
     def template_for(self, kinds: tuple[str, ...], side: str) -> jinja2.Template:
         key = (kinds, side)
@@ -93,14 +139,25 @@ class Templates:
                 tpl = self.env.select_template(names)
             except jinja2.TemplateSyntaxError as e:
                 raise TemplateError(f"{e.filename or e.name}:{e.lineno}: {e.message}") from e
+            except jinja2.TemplateError as e:
+                raise TemplateError(str(e)) from e
             self._choice[key] = tpl
         return tpl
 
     def render(self, kinds: tuple[str, ...], side: str, context: dict[str, object]) -> tuple[str, str]:
         """The element text for one card face, and the template's name (for messages)."""
         tpl = self.template_for(kinds, side)
+        self._loop_budget = MAX_LOOP
         try:
-            return tpl.render(context), tpl.name or "?"
+            chunks, size = [], 0
+            for chunk in tpl.generate(context):
+                size += len(chunk)
+                if size > MAX_OUTPUT:
+                    raise TemplateError(f"{tpl.name}: renders more than {MAX_OUTPUT:,} characters for one face")
+                chunks.append(chunk)
+            return "".join(chunks), tpl.name or "?"
+        except TemplateError:
+            raise
         except jinja2.TemplateError as e:
             raise TemplateError(f"{tpl.name}: {e}") from e
         except (TypeError, ValueError, ArithmeticError, AttributeError, KeyError) as e:
@@ -148,7 +205,13 @@ def _value(key: str, raw: str, template: str, lineno: int) -> object:
         value = raw
     if key in NUMERIC:
         try:
-            return float(value)  # type: ignore[arg-type]
+            number = float(value)  # type: ignore[arg-type]
         except (TypeError, ValueError):
             raise TemplateError(f"{template}: output line {lineno}: `{key}` must be a number, not {raw!r}") from None
+        if not math.isfinite(number) or abs(number) > MAX_NUMBER:
+            raise TemplateError(f"{template}: output line {lineno}: `{key}={raw}` is not a number from "
+                                f"-{MAX_NUMBER:,} to {MAX_NUMBER:,}")
+        if key in POSITIVE and number <= 0:
+            raise TemplateError(f"{template}: output line {lineno}: `{key}` must be more than 0, not {raw}")
+        return number
     return value

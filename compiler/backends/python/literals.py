@@ -86,22 +86,34 @@ def _one_line(x: Any) -> str:
 
 
 def _split_string(text: str, indent: int) -> str:
+    """A long string as adjacent literals that each fit the line: one pass over the text (a 1 MB name once
+    took minutes when each piece re-measured the rest of the text)."""
     room = max(20, WIDTH - indent - 4)
     chunks: list[str] = []
-    while text:
-        cut = len(text) if len(repr(text)) <= room else _cut(text, room)
-        chunks.append(text[:cut])
-        text = text[cut:]
+    start = 0
+    while start < len(text):
+        end = _cut(text, start, room)
+        chunks.append(text[start:end])
+        start = end
     pad = " " * (indent + 4)
     return "(\n" + "\n".join(pad + repr(c) for c in chunks) + "\n" + " " * indent + ")"
 
 
-def _cut(text: str, room: int) -> int:
-    n = 1
-    while n < len(text) and len(repr(text[: n + 1])) <= room:
+def _cut(text: str, start: int, room: int) -> int:
+    """Where the piece starting at `start` ends: as many characters as fit `room` columns once escaped
+    (quotes counted as escaped, so `repr` never overflows), cut after a space in its second half if any."""
+    used, n = 2, start
+    while n < len(text):
+        ch = text[n]
+        width = 2 if ch in "'\"" else len(repr(ch)) - 2
+        if used + width > room and n > start:
+            break
+        used += width
         n += 1
-    space = text.rfind(" ", 0, n)
-    return space + 1 if space > n // 2 else n
+    if n == len(text):
+        return n
+    space = text.rfind(" ", start, n)
+    return space + 1 if space - start > (n - start) // 2 else n
 
 
 def lit(x: Any, indent: int, used: int = 0) -> str:

@@ -12,11 +12,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from cardc import syntax as s
 from cardc.lower import ODDS_KINDS
 from cardc.model import Entity, Game, Module, Project
 from cardc.textgen import Mention, Rendered, TextGen
+from cardc.yamlload import load_yaml
 
 STRINGS_PATH = Path(__file__).resolve().parent / "strings.yaml"
 SECTION_PAGES = ("index", "components", "variants", "errata", "glossary", "balance", "provisional", "gallery")
@@ -26,7 +26,7 @@ Rich = list[dict[str, Any]]
 
 @lru_cache(maxsize=1)
 def all_strings() -> dict[str, dict[str, str]]:
-    return yaml.safe_load(STRINGS_PATH.read_text(encoding="utf-8"))
+    return load_yaml(STRINGS_PATH.read_text(encoding="utf-8"))
 
 
 def anchor_of(e: Entity) -> str:
@@ -51,7 +51,7 @@ class RefContext:
     where: dict[str, tuple[str, str]] = field(init=False)  # entity key -> (page, anchor)
     entities: list[Entity] = field(init=False)
 
-    _names: re.Pattern[str] | None = field(init=False, default=None)
+    _names: dict[str, list[str]] | None = field(init=False, default=None)  # first word -> names, longest first
     _by_name: dict[str, Entity] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -132,16 +132,26 @@ class RefContext:
             for e in targets:
                 counts[self.name(e)] = counts.get(self.name(e), 0) + 1
             self._by_name = {self.name(e): e for e in targets if len(self.name(e)) >= 3 and counts[self.name(e)] == 1}
-            names = sorted(self._by_name, key=lambda n: (-len(n), n))
-            self._names = re.compile(r"(?<!\w)(" + "|".join(re.escape(n) for n in names) + r")(?!\w)") \
-                if names else re.compile(r"(?!x)x")
+            # Names by their first word, longest first: each word of a text is then looked up, instead of a
+            # regex trying every name at every position (quadratic in the number of entities).
+            self._names = {}
+            for n in sorted(self._by_name, key=lambda n: (-len(n), n)):
+                first = _WORD.match(n)
+                self._names.setdefault(first.group() if first else "", []).append(n)
         out: Rich = []
         pos = 0
-        for m in self._names.finditer(text):
-            if m.start() > pos:
-                out.append({"t": text[pos:m.start()]})
-            out.append(self.link(self._by_name[m.group(1)], m.group(1)))
-            pos = m.end()
+        for word in _WORD.finditer(text):
+            at = word.start()
+            if at < pos or (at > 0 and _is_word(text[at - 1])):
+                continue
+            for n in self._names.get(word.group(), ()):
+                end = at + len(n)
+                if text.startswith(n, at) and not (end < len(text) and _is_word(text[end])):
+                    if at > pos:
+                        out.append({"t": text[pos:at]})
+                    out.append(self.link(self._by_name[n], n))
+                    pos = end
+                    break
         if pos < len(text) or not out:
             out.append({"t": text[pos:]})
         return out
@@ -195,3 +205,10 @@ class RefContext:
         labels = all_strings().get("attributes", {})
         label = labels.get(self.lang, {}).get(attr) or labels.get("en", {}).get(attr) or attr.replace("_", " ")
         return label[:1].upper() + label[1:]
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"

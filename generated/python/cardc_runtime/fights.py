@@ -2,7 +2,7 @@
 
 The compiler names no game: it reads from the content which kinds fight (an `odds` declaration) and asks
 this module for fighters and odds. Items go into the slot their `slot` attribute names. The fight itself
-is resolved by the engine (today `karak.py`'s skeleton; the procedures declared in content replace it).
+is resolved by the engine: the game's procedure `fight` (fight.py, fight_odds.py).
 """
 
 from __future__ import annotations
@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from . import fight as engine  # the module that resolves one fight
 from .context import Character, Context
+from .fight import LoadoutError, can_challenge, make_hero
+from .fight_odds import duel_odds, duel_outcome_odds, monster_odds
 from .inputs import Scripted
-from .karak import LoadoutError, can_challenge, make_hero
-from .karak_odds import duel_odds, duel_outcome_odds, monster_odds
 from .model import Ruleset
 from .odds import Odds
 
-__all__ = ["LoadoutError", "challenge_allowed", "duel", "duel_outcome", "fight", "make_fighter", "place_items"]
+__all__ = ["LoadoutError", "challenge_allowed", "duel", "duel_outcome", "engine", "fight", "make_fighter",
+           "place_items", "sheet"]
 
 # Character fields that hold each slot's items (any other slot: `items`).
 _SLOT_FIELDS = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "treasures"}

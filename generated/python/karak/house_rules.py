@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import EffectDef, EntityData
+from cardc_runtime import EffectDef, EntityData, ProcedureDef
 
 GAME = 'karak'
 MODULE = 'karak.house_rules'
@@ -26,6 +26,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='house_duel',
@@ -38,11 +39,15 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
 )
 
 
 EFFECTS: tuple[EffectDef, ...] = ()
+
+
+PROCEDURES: tuple[ProcedureDef, ...] = ()
 
 
 FALLBACK_VERBS: tuple[str, ...] = ()

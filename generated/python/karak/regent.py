@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData, Provisional
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef, Provisional
 from cardc_runtime import verbs as v
 
 GAME = 'karak'
@@ -37,10 +37,10 @@ ENTITIES: tuple[EntityData, ...] = (
                 'French notes add that the wizard removes it after use as well (see errata magic_affinity); the '
                 'Polish note also names the magic shot (magic_missile), which contradicts the Frost Fist note and '
                 "is not followed. Language parts: the German text has the thorn take 'his life' (nimmt ihm das "
-                "Leben) where the other five take one life; the content takes 1 life, as five parts and the item's "
-                "single-use nature agree. The Polish text allows several thorns 'in one move' (w jednym ruchu) "
-                'where the others say in one turn; the content follows the turn (no per-turn limit), since a thorn '
-                "costs no step and is used only on one's own turn."
+                'Leben) where the other five take one life; the content takes 1 life, as five parts and the '
+                "item's single-use nature agree. The Polish text allows several thorns 'in one move' (w jednym "
+                'ruchu) where the others say in one turn; the content follows the turn (no per-turn limit), since '
+                "a thorn costs no step and is used only on one's own turn."
             ),
             'slot': 'spell',
             'used_in': 'own_turn',
@@ -49,6 +49,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#The Thorn of Darkness',
+        copies=None,
     ),
     EntityData(
         id='frost_fist',
@@ -77,6 +78,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#The Frost Fist',
+        copies=None,
     ),
     EntityData(
         id='giant_bat',
@@ -103,6 +105,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#GAME COMPONENTS',
+        copies=6,
     ),
     EntityData(
         id='ice_mage',
@@ -130,6 +133,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#GAME COMPONENTS',
+        copies=2,
     ),
     EntityData(
         id='valduk',
@@ -153,6 +157,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Valduk — the Barbarian',
+        copies=1,
     ),
     EntityData(
         id='berserk',
@@ -165,6 +170,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Valduk — the Barbarian',
+        copies=None,
     ),
     EntityData(
         id='perseverance',
@@ -184,6 +190,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Valduk — the Barbarian',
+        copies=None,
     ),
     EntityData(
         id='baron_markul',
@@ -214,6 +221,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage',
+        copies=1,
     ),
     EntityData(
         id='sword_master',
@@ -233,6 +241,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage',
+        copies=None,
     ),
     EntityData(
         id='blitz_attack',
@@ -257,6 +266,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage',
+        copies=None,
     ),
     EntityData(
         id='hannah',
@@ -284,6 +294,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Hannah — the Acrobat',
+        copies=1,
     ),
     EntityData(
         id='throwing_daggers',
@@ -309,6 +320,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Hannah — the Acrobat',
+        copies=None,
     ),
     EntityData(
         id='sprint',
@@ -329,6 +341,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Hannah — the Acrobat',
+        copies=None,
     ),
     EntityData(
         id='lady_lorraine',
@@ -359,6 +372,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger',
+        copies=1,
     ),
     EntityData(
         id='bear_attack',
@@ -384,6 +398,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger',
+        copies=None,
     ),
     EntityData(
         id='eavesdropping',
@@ -411,6 +426,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger',
+        copies=None,
     ),
     EntityData(
         id='magic_affinity',
@@ -430,6 +446,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#The Frost Fist',
+        copies=None,
     ),
     EntityData(
         id='arena_duels',
@@ -449,6 +466,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='arena',
@@ -468,6 +486,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
     ),
     EntityData(
         id='battle_arena',
@@ -497,13 +516,20 @@ ENTITIES: tuple[EntityData, ...] = (
                 False,
                 'the rulebook calls it a new room but never says that a token is drawn onto it',
             ),
-            'shape': None,
+            'shape': Provisional(
+                'crossing',
+                (
+                    'the rulebook does not show which sides of the arena tiles open; a crossing is assumed so that '
+                    'the tile can be played'
+                ),
+            ),
             'start': False,
         },
         parent=None,
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Battle Arena',
+        copies=6,
     ),
     EntityData(
         id='cursed_chamber',
@@ -531,13 +557,20 @@ ENTITIES: tuple[EntityData, ...] = (
                 False,
                 'the rulebook calls it a new room but never says that a token is drawn onto it',
             ),
-            'shape': None,
+            'shape': Provisional(
+                't_junction',
+                (
+                    'the rulebook does not show which sides of the cursed chamber tiles open; a t-junction is '
+                    'assumed so that the tile can be played'
+                ),
+            ),
             'start': False,
         },
         parent=None,
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Cursed Chamber',
+        copies=4,
     ),
     EntityData(
         id='regent_room',
@@ -552,11 +585,24 @@ ENTITIES: tuple[EntityData, ...] = (
             'en': 'Room',
             'fr': 'Pièce',
         },
-        attrs={'exits': None, 'feature': 'none', 'room': True, 'shape': None, 'start': False},
+        attrs={
+            'exits': None,
+            'feature': 'none',
+            'room': True,
+            'shape': Provisional(
+                'corner',
+                (
+                    'the rulebook does not show which sides of the room tiles open; a corner is assumed so that '
+                    'the tile can be played'
+                ),
+            ),
+            'start': False,
+        },
         parent=None,
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#GAME COMPONENTS',
+        copies=8,
     ),
 )
 
@@ -648,7 +694,7 @@ def fx_perseverance_1(ctx: Context) -> None:
     """
     if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='win') and not v.took_reward(ctx)):
         return
-    v.fallback_action(ctx, 'continue_turn')
+    v.continue_turn(ctx)
 
 
 def fx_sword_master_1(ctx: Context) -> None:
@@ -667,11 +713,13 @@ def fx_sword_master_1(ctx: Context) -> None:
 def fx_blitz_attack_1(ctx: Context) -> None:
     """Blitz attack (ability `blitz_attack`), effect 1: on turn_start.
 
-    Rule: At the start of your turn: choose one: spend 4 steps (all you have left, if fewer), move
-      yourself at once, without steps, to a revealed tile with an undefeated monster (any you choose)
-      and fight the monster on your tile now; or do nothing.
+    Rule: At the start of your turn, if your turn goes on: choose one: spend 4 steps (all you have left,
+      if fewer), move yourself at once, without steps, to a revealed tile with an undefeated monster
+      (any you choose) and fight the monster on your tile now; or do nothing.
 
     When: At the start of the hero's turn.
+    Only if not turn_over (turn_over: Something has ended the hero's turn (end_turn), and nothing has
+      let it go on since (continue_turn).)
     Then:
     - choose one of: blitz, move_normally
       blitz:
@@ -686,11 +734,13 @@ def fx_blitz_attack_1(ctx: Context) -> None:
         - nothing
     Source: karak/regent/heroes.cardc:90; 004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage
     """
+    if not (not v.turn_over(ctx)):
+        return
     choice1 = ctx.choose('blitz_attack#1', ('blitz', 'move_normally'))
     if choice1 == 'blitz':
-        v.fallback_action(ctx, 'spend_steps', 4)
-        v.fallback_action(ctx, 'teleport', 'monster_tile', 'self', 'any')
-        v.fallback_action(ctx, 'fight_monster')
+        v.spend_steps(ctx, count=4)
+        v.teleport(ctx, to='monster_tile', who='self', pick='any')
+        v.fight_monster(ctx)
     elif choice1 == 'move_normally':
         pass
 
@@ -762,10 +812,12 @@ def fx_throwing_daggers_2(ctx: Context) -> None:
 def fx_sprint_1(ctx: Context) -> None:
     """Sprint (ability `sprint`), effect 1: on turn_start.
 
-    Rule: At the start of your turn: choose one: you have 8 steps this turn and you may not reveal new
-      tiles or step onto unrevealed places this turn; or do nothing.
+    Rule: At the start of your turn, if your turn goes on: choose one: you have 8 steps this turn and
+      you may not reveal new tiles or step onto unrevealed places this turn; or do nothing.
 
     When: At the start of the hero's turn.
+    Only if not turn_over (turn_over: Something has ended the hero's turn (end_turn), and nothing has
+      let it go on since (continue_turn).)
     Then:
     - choose one of: sprint, move_normally
       sprint:
@@ -775,10 +827,12 @@ def fx_sprint_1(ctx: Context) -> None:
         - nothing
     Source: karak/regent/heroes.cardc:146; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
     """
+    if not (not v.turn_over(ctx)):
+        return
     choice1 = ctx.choose('sprint#1', ('sprint', 'move_normally'))
     if choice1 == 'sprint':
-        v.fallback_modifier(ctx, 'steps', 8)
-        v.fallback_modifier(ctx, 'no_explore')
+        v.steps(ctx, count=8)
+        v.no_explore(ctx)
     elif choice1 == 'move_normally':
         pass
 
@@ -812,7 +866,7 @@ def fx_eavesdropping_1(ctx: Context) -> None:
     Source: karak/regent/heroes.cardc:196; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
     """
     if ctx.may('eavesdropping#1', 'explore', False):
-        v.fallback_action(ctx, 'explore', False)
+        v.explore(ctx, enter=False)
 
 
 def fx_magic_affinity_1(ctx: Context) -> None:
@@ -849,7 +903,7 @@ def fx_battle_arena_1(ctx: Context) -> None:
     """
     if not (v.first_entry(ctx)):
         return
-    v.fallback_action(ctx, 'challenge', 'chosen')
+    v.challenge(ctx, who='chosen')
 
 
 def fx_battle_arena_2(ctx: Context) -> None:
@@ -875,7 +929,7 @@ def fx_battle_arena_2(ctx: Context) -> None:
     v.loss_costs(ctx, lives=1)
     v.tie_costs(ctx, lives=0)
     v.no_retreat(ctx)
-    v.fallback_action(ctx, 'becomes_corridor')
+    v.becomes_corridor(ctx)
 
 
 def fx_battle_arena_3(ctx: Context) -> None:
@@ -897,7 +951,7 @@ def fx_battle_arena_3(ctx: Context) -> None:
     if not (v.fight_by(ctx, source='battle_arena') and v.result(ctx, outcome='win')):
         return
     if ctx.may('battle_arena#3', 'take_item', 'loser', 'self', 'stays'):
-        v.fallback_action(ctx, 'take_item', 'loser', 'self', 'stays')
+        v.take_item(ctx, from_='loser', chosen_by='self', refused='stays')
 
 
 def fx_battle_arena_4(ctx: Context) -> None:
@@ -913,7 +967,7 @@ def fx_battle_arena_4(ctx: Context) -> None:
         has not happened yet. Revealing and counting it (chambers_revealed) are not affected.
     Source: karak/regent/tiles.cardc:25; 004_dc563c5159c76d25.txt#Battle Arena
     """
-    v.fallback_action(ctx, 'face_down_until_entered')
+    v.face_down_until_entered(ctx)
 
 
 def fx_cursed_chamber_1(ctx: Context) -> None:
@@ -1163,16 +1217,7 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-FALLBACK_VERBS: tuple[str, ...] = (
-    'becomes_corridor',
-    'challenge',
-    'continue_turn',
-    'explore',
-    'face_down_until_entered',
-    'fight_monster',
-    'no_explore',
-    'spend_steps',
-    'steps',
-    'take_item',
-    'teleport',
-)
+PROCEDURES: tuple[ProcedureDef, ...] = ()
+
+
+FALLBACK_VERBS: tuple[str, ...] = ()

@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
 from cardc_runtime import verbs as v
 
 GAME = 'karak'
@@ -24,19 +24,20 @@ ENTITIES: tuple[EntityData, ...] = (
         name={'cs': 'Souboj hrdinů', 'en': 'Hero duel'},
         attrs={
             'note': (
-                "Taia's Premonition applies when she is attacked (condition defending), wherever the attacker came "
-                'from. Spells after the roll: the worked example (Příklad boje s hrdinou) has both heroes pick '
-                'their magic shots after seeing their own dice. Only two heroes standing on the same tile fight '
-                '(challenge(who: other): the hero met, never one called from elsewhere). The end of the turn: the '
-                'worked example ends the turn of the loser who was on turn (Victorius); the seed never shows a '
-                'defender who is not on turn losing, so only the loser on turn ends its turn, and a hero on turn '
-                'who wins goes on with its turn (an inference: the seed says nothing either way).'
+                "Taia's Premonition applies when she is attacked (condition defending), wherever the attacker "
+                'came from. Spells after the roll: the worked example (Příklad boje s hrdinou) has both heroes '
+                'pick their magic shots after seeing their own dice. Only two heroes standing on the same tile '
+                'fight (challenge(who: other): the hero met, never one called from elsewhere). The end of the '
+                'turn: the worked example ends the turn of the loser who was on turn (Victorius); the seed never '
+                'shows a defender who is not on turn losing, so only the loser on turn ends its turn, and a hero '
+                'on turn who wins goes on with its turn (an inference: the seed says nothing either way).'
             ),
         },
         parent=None,
         variant=None,
         tags=(),
         source='002_cbefe6d082d470f6.txt#Souboj hrdinů',
+        copies=None,
     ),
 )
 
@@ -61,7 +62,7 @@ def fx_hero_duel_1(ctx: Context) -> None:
     if not (v.armed(ctx, who='both')):
         return
     if ctx.may('hero_duel#1', 'challenge', 'other'):
-        v.fallback_action(ctx, 'challenge', 'other')
+        v.challenge(ctx, who='other')
 
 
 def fx_hero_duel_2(ctx: Context) -> None:
@@ -128,7 +129,7 @@ def fx_hero_duel_4(ctx: Context) -> None:
     if not (v.fight_by(ctx, source='hero_duel') and v.result(ctx, outcome='win') and v.margin(ctx, range=(5, 99))):
         return
     if ctx.may('hero_duel#4', 'take_item', 'loser', 'self', 'on_tile'):
-        v.fallback_action(ctx, 'take_item', 'loser', 'self', 'on_tile')
+        v.take_item(ctx, from_='loser', chosen_by='self', refused='on_tile')
 
 
 def fx_hero_duel_5(ctx: Context) -> None:
@@ -156,7 +157,7 @@ def fx_hero_duel_5(ctx: Context) -> None:
     ):
         return
     if ctx.may('hero_duel#5', 'take_item', 'loser', 'owner', 'on_tile'):
-        v.fallback_action(ctx, 'take_item', 'loser', 'owner', 'on_tile')
+        v.take_item(ctx, from_='loser', chosen_by='owner', refused='on_tile')
 
 
 def fx_hero_duel_6(ctx: Context) -> None:
@@ -180,9 +181,9 @@ def fx_hero_duel_6(ctx: Context) -> None:
     """
     if not (v.fight_by(ctx, source='hero_duel') and v.result(ctx, outcome='loss') and not v.last_life(ctx)):
         return
-    v.fallback_action(ctx, 'flee', 5)
+    v.flee(ctx, steps=5)
     if v.on_turn(ctx):
-        v.fallback_action(ctx, 'end_turn')
+        v.end_turn(ctx)
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -249,4 +250,7 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-FALLBACK_VERBS: tuple[str, ...] = ('challenge', 'end_turn', 'flee', 'take_item')
+PROCEDURES: tuple[ProcedureDef, ...] = ()
+
+
+FALLBACK_VERBS: tuple[str, ...] = ()

@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
 from cardc_runtime import verbs as v
 
 GAME = 'karak'
@@ -34,6 +34,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant='lord_of_karak',
         tags=(),
         source='004_dc563c5159c76d25.txt#GAME COMPONENTS',
+        copies=1,
     ),
     EntityData(
         id='lord_of_karak',
@@ -52,17 +53,18 @@ ENTITIES: tuple[EntityData, ...] = (
             'note': (
                 'chambers_revealed fires at the reveal, before enter_tile of that tile: so a fifth chamber that is '
                 'an arena transforms first, then the arena fight follows (note in the cs, sk, de, pl and fr '
-                "parts). Language parts: the Polish note says to use the Lord's abilities first and then fight the "
-                "arena duel, the others to transform first; both come to the same order here, since the Lord's "
-                "abilities come with the transformation. The German text has the possessed hero heal 'as far as "
-                "possible' (weitestgehend) where the others heal fully; the content heals fully (heal_full), as "
-                "five parts say and as the Lord's sheet has its own full lives."
+                "parts). Language parts: the Polish note says to use the Lord's abilities first and then fight "
+                'the arena duel, the others to transform first; both come to the same order here, since the '
+                "Lord's abilities come with the transformation. The German text has the possessed hero heal 'as "
+                "far as possible' (weitestgehend) where the others heal fully; the content heals fully "
+                "(heal_full), as five parts say and as the Lord's sheet has its own full lives."
             ),
         },
         parent=None,
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#GAME VERSION—THE LORD OF KARAK',
+        copies=None,
     ),
 )
 
@@ -159,6 +161,9 @@ EFFECTS: tuple[EffectDef, ...] = (
         provisional=(),
     ),
 )
+
+
+PROCEDURES: tuple[ProcedureDef, ...] = ()
 
 
 FALLBACK_VERBS: tuple[str, ...] = ()

@@ -538,8 +538,8 @@ def fx_human_card_1(ctx: Context) -> None:
     """
     v.stat_mod(ctx, stat='strength', amount=None)
     v.stat_mod(ctx, stat='will', amount=None)
-    v.fallback_modifier(ctx, 'start_resource', 'gold', None)
-    v.fallback_modifier(ctx, 'start_resource', 'experience', None)
+    v.start_resource(ctx, resource='gold', amount=None)
+    v.start_resource(ctx, resource='experience', amount=None)
     v.slot_limit(ctx, slot='ability', amount=None)
     v.slot_limit(ctx, slot='item', amount=None)
 
@@ -565,8 +565,8 @@ def fx_elf_card_1(ctx: Context) -> None:
     """
     v.stat_mod(ctx, stat='strength', amount=-1)
     v.stat_mod(ctx, stat='will', amount=1)
-    v.fallback_modifier(ctx, 'start_resource', 'gold', None)
-    v.fallback_modifier(ctx, 'start_resource', 'experience', None)
+    v.start_resource(ctx, resource='gold', amount=None)
+    v.start_resource(ctx, resource='experience', amount=None)
     v.slot_limit(ctx, slot='ability', amount=None)
     v.slot_limit(ctx, slot='item', amount=None)
 
@@ -592,8 +592,8 @@ def fx_dwarf_card_1(ctx: Context) -> None:
     """
     v.stat_mod(ctx, stat='strength', amount=None)
     v.stat_mod(ctx, stat='will', amount=None)
-    v.fallback_modifier(ctx, 'start_resource', 'gold', None)
-    v.fallback_modifier(ctx, 'start_resource', 'experience', None)
+    v.start_resource(ctx, resource='gold', amount=None)
+    v.start_resource(ctx, resource='experience', amount=None)
     v.slot_limit(ctx, slot='ability', amount=None)
     v.slot_limit(ctx, slot='item', amount=None)
 
@@ -619,8 +619,8 @@ def fx_hobbit_card_1(ctx: Context) -> None:
     """
     v.stat_mod(ctx, stat='strength', amount=None)
     v.stat_mod(ctx, stat='will', amount=None)
-    v.fallback_modifier(ctx, 'start_resource', 'gold', None)
-    v.fallback_modifier(ctx, 'start_resource', 'experience', None)
+    v.start_resource(ctx, resource='gold', amount=None)
+    v.start_resource(ctx, resource='experience', amount=None)
     v.slot_limit(ctx, slot='ability', amount=None)
     v.slot_limit(ctx, slot='item', amount=None)
 
@@ -646,8 +646,8 @@ def fx_orc_card_1(ctx: Context) -> None:
     """
     v.stat_mod(ctx, stat='strength', amount=None)
     v.stat_mod(ctx, stat='will', amount=None)
-    v.fallback_modifier(ctx, 'start_resource', 'gold', None)
-    v.fallback_modifier(ctx, 'start_resource', 'experience', None)
+    v.start_resource(ctx, resource='gold', amount=None)
+    v.start_resource(ctx, resource='experience', amount=None)
     v.slot_limit(ctx, slot='ability', amount=None)
     v.slot_limit(ctx, slot='item', amount=None)
 
@@ -673,8 +673,8 @@ def fx_troll_card_1(ctx: Context) -> None:
     """
     v.stat_mod(ctx, stat='strength', amount=None)
     v.stat_mod(ctx, stat='will', amount=None)
-    v.fallback_modifier(ctx, 'start_resource', 'gold', None)
-    v.fallback_modifier(ctx, 'start_resource', 'experience', None)
+    v.start_resource(ctx, resource='gold', amount=None)
+    v.start_resource(ctx, resource='experience', amount=None)
     v.slot_limit(ctx, slot='ability', amount=None)
     v.slot_limit(ctx, slot='item', amount=None)
 
@@ -692,7 +692,7 @@ def fx_race_draft_1(ctx: Context) -> None:
         so that each player ends with one card of each deck.
     Source: prophecy/ancient_races/rules.cardc:10; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
-    v.fallback_action(ctx, 'draft_alongside', 'race_cards', 'profession_cards')
+    v.draft_alongside(ctx, cards='race_cards', like='profession_cards')
 
 
 def fx_character_fight_experience_with_races_1(ctx: Context) -> None:
@@ -719,7 +719,7 @@ def fx_character_fight_experience_with_races_1(ctx: Context) -> None:
         and v.variant_on(ctx, variant='experience_for_character_fights')
     ):
         return
-    v.fallback_modifier(ctx, 'reward_cap', 'experience', 1)
+    v.reward_cap(ctx, resource='experience', amount=1)
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -812,4 +812,4 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-FALLBACK_VERBS: tuple[str, ...] = ('draft_alongside', 'reward_cap', 'start_resource')
+FALLBACK_VERBS: tuple[str, ...] = ()

@@ -547,8 +547,8 @@ ENTITIES: tuple[EntityData, ...] = (
             'strength': Provisional(
                 5,
                 (
-                    "chosen to satisfy the seed's elf-paladin example (elf strength -1 gives 4); printed value not "
-                    'known'
+                    "chosen to satisfy the seed's elf-paladin example (elf strength -1 gives 4); printed value "
+                    'not known'
                 ),
             ),
             'will': Provisional(
@@ -764,7 +764,7 @@ def fx_character_draft_1(ctx: Context) -> None:
         end each player chooses one card held and the rest leave the game.
     Source: prophecy/base/rules.cardc:46; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
-    v.fallback_action(ctx, 'draft', 'profession_cards', 2, 2)
+    v.draft(ctx, cards='profession_cards', deal=2, passes=2)
 
 
 def fx_stat_increase_1(ctx: Context) -> None:
@@ -815,12 +815,12 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
         rules.
     Source: prophecy/base/rules.cardc:62; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
     """
-    v.fallback_action(ctx, 'shuffle', 'artefacts')
-    v.fallback_action(ctx, 'shuffle', 'greater_guardians')
-    v.fallback_action(ctx, 'shuffle', 'lesser_guardians')
-    v.fallback_action(ctx, 'deal_to_spheres', 'artefacts')
-    v.fallback_action(ctx, 'deal_to_spheres', 'greater_guardians')
-    v.fallback_action(ctx, 'deal_to_spheres', 'lesser_guardians')
+    v.shuffle(ctx, deck='artefacts')
+    v.shuffle(ctx, deck='greater_guardians')
+    v.shuffle(ctx, deck='lesser_guardians')
+    v.deal_to_spheres(ctx, deck='artefacts')
+    v.deal_to_spheres(ctx, deck='greater_guardians')
+    v.deal_to_spheres(ctx, deck='lesser_guardians')
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -877,4 +877,4 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-FALLBACK_VERBS: tuple[str, ...] = ('deal_to_spheres', 'draft', 'shuffle')
+FALLBACK_VERBS: tuple[str, ...] = ()

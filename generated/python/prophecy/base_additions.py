@@ -365,7 +365,7 @@ def fx_new_items_1(ctx: Context) -> None:
     Source: prophecy/base_additions/additions.cardc:26;
       000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi
     """
-    v.fallback_action(ctx, 'shuffle_in', 'new_items', ('common_items', 'rare_items'))
+    v.shuffle_in(ctx, cards='new_items', into=('common_items', 'rare_items'))
 
 
 def fx_new_adventures_1(ctx: Context) -> None:
@@ -381,7 +381,7 @@ def fx_new_adventures_1(ctx: Context) -> None:
     Source: prophecy/base_additions/additions.cardc:34;
       000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi
     """
-    v.fallback_action(ctx, 'shuffle_in', 'new_adventures', ('adventure_cards',))
+    v.shuffle_in(ctx, cards='new_adventures', into=('adventure_cards',))
 
 
 def fx_time_loop_1(ctx: Context) -> None:
@@ -396,7 +396,7 @@ def fx_time_loop_1(ctx: Context) -> None:
         instead.
     Source: prophecy/base_additions/errata.cardc:23; 000_3675fda29ad0c57f.txt#6.casova-smycka
     """
-    if not (v.fallback_condition(ctx, 'used_last_round')):
+    if not (v.used_last_round(ctx)):
         return
     v.prevent(ctx)
 
@@ -411,7 +411,7 @@ def fx_mirror_shield_1(ctx: Context) -> None:
     - damage_owner(card=banner_of_doom, amount=None): The owner of the card loses lives.
     Source: prophecy/base_additions/errata.cardc:78; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
     """
-    v.fallback_action(ctx, 'damage_owner', 'banner_of_doom', None)
+    v.damage_owner(ctx, card='banner_of_doom', amount=None)
 
 
 def fx_banner_of_doom_1(ctx: Context) -> None:
@@ -428,9 +428,9 @@ def fx_banner_of_doom_1(ctx: Context) -> None:
         aimed at.
     Source: prophecy/base_additions/errata.cardc:90; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
     """
-    if not (v.fallback_condition(ctx, 'target_artefact_count', (0, 0))):
+    if not (v.target_artefact_count(ctx, range=(0, 0))):
         return
-    v.fallback_modifier(ctx, 'damage_mod', None)
+    v.damage_mod(ctx, amount=None)
 
 
 def fx_guardians_in_spheres_1(ctx: Context) -> None:
@@ -458,14 +458,14 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
         looking at them.
     Source: prophecy/base_additions/errata.cardc:100; 000_3675fda29ad0c57f.txt#6.novi-strazci
     """
-    v.fallback_action(ctx, 'shuffle', 'artefacts')
-    v.fallback_action(ctx, 'shuffle', 'greater_guardians')
-    v.fallback_action(ctx, 'shuffle', 'lesser_guardians')
-    v.fallback_action(ctx, 'deal_to_spheres', 'artefacts')
-    v.fallback_action(ctx, 'deal_to_spheres', 'greater_guardians')
-    v.fallback_action(ctx, 'deal_to_spheres', 'lesser_guardians')
-    v.fallback_action(ctx, 'remove_rest', 'greater_guardians')
-    v.fallback_action(ctx, 'remove_rest', 'lesser_guardians')
+    v.shuffle(ctx, deck='artefacts')
+    v.shuffle(ctx, deck='greater_guardians')
+    v.shuffle(ctx, deck='lesser_guardians')
+    v.deal_to_spheres(ctx, deck='artefacts')
+    v.deal_to_spheres(ctx, deck='greater_guardians')
+    v.deal_to_spheres(ctx, deck='lesser_guardians')
+    v.remove_rest(ctx, deck='greater_guardians')
+    v.remove_rest(ctx, deck='lesser_guardians')
 
 
 def fx_stat_increase_1(ctx: Context) -> None:
@@ -553,12 +553,12 @@ def fx_character_draft_1(ctx: Context) -> None:
     Source: prophecy/base_additions/errata.cardc:142; 000_3675fda29ad0c57f.txt#6.rozdeleni-postav
     """
     if v.variant_on(ctx, variant='draft_for_two_or_three') and v.players(ctx, range=(2, 2)):
-        v.fallback_action(ctx, 'draft', 'profession_cards', 4, 1)
+        v.draft(ctx, cards='profession_cards', deal=4, passes=1)
     else:
         if v.variant_on(ctx, variant='draft_for_two_or_three') and v.players(ctx, range=(3, 3)):
-            v.fallback_action(ctx, 'draft', 'profession_cards', 3, 1)
+            v.draft(ctx, cards='profession_cards', deal=3, passes=1)
         else:
-            v.fallback_action(ctx, 'draft', 'profession_cards', 2, 2)
+            v.draft(ctx, cards='profession_cards', deal=2, passes=2)
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -655,14 +655,4 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-FALLBACK_VERBS: tuple[str, ...] = (
-    'damage_mod',
-    'damage_owner',
-    'deal_to_spheres',
-    'draft',
-    'remove_rest',
-    'shuffle',
-    'shuffle_in',
-    'target_artefact_count',
-    'used_last_round',
-)
+FALLBACK_VERBS: tuple[str, ...] = ()

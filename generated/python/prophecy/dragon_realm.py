@@ -229,8 +229,8 @@ ENTITIES: tuple[EntityData, ...] = (
             'deck': Provisional(
                 'positive_dragon_cards',
                 (
-                    "inferred, like side: the seed names it among the realm's opportunities, and opportunities are "
-                    'positive dragon cards'
+                    "inferred, like side: the seed names it among the realm's opportunities, and opportunities "
+                    'are positive dragon cards'
                 ),
             ),
             'note': (
@@ -770,7 +770,7 @@ def fx_fire_lake_2(ctx: Context) -> None:
     """
     if not (v.against(ctx, opponent='guardian') and not v.result(ctx, outcome='win')):
         return
-    v.fallback_action(ctx, 'stay')
+    v.stay(ctx)
     v.fallback_action(ctx, 'end_turn')
 
 
@@ -788,8 +788,8 @@ def fx_fire_lake_3(ctx: Context) -> None:
     - end_turn: The hero's turn ends.
     Source: prophecy/dragon_realm/components.cardc:122; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    v.fallback_action(ctx, 'take_card', 'dragon_heart')
-    v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
+    v.take_card(ctx, card='dragon_heart')
+    v.leave_board(ctx, board='dragon_realm_board')
     v.fallback_action(ctx, 'end_turn')
 
 
@@ -818,15 +818,15 @@ def fx_fire_lake_4(ctx: Context) -> None:
               from which its gate is entered, chosen by the player.
     Source: prophecy/dragon_realm/components.cardc:127; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    if v.fallback_condition(ctx, 'guarded', 'fire_lake'):
-        v.fallback_action(ctx, 'besiege', 'fire_lake')
+    if v.guarded(ctx, place='fire_lake'):
+        v.besiege(ctx, place='fire_lake')
     else:
         if not v.variant_on(ctx, variant='dragonslayer'):
             if v.owns(ctx, card='dragon_heart'):
-                v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
+                v.leave_board(ctx, board='dragon_realm_board')
             else:
-                v.fallback_action(ctx, 'take_card', 'dragon_heart')
-                v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
+                v.take_card(ctx, card='dragon_heart')
+                v.leave_board(ctx, board='dragon_realm_board')
 
 
 def fx_fire_lake_5(ctx: Context) -> None:
@@ -844,7 +844,7 @@ def fx_fire_lake_5(ctx: Context) -> None:
     """
     if not (v.variant_on(ctx, variant='dragonslayer')):
         return
-    v.fallback_action(ctx, 'fight_one_by_one')
+    v.fight_one_by_one(ctx)
 
 
 def fx_fire_lake_6(ctx: Context) -> None:
@@ -895,8 +895,8 @@ def fx_dragon_heart_2(ctx: Context) -> None:
     - max_owned(amount=1): A character may own at most this many copies of the card.
     Source: prophecy/dragon_realm/components.cardc:157; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
-    v.fallback_modifier(ctx, 'cannot_lose_card')
-    v.fallback_modifier(ctx, 'max_owned', 1)
+    v.cannot_lose_card(ctx)
+    v.max_owned(ctx, amount=1)
 
 
 def fx_dragon_heart_3(ctx: Context) -> None:
@@ -933,7 +933,7 @@ def fx_lake_of_oblivion_1(ctx: Context) -> None:
     """
     if not (not (v.spent(ctx, stat='strength') or v.spent(ctx, stat='will'))):
         return
-    v.fallback_modifier(ctx, 'cannot_use', 'lake_of_oblivion')
+    v.cannot_use(ctx, card='lake_of_oblivion')
 
 
 def fx_legends_of_dragons_1(ctx: Context) -> None:
@@ -946,7 +946,7 @@ def fx_legends_of_dragons_1(ctx: Context) -> None:
     - shuffle_into(card=legends_of_dragons, deck=chance_cards): Shuffle the card into the deck.
     Source: prophecy/dragon_realm/main_board.cardc:10; 000_3675fda29ad0c57f.txt#3.legendy-o-dracich
     """
-    v.fallback_action(ctx, 'shuffle_into', 'legends_of_dragons', 'chance_cards')
+    v.shuffle_into(ctx, card='legends_of_dragons', deck='chance_cards')
 
 
 def fx_legends_of_dragons_2(ctx: Context) -> None:
@@ -969,9 +969,9 @@ def fx_legends_of_dragons_2(ctx: Context) -> None:
     """
     if not (not v.final_battle(ctx)):
         return
-    v.fallback_action(ctx, 'reveal_top', 'dragon_slayer_abilities')
-    v.fallback_action(ctx, 'put_in_guild')
-    v.fallback_action(ctx, 'reveal_any', 2, ('positive_dragon_cards', 'negative_dragon_cards'))
+    v.reveal_top(ctx, deck='dragon_slayer_abilities')
+    v.put_in_guild(ctx)
+    v.reveal_any(ctx, count=2, from_=('positive_dragon_cards', 'negative_dragon_cards'))
 
 
 def fx_dragon_realm_gate_1(ctx: Context) -> None:
@@ -989,7 +989,7 @@ def fx_dragon_realm_gate_1(ctx: Context) -> None:
     """
     if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
-    v.fallback_action(ctx, 'move_cards_beneath', 'fire_lake')
+    v.move_cards_beneath(ctx, to='fire_lake')
 
 
 def fx_dragon_realm_gate_2(ctx: Context) -> None:
@@ -1017,14 +1017,14 @@ def fx_dragon_realm_gate_2(ctx: Context) -> None:
           - nothing
     Source: prophecy/dragon_realm/main_board.cardc:26; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
     """
-    v.fallback_modifier(ctx, 'cannot_use_marked', ':boot:', ('flying_on_monitor_lizards',))
+    v.cannot_use_marked(ctx, icon=':boot:', except_=('flying_on_monitor_lizards',))
     if v.on_board(ctx, board='dragon_realm_board'):
-        v.fallback_action(ctx, 'enter_board', 'dragon_realm_board')
+        v.enter_board(ctx, board='dragon_realm_board')
     else:
         choice1 = ctx.choose('dragon_realm_gate#2', ('enter', 'stay_out'))
         if choice1 == 'enter':
-            v.fallback_action(ctx, 'pay', 'gold', 3)
-            v.fallback_action(ctx, 'enter_board', 'dragon_realm_board')
+            v.pay(ctx, resource='gold', amount=3)
+            v.enter_board(ctx, board='dragon_realm_board')
         elif choice1 == 'stay_out':
             pass
 
@@ -1039,7 +1039,7 @@ def fx_dragon_realm_gate_3(ctx: Context) -> None:
     - remove_from_game: The card leaves the game.
     Source: prophecy/dragon_realm/main_board.cardc:40; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
     """
-    v.fallback_action(ctx, 'remove_from_game')
+    v.remove_from_game(ctx)
 
 
 def fx_dragon_card_layout_1(ctx: Context) -> None:
@@ -1069,13 +1069,13 @@ def fx_dragon_card_layout_1(ctx: Context) -> None:
       000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty
     """
     if v.variant_on(ctx, variant='dragonslayer'):
-        v.fallback_action(ctx, 'set_aside', 'dragon_queen')
-    v.fallback_action(ctx, 'shuffle', 'positive_dragon_cards')
-    v.fallback_action(ctx, 'shuffle', 'negative_dragon_cards')
-    v.fallback_action(ctx, 'lay_out', 'positive_dragon_cards', ('light', 'split'), 'down')
-    v.fallback_action(ctx, 'lay_out', 'negative_dragon_cards', ('dark', 'split'), 'down')
-    v.fallback_action(ctx, 'remove_rest', 'positive_dragon_cards')
-    v.fallback_action(ctx, 'remove_rest', 'negative_dragon_cards')
+        v.set_aside(ctx, card='dragon_queen')
+    v.shuffle(ctx, deck='positive_dragon_cards')
+    v.shuffle(ctx, deck='negative_dragon_cards')
+    v.lay_out(ctx, cards='positive_dragon_cards', fields=('light', 'split'), face='down')
+    v.lay_out(ctx, cards='negative_dragon_cards', fields=('dark', 'split'), face='down')
+    v.remove_rest(ctx, deck='positive_dragon_cards')
+    v.remove_rest(ctx, deck='negative_dragon_cards')
 
 
 def fx_dragon_heart_setup_1(ctx: Context) -> None:
@@ -1093,7 +1093,7 @@ def fx_dragon_heart_setup_1(ctx: Context) -> None:
     """
     if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
-    v.fallback_action(ctx, 'place', 'dragon_hearts', 'fire_lake', 'up', True)
+    v.place(ctx, cards='dragon_hearts', to='fire_lake', face='up', per_player=True)
 
 
 def fx_dragon_slayer_setup_1(ctx: Context) -> None:
@@ -1109,8 +1109,8 @@ def fx_dragon_slayer_setup_1(ctx: Context) -> None:
         cards (all of them, or as many as there are players) on a place of the board.
     Source: prophecy/dragon_realm/rules.cardc:43; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
     """
-    v.fallback_action(ctx, 'shuffle', 'dragon_slayer_abilities')
-    v.fallback_action(ctx, 'place', 'dragon_slayer_abilities', 'dragon_realm_board', 'down', False)
+    v.shuffle(ctx, deck='dragon_slayer_abilities')
+    v.place(ctx, cards='dragon_slayer_abilities', to='dragon_realm_board', face='down', per_player=False)
 
 
 def fx_guardians_in_spheres_1(ctx: Context) -> None:
@@ -1145,17 +1145,17 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
         rules.
     Source: prophecy/dragon_realm/rules.cardc:61; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
     """
-    v.fallback_action(ctx, 'set_aside', 'dragon_realm_gate')
-    v.fallback_action(ctx, 'shuffle', 'lesser_guardians')
-    v.fallback_action(ctx, 'keep_top', 'lesser_guardians', 4)
-    v.fallback_action(ctx, 'shuffle_into', 'dragon_realm_gate', 'lesser_guardians')
+    v.set_aside(ctx, card='dragon_realm_gate')
+    v.shuffle(ctx, deck='lesser_guardians')
+    v.keep_top(ctx, deck='lesser_guardians', count=4)
+    v.shuffle_into(ctx, card='dragon_realm_gate', deck='lesser_guardians')
     if not v.variant_on(ctx, variant='dragonslayer'):
-        v.fallback_action(ctx, 'shuffle', 'artefacts')
-        v.fallback_action(ctx, 'shuffle', 'greater_guardians')
-        v.fallback_action(ctx, 'deal_to_spheres', 'artefacts')
-        v.fallback_action(ctx, 'deal_to_spheres', 'greater_guardians')
-        v.fallback_action(ctx, 'remove_rest', 'greater_guardians')
-    v.fallback_action(ctx, 'deal_to_spheres', 'lesser_guardians')
+        v.shuffle(ctx, deck='artefacts')
+        v.shuffle(ctx, deck='greater_guardians')
+        v.deal_to_spheres(ctx, deck='artefacts')
+        v.deal_to_spheres(ctx, deck='greater_guardians')
+        v.remove_rest(ctx, deck='greater_guardians')
+    v.deal_to_spheres(ctx, deck='lesser_guardians')
 
 
 def fx_dragon_realm_limits_1(ctx: Context) -> None:
@@ -1186,7 +1186,7 @@ def fx_dragon_slayer_rules_1(ctx: Context) -> None:
         when moving or fighting on it.
     Source: prophecy/dragon_realm/rules.cardc:95; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
-    v.fallback_modifier(ctx, 'usable_only_on', 'dragon_realm_board')
+    v.usable_only_on(ctx, board='dragon_realm_board')
 
 
 def fx_dragon_slayer_rules_2(ctx: Context) -> None:
@@ -1218,7 +1218,7 @@ def fx_dragon_slayer_rules_3(ctx: Context) -> None:
     - to_bottom(deck=dragon_slayer_abilities): Put the card under the deck.
     Source: prophecy/dragon_realm/rules.cardc:97; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
-    v.fallback_action(ctx, 'to_bottom', 'dragon_slayer_abilities')
+    v.to_bottom(ctx, deck='dragon_slayer_abilities')
 
 
 def fx_dragon_slayer_rules_4(ctx: Context) -> None:
@@ -1231,7 +1231,7 @@ def fx_dragon_slayer_rules_4(ctx: Context) -> None:
     - to_bottom(deck=dragon_slayer_abilities): Put the card under the deck.
     Source: prophecy/dragon_realm/rules.cardc:98; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
-    v.fallback_action(ctx, 'to_bottom', 'dragon_slayer_abilities')
+    v.to_bottom(ctx, deck='dragon_slayer_abilities')
 
 
 def fx_realm_chance_cards_1(ctx: Context) -> None:
@@ -1264,14 +1264,14 @@ def fx_realm_chance_cards_1(ctx: Context) -> None:
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
-    v.fallback_modifier(ctx, 'ignore_chance_cards')
-    v.fallback_modifier(ctx, 'unaffected_by', 'crisis')
-    v.fallback_modifier(ctx, 'unaffected_by', 'fresh_wind')
-    v.fallback_modifier(ctx, 'unaffected_by', 'good_times')
-    v.fallback_modifier(ctx, 'unaffected_by', 'charity')
-    v.fallback_modifier(ctx, 'cannot_use', 'banner_of_doom')
-    v.fallback_modifier(ctx, 'unaffected_by', 'banner_of_doom')
-    v.fallback_modifier(ctx, 'still_counted_by', ('golden_fish', 'hermit', 'contest_of_versatility'))
+    v.ignore_chance_cards(ctx)
+    v.unaffected_by(ctx, card='crisis')
+    v.unaffected_by(ctx, card='fresh_wind')
+    v.unaffected_by(ctx, card='good_times')
+    v.unaffected_by(ctx, card='charity')
+    v.cannot_use(ctx, card='banner_of_doom')
+    v.unaffected_by(ctx, card='banner_of_doom')
+    v.still_counted_by(ctx, cards=('golden_fish', 'hermit', 'contest_of_versatility'))
 
 
 def fx_realm_movement_1(ctx: Context) -> None:
@@ -1302,14 +1302,14 @@ def fx_realm_movement_1(ctx: Context) -> None:
         return
     choice1 = ctx.choose('realm_movement#1', ('forward', 'stand', 'go_back'))
     if choice1 == 'forward':
-        v.fallback_action(ctx, 'advance')
-        if v.fallback_condition(ctx, 'field_clear'):
+        v.advance(ctx)
+        if v.field_clear(ctx):
             if ctx.may('realm_movement#1.2', 'advance'):
-                v.fallback_action(ctx, 'advance')
+                v.advance(ctx)
     elif choice1 == 'stand':
-        v.fallback_action(ctx, 'stay')
+        v.stay(ctx)
     elif choice1 == 'go_back':
-        v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
+        v.leave_board(ctx, board='dragon_realm_board')
 
 
 def fx_realm_movement_2(ctx: Context) -> None:
@@ -1323,7 +1323,7 @@ def fx_realm_movement_2(ctx: Context) -> None:
     - reveal_field: Turn face up the top card of the field being entered, if it lies face down.
     Source: prophecy/dragon_realm/rules.cardc:140; 000_3675fda29ad0c57f.txt#4.pohyb
     """
-    v.fallback_action(ctx, 'reveal_field')
+    v.reveal_field(ctx)
 
 
 def fx_realm_movement_3(ctx: Context) -> None:
@@ -1347,10 +1347,10 @@ def fx_realm_movement_3(ctx: Context) -> None:
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
-    v.fallback_modifier(ctx, 'cannot_use_marked', ':boot:', ('flying_on_monitor_lizards',))
-    v.fallback_modifier(ctx, 'cannot_use', 'teleportation_scroll')
-    v.fallback_modifier(ctx, 'cannot_use', 'royal_cloak')
-    v.fallback_modifier(ctx, 'cannot_pass_character')
+    v.cannot_use_marked(ctx, icon=':boot:', except_=('flying_on_monitor_lizards',))
+    v.cannot_use(ctx, card='teleportation_scroll')
+    v.cannot_use(ctx, card='royal_cloak')
+    v.cannot_pass_character(ctx)
 
 
 def fx_realm_instead_of_moving_1(ctx: Context) -> None:
@@ -1369,8 +1369,8 @@ def fx_realm_instead_of_moving_1(ctx: Context) -> None:
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
-    v.fallback_modifier(ctx, 'terrain_cards_unusable')
-    v.fallback_modifier(ctx, 'cannot_use', 'hospitality')
+    v.terrain_cards_unusable(ctx)
+    v.cannot_use(ctx, card='hospitality')
 
 
 def fx_realm_obstacles_1(ctx: Context) -> None:
@@ -1389,11 +1389,11 @@ def fx_realm_obstacles_1(ctx: Context) -> None:
     - reveal_lower: Turn face up the positive card that lay under the negative card just overcome.
     Source: prophecy/dragon_realm/rules.cardc:171; 000_3675fda29ad0c57f.txt#4.prekazky
     """
-    if not (v.fallback_condition(ctx, 'passed')):
+    if not (v.passed(ctx)):
         return
-    v.fallback_action(ctx, 'take_reward')
-    v.fallback_action(ctx, 'stand_on_obstacle')
-    v.fallback_action(ctx, 'reveal_lower')
+    v.take_reward(ctx)
+    v.stand_on_obstacle(ctx)
+    v.reveal_lower(ctx)
 
 
 def fx_realm_obstacles_2(ctx: Context) -> None:
@@ -1409,9 +1409,9 @@ def fx_realm_obstacles_2(ctx: Context) -> None:
     - end_turn: The hero's turn ends.
     Source: prophecy/dragon_realm/rules.cardc:176; 000_3675fda29ad0c57f.txt#4.prekazky
     """
-    if not (not v.fallback_condition(ctx, 'passed')):
+    if not (not v.passed(ctx)):
         return
-    v.fallback_action(ctx, 'stay_back')
+    v.stay_back(ctx)
     v.fallback_action(ctx, 'end_turn')
 
 
@@ -1435,8 +1435,8 @@ def fx_realm_monsters_1(ctx: Context) -> None:
     """
     if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='loss')):
         return
-    v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
-    v.fallback_modifier(ctx, 'space_cards_inactive')
+    v.leave_board(ctx, board='dragon_realm_board')
+    v.space_cards_inactive(ctx)
     v.fallback_action(ctx, 'end_turn')
 
 
@@ -1456,7 +1456,7 @@ def fx_realm_monsters_2(ctx: Context) -> None:
     """
     if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='tie')):
         return
-    v.fallback_action(ctx, 'stay_back')
+    v.stay_back(ctx)
     v.fallback_action(ctx, 'end_turn')
 
 
@@ -1478,9 +1478,9 @@ def fx_realm_monsters_3(ctx: Context) -> None:
     """
     if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='win')):
         return
-    v.fallback_action(ctx, 'take_reward')
-    v.fallback_action(ctx, 'remove_from_game')
-    v.fallback_action(ctx, 'reveal_lower')
+    v.take_reward(ctx)
+    v.remove_from_game(ctx)
+    v.reveal_lower(ctx)
 
 
 def fx_realm_items_1(ctx: Context) -> None:
@@ -1495,7 +1495,7 @@ def fx_realm_items_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:216; 000_3675fda29ad0c57f.txt#5.predmety
     """
     if ctx.may('realm_items#1', 'take_free'):
-        v.fallback_action(ctx, 'take_free')
+        v.take_free(ctx)
 
 
 def fx_realm_items_2(ctx: Context) -> None:
@@ -1508,7 +1508,7 @@ def fx_realm_items_2(ctx: Context) -> None:
     - remove_from_game: The card leaves the game.
     Source: prophecy/dragon_realm/rules.cardc:217; 000_3675fda29ad0c57f.txt#5.predmety
     """
-    v.fallback_action(ctx, 'remove_from_game')
+    v.remove_from_game(ctx)
 
 
 def fx_realm_opportunities_1(ctx: Context) -> None:
@@ -1529,8 +1529,8 @@ def fx_realm_opportunities_1(ctx: Context) -> None:
     """
     choice1 = ctx.choose('realm_opportunities#1', ('use_it', 'leave_it'))
     if choice1 == 'use_it':
-        v.fallback_action(ctx, 'use_printed')
-        v.fallback_action(ctx, 'remove_from_game')
+        v.use_printed(ctx)
+        v.remove_from_game(ctx)
     elif choice1 == 'leave_it':
         pass
 
@@ -1548,7 +1548,7 @@ def fx_realm_dragon_abilities_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:242; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
     """
     if ctx.may('realm_dragon_abilities#1', 'buy', ('experience',)):
-        v.fallback_action(ctx, 'buy', ('experience',))
+        v.buy(ctx, pay_with=('experience',))
 
 
 def fx_realm_dragon_abilities_2(ctx: Context) -> None:
@@ -1561,7 +1561,7 @@ def fx_realm_dragon_abilities_2(ctx: Context) -> None:
     - remove_from_game: The card leaves the game.
     Source: prophecy/dragon_realm/rules.cardc:243; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
     """
-    v.fallback_action(ctx, 'remove_from_game')
+    v.remove_from_game(ctx)
 
 
 def fx_realm_character_fights_1(ctx: Context) -> None:
@@ -1582,7 +1582,7 @@ def fx_realm_character_fights_1(ctx: Context) -> None:
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
     if ctx.may('realm_character_fights#1', 'attack_character'):
-        v.fallback_action(ctx, 'attack_character')
+        v.attack_character(ctx)
 
 
 def fx_realm_character_fights_2(ctx: Context) -> None:
@@ -1622,12 +1622,12 @@ def fx_realm_character_fights_2(ctx: Context) -> None:
     choice1 = ctx.choose('realm_character_fights#2', ('lose_a_life', 'give_an_item'))
     if choice1 == 'lose_a_life':
         v.lose_life(ctx, amount=1)
-        v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
-        v.fallback_modifier(ctx, 'space_cards_inactive')
+        v.leave_board(ctx, board='dragon_realm_board')
+        v.space_cards_inactive(ctx)
         if v.on_turn(ctx):
             v.fallback_action(ctx, 'end_turn')
     elif choice1 == 'give_an_item':
-        v.fallback_action(ctx, 'winner_picks_item')
+        v.winner_picks_item(ctx)
 
 
 def fx_dragon_heart_victory_1(ctx: Context) -> None:
@@ -1642,7 +1642,7 @@ def fx_dragon_heart_victory_1(ctx: Context) -> None:
         every other character who owns the card.
     Source: prophecy/dragon_realm/rules.cardc:285; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
-    v.fallback_modifier(ctx, 'win_needs_artefacts_of', 'dragon_heart')
+    v.win_needs_artefacts_of(ctx, card='dragon_heart')
 
 
 def fx_realm_death_1(ctx: Context) -> None:
@@ -1661,7 +1661,7 @@ def fx_realm_death_1(ctx: Context) -> None:
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
-    v.fallback_action(ctx, 'leave_artefacts')
+    v.leave_artefacts(ctx)
 
 
 def fx_realm_death_2(ctx: Context) -> None:
@@ -1680,7 +1680,7 @@ def fx_realm_death_2(ctx: Context) -> None:
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
-    v.fallback_action(ctx, 'take_left_cards')
+    v.take_left_cards(ctx)
 
 
 def fx_realm_death_3(ctx: Context) -> None:
@@ -1699,7 +1699,7 @@ def fx_realm_death_3(ctx: Context) -> None:
     """
     if not (v.left_cards_on(ctx, board='dragon_realm_board')):
         return
-    v.fallback_modifier(ctx, 'blocks_final_battle')
+    v.blocks_final_battle(ctx)
 
 
 def fx_last_artefact_1(ctx: Context) -> None:
@@ -1718,7 +1718,7 @@ def fx_last_artefact_1(ctx: Context) -> None:
     """
     if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
-    v.fallback_modifier(ctx, 'win_needs_owner', 'fire_lake')
+    v.win_needs_owner(ctx, place='fire_lake')
 
 
 def fx_realm_final_battle_1(ctx: Context) -> None:
@@ -1733,7 +1733,7 @@ def fx_realm_final_battle_1(ctx: Context) -> None:
         characters on it move to the main-board spaces beside its gate.
     Source: prophecy/dragon_realm/rules.cardc:308; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
-    v.fallback_action(ctx, 'remove_board', 'dragon_realm_board')
+    v.remove_board(ctx, board='dragon_realm_board')
 
 
 def fx_realm_final_battle_2(ctx: Context) -> None:
@@ -1751,7 +1751,7 @@ def fx_realm_final_battle_2(ctx: Context) -> None:
     """
     if not (v.final_battle(ctx)):
         return
-    v.fallback_modifier(ctx, 'redraw_instead', ('legends_of_dragons', 'clairvoyant_dream'))
+    v.redraw_instead(ctx, cards=('legends_of_dragons', 'clairvoyant_dream'))
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -2238,59 +2238,4 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-FALLBACK_VERBS: tuple[str, ...] = (
-    'advance',
-    'attack_character',
-    'besiege',
-    'blocks_final_battle',
-    'buy',
-    'cannot_lose_card',
-    'cannot_pass_character',
-    'cannot_use',
-    'cannot_use_marked',
-    'deal_to_spheres',
-    'end_turn',
-    'enter_board',
-    'field_clear',
-    'fight_one_by_one',
-    'guarded',
-    'ignore_chance_cards',
-    'keep_top',
-    'lay_out',
-    'leave_artefacts',
-    'leave_board',
-    'max_owned',
-    'move_cards_beneath',
-    'passed',
-    'pay',
-    'place',
-    'put_in_guild',
-    'redraw_instead',
-    'remove_board',
-    'remove_from_game',
-    'remove_rest',
-    'reveal_any',
-    'reveal_field',
-    'reveal_lower',
-    'reveal_top',
-    'set_aside',
-    'shuffle',
-    'shuffle_into',
-    'space_cards_inactive',
-    'stand_on_obstacle',
-    'stay',
-    'stay_back',
-    'still_counted_by',
-    'take_card',
-    'take_free',
-    'take_left_cards',
-    'take_reward',
-    'terrain_cards_unusable',
-    'to_bottom',
-    'unaffected_by',
-    'usable_only_on',
-    'use_printed',
-    'win_needs_artefacts_of',
-    'win_needs_owner',
-    'winner_picks_item',
-)
+FALLBACK_VERBS: tuple[str, ...] = ('end_turn',)

@@ -44,7 +44,7 @@ def fx_crossbreeds_1(ctx: Context) -> None:
         advantages and disadvantages.
     Source: prophecy/ancient_races/rules.cardc:63; 000_3675fda29ad0c57f.txt#7.krizenci
     """
-    v.fallback_action(ctx, 'combine_races', 2)
+    v.combine_races(ctx, count=2)
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -61,4 +61,4 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-FALLBACK_VERBS: tuple[str, ...] = ('combine_races',)
+FALLBACK_VERBS: tuple[str, ...] = ()

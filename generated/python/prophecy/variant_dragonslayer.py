@@ -56,10 +56,10 @@ def fx_dragonslayer_1(ctx: Context) -> None:
         as many as there are players) on a place of the board.
     Source: prophecy/dragon_realm/rules.cardc:326; 000_3675fda29ad0c57f.txt#7.drakobijecka-varianta
     """
-    v.fallback_action(ctx, 'remove_rest', 'greater_guardians')
-    v.fallback_action(ctx, 'remove_rest', 'artefacts')
-    v.fallback_action(ctx, 'remove_rest', 'dragon_hearts')
-    v.fallback_action(ctx, 'place', 'dragon_queen', 'fire_lake', 'up', False)
+    v.remove_rest(ctx, deck='greater_guardians')
+    v.remove_rest(ctx, deck='artefacts')
+    v.remove_rest(ctx, deck='dragon_hearts')
+    v.place(ctx, cards='dragon_queen', to='fire_lake', face='up', per_player=False)
 
 
 def fx_dragonslayer_2(ctx: Context) -> None:
@@ -74,7 +74,7 @@ def fx_dragonslayer_2(ctx: Context) -> None:
         wins, and the game ends at once.
     Source: prophecy/dragon_realm/rules.cardc:332; 000_3675fda29ad0c57f.txt#7.drakobijecka-varianta
     """
-    v.fallback_modifier(ctx, 'win_by_defeat', 'fire_lake')
+    v.win_by_defeat(ctx, place='fire_lake')
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -101,4 +101,4 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-FALLBACK_VERBS: tuple[str, ...] = ('place', 'remove_rest', 'win_by_defeat')
+FALLBACK_VERBS: tuple[str, ...] = ()

@@ -41,7 +41,7 @@ def fx_longer_game_with_races_1(ctx: Context) -> None:
     - switch_on(variant=longer_game): Switch the variant on as well.
     Source: prophecy/ancient_races/rules.cardc:46; 000_3675fda29ad0c57f.txt#7.prastare-rasy
     """
-    v.fallback_action(ctx, 'switch_on', 'longer_game')
+    v.switch_on(ctx, variant='longer_game')
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -58,4 +58,4 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-FALLBACK_VERBS: tuple[str, ...] = ('switch_on',)
+FALLBACK_VERBS: tuple[str, ...] = ()

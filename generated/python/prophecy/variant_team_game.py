@@ -80,15 +80,15 @@ def fx_team_game_1(ctx: Context) -> None:
     Source: prophecy/base_additions/additions.cardc:73; 000_3675fda29ad0c57f.txt#7.tymova-hra
     """
     if v.players(ctx, range=(4, 4)):
-        v.fallback_action(ctx, 'form_teams', 2)
+        v.form_teams(ctx, size=2)
     else:
         if v.players(ctx, range=(6, 6)):
             choice1 = ctx.choose('team_game#1', ('two_teams', 'three_teams'))
             if choice1 == 'two_teams':
-                v.fallback_action(ctx, 'form_teams', 3)
+                v.form_teams(ctx, size=3)
             elif choice1 == 'three_teams':
-                v.fallback_action(ctx, 'form_teams', 2)
-    v.fallback_action(ctx, 'switch_on', 'trading')
+                v.form_teams(ctx, size=2)
+    v.switch_on(ctx, variant='trading')
 
 
 def fx_team_game_2(ctx: Context) -> None:
@@ -103,8 +103,8 @@ def fx_team_game_2(ctx: Context) -> None:
     - tradeable(goods=('gold', 'item')): Players may trade with each other, but only these goods.
     Source: prophecy/base_additions/additions.cardc:86; 000_3675fda29ad0c57f.txt#7.tymova-hra
     """
-    v.fallback_modifier(ctx, 'team_victory')
-    v.fallback_modifier(ctx, 'tradeable', ('gold', 'item'))
+    v.team_victory(ctx)
+    v.tradeable(ctx, goods=('gold', 'item'))
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -131,4 +131,4 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-FALLBACK_VERBS: tuple[str, ...] = ('form_teams', 'switch_on', 'team_victory', 'tradeable')
+FALLBACK_VERBS: tuple[str, ...] = ()

@@ -1,0 +1,794 @@
+"""Verbs over a table of cards: decks and places as zones, characters' resources, standing rules.
+
+Game-neutral. A zone is a list of card ids, bottom first, named by the entity that holds it: a deck, a
+place (a sphere, a board, a field of a path as `path#n`), or `aside`, `removed`, `face_up`. Zones live
+in the game in play (`Play.zones`), or, for a lone fight or probe, in the context's facts. A character's
+gold and experience are counters in its `stats`; the cards it owns are its `cards`. A modifier that sets
+a standing rule (`cannot_use`, `max_owned`, `tradeable`, ...) records it in `ctx.setup`, where the verbs
+that the rule restricts read it (`take_card`, `buy`, `use_printed`, `damage_owner`, `take_reward`, ...).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .context import Character, Context
+
+Range = tuple[int, int]
+
+
+def _in(value: int, r: Range | int) -> bool:
+    lo, hi = (r, r) if isinstance(r, int) else r
+    return lo <= value <= hi
+
+
+def _actor(ctx: Context) -> Character:
+    if ctx.actor is None:
+        raise RuntimeError(f"{ctx.owner}: this effect needs a character")
+    return ctx.actor
+
+
+def _zones(ctx: Context) -> dict[str, list[str]]:
+    play = getattr(ctx, "play", None)
+    if play is not None:
+        return play.zones  # type: ignore[no-any-return]
+    return ctx.facts.setdefault("zones", {})  # type: ignore[no-any-return]
+
+
+def _zone(ctx: Context, name: str) -> list[str]:
+    """The zone's cards (a deck not dealt yet holds every card of that deck, times its copies)."""
+    zones = _zones(ctx)
+    if name not in zones:
+        entity = ctx.rules.get(name)
+        cards: list[str] = []
+        if entity is not None and entity.is_a("deck"):
+            for e in ctx.rules.entities.values():
+                if e.attr("deck") == name:
+                    cards.extend([e.id] * max(1, int(getattr(e, "copies", None) or 1)))
+        zones[name] = cards
+    return zones[name]
+
+
+def _marks(ctx: Context) -> dict[str, Any]:
+    """Facts of the table that effects set and conditions read (who got past what, what was used when)."""
+    return ctx.facts.setdefault("marks", {})  # type: ignore[no-any-return]
+
+
+def _rule(ctx: Context, key: str, default: int = 0) -> int:
+    return int(ctx.setup.get(key, default))
+
+
+def _who_key(ctx: Context) -> str:
+    return ctx.actor.id if ctx.actor is not None else "table"
+
+
+def _resource(who: Character, name: str) -> int:
+    return who.stats.get(name, 0)
+
+
+def _owned(ctx: Context, who: Character, kind: str) -> int:
+    return sum(1 for c in (*who.cards, *who.held()) if ctx.rules.get(c) is not None and ctx.rules.entity(c).is_a(kind))
+
+
+def _target(ctx: Context) -> Character | None:
+    target = ctx.facts.get("target")
+    if target in ctx.characters:
+        return ctx.characters[str(target)]
+    if ctx.fight is not None and ctx.side is not None:
+        other = ctx.fight.other(ctx.side)
+        return other.who if other is not None else None
+    return None
+
+
+def _card(ctx: Context) -> str:
+    """The card whose effect runs (the owner of the effect)."""
+    return ctx.owner
+
+
+def _give_card(ctx: Context, who: Character, card: str) -> bool:
+    """The card joins the character's cards, unless a standing rule forbids owning another copy."""
+    limit = ctx.setup.get(f"max_owned:{card}")
+    if limit is not None and who.cards.count(card) >= int(limit):
+        ctx.record("refused", card, "max_owned")
+        return False
+    for zone in _zones(ctx).values():
+        if card in zone:
+            zone.remove(card)
+            break
+    who.cards.append(card)
+    ctx.record("take_card", card)
+    return True
+
+
+# ---- conditions --------------------------------------------------------------------------------
+
+
+def artefact_count(ctx: Context, range: Range) -> bool:  # noqa: A002 - the catalogue's parameter name
+    return _in(_owned(ctx, _actor(ctx), "artefact"), range)
+
+
+def target_artefact_count(ctx: Context, range: Range) -> bool:  # noqa: A002
+    target = _target(ctx)
+    return target is not None and _in(_owned(ctx, target, "artefact"), range)
+
+
+def guarded(ctx: Context, place: str) -> bool:
+    return any(ctx.rules.get(c) is not None and (ctx.rules.entity(c).is_a("guardian") or ctx.rules.entity(c).is_a(
+        "monster")) for c in _zone(ctx, place))
+
+
+def field_clear(ctx: Context) -> bool:
+    """No card on the field entered, or only face-up cards that are not negative."""
+    where = _marks(ctx).get(f"at:{_who_key(ctx)}")
+    cards = _zone(ctx, str(where)) if where else []
+    face_up = set(_zone(ctx, "face_up"))
+    return all(c in face_up and ctx.rules.entity(c).attr("side") != "negative" for c in cards)
+
+
+def passed(ctx: Context) -> bool:
+    return bool(_marks(ctx).get(f"passed:{_who_key(ctx)}:{_card(ctx)}"))
+
+
+def race_is(ctx: Context, race: str) -> bool:
+    """The race of the character's race cards; without one, the race that is not an ancient one (human)."""
+    who = _actor(ctx)
+    races = {ctx.rules.entity(c).attr("race") for c in who.cards
+             if ctx.rules.get(c) is not None and ctx.rules.entity(c).attr("race") is not None}
+    if races:
+        return race in races
+    entity = ctx.rules.get(race)
+    return entity is not None and not entity.attr("ancient", True)
+
+
+def revealed_by_attack(ctx: Context) -> bool:
+    return bool(_marks(ctx).get(f"revealed_by_attack:{_card(ctx)}"))
+
+
+def used_last_round(ctx: Context) -> bool:
+    used = _marks(ctx).get(f"used:{_card(ctx)}")
+    return used is not None and int(used) == ctx.turn - 1
+
+
+# ---- modifiers: standing rules -----------------------------------------------------------------
+
+
+def _set(ctx: Context, key: str, amount: int = 1) -> None:
+    ctx.setup[key] = ctx.setup.get(key, 0) + amount
+
+
+def blocks_final_battle(ctx: Context) -> None:
+    _set(ctx, "blocks_final_battle")
+
+
+def cannot_lose_card(ctx: Context) -> None:
+    _set(ctx, f"keep:{_card(ctx)}")
+
+
+def cannot_pass_character(ctx: Context) -> None:
+    _set(ctx, f"cannot_pass:{_who_key(ctx)}")
+
+
+def cannot_use(ctx: Context, card: str) -> None:
+    _set(ctx, f"cannot_use:{_who_key(ctx)}:{card}")
+
+
+def cannot_use_marked(ctx: Context, icon: str, except_: tuple[str, ...] = ()) -> None:
+    for e in ctx.rules.entities.values():
+        if e.attr("icon") == icon and e.id not in except_:
+            _set(ctx, f"cannot_use:{_who_key(ctx)}:{e.id}")
+
+
+def damage_mod(ctx: Context, amount: int) -> None:
+    _set(ctx, f"damage_mod:{_who_key(ctx)}", amount)
+
+
+def ignore_chance_cards(ctx: Context) -> None:
+    _set(ctx, f"ignore_chance:{_who_key(ctx)}")
+
+
+def max_owned(ctx: Context, amount: int) -> None:
+    ctx.setup[f"max_owned:{_card(ctx)}"] = amount
+
+
+def redraw_instead(ctx: Context, cards: tuple[str, ...]) -> None:
+    for card in cards:
+        ctx.setup[f"redraw:{card}"] = 1
+
+
+def reward_cap(ctx: Context, resource: str, amount: int) -> None:
+    ctx.setup[f"reward_cap:{resource}"] = amount
+
+
+def start_resource(ctx: Context, resource: str, amount: int | None) -> None:
+    """The character starts with more (or less) of the resource: its counter changes now (at set-up)."""
+    if amount is None:
+        ctx.setup[f"unknown:start:{resource}"] = 1
+        return
+    _set(ctx, f"start:{resource}", amount)
+    if ctx.actor is not None:
+        ctx.actor.stats[resource] = max(0, ctx.actor.stats.get(resource, 0) + amount)
+
+
+def still_counted_by(ctx: Context, cards: tuple[str, ...]) -> None:
+    for card in cards:
+        _set(ctx, f"counted_by:{card}:{_who_key(ctx)}")
+
+
+def team_victory(ctx: Context) -> None:
+    _set(ctx, "team_victory")
+
+
+def terrain_cards_unusable(ctx: Context) -> None:
+    _set(ctx, f"no_terrain:{_who_key(ctx)}")
+
+
+def tradeable(ctx: Context, goods: tuple[str, ...]) -> None:
+    for g in goods:
+        _set(ctx, f"tradeable:{g}")
+
+
+def unaffected_by(ctx: Context, card: str) -> None:
+    _set(ctx, f"unaffected:{_who_key(ctx)}:{card}")
+
+
+def usable_only_on(ctx: Context, board: str) -> None:
+    ctx.setup[f"only_on:{_card(ctx)}:{board}"] = 1
+
+
+def win_by_defeat(ctx: Context, place: str) -> None:
+    ctx.setup[f"win_by_defeat:{place}"] = 1
+
+
+def win_needs_artefacts_of(ctx: Context, card: str) -> None:
+    ctx.setup[f"win_needs_artefacts_of:{card}"] = 1
+
+
+def win_needs_owner(ctx: Context, place: str) -> None:
+    ctx.setup[f"win_needs_owner:{place}"] = 1
+
+
+# ---- actions: resources ------------------------------------------------------------------------
+
+
+def gain(ctx: Context, resource: str, amount: int) -> None:
+    who = _actor(ctx)
+    who.stats[resource] = _resource(who, resource) + amount
+    ctx.record("gain", resource, amount)
+
+
+def pay(ctx: Context, resource: str, amount: int) -> None:
+    """Pay the amount; a character who has less cannot pay, and the event is prevented."""
+    who = _actor(ctx)
+    if _resource(who, resource) < amount:
+        ctx.prevented = True
+        ctx.record("cannot_pay", resource, amount)
+        return
+    who.stats[resource] = _resource(who, resource) - amount
+    ctx.record("pay", resource, amount)
+
+
+def take_reward(ctx: Context) -> None:
+    """The card's printed reward and experience, each capped by a standing `reward_cap`."""
+    who = _actor(ctx)
+    card = ctx.rules.entity(_card(ctx))
+    for resource, attr in (("gold", "reward"), ("gold", "gold"), ("experience", "experience")):
+        amount = card.attr(attr)
+        if isinstance(amount, int) and not isinstance(amount, bool):
+            cap = ctx.setup.get(f"reward_cap:{resource}")
+            gain(ctx, resource, amount if cap is None else min(amount, int(cap)))
+    ctx.record("take_reward", card.id, who.id)
+
+
+def buy(ctx: Context, pay_with: tuple[str, ...]) -> None:
+    """Pay the card's printed price (`cost`) with the listed resources, in order, then own the card."""
+    who = _actor(ctx)
+    card = _card(ctx)
+    price = ctx.rules.entity(card).attr("cost")
+    left = int(price) if isinstance(price, int) else 0
+    if sum(_resource(who, r) for r in pay_with) < left:
+        ctx.prevented = True
+        ctx.record("cannot_buy", card)
+        return
+    for r in pay_with:
+        part = min(left, _resource(who, r))
+        who.stats[r] = _resource(who, r) - part
+        left -= part
+    _give_card(ctx, who, card)
+
+
+def take_free(ctx: Context) -> None:
+    _give_card(ctx, _actor(ctx), _card(ctx))
+
+
+def take_card(ctx: Context, card: str) -> None:
+    _give_card(ctx, _actor(ctx), card)
+
+
+def damage_owner(ctx: Context, card: str, amount: int) -> None:
+    """The owner of the card loses lives (changed by its `damage_mod`); nobody owns it: nothing happens."""
+    for who in ctx.characters.values():
+        if card in who.cards or card in who.held():
+            if ctx.setup.get(f"unaffected:{who.id}:{_card(ctx)}"):
+                continue
+            ctx.lose_lives(who, max(0, amount + _rule(ctx, f"damage_mod:{who.id}")))
+            ctx.record("damage_owner", who.id, amount)
+
+
+# ---- actions: decks and places -----------------------------------------------------------------
+
+
+def shuffle(ctx: Context, deck: str) -> None:
+    cards = _zone(ctx, deck)
+    cards[:] = ctx.inputs.shuffle(list(cards)) if hasattr(ctx.inputs, "shuffle") else sorted(cards)
+    ctx.record("shuffle", deck)
+
+
+def shuffle_into(ctx: Context, card: str, deck: str) -> None:
+    for zone in _zones(ctx).values():
+        if card in zone:
+            zone.remove(card)
+            break
+    _zone(ctx, deck).append(card)
+    shuffle(ctx, deck)
+
+
+def shuffle_in(ctx: Context, cards: str, into: tuple[str, ...]) -> None:
+    """Every card of the first deck goes into whichever listed deck it belongs to (its `deck`, else the
+    deck whose name matches its rarity), then those decks are shuffled."""
+    moved = list(_zone(ctx, cards))
+    _zone(ctx, cards).clear()
+    for card in moved:
+        entity = ctx.rules.entity(card)
+        target = next((d for d in into if entity.attr("deck") == d or str(entity.attr("rarity", "")) in d), into[0])
+        _zone(ctx, target).append(card)
+    for d in into:
+        shuffle(ctx, d)
+
+
+def to_bottom(ctx: Context, deck: str) -> None:
+    card = _card(ctx)
+    for zone in _zones(ctx).values():
+        if card in zone:
+            zone.remove(card)
+            break
+    _zone(ctx, deck).insert(0, card)
+    ctx.record("to_bottom", card, deck)
+
+
+def remove_rest(ctx: Context, deck: str) -> None:
+    _zone(ctx, "removed").extend(_zone(ctx, deck))
+    _zone(ctx, deck).clear()
+    ctx.record("remove_rest", deck)
+
+
+def keep_top(ctx: Context, deck: str, count: int) -> None:
+    cards = _zone(ctx, deck)
+    kept, rest = cards[len(cards) - count:] if count else [], cards[:max(0, len(cards) - count)]
+    _zone(ctx, "removed").extend(rest)
+    cards[:] = kept
+    ctx.record("keep_top", deck, count)
+
+
+def _draw(ctx: Context, deck: str) -> str | None:
+    """The top card of the deck; a card a standing `redraw_instead` names is set aside and another drawn."""
+    cards = _zone(ctx, deck)
+    while cards:
+        card = cards.pop()
+        if not ctx.setup.get(f"redraw:{card}"):
+            return card
+        _zone(ctx, "removed").append(card)
+        ctx.record("redraw", card)
+    return None
+
+
+def reveal_top(ctx: Context, deck: str) -> None:
+    card = _draw(ctx, deck)
+    if card is not None:
+        _zone(ctx, "face_up").append(card)
+        _zone(ctx, deck).append(card)
+        _marks(ctx)["revealed"] = card
+    ctx.record("reveal_top", deck, card)
+
+
+def set_aside(ctx: Context, card: str) -> None:
+    for zone in _zones(ctx).values():
+        if card in zone:
+            zone.remove(card)
+            break
+    _zone(ctx, "aside").append(card)
+    ctx.record("set_aside", card)
+
+
+def place(ctx: Context, cards: str, to: str, face: str, per_player: bool = False) -> None:
+    """Put the cards (a deck: all of it, or one per player; a card: that card) on the place."""
+    source = ctx.rules.get(cards)
+    if source is not None and source.is_a("deck"):
+        pile = _zone(ctx, cards)
+        n = max(1, len(ctx.characters)) if per_player else len(pile)
+        moved = [pile.pop() for _ in range(min(n, len(pile)))]
+    else:
+        moved = [cards]
+        for zone in _zones(ctx).values():
+            if cards in zone:
+                zone.remove(cards)
+                break
+    _zone(ctx, to).extend(moved)
+    if face == "up":
+        _zone(ctx, "face_up").extend(moved)
+    ctx.record("place", cards, to, len(moved))
+
+
+def lay_out(ctx: Context, cards: str, fields: tuple[str, ...], face: str = "down") -> None:
+    """One card of the deck on every field of the listed shades (fields as places `path#n`)."""
+    shades = set(fields)
+    targets = [z for z in sorted(_zones(ctx)) if "#" in z and _marks(ctx).get(f"shade:{z}") in shades]
+    pile = _zone(ctx, cards)
+    for field in targets:
+        if not pile:
+            break
+        card = pile.pop()
+        _zone(ctx, field).append(card)
+        if face == "up":
+            _zone(ctx, "face_up").append(card)
+    ctx.record("lay_out", cards, len(targets))
+
+
+def deal_to_spheres(ctx: Context, deck: str) -> None:
+    """Deal the deck round the spheres, one card each in turn, until it is empty."""
+    spheres = [e.id for e in ctx.rules.of_kind("sphere")]
+    pile = _zone(ctx, deck)
+    i = 0
+    while pile and spheres:
+        _zone(ctx, spheres[i % len(spheres)]).append(pile.pop())
+        i += 1
+    ctx.record("deal_to_spheres", deck, i)
+
+
+def move_cards_beneath(ctx: Context, to: str) -> None:
+    card = _card(ctx)
+    for name, zone in _zones(ctx).items():
+        if card in zone and name != to:
+            below = zone[:zone.index(card)]
+            del zone[:zone.index(card)]
+            _zone(ctx, to).extend(below)
+            ctx.record("move_cards_beneath", name, to, len(below))
+            return
+
+
+def remove_from_game(ctx: Context) -> None:
+    card = _card(ctx)
+    if ctx.setup.get(f"keep:{card}"):
+        ctx.record("kept", card)
+        return
+    for zone in _zones(ctx).values():
+        if card in zone:
+            zone.remove(card)
+    for who in ctx.characters.values():
+        if card in who.cards:
+            who.cards.remove(card)
+    _zone(ctx, "removed").append(card)
+    ctx.record("remove_from_game", card)
+
+
+def reveal_field(ctx: Context) -> None:
+    where = _marks(ctx).get(f"at:{_who_key(ctx)}")
+    cards = _zone(ctx, str(where)) if where else []
+    if cards and cards[-1] not in _zone(ctx, "face_up"):
+        _zone(ctx, "face_up").append(cards[-1])
+        _marks(ctx)["revealed"] = cards[-1]
+    ctx.record("reveal_field", where)
+
+
+def reveal_lower(ctx: Context) -> None:
+    card = _card(ctx)
+    for zone in _zones(ctx).values():
+        if card in zone and zone.index(card) > 0:
+            lower = zone[zone.index(card) - 1]
+            _zone(ctx, "face_up").append(lower)
+            ctx.record("reveal_lower", lower)
+            return
+
+
+def reveal_any(ctx: Context, count: int, from_: tuple[str, ...]) -> None:
+    """The acting player turns face up up to `count` face-down cards of these decks lying on places (a card
+    covered by a face-down card stays hidden): it picks them one by one."""
+    face_up = _zone(ctx, "face_up")
+    for _ in range(count):
+        options = tuple(sorted({zone[i] for name, zone in _zones(ctx).items() if name not in from_
+                                and name not in ("face_up", "removed", "aside") for i in range(len(zone))
+                                if zone[i] not in face_up and ctx.rules.get(zone[i]) is not None
+                                and ctx.rules.entity(zone[i]).attr("deck") in from_
+                                and all(c in face_up for c in zone[i + 1:])}))
+        if not options:
+            break
+        card = str(ctx.ask("reveal_any", options))
+        face_up.append(card)
+        ctx.record("reveal", card)
+
+
+def put_in_guild(ctx: Context) -> None:
+    """The card just turned face up goes face up on its guild's space, pushing out the older card there."""
+    card = _marks(ctx).get("revealed")
+    if card is None:
+        return
+    guild = ctx.rules.entity(str(card)).attr("guild")
+    if guild is None:
+        return
+    space = _zone(ctx, str(guild))
+    for zone in _zones(ctx).values():
+        if card in zone and zone is not space:
+            zone.remove(card)
+            break
+    if space:
+        _zone(ctx, "removed").append(space.pop())
+    space.append(str(card))
+    ctx.record("put_in_guild", card, guild)
+
+
+def use_printed(ctx: Context) -> None:
+    """The card is used as printed: its `use` effects run, unless a standing rule forbids it."""
+    card = _card(ctx)
+    if ctx.setup.get(f"cannot_use:{_who_key(ctx)}:{card}"):
+        ctx.record("cannot_use", card)
+        return
+    _marks(ctx)[f"used:{card}"] = ctx.turn
+    for fx in ctx.rules.effects_of([card], "use", ctx.variants):
+        if fx.key != ctx.effect:
+            ctx.run(fx)
+    ctx.record("use_printed", card)
+
+
+def switch_on(ctx: Context, variant: str) -> None:
+    ctx.variants = ctx.variants | {variant}
+    ctx.record("switch_on", variant)
+
+
+# ---- actions: boards, paths and fields ---------------------------------------------------------
+
+
+def _position(ctx: Context, who: str) -> tuple[str, int] | None:
+    pos = _marks(ctx).get(f"path:{who}")
+    return None if pos is None else (str(pos[0]), int(pos[1]))
+
+
+def _enter_field(ctx: Context, who: str, path: str, index: int) -> None:
+    _marks(ctx)[f"path:{who}"] = (path, index)
+    _marks(ctx)[f"at:{who}"] = f"{path}#{index}"
+    ctx.record("enter_field", f"{path}#{index}")
+    if ctx.actor is not None:
+        ctx.fire("enter_field", ctx.actor)
+
+
+def enter_board(ctx: Context, board: str) -> None:
+    paths = tuple(e.id for e in ctx.rules.of_kind("path") if e.attr("board") == board)
+    if not paths:
+        return
+    path = str(ctx.ask("path", paths))
+    _marks(ctx)[f"board:{_who_key(ctx)}"] = board
+    ctx.facts["board"] = board
+    _enter_field(ctx, _who_key(ctx), path, 1)
+
+
+def advance(ctx: Context) -> None:
+    """Try to enter the next field; past the path's last field (its `fields`) the end is reached. Another
+    character on the way stops the mover where a standing `cannot_pass_character` says so."""
+    who = _who_key(ctx)
+    pos = _position(ctx, who)
+    if pos is None:
+        return
+    path, index = pos
+    length = ctx.rules.entity(path).attr("fields")
+    if not isinstance(length, int):
+        ctx.provisional.add(f"{path}: the number of its fields is not known; the path is taken as endless")
+    if isinstance(length, int) and index >= length:
+        if ctx.actor is not None:
+            ctx.fire("path_end_reached", ctx.actor)
+        return
+    if ctx.setup.get(f"cannot_pass:{who}") and any(
+            _position(ctx, c) == (path, index + 1) for c in ctx.characters if c != who):
+        ctx.record("stopped_by_character", f"{path}#{index + 1}")
+    _enter_field(ctx, who, path, index + 1)
+
+
+def stay(ctx: Context) -> None:
+    _marks(ctx)[f"stayed:{_who_key(ctx)}"] = ctx.turn
+    ctx.record("stay")
+
+
+def stay_back(ctx: Context) -> None:
+    who = _who_key(ctx)
+    pos = _position(ctx, who)
+    if pos is not None and pos[1] > 1:
+        _marks(ctx)[f"path:{who}"] = (pos[0], pos[1] - 1)
+        _marks(ctx)[f"at:{who}"] = f"{pos[0]}#{pos[1] - 1}"
+    ctx.record("stay_back")
+
+
+def stand_on_obstacle(ctx: Context) -> None:
+    _marks(ctx)[f"passed:{_who_key(ctx)}:{_card(ctx)}"] = True
+    ctx.record("stand_on_obstacle", _card(ctx))
+
+
+def leave_board(ctx: Context, board: str) -> None:
+    who = _who_key(ctx)
+    for key in (f"path:{who}", f"at:{who}", f"board:{who}"):
+        _marks(ctx).pop(key, None)
+    if ctx.facts.get("board") == board:
+        ctx.facts.pop("board")
+    ctx.record("leave_board", board)
+
+
+def remove_board(ctx: Context, board: str) -> None:
+    paths = {e.id for e in ctx.rules.of_kind("path") if e.attr("board") == board}
+    for name in list(_zones(ctx)):
+        if name.split("#")[0] in paths or name == board:
+            _zone(ctx, "removed").extend(_zones(ctx).pop(name))
+    for who in ctx.characters:
+        pos = _position(ctx, who)
+        if pos is not None and pos[0] in paths:
+            for key in (f"path:{who}", f"at:{who}", f"board:{who}"):
+                _marks(ctx).pop(key, None)
+    ctx.record("remove_board", board)
+
+
+def take_left_cards(ctx: Context) -> None:
+    where = _marks(ctx).get(f"at:{_who_key(ctx)}")
+    left = _marks(ctx).pop(f"left:{where}", [])
+    for card in left:
+        _give_card(ctx, _actor(ctx), card)
+
+
+def leave_artefacts(ctx: Context) -> None:
+    who = _actor(ctx)
+    where = _marks(ctx).get(f"at:{who.id}")
+    artefacts = [c for c in who.cards if ctx.rules.get(c) is not None and ctx.rules.entity(c).is_a("artefact")]
+    for c in artefacts:
+        who.cards.remove(c)
+    _marks(ctx).setdefault(f"left:{where}", []).extend(artefacts)
+    ctx.record("leave_artefacts", where, tuple(artefacts))
+
+
+# ---- actions: fights and players ---------------------------------------------------------------
+
+
+def winner_picks_item(ctx: Context) -> None:
+    """The winner takes one of the loser's items, of its choice."""
+    if ctx.fight is None or ctx.side is None:
+        return
+    other = ctx.fight.other(ctx.side)
+    if other is None:
+        return
+    winner, loser = (ctx.side, other) if ctx.side.outcome == "win" else (other, ctx.side)
+    items = tuple(sorted(set(c for c in (*loser.who.held(), *loser.who.cards)
+                             if ctx.rules.get(c) is not None and ctx.rules.entity(c).is_a("item"))))
+    if not items:
+        return
+    item = str(ctx.ask("winner_picks_item", items, winner.who.id))
+    for pile in (loser.who.cards, loser.who.items, loser.who.weapons, loser.who.spells):
+        if item in pile:
+            pile.remove(item)
+            break
+    winner.who.cards.append(item)
+    ctx.record("winner_picks_item", winner.who.id, item)
+
+
+def form_teams(ctx: Context, size: int) -> None:
+    """Teams of `size` in seat order; seats alternate between teams (1st of team A, 1st of team B, ...)."""
+    play = getattr(ctx, "play", None)
+    players = sorted(ctx.characters) if play is None else list(play.order)
+    teams = max(1, len(players) // max(1, size))
+    _marks(ctx)["teams"] = {p: i % teams for i, p in enumerate(players)}
+    ctx.record("form_teams", size, teams)
+
+
+def draft(ctx: Context, cards: str, deal: int, passes: int) -> None:
+    """Each player is dealt `deal` cards; `passes` times everyone keeps one and passes the rest on; then
+    each chooses one card kept and the others leave the game."""
+    play = getattr(ctx, "play", None)
+    players = sorted(ctx.characters) if play is None else list(play.order)
+    pile = _zone(ctx, cards)
+    hands = {p: [pile.pop() for _ in range(min(deal, len(pile)))] for p in players}
+    kept: dict[str, list[str]] = {p: [] for p in players}
+    for _ in range(passes):
+        for p in players:
+            if hands[p]:
+                pick = str(ctx.ask("draft_keep", tuple(sorted(hands[p])), p))
+                hands[p].remove(pick)
+                kept[p].append(pick)
+        hands = {players[(i + 1) % len(players)]: hands[p] for i, p in enumerate(players)}
+    for p in players:
+        pool = kept[p] + hands[p]
+        if pool:
+            choice = str(ctx.ask("draft_final", tuple(sorted(pool)), p))
+            ctx.characters[p].cards.append(choice)
+            _zone(ctx, "removed").extend(c for c in pool if c != choice)
+    ctx.record("draft", cards, deal, passes)
+
+
+def combine_races(ctx: Context, count: int) -> None:
+    """Each character gets `count` race cards (cards that name a `race`, chosen from those still free) and
+    adds up all of them."""
+    free = sorted(e.id for e in ctx.rules.entities.values() if e.attr("race") is not None and e.attr("deck"))
+    for p in sorted(ctx.characters):
+        for _ in range(count):
+            options = tuple(c for c in free if c not in ctx.characters[p].cards)
+            if not options:
+                return
+            card = str(ctx.ask("race_card", options, p))
+            free.remove(card)
+            ctx.characters[p].cards.append(card)
+    ctx.record("combine_races", count)
+
+
+def _engine() -> Any:
+    """The module that resolves fights (the game-neutral engine, as `fights` names it)."""
+    from .fights import engine
+
+    return engine
+
+
+def attack_character(ctx: Context) -> None:
+    """Fight another character on the same field (the acting player picks which)."""
+    duel = _engine().duel
+
+    me = _actor(ctx)
+    here = _marks(ctx).get(f"at:{me.id}")
+    others = tuple(sorted(c for c in ctx.characters if c != me.id and _marks(ctx).get(f"at:{c}") == here))
+    if not others:
+        return
+    target = str(ctx.ask("attack_character", others))
+    duel(ctx, me, ctx.characters[target])
+
+
+def fight_one_by_one(ctx: Context) -> None:
+    """Fight every guardian or monster lying on this place, the top one first, until one is not beaten."""
+    _fight_place(ctx, _card(ctx))
+
+
+def besiege(ctx: Context, place: str) -> None:
+    """Attack the guardians (or monsters) at the place one after another, the lesser ones first."""
+    for card in _zone(ctx, place)[::-1]:
+        _marks(ctx)[f"revealed_by_attack:{card}"] = True
+    _fight_place(ctx, place)
+
+
+def _fight_place(ctx: Context, place: str) -> None:
+    fight_monster = _engine().fight_monster
+    who = _actor(ctx)
+    pile = _zone(ctx, place)
+    while pile:
+        card = pile[-1]
+        entity = ctx.rules.get(card)
+        if entity is None or not (entity.is_a("monster") or entity.is_a("guardian")):
+            break
+        report = fight_monster(ctx, who, card)
+        if report.outcome != "win":
+            break
+        pile.pop()
+        _zone(ctx, "removed").append(card)
+        ctx.record("defeated", card, place)
+
+
+def space_cards_inactive(ctx: Context) -> None:
+    """The cards where the character now stands do not act on it for the rest of this round."""
+    where = _marks(ctx).get(f"at:{_who_key(ctx)}")
+    for card in _zone(ctx, str(where)) if where else []:
+        _marks(ctx)[f"inactive:{_who_key(ctx)}:{card}"] = ctx.turn
+    ctx.record("space_cards_inactive", where)
+
+
+def draft_alongside(ctx: Context, cards: str, like: str) -> None:
+    """Deal and pass the deck's cards together with those of `like`: each player ends with one card of each.
+    The draft of `like` ran first; each player now keeps one card of this deck the same way."""
+    players = sorted(ctx.characters)
+    pile = _zone(ctx, cards)
+    for p in players:
+        options = tuple(sorted(set(pile)))
+        if not options:
+            break
+        choice = str(ctx.ask("draft_alongside", options, p))
+        pile.remove(choice)
+        ctx.characters[p].cards.append(choice)
+    _zone(ctx, "removed").extend(pile)
+    pile.clear()
+    ctx.record("draft_alongside", cards, like)
