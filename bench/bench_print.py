@@ -89,9 +89,10 @@ def main() -> int:
         sheets: list[Sheet] = []
         for i in range(args.runs + 1):  # the first run warms up (font loading, template compiling)
             t0 = CLOCK()
-            _d, sheets = run(project, base / f"pdf{i}", BuildOptions(settings={"print.png": "no"}))
+            _d, sheets = run(project, base / f"pdf{i}", BuildOptions(settings={"print.png": "no",
+                                                                               "print.rulebook": "no"}))
             t1 = CLOCK()
-            run(project, base / f"png{i}", BuildOptions(settings={}))
+            run(project, base / f"png{i}", BuildOptions(settings={"print.rulebook": "no"}))
             t2 = CLOCK()
             (base / f"bare{i}").mkdir()
             bare(sheets, base / f"bare{i}", PrintSettings())

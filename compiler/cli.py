@@ -129,6 +129,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     print(f"built {args.out}:", file=sys.stderr)
     for line in summary(args.out, read_marker(args.out), progress):
         print(line, file=sys.stderr)
+    for note in options.notes:
+        print(note, file=sys.stderr)
     if options.wants("export"):
         from cardc.backends.export.tts import copy_instructions
 
@@ -187,7 +189,8 @@ def _flag_errors(command: str, errors: list[str]) -> bool:
 
 PRINT_FLAGS = {"paper": "paper", "orientation": "orientation", "bleed": "bleed", "duplex": "duplex",
                "crop_mark_length": "mark_length", "crop_mark_weight": "mark_weight", "cut_lines": "cut_lines",
-               "back_offset": "back_offset", "png_dpi": "png_dpi", "min_text": "min_text", "png": "png"}
+               "back_offset": "back_offset", "png_dpi": "png_dpi", "min_text": "min_text", "png": "png",
+               "allow_overflow": "allow_overflow", "strict_languages": "strict_languages", "layout": "layout"}
 
 
 def _print_settings(args: argparse.Namespace) -> dict[str, str]:
@@ -270,6 +273,13 @@ def make_parser() -> argparse.ArgumentParser:
     pp.add_argument("--png", help="write per-card PNGs: true (default) or false")
     pp.add_argument("--png-dpi", help="resolution of the per-card PNGs (default 300)")
     pp.add_argument("--min-text", help="smallest font size in pt that card text may shrink to (default 5)")
+    pp.add_argument("--allow-overflow", action="store_const", const="true",
+                    help="print text that does not fit even at --min-text (cut off) with a warning, not an error")
+    pp.add_argument("--strict-languages", action="store_const", const="true",
+                    help="fail if any printed text falls back to the game's fallback language")
+    pp.add_argument("--layout", metavar="auto|CxR[,gutter=MM]",
+                    help="cards per page (e.g. 3x3; default auto: as many as fit) and the gap between cards "
+                    "(default: shared cut lines where that fits more cards, else a full bleed each)")
     pe = p.add_argument_group("exports")
     pe.add_argument("--tts-base-url", metavar="URL",
                     help="prefix for Tabletop Simulator image URLs, for images hosted online "

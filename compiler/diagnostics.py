@@ -177,7 +177,9 @@ CODES: dict[str, str] = {
     "W501": "a hand-written text that no longer mentions a number its effects use",
     "E600": "a bad print setting (paper, bleed, duplex, ...) or cards that do not fit on the paper",
     "E601": "a card template that fails to render or draws a malformed element",
-    "W602": "a card text that does not fit its box even at the smallest font size",
+    "E602": "a card text that does not fit its box even at the smallest font size (W602 with --allow-overflow)",
+    "W602": "a card text that does not fit its box, printed cut off because of --allow-overflow",
     "W603": "a kind whose size names no known card size (printed as poker)",
     "W604": "an unknown icon or a missing image on a printed card",
+    "E605": "a printed text in the fallback language under --strict-languages",
 }

@@ -300,7 +300,8 @@ class Writer:
         lines.append(f"{INDENT}physical: {'true' if k['physical'] else 'false'}")
         lines.append(f"{INDENT}copies: {k['copies']}")
         if k.get("size"):
-            lines.append(f"{INDENT}size: {k['size']}")
+            size = k["size"]
+            lines.append(f"{INDENT}size: {size if re.fullmatch(r'[A-Za-z_][A-Za-z0-9_]*', size) else _string(size)}")
         parent_attrs = set(self.kinds[k["extends"]]["attrs"]) if k["extends"] in self.kinds else set()
         for name, a in k["attrs"].items():
             if name in parent_attrs and k["extends"]:
@@ -312,6 +313,14 @@ class Writer:
                 parts.append(f"default: {value(a['default'])}")
             if a.get("doc") is not None:
                 parts.append(f"doc: {_string(a['doc'])}")
+            if a.get("label") is not None:
+                parts.append(f"label: {_texts(a['label'])}")
+            icon = a.get("icon")
+            if icon and icon.startswith(":"):
+                parts.append(f"icon: {icon}")
+            elif icon:  # the SVG file is not in the export: say where it was instead of pointing at nothing
+                lines.append(f"{INDENT}// attribute `{name}` had the icon {_string(icon)}: copy that SVG next to "
+                             "this file and add it back as `icon:`")
             lines.append(f"{INDENT}attr {name} {{ {'  '.join(parts)} }}")
         lines += ["}", ""]
 

@@ -142,7 +142,8 @@ def kind_json(k: m.KindDef, names: Mapping[str, str] = _NO_NAMES) -> dict[str, A
         "size": k.size,
         "attrs": {a.name: {"type": str(a.type), "required": a.required,
                            "default": value_json(a.default) if a.default is not None else None,
-                           "doc": a.doc} for a in k.attrs.values()},
+                           "doc": a.doc, "label": a.label.as_dict() if a.label else None, "icon": a.icon}
+                  for a in k.attrs.values()},
         "span": span_json(k.span, names),
     }
 

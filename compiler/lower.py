@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import keyword
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -72,7 +73,9 @@ GAME_ATTRS = {"name": "text", "languages": "list(ident)", "publish": "list(ident
 EXPANSION_ATTRS = {"name": "text", "languages": "list(ident)", "requires": "list(ident)", "text": "text",
                    "source": "string"}
 KIND_ATTRS = {"name": "text", "physical": "bool", "copies": "int", "size": "ident", "doc": "string"}
-ATTR_DEF_ATTRS = {"type": "type", "required": "bool", "default": "any", "doc": "string"}
+ATTR_DEF_ATTRS = {"type": "type", "required": "bool", "default": "any", "doc": "string", "label": "text",
+                  "icon": "any"}
+SIZE_RE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*(round)?\s*")
 
 
 @dataclass
@@ -323,6 +326,11 @@ class Lowering:
         vctx = self._simple_ctx("name", self.modules[_mkey(ctx)].languages, game.publish, ctx.directory)
         for a in attrs.values():
             vctx.where = a.name
+            if a.name == "size" and isinstance(a.value, s.StrV):
+                if not _size_ok(a.value.value):
+                    self.sink.error("E210", f"kind `{d.id}`: size {a.value.value!r} is not `WxH` in millimetres",
+                                    a.value.span, 'e.g. `size: "63x88"` or `size: "30x30 round"`')
+                continue
             check_value(a.value, parse_type_string(KIND_ATTRS[a.name]), vctx)
         parent_def = self._ensure_kind_parent(d, ctx, chain)
         own: dict[str, m.AttrDef] = dict(parent_def.attrs) if parent_def else {}
@@ -341,7 +349,8 @@ class Lowering:
         copies = _int(attrs, "copies", parent_def.copies if parent_def else 1)
         self._check_copies(copies, attrs["copies"].span if "copies" in attrs else d.id_span)
         size_v = attrs["size"].value if "size" in attrs else None
-        size = size_v.name if isinstance(size_v, s.CallV) else (parent_def.size if parent_def else None)
+        size = (size_v.name if isinstance(size_v, s.CallV) else _size_text(size_v.value)
+                if isinstance(size_v, s.StrV) and _size_ok(size_v.value) else parent_def.size if parent_def else None)
         self.kinds[key] = m.KindDef(d.id, ctx.game, ctx.module, _loc(attrs, "name"), d.extends, physical, copies,
                                     size, own, d.id_span)
 
@@ -392,8 +401,27 @@ class Lowering:
                                     self.games[ctx.game].publish, ctx.directory)
             check_value(default, t, vctx)  # references are only shaped here; entities resolve them
         doc_v = attrs["doc"].value if "doc" in attrs else None
+        label = _loc(attrs, "label")
+        if label is not None:
+            vctx = self._simple_ctx(f"{d.id}.label", self.modules[_mkey(ctx)].languages,
+                                    self.games[ctx.game].publish, ctx.directory)
+            check_value(label, parse_type_string("text"), vctx)
+        icon: str | None = None
+        icon_v = attrs["icon"].value if "icon" in attrs else None
+        if isinstance(icon_v, s.IconV):
+            icon = f":{icon_v.name}:"
+        elif isinstance(icon_v, s.StrV):
+            vctx = self._simple_ctx(f"{d.id}.icon", (), (), ctx.directory)
+            check_value(icon_v, parse_type_string("path"), vctx)
+            icon = icon_v.value
+            if not icon.lower().endswith(".svg"):
+                self.sink.error("E210", f"attribute `{d.id}`: icon {icon!r} is not an SVG file", icon_v.span,
+                                "give an `.svg` file in the content, or a bundled icon such as `:sword:`")
+        elif icon_v is not None:
+            self.sink.error("E210", f"attribute `{d.id}`: `icon` is a bundled icon (`:sword:`) or an SVG path "
+                            "in double quotes", icon_v.span)
         return m.AttrDef(d.id, t, _bool(attrs, "required", False), default,
-                         doc_v.value if isinstance(doc_v, s.StrV) else None, d.id_span)
+                         doc_v.value if isinstance(doc_v, s.StrV) else None, d.id_span, label, icon)
 
     def _kind_def(self, game: str, kind: str) -> m.KindDef | None:
         if kind in BUILTIN_KINDS and (game, kind) not in self.kind_parents:
@@ -826,6 +854,18 @@ def _int(attrs: dict[str, s.AttrS], name: str, default: int) -> int:
 
 def s_span_start(f: s.FileS) -> Span:
     return Span(f.path, 1, 1)
+
+
+def _size_ok(text: str) -> bool:
+    m = SIZE_RE.fullmatch(text)
+    return m is not None and all(5 <= float(v) <= 1000 for v in (m[1], m[2]))
+
+
+def _size_text(text: str) -> str:
+    """A physical size as the IR keeps it: `63x88`, `30x30 round`."""
+    m = SIZE_RE.fullmatch(text)
+    assert m is not None
+    return f"{m[1]}x{m[2]}" + (" round" if m[3] else "")
 
 
 def _unwrap_provisional(v: s.Value | None) -> s.Value | None:

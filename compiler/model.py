@@ -30,6 +30,8 @@ class AttrDef:
     default: Value | None
     doc: str | None
     span: Span
+    label: LocalizedV | None = None  # how a printed card names the attribute, per language
+    icon: str | None = None  # `:name:` of a bundled icon, or an SVG path relative to `span.file`
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,9 @@ def fixture_build(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
     result = compile_fixture()
     assert result.ok, [d.render() for d in result.diagnostics if d.is_error]
     out = tmp_path_factory.mktemp("print-fixture")
-    diags, sheets = run(result.project, out, BuildOptions(settings={"print.png": "false"}))
+    # the fixture's `overlong` card cannot fit: printed cut off only because overflow is allowed here
+    diags, sheets = run(result.project, out, BuildOptions(settings={"print.png": "false",
+                                                                    "print.allow_overflow": "true"}))
     return result.project, out, diags, sheets
 
 
@@ -86,13 +88,13 @@ def _check_file(path: Path, entities, texts: CardTexts, sheet) -> None:  # noqa:
     reader = PdfReader(path)
     pw, ph = PAPERS["a4"]
     # page count from the copies in the IR: per size, fronts in pages of `fit` cards, one back page each
-    by_size: dict[tuple[float, float], int] = {}
+    by_size: dict[tuple[float, float, bool], int] = {}
     for e in entities:
         size = _size(e, texts)
         by_size[size] = by_size.get(size, 0) + e.copies
     from cardc.backends.print.settings import PrintSettings
 
-    expected_fronts = sum(math.ceil(n / fit(w, h, PrintSettings()).per_page) for (w, h), n in by_size.items())
+    expected_fronts = sum(math.ceil(n / fit(w, h, PrintSettings(), rnd).per_page) for (w, h, rnd), n in by_size.items())
     assert len(reader.pages) == 2 * expected_fronts, path.name
     fronts = sum(len(p.placements) for p in sheet.pages if p.side == "front")
     backs = sum(len(p.placements) for p in sheet.pages if p.side == "back")
@@ -113,12 +115,12 @@ def _check_file(path: Path, entities, texts: CardTexts, sheet) -> None:  # noqa:
         assert _squash(name) in text, f"{name!r} ({e.id}) not in {path.name}"
 
 
-def _size(e, texts: CardTexts) -> tuple[float, float]:  # noqa: ANN001
+def _size(e, texts: CardTexts) -> tuple[float, float, bool]:  # noqa: ANN001
     from cardc.backends.print.presets import card_size
 
     kd = texts.project.kinds[(e.game, e.kind)]
     size = card_size(kd.size or "poker") or card_size("poker")
-    return (size.w, size.h)
+    return (size.w, size.h, size.shape == "round")
 
 
 def test_bundled_content_prints_every_game_and_language(bundled_build) -> None:  # noqa: ANN001
@@ -158,6 +160,66 @@ def test_overlong_text_is_reported_with_card_language_and_box(fixture_build) -> 
     d = overflow[0]
     assert "`overlong`" in d.message and "`cs`" in d.message and "`rules`" in d.message
     assert d.span.file.endswith("cards.cardc") and d.span.line > 1
+
+
+def test_overflow_is_an_error_that_fails_the_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cardc.cli import main
+
+    code = main(["build", str(ROOT / FIXTURE), "--out", str(tmp_path / "gen"), "--only", "print", "--png", "false"])
+    err = capsys.readouterr().err
+    assert code == 1 and not (tmp_path / "gen").exists()
+    [line] = [x for x in err.splitlines() if "error[E602]" in x]
+    assert "`rules` of event `overlong`" in line and "language `cs`" in line and "cards.cardc:" in line
+    assert "--allow-overflow" in err
+
+
+def test_labels_and_icons_come_from_the_content(fixture_build) -> None:  # noqa: ANN001
+    from cardc.backends.print.icons import ICONS
+
+    _project, out, diags, sheets = fixture_build
+    assert "door" in ICONS  # the fixture's own SVG (icons/door.svg), declared on `attr exits`
+    assert not [d for d in diags if d.code == "W604" and "door" in d.message]
+    [sheet] = [s for s in sheets if s.lang == "en"]
+    front = sheet.faces["chamber"][0]
+    assert ":door: Exits 3" in front  # label and icon as the kind declares them, not the attribute's id
+    text = pdf_text(out / "print" / "dungeon-en.pdf")
+    assert "Exits" in text and "exits" not in text.replace("Exits", "")
+
+
+def test_min_text_is_the_one_floor(tmp_path: Path) -> None:
+    """A template's own `min` may ask for more, never for less than the maker's --min-text."""
+    from cardc.backends.print.render import draw_face
+    from cardc.backends.print.settings import PrintSettings
+    from cardc.backends.print.sheets import canvas
+    from cardc.backends.print.templates import parse_elements
+
+    line = 'text rules x=2 y=2 w=30 h=8 size=9 min=3 text="' + "slovo " * 30 + '"'
+    els = parse_elements(line, "t")
+    c = canvas(str(tmp_path / "m.pdf"))
+    loose = draw_face(c, els, 40, 40, 3, PrintSettings(min_text=3), lambda _r: None)
+    strict = draw_face(c, els, 40, 40, 3, PrintSettings(min_text=6), lambda _r: None)
+    assert not loose.overflow  # fits at 3 pt
+    assert strict.overflow == [("rules", 6.0)]  # the template's min=3 does not undercut --min-text 6
+
+
+def test_round_text_stays_inside_the_circle() -> None:
+    from cardc.backends.print.textlayout import Box, fit_text
+
+    f = font("regular")
+    r = 15 * MM
+    box = Box(0, 2 * r, 2 * r, 2 * r, r, r, r)  # the circle's bounding square, y up
+    text = "slovo " * 24
+    layout = fit_text(text, f, 2 * r, 2 * r, 6, 5, box)
+    square = fit_text(text, f, 2 * r, 2 * r, 6, 5)
+    # narrower lines near the top and bottom of the circle
+    assert not layout.overflow and len(layout.lines) > len(square.lines)
+    space = f.width(" ")
+    y = 0.0
+    for words, _first in layout.lines:
+        left, right = box.span(box.top - y, box.top - y - LEADING * layout.size)
+        width = (sum(w.width for w in words) + space * max(0, len(words) - 1)) * layout.size
+        assert width <= right - left + 1e-6
+        y += LEADING * layout.size
 
 
 def test_unknown_size_is_a_diagnostic(fixture_build) -> None:  # noqa: ANN001
@@ -288,7 +350,8 @@ def test_cli_print_flags(tmp_path: Path) -> None:
     from cardc.cli import main
 
     code = main(["build", str(ROOT / FIXTURE), "--out", str(tmp_path / "gen"), "--only", "print", "--paper",
-                 "letter", "--bleed", "2", "--duplex", "short", "--back-offset", "0.5,-1", "--png", "false"])
+                 "letter", "--bleed", "2", "--duplex", "short", "--back-offset", "0.5,-1", "--png", "false",
+                 "--allow-overflow", "--layout", "gutter=1"])
     assert code == 0
     page = PdfReader(tmp_path / "gen" / "print" / "dungeon-cs.pdf").pages[0]
     assert float(page.bleedbox.left) == pytest.approx(float(page.trimbox.left) - 2 * MM, abs=0.01)
@@ -311,12 +374,12 @@ def test_backs_are_shared_per_deck_else_per_kind(fixture_build) -> None:  # noqa
 
 def test_drawn_text_carries_the_kerning(tmp_path: Path) -> None:
     from cardc.backends.print.sheets import canvas
-    from cardc.backends.print.textlayout import draw_layout
+    from cardc.backends.print.textlayout import Box, draw_layout
 
     f = font("regular")
     c = canvas(str(tmp_path / "k.pdf"))
     layout = fit_text("AVATAR To Wá", f, 80 * MM, 20 * MM, 10, 5)
-    draw_layout(c, layout, f, 10, 200, 80 * MM, 20 * MM, "left", "top", set())
+    draw_layout(c, layout, f, Box(10, 200, 80 * MM, 20 * MM), "left", "top", set())
     tj = [part for part in c._code if "TJ" in part]
     assert tj and re.search(r"\) -?\d+ \(", tj[0]), tj  # kerning adjustments between glyph runs
     c.showPage()

@@ -30,7 +30,7 @@ def _mul(a: list[float], b: list[float]) -> list[float]:
 def card_rects(reader: PdfReader, index: int) -> list[tuple[float, float, float, float]]:
     """The bleed boxes (mm, x1 y1 x2 y2) where page `index` draws a card form, from its content stream."""
     page = reader.pages[index]
-    xobjects = page["/Resources"]["/XObject"]
+    xobjects = page["/Resources"].get("/XObject", {})
     ops = ContentStream(page.get_contents(), reader).operations
     ctm = [1.0, 0, 0, 1.0, 0, 0]
     stack: list[list[float]] = []
@@ -42,8 +42,11 @@ def card_rects(reader: PdfReader, index: int) -> list[tuple[float, float, float,
             ctm = stack.pop()
         elif op == b"cm":
             ctm = _mul([float(v) for v in operands], ctm)
-        elif op == b"Do":
-            bbox = [float(v) for v in xobjects[operands[0]].get_object()["/BBox"]]
+        elif op in (b"Do", b"BDC") and (op == b"Do" or operands[0] == "/CardcFace"):
+            if op == b"Do":
+                bbox = [float(v) for v in xobjects[operands[0]].get_object()["/BBox"]]
+            else:  # a face drawn in place (printed once): its cell size is in the marked content's properties
+                bbox = [0.0, 0.0, float(operands[1]["/W"]), float(operands[1]["/H"])]
             xs, ys = [], []
             for x, y in ((bbox[0], bbox[1]), (bbox[2], bbox[3])):
                 xs.append(ctm[0] * x + ctm[2] * y + ctm[4])
@@ -113,18 +116,21 @@ def test_imposition_backs_fit_marks_and_centring(duplex: str, paper: str, size: 
         assert 0 <= x1 and x2 <= page.width and 0 <= y1 and y2 <= page.height
         xs = {v for p in page.placements for v in (p.x, p.x + p.w)}
         ys = {v for p in page.placements for v in (p.y, p.y + p.h)}
+        tx1, ty1, tx2, ty2 = page.box(0)
         for m in page.marks:
             for mx, my in ((m.x1, m.y1), (m.x2, m.y2)):
                 assert s.margin - 1e-6 <= mx <= page.width - s.margin + 1e-6
                 assert s.margin - 1e-6 <= my <= page.height - s.margin + 1e-6
-                assert not (x1 < mx < x2 and y1 < my < y2)
+                # outside every card's trim (over the outer bleed only where the paper is tight)
+                assert not (tx1 < mx < tx2 and ty1 < my < ty2)
+            assert abs(m.x2 - m.x1) + abs(m.y2 - m.y1) >= 1.0 - 1e-9
         # every trim line has a mark on both sides: whatever the first cut, a full set remains
         for x in xs:
             ends = [m for m in page.marks if m.x1 == m.x2 == x]
-            assert any(m.y1 > y2 for m in ends) and any(m.y1 < y1 for m in ends)
+            assert any(m.y1 > ty2 for m in ends) and any(m.y1 < ty1 for m in ends)
         for y in ys:
             ends = [m for m in page.marks if m.y1 == m.y2 == y]
-            assert any(m.x1 < x1 for m in ends) and any(m.x1 > x2 for m in ends)
+            assert any(m.x1 < tx1 for m in ends) and any(m.x1 > tx2 for m in ends)
     first = pages[0]
     if duplex != "fold":
         x1, y1, x2, y2 = first.box(s.bleed)
@@ -132,8 +138,42 @@ def test_imposition_backs_fit_marks_and_centring(duplex: str, paper: str, size: 
         assert y1 == pytest.approx(first.height - y2, abs=1e-6)
 
 
-def test_poker_cards_fill_a4_as_far_as_marks_allow() -> None:
-    grid = fit(63, 88, PrintSettings())
-    assert grid is not None and grid.per_page == 8 and grid.width > grid.height  # 4 x 2 landscape
-    no_bleed = fit(63, 88, replace(PrintSettings(), bleed=0, mark_length=3, margin=2))
-    assert no_bleed is not None and no_bleed.per_page == 9
+def test_poker_cards_fill_a4_and_letter_nine_up() -> None:
+    for paper in ("a4", "letter"):
+        grid = fit(63, 88, replace(PrintSettings(), paper=paper))
+        assert grid is not None and (grid.cols, grid.rows) == (3, 3), paper
+        assert grid.gutter == 0  # neighbours share their cut lines: the only way nine fit with 3 mm bleed
+        pages = impose(9, 63, 88, replace(PrintSettings(), paper=paper))
+        front = pages[0]
+        # every trim line still has a mark at both ends, inside the printer's margin
+        for x in {v for p in front.placements for v in (p.x, p.x + p.w)}:
+            assert len([m for m in front.marks if m.x1 == m.x2 == x]) == 2, (paper, x)
+        # a card's bleed never reaches into its neighbour: towards a neighbour it stops at the shared cut
+        xs, ys = sorted({p.x for p in front.placements}), sorted({p.y for p in front.placements})
+        [middle] = [p for p in front.placements if p.x == xs[1] and p.y == ys[1]]
+        assert middle.reach == (0, 0, 0, 0)
+        corner = min(front.placements, key=lambda p: (p.x, p.y))
+        assert corner.reach[0] == corner.reach[1] == 3.0
+
+
+def test_layout_option_sets_grid_and_gutter() -> None:
+    from cardc.backends.print.settings import parse_settings
+
+    s, diags = parse_settings({"print.layout": "2x2,gutter=4"})
+    assert not diags and (s.layout_cols, s.layout_rows, s.gutter) == (2, 2, 4.0)
+    grid = fit(63, 88, s)
+    assert grid is not None and (grid.cols, grid.rows, grid.gutter) == (2, 2, 4.0)
+    pages = impose(4, 63, 88, s)
+    xs = sorted({p.x for p in pages[0].placements})
+    assert xs[1] - xs[0] == pytest.approx(63 + 4)
+    assert fit(63, 88, parse_settings({"print.layout": "5x5"})[0]) is None  # does not fit: refused, not shrunk
+    _s, bad = parse_settings({"print.layout": "three by three"})
+    assert bad and bad[0].code == "E600"
+
+
+def test_round_tokens_keep_a_bleed_apart_and_are_clipped_round() -> None:
+    s = PrintSettings()
+    grid = fit(30, 30, s, round_cut=True)
+    assert grid is not None and grid.gutter >= s.bleed
+    pages = impose(grid.per_page, 30, 30, s, round_cut=True)
+    assert all(p.round for p in pages[0].placements)

@@ -22,6 +22,7 @@ class BuildOptions:
     destination: Path | None = None  # the folder the outputs end up in (backends write to a temp folder first)
     designer: bool = False  # the reference shows designer notes and source sections
     cache: Any = field(default=None, compare=False)  # a cardc.buildcache.BuildCache during `cardc build`
+    notes: list[str] = field(default_factory=list, compare=False)  # summary lines backends add for the CLI
 
     def wants(self, name: str) -> bool:
         return not self.only or name in self.only

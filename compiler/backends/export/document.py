@@ -103,7 +103,9 @@ class GameExport:
             "copies": k.copies, "size": k.size,
             "attrs": {a.name: {"type": str(a.type), "type_tree": type_tree(a.type), "required": a.required,
                                "default": self.enc.encode(a.default, a.type) if a.default is not None else None,
-                               "doc": a.doc} for a in k.attrs.values()},
+                               "doc": a.doc,
+                               **({"label": self.loc.localized(a.label)} if a.label is not None else {}),
+                               **({"icon": a.icon} if a.icon else {})} for a in k.attrs.values()},
         }
 
     def _ancestors(self, kind: str) -> list[str]:

@@ -12,10 +12,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from cardc import syntax as s
-from cardc.backends.print.icons import ICONS
+from cardc.backends.print.icons import ICONS, register_svg
 from cardc.lexicon import default_lexicon
-from cardc.model import Entity, Project
-from cardc.textgen import entity_rules_text
+from cardc.model import AttrDef, Entity, Project
+from cardc.textgen import TextGen
 
 PALETTES = [
     {"frame": "#7a2e2e", "accent": "#d9a441", "panel": "#fbf6ec", "ink": "#1d1a16", "back": "#4a1d1d"},
@@ -26,6 +26,12 @@ PALETTES = [
     {"frame": "#2f6b6b", "accent": "#9fdcdc", "panel": "#eff8f8", "ink": "#121c1c", "back": "#1d4444"},
 ]
 SKIP_ATTRS = {"image", "note"}
+PROVISIONAL_MARK = "≈"  # before a provisional number, after a provisional name or text; the sheet has a legend
+
+
+def fallback_mark(lang: str) -> str:
+    """What follows a text printed in the fallback language `lang`: `[EN]`."""
+    return f"[{lang.upper()}]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +52,8 @@ class CardTexts:
         self.lang = lang
         self.by_id = {e.id: e for e in project.entities_of(game) if not e.errata}
         self.lexicon = default_lexicon()
+        self.gen = TextGen(project, lexicon=self.lexicon)  # one generator for every card of the language
+        self._rules: dict[str, list[str]] = {}
         self.children: dict[tuple[str, str], list[Entity]] = {}  # (module, parent id) -> nested entities
         for e in project.entities_of(game):
             if e.parent:
@@ -60,6 +68,26 @@ class CardTexts:
         if text is None and v.entries:
             text = v.entries[0].text
         return text or ""
+
+    def loc_marked(self, v: s.LocalizedV | None, what: str, found: list[tuple[str, str]]) -> str:
+        """`loc`, with the fallback mark after a text that is not in this language (noted in `found`)."""
+        text = self.loc(v)
+        if text and v is not None and v.get(self.lang) is None:
+            lang = self.game.fallback if v.get(self.game.fallback) is not None else v.entries[0].lang
+            found.append((what, lang))
+            return f"{text} {fallback_mark(lang)}"
+        return text
+
+    def rules_marked(self, e: Entity, what: str, found: list[tuple[str, str]]) -> list[str]:
+        """`rules`, marked if it is a hand-written text from the fallback language (no effects to render)."""
+        lines = self.rules(e)
+        if (lines and not e.effects and e.text is not None and e.text.get(self.lang) is None) or (
+                lines and e.effects and (e.text is None or e.text.get(self.lang) is None)
+                and self.lang not in self.lexicon.grammar):
+            lang = self.game.fallback
+            found.append((what, lang))
+            lines[-1] = f"{lines[-1]} {fallback_mark(lang)}"
+        return lines
 
     def value(self, v: s.Value | None) -> str:
         """A value as it reads on a card."""
@@ -101,17 +129,28 @@ class CardTexts:
                 return found
         return name.replace("_", " ")
 
-    def kind_name(self, kind: str) -> str:
+    def kind_name(self, kind: str, found: list[tuple[str, str]] | None = None) -> str:
         kd = self.project.kinds.get((self.game.id, kind))
-        return self.loc(kd.name) if kd is not None and kd.name is not None else kind.replace("_", " ")
+        if kd is None or kd.name is None:
+            return kind.replace("_", " ")
+        return self.loc_marked(kd.name, f"kind name `{kind}`", found) if found is not None else self.loc(kd.name)
 
     def rules(self, e: Entity) -> list[str]:
-        return [t for t in entity_rules_text(self.project, e, self.lang) if t]
+        """The entity's rules text, one paragraph per sentence (memoized: refs repeat, e.g. a shared reward)."""
+        cached = self._rules.get(e.key)
+        if cached is None:
+            cached = self._rules[e.key] = [t for t in (r.plain for r in self.gen.entity(e, self.lang)) if t]
+        return list(cached)
 
     def context(self, e: Entity, w: float, h: float, bleed: float, shape: str) -> dict[str, object]:
+        """What the templates see of `e`. Texts from the fallback language carry `[EN]`, provisional values `≈`;
+        `marks` lists both for the sheet's legend and the build's report."""
+        fallbacks: list[tuple[str, str]] = []
+        provisional_paths = {path for path, _note in e.provisional}
         attrs: dict[str, str] = {}
         refs: dict[str, dict[str, str]] = {}
         stats = []
+        marked = False
         for key in sorted(e.attrs):
             if key in SKIP_ATTRS:
                 continue
@@ -120,24 +159,35 @@ class CardTexts:
             attrs[key] = self.value(raw)
             if isinstance(inner, s.CallV) and inner.name in self.by_id:
                 ref = self.by_id[inner.name]
-                refs[key] = {"id": ref.id, "kind": ref.kind, "name": self.loc(ref.name),
-                             "kind_name": self.kind_name(ref.kind), "text": "\n".join(self.rules(ref))}
-            if isinstance(inner, s.IntV | s.SignedV | s.DiceV | s.RangeV):
-                stats.append({"name": key, "label": self.word(key), "value": attrs[key],
-                              "icon": key if key in ICONS else ""})
-        lines = self.rules(e)
-        children = [{"id": c.id, "kind": c.kind, "kind_name": self.kind_name(c.kind), "name": self.loc(c.name),
-                     "text": "\n".join(self.rules(c))} for c in self.children.get((e.module, e.id), [])]
+                refs[key] = {"id": ref.id, "kind": ref.kind,
+                             "name": self.loc_marked(ref.name, f"{key} name", fallbacks),
+                             "kind_name": self.kind_name(ref.kind, fallbacks),
+                             "text": "\n".join(self.rules_marked(ref, f"{key} text", fallbacks)),
+                             "stats": self.stats(ref, {}, f"{key} ", fallbacks)[0]}  # type: ignore[dict-item]
+            if isinstance(raw, s.ProvisionalV) or key in provisional_paths:
+                attrs[key] = f"{PROVISIONAL_MARK}{attrs[key]}"
+        stats, stat_marked = self.stats(e, attrs, "", fallbacks)
+        marked |= stat_marked
+        name = self.loc_marked(e.name, "name", fallbacks)
+        if "name" in provisional_paths:
+            name, marked = f"{name} {PROVISIONAL_MARK}", True
+        lines = self.rules_marked(e, "text", fallbacks)
+        if "text" in provisional_paths and lines:
+            lines[-1], marked = f"{lines[-1]} {PROVISIONAL_MARK}", True
+        children = [{"id": c.id, "kind": c.kind, "kind_name": self.kind_name(c.kind, fallbacks),
+                     "name": self.loc_marked(c.name, f"{c.id} name", fallbacks),
+                     "text": "\n".join(self.rules_marked(c, f"{c.id} text", fallbacks))}
+                    for c in self.children.get((e.module, e.id), [])]
         root_kind = e.kinds[-1] if e.kinds else e.kind
         palette = _palette(root_kind)
         deck = refs.get("deck")  # cards of one deck share a back; otherwise the kind's back
         back = ({"key": deck["id"], "label": deck["name"], "palette": _palette(deck["id"])} if deck else
-                {"key": e.kind, "label": self.kind_name(e.kind), "palette": palette})
+                {"key": e.kind, "label": self.kind_name(e.kind, fallbacks), "palette": palette})
         image = e.attrs.get("image")
         return {
             "card": {
-                "id": e.id, "kind": e.kind, "kinds": list(e.kinds), "kind_name": self.kind_name(e.kind),
-                "name": self.loc(e.name), "text": "\n".join(lines), "lines": lines,
+                "id": e.id, "kind": e.kind, "kinds": list(e.kinds), "kind_name": self.kind_name(e.kind, fallbacks),
+                "name": name, "text": "\n".join(lines), "lines": lines,
                 "attrs": attrs, "refs": refs, "stats": stats, "children": children,
                 "tags": list(e.tags), "copies": e.copies or 0, "module": e.module,
                 "provisional": bool(e.provisional), "errata": e.errata,
@@ -151,7 +201,52 @@ class CardTexts:
             "lang": self.lang,
             "palette": palette,
             "back": back,
+            "marks": {"provisional": marked, "fallbacks": fallbacks},
         }
+
+    def stats(self, e: Entity, attrs: dict[str, str], prefix: str,
+              fallbacks: list[tuple[str, str]]) -> tuple[list[dict[str, str]], bool]:
+        """The numeric attributes of `e` as printed: label, value (marked if provisional) and icon."""
+        out = []
+        marked = False
+        provisional_paths = {path for path, _note in e.provisional}
+        kd = self.project.kinds.get((e.game, e.kind))
+        order = {name: i for i, name in enumerate(kd.attrs)} if kd is not None else {}
+        for key in sorted(e.attrs, key=lambda k: (order.get(k, len(order)), k)):  # as the kind declares them
+            raw = e.attrs[key]
+            inner = raw.value if isinstance(raw, s.ProvisionalV) else raw
+            if key in SKIP_ATTRS or not isinstance(inner, s.IntV | s.SignedV | s.DiceV | s.RangeV):
+                continue
+            value = attrs.get(key) or self.value(raw)
+            if (isinstance(raw, s.ProvisionalV) or key in provisional_paths) and not value.startswith(PROVISIONAL_MARK):
+                value = f"{PROVISIONAL_MARK}{value}"
+            marked |= value.startswith(PROVISIONAL_MARK)
+            out.append({"name": key, "label": self.attr_label(e, key, fallbacks), "value": value,
+                        "icon": self.attr_icon(e, key)})
+        return out, marked
+
+    def attr_def(self, e: Entity, key: str) -> AttrDef | None:
+        kd = self.project.kinds.get((e.game, e.kind))
+        return kd.attrs.get(key) if kd is not None else None
+
+    def attr_label(self, e: Entity, key: str, fallbacks: list[tuple[str, str]] | None = None) -> str:
+        """The attribute's label as its kind declares it (`label:`) in this language, else a lexicon word."""
+        adef = self.attr_def(e, key)
+        if adef is not None and adef.label is not None:
+            label = self.loc_marked(adef.label, f"{key} label", fallbacks) if fallbacks is not None else \
+                self.loc(adef.label)
+        else:
+            label = self.word(key)
+        return label[:1].upper() + label[1:]
+
+    def attr_icon(self, e: Entity, key: str) -> str:
+        """The icon the kind declares for the attribute (`icon:`), as a name usable in `:name:`; else ''."""
+        adef = self.attr_def(e, key)
+        if adef is None or not adef.icon:
+            return ""
+        if adef.icon.startswith(":"):
+            return adef.icon.strip(":")
+        return register_svg(Path(adef.span.file).parent / adef.icon, self.project.root)
 
 
 def _palette(key: str) -> dict[str, str]:

@@ -49,6 +49,45 @@ class Font:
             w = self._widths[text] = total / 1000.0
         return w
 
+    def tj_arrays(self, text: str, doc: object) -> list[tuple[str, str]]:
+        """`text` as (subset font name, `TJ` array source) runs, kerned: the fast path of `tj_items`.
+
+        Each character's subset and code are asked of reportlab once per document and remembered, so
+        a long text costs one dictionary look-up per character."""
+        codes: dict[str, tuple[str, str, int | None]] = doc.__dict__.setdefault(f"_cardc_codes_{self.name}", {})
+        kern = self.kern
+        out: list[tuple[str, str]] = []
+        subset = ""
+        parts: list[str] = []
+        chunk: list[str] = []
+        prev: int | None = None
+        for ch in text:
+            entry = codes.get(ch)
+            if entry is None:
+                [(sub, data)] = self.ttf.splitString(ch, doc)
+                glyph = self.ttf.face.charToGlyph.get(ord(ch))
+                entry = codes[ch] = (self.ttf.getSubsetInternalName(sub, doc), _escape_byte(data[0]), glyph)
+            name, esc, glyph = entry
+            if name != subset:
+                if chunk:
+                    parts.append("(" + "".join(chunk) + ")")
+                if parts:
+                    out.append((subset, "[" + " ".join(parts) + "]"))
+                subset, parts, chunk = name, [], []
+            elif prev is not None and glyph is not None:
+                k = kern.get((prev, glyph))
+                if k:
+                    parts.append("(" + "".join(chunk) + ")")
+                    parts.append(str(-k))
+                    chunk = []
+            chunk.append(esc)
+            prev = glyph
+        if chunk:
+            parts.append("(" + "".join(chunk) + ")")
+        if parts:
+            out.append((subset, "[" + " ".join(parts) + "]"))
+        return out
+
     def tj_items(self, text: str, doc: object) -> list[tuple[str, list[bytes | int]]]:
         """`text` as runs of (subset font name, [bytes, kerning, bytes, ...]) ready for a `TJ` array."""
         face = self.ttf.face
@@ -112,3 +151,12 @@ def font(key: str) -> Font:
     pdfmetrics.registerFont(ttf)
     face = ttf.face
     return Font(key, name, ttf, _read_kern(path, face.unitsPerEm), face.ascent, face.capHeight)
+
+
+def _escape_byte(b: int) -> str:
+    """One byte of a PDF string literal."""
+    if b in (0x28, 0x29, 0x5C):  # ( ) backslash
+        return "\\" + chr(b)
+    if 32 <= b < 127:
+        return chr(b)
+    return f"\\{b:03o}"

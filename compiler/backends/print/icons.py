@@ -7,6 +7,7 @@ its own sits exactly where a letter would.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -105,3 +106,30 @@ def draw_icon(c: Canvas, name: str, x: float, baseline: float, size_pt: float) -
         return False
     painter(c, x, baseline, s)
     return True
+
+
+SVG_PROBLEMS: dict[str, str] = {}  # icon name -> why its SVG file could not be used
+
+
+def register_svg(path: Path, root: Path) -> str:
+    """Make a designer's SVG file usable as `:name:` (its file name without `.svg`); returns the name.
+
+    Bundled icons keep their names; a content icon of the same name replaces a bundled one for drawing.
+    """
+    from cardc.backends.print.svgicon import SvgError, painter, read_svg
+
+    name = path.stem.lower().replace("-", "_").replace(" ", "_")
+    key = str(path.resolve())
+    if _SVG_LOADED.get(name) == key:
+        return name
+    try:
+        ICONS[name] = painter(read_svg(path))
+        SVG_PROBLEMS.pop(name, None)
+    except SvgError as e:
+        SVG_PROBLEMS[name] = str(e)
+        ICONS.pop(name, None)
+    _SVG_LOADED[name] = key
+    return name
+
+
+_SVG_LOADED: dict[str, str] = {}

@@ -6,6 +6,7 @@ and sheet sizes are the usual print-and-play approximations, not measurements of
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -56,8 +57,17 @@ PAPERS: dict[str, tuple[float, float]] = {
 }
 
 
+SIZE_RE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*(round)?\s*")
+
+
 def card_size(name: str) -> CardSize | None:
-    """The preset a kind's `size` names, or None if nothing is known by that name."""
+    """The size a kind's `size` gives: a physical size (`63x88`, `30x30 round`, in mm) or a preset's name;
+    None if it is neither."""
+    m = SIZE_RE.fullmatch(name)
+    if m is not None:
+        w, h = float(m[1]), float(m[2])
+        shape = "round" if m[3] else "rect"
+        return CardSize(name, w, h, shape, radius=0.0 if shape == "round" else min(3.0, min(w, h) / 20))
     key = name.lower()
     return PRESETS.get(ALIASES.get(key, key))
 

@@ -13,15 +13,16 @@ from pathlib import Path
 
 from cardc.backends.print.fonts import font
 from cardc.backends.print.icons import ICON_EM, draw_icon
-from cardc.backends.print.imposition import Page
+from cardc.backends.print.imposition import Page, Placement
 from cardc.backends.print.settings import PrintSettings
 from cardc.backends.print.templates import Element
-from cardc.backends.print.textlayout import fit_text
+from cardc.backends.print.textlayout import Box, draw_layout, fit_anchored, fit_text
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 ImageResolver = Callable[[str], Path | None]
+FaceRef = str | Callable[[Canvas], None] | None  # a form's name, or a function drawing a face used only once
 
 
 @lru_cache(maxsize=256)
@@ -100,23 +101,30 @@ def draw_face(c: Canvas, elements: tuple[Element, ...], w: float, h: float, blee
 
 def _draw_text(c: Canvas, el: Element, X: Callable[[float], float], Y: Callable[[float], float], s: PrintSettings,
                report: DrawReport) -> None:
-    from cardc.backends.print.textlayout import draw_layout
+    """A text box, shrunk to fit down to the larger of the template's `min` and the maker's `min_text`.
 
+    With `r=` (and `cx=`, `cy=`) the lines also stay inside that circle: text on a round token.
+    """
     text = el.str("text")
     if not text.strip():
         return
     f = font("bold" if el.str("font") == "bold" else "regular")
     x, y, w, h = el.num("x"), el.num("y"), el.num("w"), el.num("h")
-    size = el.num("size", 8)
-    min_size = min(size, el.num("min", s.min_text))
-    layout = fit_text(text, f, w * mm, h * mm, size, min_size)
+    min_size = max(el.num("min", 0.0), s.min_text)
+    size = max(el.num("size", 8), min_size)
+    r = el.num("r")
+    box = Box(X(x), Y(y), w * mm, h * mm, X(el.num("cx")), Y(el.num("cy")), r * mm)
+    valign = el.str("valign", "top")
+    if r > 0 and valign in ("middle", "bottom"):
+        layout, box = fit_anchored(text, f, box, size, min_size, valign)
+    else:
+        layout = fit_text(text, f, w * mm, h * mm, size, min_size, box)
     if layout.overflow:
         report.overflow.append((el.name or "text", min_size))
     color = _color(el.str("color", "black")) or colors.black
     c.setFillColor(color)
     c.setStrokeColor(color)
-    draw_layout(c, layout, f, X(x), Y(y), w * mm, h * mm, el.str("align", "left"), el.str("valign", "top"),
-                report.unknown_icons)
+    draw_layout(c, layout, f, box, el.str("align", "left"), valign, report.unknown_icons)
 
 
 def _draw_art(c: Canvas, el: Element, X: Callable[[float], float], Y: Callable[[float], float],
@@ -137,10 +145,12 @@ def _draw_art(c: Canvas, el: Element, X: Callable[[float], float], Y: Callable[[
     c.line(X(x), Y(y), X(x + w), Y(y + h))
 
 
-def draw_pages(c: Canvas, pages: list[Page], forms: list[tuple[str, str | None]], s: PrintSettings) -> None:
-    """Place the forms (front, back) of each slot on the imposed pages, then the marks on top."""
+def draw_pages(c: Canvas, pages: list[Page], forms: list[tuple[FaceRef, FaceRef]], s: PrintSettings,
+               legends: list[str] | None = None) -> None:
+    """Place the forms (front, back) of each slot on the imposed pages, then the marks on top, and each front
+    page's legend (what its marks mean) in the margin."""
     b = s.bleed
-    for page in pages:
+    for index, page in enumerate(pages):
         c.setPageSize((page.width * mm, page.height * mm))
         x1, y1, x2, y2 = page.box(0)
         c.setTrimBox((x1 * mm, y1 * mm, x2 * mm, y2 * mm))
@@ -151,14 +161,44 @@ def draw_pages(c: Canvas, pages: list[Page], forms: list[tuple[str, str | None]]
             if name is None:
                 continue
             c.saveState()
+            clipped = _clip(c, p, b)
             c.translate((p.x - b) * mm, (p.y - b) * mm)
             if p.rotated:
                 c.translate((p.w + 2 * b) * mm, (p.h + 2 * b) * mm)
                 c.rotate(180)
-            c.doForm(name)
+            if isinstance(name, str):
+                c.doForm(name)
+            else:
+                if not clipped:  # a form clips to its box; a face drawn in place gets the same edge
+                    path = c.beginPath()
+                    path.rect(0, 0, (p.w + 2 * b) * mm, (p.h + 2 * b) * mm)
+                    c.clipPath(path, stroke=0, fill=0)
+                # marked content: where a face drawn in place begins (its cell is the next rectangle at 0 0)
+                c._code.append(f"/CardcFace <</W {(p.w + 2 * b) * mm:.3f} /H {(p.h + 2 * b) * mm:.3f}>> BDC")
+                name(c)
+                c._code.append("EMC")
             c.restoreState()
         _draw_marks(c, page, s)
+        if legends and legends[index] and page.side != "back":
+            _draw_legend(c, page, s, legends[index])
         c.showPage()
+
+
+def _clip(c: Canvas, p: Placement, bleed: float) -> bool:
+    """Keep a card's drawing to its own trim plus the bleed it may use: a ring around a round token, half
+    the gutter towards a neighbour, so that densely packed cards never cover each other."""
+    if p.round:
+        path = c.beginPath()
+        path.circle((p.x + p.w / 2) * mm, (p.y + p.h / 2) * mm, (min(p.w, p.h) / 2 + bleed) * mm)
+        c.clipPath(path, stroke=0, fill=0)
+        return True
+    left, bottom, right, top = p.reach
+    if min(p.reach) >= bleed:
+        return False
+    path = c.beginPath()
+    path.rect((p.x - left) * mm, (p.y - bottom) * mm, (p.w + left + right) * mm, (p.h + bottom + top) * mm)
+    c.clipPath(path, stroke=0, fill=0)
+    return True
 
 
 def _draw_marks(c: Canvas, page: Page, s: PrintSettings) -> None:
@@ -168,16 +208,59 @@ def _draw_marks(c: Canvas, page: Page, s: PrintSettings) -> None:
         c.setLineWidth(0.3)
         for seg in page.cut_lines:
             c.line(seg.x1 * mm, seg.y1 * mm, seg.x2 * mm, seg.y2 * mm)
-    c.setStrokeColor(colors.black)
-    c.setLineWidth(s.mark_weight)
-    for seg in page.marks:
-        c.line(seg.x1 * mm, seg.y1 * mm, seg.x2 * mm, seg.y2 * mm)
+    for color, weight in ((colors.white, 3 * s.mark_weight), (colors.black, s.mark_weight)):
+        # white under black: a mark that crosses a dark outer bleed still reads
+        c.setStrokeColor(color)
+        c.setLineWidth(weight)
+        for seg in page.marks:
+            c.line(seg.x1 * mm, seg.y1 * mm, seg.x2 * mm, seg.y2 * mm)
     if page.fold_line is not None:
         c.setDash(3, 2)
         c.setLineWidth(0.3)
         f = page.fold_line
         c.line(f.x1 * mm, f.y1 * mm, f.x2 * mm, f.y2 * mm)
     c.restoreState()
+
+
+def _draw_legend(c: Canvas, page: Page, s: PrintSettings, text: str) -> None:
+    """The key to the page's marks, in the margin clear of cards, bleed and crop marks: under the grid, over
+    it, or up the left side between two trim lines (US Letter poker sheets leave room only there)."""
+    regular = font("regular")
+    ps = page.placements
+    tx1, ty1 = min(p.x for p in ps), min(p.y for p in ps)
+    ty2 = max(p.y + p.h for p in ps)
+    vertical = [m for m in page.marks if m.x1 == m.x2]
+    below = max([s.bleed, *(ty1 - min(m.y1, m.y2) for m in vertical if m.y1 < ty1)]) + 0.5
+    above = max([s.bleed, *(max(m.y1, m.y2) - ty2 for m in vertical if m.y1 > ty2)]) + 0.5
+    parts = text.split("   ·   ")
+    bands = [  # (x centre, y centre, length, height, rotated), all mm
+        (page.width / 2, (s.margin + ty1 - below) / 2, page.width - 2 * s.margin, ty1 - below - s.margin, False),
+        (page.width / 2, (page.height - s.margin + ty2 + above) / 2, page.width - 2 * s.margin,
+         page.height - s.margin - ty2 - above, False),
+    ]
+    ys = sorted({v for p in ps for v in (p.y, p.y + p.h)})
+    if len(ys) > 1:
+        gap_lo, gap_hi = max(zip(ys, ys[1:], strict=False), key=lambda g: g[1] - g[0])
+        room = tx1 - s.bleed - s.margin - 0.5  # the marks on this side sit only at the trim lines
+        bands.append((s.margin + room / 2, (gap_lo + gap_hi) / 2, gap_hi - gap_lo - 4, room, True))
+    for cx, cy, length, height, rotated in bands:
+        for size in (6.5, 6.0, 5.5, 5.0, 4.5):
+            lines = [text] if regular.width(text) * size <= length * mm else parts
+            if max(regular.width(line) for line in lines) * size > length * mm:
+                continue
+            if len(lines) * size * 1.15 > height * mm:
+                continue
+            c.saveState()
+            c.setFillColor(colors.Color(0.25, 0.25, 0.25))
+            c.setFont(regular.name, size)
+            c.translate(cx * mm, cy * mm)
+            if rotated:
+                c.rotate(90)
+            top = len(lines) * size * 1.15 / 2 - size * 0.8
+            for i, line in enumerate(lines):
+                c.drawCentredString(0, top - i * size * 1.15, line)
+            c.restoreState()
+            return
 
 
 def draw_calibration(c: Canvas, s: PrintSettings) -> None:

@@ -6,6 +6,7 @@ A bad value is a diagnostic, never a traceback; the defaults print on any home p
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from cardc.backends.print.presets import PAPERS, CardSize
@@ -29,7 +30,13 @@ class PrintSettings:
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm, applied to every back (right, down as seen on the back)
     png: bool = True
     png_dpi: int = 300
-    min_text: float = 5.0  # pt: the smallest size text may shrink to
+    min_text: float = 5.0  # pt: the smallest size any card text may shrink to (templates may only ask for more)
+    allow_overflow: bool = False  # text that does not fit even at min_text: a warning instead of an error
+    strict_languages: bool = False  # a text printed in the fallback language: an error instead of a listing
+    layout_cols: int = 0  # cards across a page (0: as many as fit)
+    layout_rows: int = 0  # cards down a page (0: as many as fit)
+    gutter: float | None = None  # mm between neighbouring trim boxes; None: as dense as the bleed allows
+    rulebook: bool = True  # also `<game>-<lang>-rules.pdf`, the rules reference with the card faces
     sizes: dict[str, CardSize] = field(default_factory=dict)  # size overrides: print.size.NAME=WxH
 
     @property
@@ -84,7 +91,13 @@ def parse_settings(raw: dict[str, str]) -> tuple[PrintSettings, list[Diagnostic]
                 s = replace(s, duplex=low)
             else:
                 bad(key, value, "one of " + ", ".join(DUPLEX_MODES))
-        elif name in ("cut_lines", "png"):
+        elif name == "gutter":
+            v = number(key, value, 0, 30)
+            if v is not None:
+                s = replace(s, gutter=v)
+        elif name == "layout":
+            s = _layout(s, key, value, bad)
+        elif name in ("cut_lines", "png", "allow_overflow", "strict_languages", "rulebook"):
             if low in _BOOL:
                 s = replace(s, **{name: _BOOL[low]})
             else:
@@ -110,5 +123,25 @@ def parse_settings(raw: dict[str, str]) -> tuple[PrintSettings, list[Diagnostic]
         else:
             diags.append(Diagnostic(Severity.ERROR, "E600", f"unknown print setting `{key}`", NO_SPAN,
                                     "known: paper, orientation, bleed, margin, mark_length, mark_gap, mark_weight, "
-                                    "cut_lines, duplex, back_offset, png, png_dpi, min_text, size.NAME"))
+                                    "cut_lines, duplex, back_offset, png, png_dpi, min_text, allow_overflow, "
+                                    "strict_languages, layout, gutter, rulebook, size.NAME"))
     return s, diags
+
+
+def _layout(s: PrintSettings, key: str, value: str, bad: Callable[[str, str, str], None]) -> PrintSettings:
+    """`auto`, `COLSxROWS`, `gutter=MM` or both (`3x3,gutter=0`): the n-up grid and the space between cards."""
+    cols = rows = 0
+    gutter = s.gutter
+    for part in (p.strip().lower() for p in value.split(",")):
+        m = re.fullmatch(r"(\d+)\s*x\s*(\d+)", part)
+        g = re.fullmatch(r"gutter\s*=\s*(\d+(?:\.\d+)?)", part)
+        if part == "auto":
+            cols = rows = 0
+        elif m and 1 <= int(m[1]) <= 20 and 1 <= int(m[2]) <= 20:
+            cols, rows = int(m[1]), int(m[2])
+        elif g and float(g[1]) <= 30:
+            gutter = float(g[1])
+        else:
+            bad(key, value, "`auto`, an n-up grid `COLSxROWS`, `gutter=MM`, or both (`3x3,gutter=0`)")
+            return s
+    return replace(s, layout_cols=cols, layout_rows=rows, gutter=gutter)

@@ -7,6 +7,8 @@ of one size share pages; each card appears `copies` times; backs follow each fro
 from __future__ import annotations
 
 import io
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -15,7 +17,8 @@ from cardc.backends.print.cards import CardTexts, image_path
 from cardc.backends.print.imposition import Page, Placement, impose
 from cardc.backends.print.png import encode_png
 from cardc.backends.print.presets import CardSize, card_size, known_sizes
-from cardc.backends.print.render import DrawReport, ImageResolver, draw_calibration, draw_face, draw_pages
+from cardc.backends.print.render import DrawReport, FaceRef, ImageResolver, draw_calibration, draw_face, draw_pages
+from cardc.backends.print.rulebook import Faces
 from cardc.backends.print.settings import PrintSettings, parse_settings
 from cardc.backends.print.templates import Element, TemplateError, Templates, parse_elements
 from cardc.buildcache import BuildCache
@@ -40,6 +43,12 @@ class Sheet:
     pages: list[Page] = field(default_factory=list)
     slots: list[Entity] = field(default_factory=list)  # the entity printed in each imposition slot
     faces: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # entity key -> (front, back) text
+    marks: dict[str, dict[str, object]] = field(default_factory=dict)  # entity key -> provisional / fallbacks
+
+    @property
+    def sheets(self) -> int:
+        """Sheets of paper: a front page and its back page are one sheet."""
+        return sum(1 for p in self.pages if p.side in ("front", "fold"))
 
 
 def canvas(target: str | io.BytesIO, size: tuple[float, float] = (595.0, 842.0)) -> Canvas:
@@ -75,6 +84,7 @@ class PrintBuild:
         self.templates: dict[str, Templates] = {}
         self.parsed: dict[str, tuple[Element, ...]] = {}  # template output -> its elements
         self.size_cache: dict[tuple[str, str], CardSize] = {}
+        self.fallbacks: dict[tuple[str, str], list[tuple[Entity, str, str]]] = {}  # (game, lang) -> (card, what, lang)
         self._reports: dict[str, DrawReport] = {}
         self.cache: BuildCache | None = None  # the build's cache of drawn faces, if any
 
@@ -114,9 +124,15 @@ class PrintBuild:
 
     # ---- faces -------------------------------------------------------------
 
-    def face_texts(self, texts: CardTexts, e: Entity) -> tuple[str, str | None] | None:
+    def face_texts(self, texts: CardTexts, e: Entity, sheet: Sheet) -> tuple[str, str | None] | None:
         size = self.size_of(e)
         ctx = texts.context(e, size.w, size.h, self.s.bleed, size.shape)
+        marks = ctx["marks"]
+        assert isinstance(marks, dict)
+        sheet.marks[e.key] = marks
+        found = self.fallbacks.setdefault((e.game, texts.lang), [])
+        for what, lang in marks["fallbacks"]:
+            found.append((e, what, lang))
         tpl = self.templates_of(e.game)
         try:
             front, front_name = tpl.render(e.kinds, "front", ctx)
@@ -130,11 +146,17 @@ class PrintBuild:
             return None
         return front, back
 
-    def report(self, e: Entity, lang: str, r: DrawReport) -> None:
+    def report(self, e: Entity, lang: str, r: DrawReport, side: str = "front") -> None:
+        where = " on the back" if side == "back" else ""
         for box, min_size in r.overflow:
-            self._diag(Severity.WARNING, "W602", f"text box `{box}` of {e.kind} `{e.id}` does not fit in language "
-                       f"`{lang}`, even at {min_size:g} pt", e.span,
-                       "shorten the text, give the box more room in the kind's template, or lower print.min_text")
+            if self.s.allow_overflow:
+                self._diag(Severity.WARNING, "W602", f"text box `{box}`{where} of {e.kind} `{e.id}` does not fit in "
+                           f"language `{lang}` even at {min_size:g} pt; printed cut off (--allow-overflow)", e.span)
+            else:
+                self._diag(Severity.ERROR, "E602", f"text box `{box}`{where} of {e.kind} `{e.id}` does not fit in "
+                           f"language `{lang}`, even at {min_size:g} pt", e.span,
+                           "shorten the text, give the box more room in the kind's template, lower --min-text, "
+                           "or print it cut off with --allow-overflow")
         for icon in sorted(r.unknown_icons):
             self._diag(Severity.WARNING, "W604", f"unknown icon `:{icon}:` on {e.kind} `{e.id}` ({lang})", e.span,
                        "see compiler/backends/print/icons.py for the icons the sheets know")
@@ -157,7 +179,7 @@ class PrintBuild:
                     mine = [e for e in entities if e.module == module]
                     sheet = Sheet(out / sheet_name(game, lang, module), game, lang, module, mine)
                     for e in mine:
-                        faces = self.face_texts(texts, e)
+                        faces = self.face_texts(texts, e, sheet)
                         if faces is not None:
                             sheet.faces[e.key] = faces
                     sheets.append(sheet)
@@ -174,18 +196,21 @@ class PrintBuild:
         for size, group in by_size.items():
             slots = [e for e in group for _ in range(e.copies or 0)]
             try:
-                pages = impose(len(slots), size.w, size.h, self.s)
+                pages = impose(len(slots), size.w, size.h, self.s, size.shape == "round")
             except ValueError:
                 self._diag(Severity.ERROR, "E600", f"{size.name} cards ({size.w:g}x{size.h:g} mm) with "
                            f"{self.s.bleed:g} mm bleed do not fit on {self.s.paper} paper", NO_SPAN,
                            "use bigger paper, less bleed or a smaller print.margin / print.mark_length")
                 continue
-            slot_forms = []
+            uses = Counter(t for e in slots for t in sheet.faces[e.key] if t is not None)
+            slot_forms: list[tuple[FaceRef, FaceRef]] = []
             for e in slots:
                 front, back = sheet.faces[e.key]
-                slot_forms.append((self._form(c, forms, front, e, sheet, size),
-                                   self._form(c, forms, back, e, sheet, size) if back is not None else None))
-            draw_pages(c, pages, slot_forms, self.s)
+                slot_forms.append((self._face(c, forms, uses, front, e, sheet, size, "front"),
+                                   self._face(c, forms, uses, back, e, sheet, size, "back") if back is not None
+                                   else None))
+            legends = [self.legend(sheet, [slots[p.slot] for p in page.placements]) for page in pages]
+            draw_pages(c, pages, slot_forms, self.s, legends)
             offset = len(sheet.slots)
             sheet.slots.extend(slots)
             for page in pages:
@@ -195,7 +220,23 @@ class PrintBuild:
             sheet.path.parent.mkdir(parents=True, exist_ok=True)
             c.save()
 
-    def _form(self, c: Canvas, forms: dict[str, str], text: str, e: Entity, sheet: Sheet, size: CardSize) -> str:
+    def _face(self, c: Canvas, forms: dict[str, str], uses: Counter[str], text: str, e: Entity, sheet: Sheet,
+              size: CardSize, side: str) -> FaceRef:
+        """A face printed once is drawn in place (a form would only add its own object); a face printed
+        more often (copies, shared backs) becomes a form, stored once and placed by reference."""
+        if uses[text] > 1 or text in forms:
+            return self._form(c, forms, text, e, sheet, size, side)
+        elements, images = self.parsed[text], self._images(e)
+
+        def draw(canvas: Canvas) -> None:
+            r = draw_face(canvas, elements, size.w, size.h, self.s.bleed, self.s, images)
+            self._reports[text] = r
+            self.report(e, sheet.lang, r, side)
+
+        return draw
+
+    def _form(self, c: Canvas, forms: dict[str, str], text: str, e: Entity, sheet: Sheet, size: CardSize,
+              side: str) -> str:
         name = forms.get(text)
         if name is None:
             name = forms[text] = f"card{len(forms)}"
@@ -203,8 +244,69 @@ class PrintBuild:
             r = draw_face(c, self.parsed[text], size.w, size.h, self.s.bleed, self.s, self._images(e))
             c.endForm()
             self._reports[text] = r
-        self.report(e, sheet.lang, self._reports[text])
+        self.report(e, sheet.lang, self._reports[text], side)
         return name
+
+    def legend(self, sheet: Sheet, entities: list[Entity]) -> str:
+        """The key to the marks printed on one page: provisional values and untranslated texts."""
+        from cardc.backends.print.cards import fallback_mark
+        from cardc.backends.reference.context import all_strings
+
+        strings = all_strings()
+        mine = {**strings["en"], **strings.get(sheet.lang, {})}
+        parts = []
+        marks = [sheet.marks.get(e.key, {}) for e in entities]
+        if any(m.get("provisional") for m in marks):
+            parts.append(mine["legend_provisional"])
+        langs = sorted({lang for m in marks for _what, lang in m.get("fallbacks", ())})  # type: ignore[attr-defined]
+        parts.extend(mine["legend_fallback"].format(mark=fallback_mark(lang)) for lang in langs)
+        return "   ·   ".join(parts)
+
+    def languages_report(self, folder: Path, notes: list[str]) -> None:
+        """`<game>-languages.md`: every text printed in a fallback language, per language; E605 if strict."""
+        by_game: dict[str, list[str]] = {}
+        for (game, lang), found in sorted(self.fallbacks.items()):
+            lines = by_game.setdefault(game, [f"# {game}: texts printed in a fallback language", "",
+                                              "Each is marked on the card with the language it is printed in.",
+                                              ""])
+            lines += [f"## {lang}", ""]
+            seen = sorted({(e.id, what, fb) for e, what, fb in found})
+            lines += [f"- `{ident}` {what}: {fb}" for ident, what, fb in seen] or ["none"]
+            lines.append("")
+            if seen:
+                notes.append(f"print: {game} {lang}: {len(seen)} text{'s' if len(seen) != 1 else ''} in a fallback "
+                             f"language ({', '.join(sorted({fb for *_x, fb in seen}))}), listed in "
+                             f"print/{game}-languages.md")
+                if self.s.strict_languages:
+                    first = {}
+                    for e, what, fb in found:
+                        first.setdefault(e.key, (e, what, fb))
+                    for e, what, fb in first.values():
+                        self._diag(Severity.ERROR, "E605", f"{e.kind} `{e.id}` prints its {what} in `{fb}` in the "
+                                   f"`{lang}` sheets (--strict-languages)", e.span,
+                                   f"add a `{lang}` text or leave `{lang}` out of the game's `publish` list")
+        folder.mkdir(parents=True, exist_ok=True)
+        for game, lines in by_game.items():
+            (folder / f"{game}-languages.md").write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
+
+    def faces_of(self, sheets: list[Sheet]) -> Callable[[str, str], Faces]:
+        """For the rulebook: the drawn elements of every entity's faces in one game and language."""
+
+        def faces(game: str, lang: str) -> Faces:
+            out: Faces = {}
+            for sheet in sheets:
+                if sheet.game != game or sheet.lang != lang:
+                    continue
+                for e in sheet.entities:
+                    pair = sheet.faces.get(e.key)
+                    if pair is None:
+                        continue
+                    size = self.size_of(e)
+                    back = self.parsed[pair[1]] if pair[1] is not None else None
+                    out[e.key] = (self.parsed[pair[0]], back, size.w, size.h, size.shape == "round", self._images(e))
+            return out
+
+        return faces
 
     def _images(self, e: Entity) -> ImageResolver:
         return lambda rel: image_path(self.project, e, rel)
@@ -267,6 +369,20 @@ class PrintBuild:
                     cache.store(keys[text], dest)
 
 
+def _grids(b: PrintBuild, sheet: Sheet) -> str:
+    """`9 poker cards (3x3) a page, ...`: what each size of the sheet puts on a page."""
+    from cardc.backends.print.imposition import fit
+
+    parts = []
+    for size in dict.fromkeys(b.size_of(e) for e in sheet.entities if e.key in sheet.faces):
+        grid = fit(size.w, size.h, b.s, size.shape == "round")
+        if grid is not None:
+            shape = " round" if size.shape == "round" else ""
+            named = "" if size.name.split()[0] == f"{size.w:g}x{size.h:g}" else f"{size.name} "
+            parts.append(f"{named}{size.w:g}x{size.h:g} mm{shape}: {grid.cols}x{grid.rows} a page")
+    return ", ".join(parts)
+
+
 def _shift(p: Placement, offset: int) -> Placement:
     return replace(p, slot=p.slot + offset)
 
@@ -289,6 +405,15 @@ def run(project: Project, out: Path, options: BuildOptions, png: bool | None = N
         b.write_sheet(sheet)
         if (settings.png if png is None else png) and sheet.pages:
             b.write_pngs(sheet, folder / "png" / sheet.path.stem)
+    for sheet in sheets:
+        if sheet.pages:
+            options.notes.append(f"print: {sheet.path.name}: {len(sheet.pages)} pages on {sheet.sheets} "
+                                 f"sheet{'s' if sheet.sheets != 1 else ''} ({_grids(b, sheet)})")
+    b.languages_report(folder, options.notes)
+    if sheets and settings.rulebook:
+        from cardc.backends.print.rulebook import write_rulebooks
+
+        write_rulebooks(project, folder, settings, b.faces_of(sheets), options.notes)
     if sheets:
         folder.mkdir(parents=True, exist_ok=True)
         c = canvas(str(folder / f"calibration-{settings.paper}.pdf"))

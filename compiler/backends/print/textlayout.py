@@ -36,7 +36,11 @@ class Layout:
 
 def words_of(paragraph: str, font: Font) -> list[Word]:
     out = []
+    measure = font.width
     for raw in paragraph.split():
+        if ":" not in raw:  # no icon: one text piece (nearly every word)
+            out.append(Word((("text", raw),), measure(raw)))
+            continue
         pieces: list[tuple[str, str]] = []
         pos = 0
         for m in ICON_RE.finditer(raw):
@@ -48,6 +52,42 @@ def words_of(paragraph: str, font: Font) -> list[Word]:
             pieces.append(("text", raw[pos:]))
         width = sum(font.width(v) if k == "text" else ICON_ADVANCE for k, v in pieces)
         out.append(Word(tuple(pieces), width))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """A text box in points (y up, `top` its upper edge); with `r` > 0 its lines are also kept inside the
+    circle of radius `r` around (`cx`, `cy`), so text on a round token follows the token's edge."""
+
+    x: float
+    top: float
+    width: float
+    height: float
+    cx: float = 0.0
+    cy: float = 0.0
+    r: float = 0.0
+
+    def span(self, y_top: float, y_bottom: float) -> tuple[float, float]:
+        """The horizontal room (left, right) for a line between two heights."""
+        left, right = self.x, self.x + self.width
+        if self.r > 0:
+            half = self.r
+            for y in (y_top, y_bottom):
+                dy = abs(y - self.cy)
+                half = min(half, (self.r * self.r - dy * dy) ** 0.5 if dy < self.r else 0.0)
+            left, right = max(left, self.cx - half), min(right, self.cx + half)
+        return left, max(left, right)
+
+
+def _line_tops(count_lines: int, starts: list[bool], size: float) -> list[float]:
+    """Offsets (pt below the box top) of each line's top edge, paragraph gaps included."""
+    out, y = [], 0.0
+    for i in range(count_lines):
+        if starts[i] and i:
+            y += PARA_GAP * size
+        out.append(y)
+        y += LEADING * size
     return out
 
 
@@ -72,20 +112,74 @@ def _wrap(paragraphs: list[list[Word]], limit: float, space: float) -> tuple[lis
     return lines, too_wide
 
 
+def _wrap_shaped(paragraphs: list[list[Word]], box: Box, size: float,
+                 space: float) -> tuple[list[tuple[tuple[Word, ...], bool]], bool]:
+    """Line breaking where each line has its own width: the chord of the box's circle at that line."""
+    lines: list[tuple[tuple[Word, ...], bool]] = []
+    too_wide = False
+    y = 0.0  # top of the next line, pt below the box top
+    line_h = LEADING * size
+    for words in paragraphs:
+        if lines:
+            y += PARA_GAP * size
+        i = 0
+        first = True
+        while i < len(words):
+            left, right = box.span(box.top - y, box.top - y - line_h)
+            limit = (right - left) / size
+            line: list[Word] = []
+            width = 0.0
+            while i < len(words):
+                w = words[i]
+                add = (space if line else 0) + w.width
+                if width + add > limit + 1e-9:
+                    break
+                width += add
+                line.append(w)
+                i += 1
+            if not line and i < len(words):
+                if y + line_h > box.height + 1e-6:  # no room left at all: the rest overflows
+                    too_wide = True
+                    line = [words[i]]
+                    i += 1
+                elif words[i].width > box.width / size:  # wider than the box anywhere: it cannot fit
+                    too_wide = True
+                    line = [words[i]]
+                    i += 1
+                else:  # the circle is too narrow here: leave this line empty and go on lower down
+                    lines.append(((), first))
+                    first = False
+                    y += line_h
+                    continue
+            lines.append((tuple(line), first))
+            first = False
+            y += line_h
+    while lines and not lines[-1][0] and not lines[-1][1]:
+        lines.pop()
+    return lines, too_wide
+
+
 def _height(lines: list[tuple[tuple[Word, ...], bool]], size: float) -> float:
     paras = sum(1 for _, first in lines if first)
     return size * (LEADING * len(lines) + PARA_GAP * max(0, paras - 1))
 
 
-def fit_text(text: str, font: Font, width_pt: float, height_pt: float, size: float, min_size: float) -> Layout:
-    """The largest size from `size` down to `min_size` (in 0.5 pt steps) at which `text` fits the box."""
+def fit_text(text: str, font: Font, width_pt: float, height_pt: float, size: float, min_size: float,
+             box: Box | None = None) -> Layout:
+    """The largest size from `size` down to `min_size` (in 0.5 pt steps) at which `text` fits the box.
+
+    With a round `box`, lines are laid out top-aligned inside the circle, each as wide as the circle is there.
+    """
     paragraphs = [words_of(p, font) for p in text.split("\n") if p.strip()]
     if not paragraphs:
         return Layout(size, (), 0.0, False)
     space = font.width(" ")
     current = size
     while True:
-        lines, too_wide = _wrap(paragraphs, width_pt / current, space)
+        if box is not None and box.r > 0:
+            lines, too_wide = _wrap_shaped(paragraphs, box, current, space)
+        else:
+            lines, too_wide = _wrap(paragraphs, width_pt / current, space)
         height = _height(lines, current)
         fits = not too_wide and height <= height_pt + 1e-6
         if fits or current - STEP < min_size - 1e-9:
@@ -93,35 +187,71 @@ def fit_text(text: str, font: Font, width_pt: float, height_pt: float, size: flo
         current = round(current - STEP, 3)
 
 
-def draw_layout(c: Canvas, layout: Layout, font: Font, x: float, top: float, width: float, height: float,
-                align: str, valign: str, unknown_icons: set[str]) -> None:
-    """Draw a fitted layout into the box whose top-left is (x, top) in points (y up).
+def fit_anchored(text: str, font: Font, box: Box, size: float, min_size: float,
+                 valign: str) -> tuple[Layout, Box]:
+    """Like `fit_text` in a round box, but with the lines sitting at the box's bottom (or middle).
+
+    A circle's chords change with the height, so the lines are laid out where they will be drawn: for each
+    size and each number of lines n, in the lowest (or central) n lines of the box.
+    """
+    paragraphs = [words_of(p, font) for p in text.split("\n") if p.strip()]
+    if not paragraphs:
+        return Layout(size, (), 0.0, False), box
+    space = font.width(" ")
+    current = size
+    while True:
+        line_h = LEADING * current
+        gap = PARA_GAP * current * (len(paragraphs) - 1)
+        n = len(paragraphs)
+        while n * line_h + gap <= box.height + 1e-6:
+            used = n * line_h + gap
+            drop = box.height - used if valign == "bottom" else (box.height - used) / 2
+            sub = Box(box.x, box.top - drop, box.width, used, box.cx, box.cy, box.r)
+            lines, too_wide = _wrap_shaped(paragraphs, sub, current, space)
+            height = _height(lines, current)
+            if not too_wide and height <= used + 1e-6:
+                return Layout(current, tuple(lines), height, False), sub
+            n += 1
+        if current - STEP < min_size - 1e-9:
+            return fit_text(text, font, box.width, box.height, current, current, box), box
+        current = round(current - STEP, 3)
+
+
+def draw_layout(c: Canvas, layout: Layout, font: Font, box: Box, align: str, valign: str,
+                unknown_icons: set[str]) -> None:
+    """Draw a fitted layout into `box` (points, y up).
 
     Lines that would fall below an overflowing box are not drawn; the overflow is reported by the caller.
+    A round box is laid out from its top, each line centred (or aligned) within the circle's chord there.
     """
     size = layout.size
-    if valign == "middle":
-        top -= max(0.0, (height - layout.height) / 2)
-    elif valign == "bottom":
-        top -= max(0.0, height - layout.height)
+    top = box.top
+    shaped = box.r > 0
+    if not shaped:
+        if valign == "middle":
+            top -= max(0.0, (box.height - layout.height) / 2)
+        elif valign == "bottom":
+            top -= max(0.0, box.height - layout.height)
     space = font.width(" ") * size
     ascent = font.ascent / 1000 * size
-    y = top + (LEADING - 1) / 2 * size  # half the extra leading above the first line
+    y = top
     doc = c._doc
     code = c._code
     for index, (words, first) in enumerate(layout.lines):
         if first and index:
             y -= PARA_GAP * size
-        baseline = y - ascent
+        line_top = y
+        baseline = y + (LEADING - 1) / 2 * size - ascent
         y -= LEADING * size
-        if layout.overflow and y < top - height - 1e-6:
+        if layout.overflow and y < box.top - box.height - 1e-6:
             break
+        left, right = box.span(line_top, y) if shaped else (box.x, box.x + box.width)
         line_w = sum(w.width for w in words) * size + space * max(0, len(words) - 1)
-        cx = x
+        cx = left
         if align == "center":
-            cx = x + (width - line_w) / 2
+            cx = left + (right - left - line_w) / 2
         elif align == "right":
-            cx = x + width - line_w
+            cx = right - line_w
         run = ""
         run_x = cx
         for wi, word in enumerate(words):
@@ -150,9 +280,8 @@ def _emit(code: list[str], font: Font, text: str, x: float, y: float, size: floa
     if not text:
         return
     parts = [f"BT 1 0 0 1 {x:.3f} {y:.3f} Tm"]
-    for subset_name, items in font.tj_items(text, doc):
-        arr = " ".join(f"({_escape(i)})" if isinstance(i, bytes) else str(i) for i in items)
-        parts.append(f"{subset_name} {size:.3f} Tf [{arr}] TJ")
+    for subset_name, arr in font.tj_arrays(text, doc):
+        parts.append(f"{subset_name} {size:.3f} Tf {arr} TJ")
     parts.append("ET")
     code.append(" ".join(parts))
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from cardc.backends import BuildOptions
 from cardc.backends.reference.context import RefContext, all_strings
-from cardc.backends.reference.gallery import gallery_cards, gallery_filters
+from cardc.backends.reference.gallery import gallery_cards, gallery_filters, print_images
 from cardc.backends.reference.pages import all_pages, page
 from cardc.diagnostics import Diagnostic
 from cardc.model import Project
@@ -77,16 +77,20 @@ def _tidy(text: str) -> str:
 
 
 def render_language(project: Project, game: str, lang: str, folder: Path, build_dir: Path | None,
-                    designer: bool = False) -> None:
-    """Write every page of one game's reference in one language into `folder`."""
-    ctx = RefContext(project, project.games[game], lang, build_dir, designer)
+                    options: BuildOptions | None = None) -> None:
+    """Write every page of one game's reference in one language into `folder`.
+
+    The gallery shows the print backend's PNGs when that backend runs in the same build with PNGs on."""
+    ctx = RefContext(project, project.games[game], lang, build_dir, options.designer if options else False)
     s = _strings(lang)
     folder.mkdir(parents=True, exist_ok=True)
     html_page, md_page = html_env().get_template("page.html"), md_env().get_template("page.md")
     for p in all_pages(ctx):
         (folder / f"{p['stem']}.html").write_text(html_page.render(page=p, s=s), encoding="utf-8")
         (folder / f"{p['stem']}.md").write_text(_tidy(md_page.render(page=p, s=s)), encoding="utf-8")
-    cards = gallery_cards(ctx)
+    with_print = (options is not None and options.wants("print") and build_dir is not None
+                  and (build_dir / "print" / "png").is_dir())  # only images the print backend really wrote
+    cards = gallery_cards(ctx, print_images(options.settings if options else {}), with_print=with_print)
     gallery = page(ctx, "gallery", s["gallery"], [])
     (folder / "gallery.html").write_text(
         html_env().get_template("gallery.html").render(page=gallery, s=s, cards=cards,
@@ -102,7 +106,7 @@ def write_reference(project: Project, out: Path, options: BuildOptions) -> list[
         game = project.games[game_id]
         langs = []
         for lang in game.publish:
-            render_language(project, game_id, lang, folder / game_id / lang, out, options.designer)
+            render_language(project, game_id, lang, folder / game_id / lang, out, options)
             s = _strings(lang)
             name = (game.name.get(lang) or game.name.get(game.fallback) or game_id) if game.name else game_id
             langs.append({"code": lang, "title": f"{name} — {s['reference']}", "gallery": s["gallery"]})

@@ -212,6 +212,12 @@ class RefContext:
         return value.replace("_", " ")
 
     def attr_label(self, kind: str, attr: str) -> str:
+        kd = self.project.kinds.get((self.game.id, kind))
+        adef = kd.attrs.get(attr) if kd is not None else None
+        if adef is not None and adef.label is not None:  # the label the kind declares for printed cards
+            text = adef.label.get(self.lang) or adef.label.get(self.game.fallback)
+            if text:
+                return text
         labels = all_strings().get("attributes", {})
         label = labels.get(self.lang, {}).get(attr) or labels.get("en", {}).get(attr) or attr.replace("_", " ")
         return label[:1].upper() + label[1:]

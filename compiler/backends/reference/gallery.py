@@ -1,7 +1,9 @@
 """The card gallery: every printed face of a game in one language, as data for `gallery.html`.
 
-The faces are drawn with HTML and CSS from the IR (name, kind, numbers, rules text, nested abilities),
-at the trim size of the kind's card preset, so the gallery needs neither the print backend nor images.
+When the print backend draws PNGs (the default), the gallery shows those very images, front and back,
+cropped to the trim as the cards will be cut: the gallery is the print. Built without PNGs
+(`--png false`, or without the print backend), it falls back to an HTML drawing from the IR (name,
+kind, numbers, rules text, nested abilities) at the trim size of the kind's card size.
 """
 
 from __future__ import annotations
@@ -25,6 +27,22 @@ PALETTES = [
 DEFAULT_SIZE = (63.0, 88.0, "rect")
 
 
+def print_images(settings: dict[str, str]) -> tuple[bool, bool, float]:
+    """Whether the print backend writes PNGs and backs, and its bleed (mm), from the build's settings."""
+    png = settings.get("print.png", "true").strip().lower() not in ("0", "false", "no", "off")
+    backs = settings.get("print.duplex", "long").strip().lower() != "none"
+    try:
+        bleed = float(settings.get("print.bleed", "3"))
+    except ValueError:
+        bleed = 3.0
+    return png, backs, bleed
+
+
+def _png_stem(game: str, lang: str, module: str) -> str:
+    """The print backend's PNG folder of a sheet: `<game>-<lang>[-<expansion>]` (see `print.sheets`)."""
+    return f"{game}-{lang}" if module == "base" else f"{game}-{lang}-{module}"
+
+
 def _size(ctx: RefContext, kind: str) -> tuple[float, float, str]:
     kd = ctx.project.kinds.get((ctx.game.id, kind))
     if kd is None or not kd.size:
@@ -37,8 +55,13 @@ def _size(ctx: RefContext, kind: str) -> tuple[float, float, str]:
     return (size.w, size.h, size.shape) if size is not None else DEFAULT_SIZE
 
 
-def gallery_cards(ctx: RefContext) -> list[dict[str, Any]]:
-    """Every physical entity with at least one copy (and those whose count is not known yet)."""
+def gallery_cards(ctx: RefContext, images: tuple[bool, bool, float] = (False, False, 0.0),
+                  with_print: bool = False) -> list[dict[str, Any]]:
+    """Every physical entity with at least one copy (and those whose count is not known yet).
+
+    With `with_print` and PNGs on, each card links its print images (front, and back unless duplex is
+    none); an entity the print backend skips (no copies yet) keeps the HTML drawing."""
+    png, backs, bleed = images
     kids = children_of(ctx)
     modules = {m.id: m for m in ctx.project.modules_of(ctx.game.id)}
     cards = []
@@ -57,6 +80,12 @@ def gallery_cards(ctx: RefContext) -> list[dict[str, Any]]:
         children = [{"name": ctx.name(c), "kind": ctx.kind_name(c.kind),
                      "lines": [ctx.rendered(r) for r in ctx.gen.entity(c, ctx.lang)]} for c in kids.get(e.id, [])]
         page, anchor = ctx.where[e.key]
+        front = back = ""
+        if with_print and png and (e.copies or 0) > 0:
+            folder = f"../../../print/png/{_png_stem(ctx.game.id, ctx.lang, e.module)}/{e.key.replace(':', '.')}"
+            front, back = f"{folder}.png", (f"{folder}-back.png" if backs else "")
+        search = " ".join([ctx.name(e), ctx.kind_name(e.kind), *(r.plain for r in ctx.gen.entity(e, ctx.lang)),
+                           *(ctx.name(c) for c in kids.get(e.id, []))]).lower()
         mod = modules.get(e.module)
         variant = ctx.ref(e.variant) if e.variant else None
         cards.append({
@@ -66,7 +95,8 @@ def gallery_cards(ctx: RefContext) -> list[dict[str, Any]]:
             "variant": e.variant or "-", "variant_name": ctx.name(variant) if variant else "",
             "copies": "?" if e.copies is None else str(e.copies), "stats": stats, "lines": lines,
             "children": children, "provisional": bool(e.provisional), "errata": e.errata,
-            "w": f"{w:g}", "h": f"{h:g}", "shape": shape,
+            "w": f"{w:g}", "h": f"{h:g}", "shape": shape, "front": front, "back": back, "bleed": f"{bleed:g}",
+            "search": " ".join(search.split()),
             "palette": PALETTES[zlib.crc32(root.encode()) % len(PALETTES)],
         })
     return cards

@@ -1,0 +1,265 @@
+"""The printable rulebook: `print/<game>-<lang>-rules.pdf`, the rules reference as one PDF per language.
+
+The same pages as the HTML reference (`reference.pages.all_pages`), laid out with reportlab's platypus
+(the PDF stack the sheets use; no other native dependency): a title, a table of contents, every page
+and section as a bookmarked heading, links between entries, and next to every printed component its
+faces, drawn as vectors from the very elements the sheets print (so the rulebook shows the print).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from cardc.backends.print.fonts import font
+from cardc.backends.print.render import ImageResolver, draw_face
+from cardc.backends.print.settings import PrintSettings
+from cardc.backends.print.templates import Element
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import registerFontFamily
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Flowable,
+    Frame,
+    KeepTogether,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+FACE_HEIGHT = 42.0  # mm: faces are shown at most this tall (smaller cards at their real size)
+
+# (front elements, back elements or None, trim w, trim h, round, image resolver) per entity key
+Faces = dict[str, tuple[tuple[Element, ...], tuple[Element, ...] | None, float, float, bool, ImageResolver]]
+
+
+class FaceImage(Flowable):  # type: ignore[misc]
+    """One card face, drawn with the print backend's own renderer, scaled to fit `FACE_HEIGHT`."""
+
+    def __init__(self, elements: tuple[Element, ...], w: float, h: float, round_cut: bool, s: PrintSettings,
+                 images: ImageResolver) -> None:
+        super().__init__()
+        self.elements, self.w, self.h, self.round_cut, self.s, self.images = elements, w, h, round_cut, s, images
+        self.scale = min(1.0, FACE_HEIGHT / h)
+
+    def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
+        return self.w * mm * self.scale, self.h * mm * self.scale
+
+    def draw(self) -> None:
+        c = self.canv
+        c.saveState()
+        c.scale(self.scale, self.scale)
+        p = c.beginPath()
+        if self.round_cut:
+            p.circle(self.w * mm / 2, self.h * mm / 2, min(self.w, self.h) * mm / 2)
+        else:
+            p.roundRect(0, 0, self.w * mm, self.h * mm, 2 * mm)
+        c.clipPath(p, stroke=0, fill=0)
+        draw_face(c, self.elements, self.w, self.h, 0.0, self.s, self.images)
+        c.restoreState()
+        c.saveState()
+        c.setStrokeColor(colors.Color(0.6, 0.6, 0.6))
+        c.setLineWidth(0.3)
+        if self.round_cut:
+            k = mm * self.scale
+            c.circle(self.w * k / 2, self.h * k / 2, min(self.w, self.h) * k / 2)
+        else:
+            c.roundRect(0, 0, self.w * mm * self.scale, self.h * mm * self.scale, 2 * mm * self.scale)
+        c.restoreState()
+
+
+class _Doc(BaseDocTemplate):  # type: ignore[misc]
+    """Feeds headings to the table of contents and the PDF outline."""
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        level = getattr(flowable, "toc_level", None)
+        if level is None:
+            return
+        text = flowable.getPlainText()
+        key = getattr(flowable, "toc_key", None)
+        self.notify("TOCEntry", (level, text, self.page, key))
+        if key:
+            self.canv.bookmarkPage(key)
+            self.canv.addOutlineEntry(text, key, level=level, closed=level > 0)
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    regular, bold = font("regular"), font("bold")
+    registerFontFamily(regular.name, normal=regular.name, bold=bold.name, italic=regular.name,
+                       boldItalic=bold.name)
+    base = ParagraphStyle("body", fontName=regular.name, fontSize=9.5, leading=12.5, spaceAfter=4)
+    return {
+        "body": base,
+        "small": ParagraphStyle("small", parent=base, fontSize=8, leading=10, textColor=colors.Color(0.3, 0.3, 0.3)),
+        "title": ParagraphStyle("title", parent=base, fontName=bold.name, fontSize=26, leading=32, spaceAfter=10),
+        "h1": ParagraphStyle("h1", parent=base, fontName=bold.name, fontSize=18, leading=22, spaceBefore=6,
+                             spaceAfter=8, textColor=colors.HexColor("#5a2a1a")),
+        "h2": ParagraphStyle("h2", parent=base, fontName=bold.name, fontSize=13, leading=16, spaceBefore=10,
+                             spaceAfter=5),
+        "h3": ParagraphStyle("h3", parent=base, fontName=bold.name, fontSize=10.5, leading=13, spaceBefore=7,
+                             spaceAfter=2),
+        "cell": ParagraphStyle("cell", parent=base, fontSize=8, leading=10, spaceAfter=0),
+        "toc0": ParagraphStyle("toc0", parent=base, fontName=bold.name, fontSize=10, leading=14, leftIndent=0),
+        "toc1": ParagraphStyle("toc1", parent=base, fontSize=9, leading=12, leftIndent=12),
+    }
+
+
+def _rich(parts: list[dict[str, Any]]) -> str:
+    """Reference rich text as platypus markup: links to entries stay links inside the PDF."""
+    out = []
+    for p in parts:
+        text = escape(str(p.get("t", "")))
+        if p.get("anchor"):
+            out.append(f'<link href="#{escape(p["anchor"])}" color="#7a2e2e">{text}</link>')
+        elif p.get("badge"):
+            out.append(f" <i>({text})</i>")
+        else:
+            out.append(text)
+    return "".join(out)
+
+
+def _heading(text: str, style: ParagraphStyle, level: int, key: str | None) -> Paragraph:
+    para = Paragraph((f'<a name="{escape(key)}"/>' if key else "") + escape(text), style)
+    para.toc_level = level
+    para.toc_key = key
+    return para
+
+
+class Rulebook:
+    """Lays out one game's reference pages in one language."""
+
+    def __init__(self, strings: dict[str, str], faces: Faces, s: PrintSettings) -> None:
+        self.st = _styles()
+        self.strings = strings
+        self.faces = faces
+        self.s = s
+        self.keys: dict[str, str] = {}  # anchor -> entity key (for the faces)
+        self.width = 0.0  # the text frame's width, pt
+
+    def write(self, path: Path, title: str, pages: list[dict[str, Any]], where: dict[str, tuple[str, str]]) -> int:
+        """Write the PDF; returns its page count."""
+        self.keys = {anchor: key for key, (_page, anchor) in where.items()}
+        pw, ph = self.s.paper_size
+        doc = _Doc(str(path), pagesize=(pw * mm, ph * mm), leftMargin=18 * mm, rightMargin=18 * mm,
+                   topMargin=16 * mm, bottomMargin=16 * mm, title=title, author="cardc", creator="cardc",
+                   invariant=1)
+        frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body")
+        self.width = doc.width - 12  # the frame's own padding
+        regular = font("regular")
+
+        def footer(canvas: Any, d: Any) -> None:
+            canvas.saveState()
+            canvas.setFont(regular.name, 7.5)
+            canvas.setFillColor(colors.Color(0.4, 0.4, 0.4))
+            canvas.drawCentredString(pw * mm / 2, 9 * mm, f"{title} · {d.page}")
+            canvas.restoreState()
+
+        doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=footer)])
+        toc = TableOfContents(levelStyles=[self.st["toc0"], self.st["toc1"]], dotsMinLevel=0)
+        story: list[Flowable] = [Paragraph(escape(title), self.st["title"]),
+                                 Paragraph(escape(self.strings.get("contents", "Contents")), self.st["h2"]), toc,
+                                 PageBreak()]
+        for index, page in enumerate(pages):
+            if index:
+                story.append(CondPageBreak(80 * mm))
+            story.append(_heading(page["title"], self.st["h1"], 0, f"page-{page['stem']}"))
+            for sec in page["sections"]:
+                if sec.get("title"):
+                    story.append(_heading(sec["title"], self.st["h2"], 1, f"{page['stem']}-{sec['id']}"))
+                for block in sec["blocks"]:
+                    story.extend(self.block(block))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        doc.multiBuild(story)
+        return int(doc.page)
+
+    def block(self, b: dict[str, Any]) -> list[Flowable]:
+        st = self.st
+        kind = b.get("type")
+        if kind == "p":
+            return [Paragraph(_rich(b["rich"]), st["body"])]
+        if kind == "list":
+            return [Paragraph(_rich(item), st["body"], bulletText="•") for item in b["items"]]
+        if kind == "table":
+            rows = [[Paragraph(f"<b>{escape(str(h))}</b>", st["cell"]) for h in b["head"]]]
+            rows += [[Paragraph(_rich(cell), st["cell"]) for cell in row] for row in b["rows"]]
+            t = Table(rows, repeatRows=1, hAlign="LEFT")
+            t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.3, colors.Color(0.75, 0.75, 0.75)),
+                                   ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.93, 0.91, 0.87)),
+                                   ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+            return [t, Spacer(1, 4)]
+        if kind == "side":
+            out: list[Flowable] = [Paragraph(f"<b>{escape(b['left_title'])}</b>", st["body"])]
+            for x in b["left"]:
+                out.extend(self.block(x))
+            out.append(Paragraph(f"<b>{escape(b['right_title'])}</b>", st["body"]))
+            for x in b["right"]:
+                out.extend(self.block(x))
+            return out
+        if kind == "entry":
+            return self.entry(b)
+        return []
+
+    def entry(self, b: dict[str, Any]) -> list[Flowable]:
+        st = self.st
+        level = min(3, max(3, b.get("level", 3)))
+        head = Paragraph(f'<a name="{escape(b["id"])}"/>{escape(b["title"])} '
+                         f'<font size="8" color="#7a2e2e">{escape(b["kind"])}</font>{_rich(b.get("badges", []))}',
+                         st[f"h{level}"])
+        text: list[Flowable] = [head]
+        if b["attrs"]:
+            text.append(Paragraph(" · ".join(f"<b>{escape(str(label))}</b> {_rich(value)}"
+                                             for label, value in b["attrs"]), st["small"]))
+        for h in b.get("hand", []):
+            text.append(Paragraph(_rich(h), st["body"]))
+        for fx in b.get("effects", []):
+            text.append(Paragraph(_rich(fx), st["body"], bulletText="•"))
+        for label, value in b.get("meta", []):
+            text.append(Paragraph(f"<i>{escape(str(label))}:</i> {_rich(value)}", st["small"]))
+        out: list[Flowable] = []
+        face = self.faces.get(self.keys.get(b["id"], ""))
+        if face is not None:
+            front, back, w, h, rnd, images = face
+            pics: list[Flowable] = [FaceImage(front, w, h, rnd, self.s, images)]
+            if back is not None:
+                pics.append(FaceImage(back, w, h, rnd, self.s, images))
+            scale = min(1.0, FACE_HEIGHT / h)
+            pic_w = w * scale * mm
+            pic_cols = [pic_w + 3 * mm] * len(pics)
+            t = Table([[text, *pics]], colWidths=[self.width - sum(pic_cols), *pic_cols])
+            t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                   ("RIGHTPADDING", (0, 0), (-1, -1), 3)]))
+            out.append(t)
+        else:
+            out.append(KeepTogether(text[:2]) if len(text) > 1 else text[0])
+            out.extend(text[2:])
+        for child in b.get("children", []):
+            out.extend(self.entry(child))
+        return out
+
+
+def write_rulebooks(project: Any, folder: Path, s: PrintSettings, faces_of: Callable[[str, str], Faces],
+                    notes: list[str]) -> None:
+    """`<game>-<lang>-rules.pdf` for every game and published language."""
+    from cardc.backends.reference.context import RefContext, all_strings
+    from cardc.backends.reference.pages import all_pages
+
+    strings = all_strings()
+    for game_id in sorted(project.games):
+        game = project.games[game_id]
+        for lang in game.publish or game.languages:
+            mine = {**strings["en"], **strings.get(lang, {})}
+            ctx = RefContext(project, game, lang, None)
+            name = (game.name.get(lang) or game.name.get(game.fallback) or game_id) if game.name else game_id
+            title = f"{name} — {mine.get('reference', 'Rules reference')}"
+            path = folder / f"{game_id}-{lang}-rules.pdf"
+            count = Rulebook(mine, faces_of(game_id, lang), s).write(path, title, all_pages(ctx), ctx.where)
+            notes.append(f"print: {path.name}: rulebook, {count} pages")
