@@ -189,7 +189,7 @@ def _at_top(level: list[Token]) -> Place:
     if last == "errata":
         return Place.TOP
     if len(level) >= 2 and level[-2].text in ("module", ".") and level[-1].type == "name":
-        return Place.TOP  # after `module karak`
+        return Place.TOP  # after the `module` line
     return Place.OTHER
 
 
