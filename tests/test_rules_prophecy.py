@@ -1,4 +1,5 @@
-"""Prophecy through the generated rule modules: stones from profession and race, limits with and without the
+"""Prophecy through the generated rule modules and the generic engine (characters built from cards, the
+content's procedures `fight` and `attack_roll`): stones from profession and race, limits with and without the
 Dragon Realm, Dragon Hearts, dragon-slayer abilities, the Dragonslayer variant's lake and stat gains."""
 
 from __future__ import annotations
@@ -7,14 +8,32 @@ import dataclasses
 
 import pytest
 from cardc.backends.python.runtime.cardc_runtime import Context, EffectDef, Scripted, verbs
-from cardc.backends.python.runtime.cardc_runtime.prophecy import FIGHT_NOTE, fight, gain_stat, make_character
+from cardc.backends.python.runtime.cardc_runtime.characters import gain_stat
+from cardc.backends.python.runtime.cardc_runtime.characters import make_character as build
+from cardc.backends.python.runtime.cardc_runtime.fight import duel, fight_monster
 from test_rules_support import effect_index, rules, stripped
 
 WITHOUT_REALM = ("ancient_races", "base_additions")
+STATS = ("strength", "will")  # what content/prophecy/base/odds.cardc declares
+LIMITS = ("ability", "item")
+FORMULA = "fight formula"  # in the note of the content's provisional fight dice (rule fight_formula)
+
+
+def make_character(ctx, profession: str, race: str | None = None, cards=(), ident=None):  # type: ignore[no-untyped-def]
+    return build(ctx, profession, ([race] if race else []) + list(cards), stats=STATS, limits=LIMITS, ident=ident)
 
 
 def sheet(r, profession: str, race: str | None = None, variants=()):  # type: ignore[no-untyped-def]
     return make_character(Context(r, Scripted(), frozenset(variants)), profession, race)[1]
+
+
+def fight(ctx, who, opponent, place=None):  # type: ignore[no-untyped-def]
+    """A fight through the content's procedure: against a monster, or a duel with another character."""
+    if place is not None:
+        ctx.facts["place"] = place
+    if isinstance(opponent, str):
+        return fight_monster(ctx, who, opponent)
+    return duel(ctx, who, opponent)
 
 
 def test_elf_paladin_starts_4_5_and_holds_at_most_8_11() -> None:
@@ -51,8 +70,8 @@ def _duel(r, heart_a: bool, heart_b: bool = False):  # type: ignore[no-untyped-d
 def test_dragon_heart_gives_plus_one_against_a_character_without_one() -> None:
     r = rules("prophecy")
     won = _duel(r, heart_a=True)
-    assert (won.total, won.against, won.outcome) == (9, 8, "win")
-    assert FIGHT_NOTE in won.provisional
+    assert (won.attacker.total, won.defender.total, won.outcome) == (9, 8, "win")
+    assert any(FORMULA in note for note in won.provisional)
     assert _duel(r, heart_a=True, heart_b=True).outcome == "tie"
     assert _duel(stripped("dragon_heart", game="prophecy"), heart_a=True).outcome == "tie"
 

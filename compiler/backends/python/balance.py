@@ -98,10 +98,15 @@ def declarations(project: Project, game: str) -> list[OddsDecl]:
 
 
 def _label(rules: Any, ident: str) -> str:
-    return str(rules.entity(ident).label("en"))
+    entity = rules.get(ident)
+    if entity is None:  # a fighter built from cards: named by them
+        return " + ".join(_label(rules, x) for x in reversed(ident.split(":")) if rules.get(x) is not None)
+    return str(entity.label("en"))
 
 
 def _fighter_json(who: Any) -> dict[str, Any]:
+    if who.stats:  # built from cards: what it owns and its stats
+        return {"id": who.id, "cards": list(who.cards), "stats": dict(who.stats), "maximum": dict(who.max_stats)}
     return {"id": who.id, "lives": who.lives, "items": list(who.held()), "cursed": who.cursed}
 
 
@@ -111,6 +116,8 @@ def _odds_json(odds: Any) -> dict[str, Any]:
 
 
 def _loadout_text(who: Any) -> str:
+    if who.stats:
+        return ", ".join(f"{k} {v}" for k, v in who.stats.items())
     parts = [f"{who.lives} lives"]
     if who.held():
         parts.append("items: " + ", ".join(who.held()))

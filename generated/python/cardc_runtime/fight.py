@@ -209,15 +209,17 @@ class FightReport:
 def fight_monster(ctx: Context, who: Character, monster_id: str) -> FightReport:
     """A hero fights a monster through the game's procedure `fight`."""
     monster = ctx.rules.entity(monster_id)
-    if not isinstance(monster.attr("strength"), int):
-        raise LoadoutError(f"the strength of {monster_id} is not known")
-    strength = int(monster.attr("strength"))
-    if monster.provisional("strength"):
-        ctx.provisional.add(f"{monster_id} strength: {monster.provisional('strength')}")
+    stat = str(ctx.facts.get("fight_stat", "strength"))  # the stat fought with (a situation's fact)
+    if not isinstance(monster.attr(stat), int):
+        raise LoadoutError(f"the {stat} of {monster_id} is not known")
+    strength = int(monster.attr(stat))
+    if monster.provisional(stat):
+        ctx.provisional.add(f"{monster_id} {stat}: {monster.provisional(stat)}")
     side = Side(who, opponent_id=monster_id)
     saved = (ctx.fight, ctx.actor, ctx.side)
-    ctx.fight = Fight("dragon" if monster.is_a("dragon") or "dragon" in monster.tags else "monster", [side],
-                      monster, strength)
+    fight = Fight("dragon" if monster.is_a("dragon") or "dragon" in monster.tags else "monster", [side],
+                  monster, strength)
+    ctx.fight = fight
     ctx.characters.setdefault(who.id, who)
     ctx.actor, ctx.side = who, side
     try:
@@ -226,7 +228,8 @@ def fight_monster(ctx: Context, who: Character, monster_id: str) -> FightReport:
         ctx.fight, ctx.actor, ctx.side = saved
     assert side.total is not None and side.outcome is not None
     ctx.fights.append(side)
-    return FightReport(side.outcome, side.total, strength + side.opponent_mod, tuple(side.dice), side.first_dice,
+    against = (strength if fight.target is None else fight.target) + side.opponent_mod  # the opponent may roll too
+    return FightReport(side.outcome, side.total, against, tuple(side.dice), side.first_dice,
                        tuple(side.spells_used), who, ctx.log, tuple(sorted(ctx.provisional)), side.margin, side)
 
 

@@ -564,6 +564,7 @@ def enter_board(ctx: Context, board: str) -> None:
     if not paths:
         return
     path = str(ctx.ask("path", paths))
+    _marks(ctx)["boards_tracked"] = True  # from now on `on_board` asks where each character is
     _marks(ctx)[f"board:{_who_key(ctx)}"] = board
     ctx.facts["board"] = board
     _enter_field(ctx, _who_key(ctx), path, 1)

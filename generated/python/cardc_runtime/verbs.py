@@ -367,6 +367,11 @@ def opponent_owns(ctx: Context, card: str) -> bool:
 
 
 def on_board(ctx: Context, board: str) -> bool:
+    """Where the table tracks each character's board (`enter_board`), the acting character's; otherwise the
+    situation's fact `board`."""
+    marks = ctx.facts.get("marks", {})
+    if ctx.actor is not None and marks.get("boards_tracked"):
+        return bool(marks.get(f"board:{ctx.actor.id}") == board)
     return ctx.facts.get("board") == board
 
 
@@ -561,4 +566,5 @@ def spent(ctx: Context, stat: str) -> bool:
 # The verbs that play on the table (fight steps, board, bag, turn) live in their own module; they replace any
 # table-less version above.
 from .play_verbs import *  # noqa: E402, F403
+from .stat_verbs import *  # noqa: E402, F403
 from .table_verbs import *  # noqa: E402, F403

@@ -500,8 +500,11 @@ ENTITIES: tuple[EntityData, ...] = (
         name={'cs': 'Kameny a limity podle povolání a rasy', 'en': 'Stones and limits by profession and race'},
         attrs={
             'combine': 'race_card',
+            'duel_with': 'profession',
             'fighter': 'profession',
             'limits': ('ability', 'item'),
+            'opponent': 'monster',
+            'show': ('strength', 'will'),
             'stats': ('strength', 'will'),
         },
         parent=None,
@@ -560,6 +563,25 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source=None,
+        copies=None,
+    ),
+    EntityData(
+        id='fight_formula',
+        kind='rule',
+        kinds=('rule',),
+        module='base',
+        name={'cs': 'Souboj', 'en': 'Fights'},
+        attrs={
+            'advice': False,
+            'note': (
+                "the seed fights by the base game's usual rules, which it does not give (base-game-facts.md#2.1): "
+                'this is a stand-in; what a loss costs outside the Dragon Realm is not modelled'
+            ),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#4.nestvury',
         copies=None,
     ),
     EntityData(
@@ -770,6 +792,19 @@ ENTITIES: tuple[EntityData, ...] = (
 )
 
 
+def fx_fight_formula_1(ctx: Context) -> None:
+    """Fights (rule `fight_formula`), effect 1: on fight_start.
+
+    Rule: Before the dice are rolled in a fight: the fight is rolled with 1 die.
+
+    When: Before the dice of a fight are rolled, when spells and abilities are chosen.
+    Then:
+    - fight_dice(dice=(1, 6)): The dice the fight is rolled with; their sum starts the attack total.
+    Source: prophecy/base/play.cardc:39; 000_3675fda29ad0c57f.txt#4.nestvury
+    """
+    v.fight_dice(ctx, dice=(1, 6))
+
+
 def fx_ability_and_item_limits_1(ctx: Context) -> None:
     """Ability and item limits (rule `ability_and_item_limits`), effect 1: on always.
 
@@ -872,7 +907,43 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
     v.deal_to_spheres(ctx, deck='lesser_guardians')
 
 
+def proc_fight(ctx: Context) -> None:
+    """Procedure `fight` (content/prophecy/base/play.cardc:10)."""
+    for _ in ctx.each('side'):
+        if not v.rolled(ctx):
+            ctx.run_procedure('attack_roll')
+    v.opponent_rolls(ctx, dice=(1, 6))
+    v.compare_totals(ctx)
+    for _ in ctx.each('side'):
+        ctx.fire_here('fight_result')
+
+
+def proc_attack_roll(ctx: Context) -> None:
+    """Procedure `attack_roll` (content/prophecy/base/play.cardc:25)."""
+    ctx.fire_here('always')
+    ctx.fire_here('fight_start')
+    v.roll_attack(ctx)
+    ctx.fire_here('fight_roll')
+    ctx.fire_here('fight_total')
+    v.count_stat(ctx)
+
+
 EFFECTS: tuple[EffectDef, ...] = (
+    EffectDef(
+        owner='fight_formula',
+        index=1,
+        trigger='fight_start',
+        trigger_args=(),
+        run=fx_fight_formula_1,
+        module='prophecy',
+        variant=None,
+        provisional=(
+            (
+                "Prophecy fight formula (a die plus the stat on each side, higher wins) is the base game's, not "
+                'in the seeds'
+            ),
+        ),
+    ),
     EffectDef(
         owner='ability_and_item_limits',
         index=1,
@@ -926,7 +997,10 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-PROCEDURES: tuple[ProcedureDef, ...] = ()
+PROCEDURES: tuple[ProcedureDef, ...] = (
+    ProcedureDef('fight', proc_fight, 'procedure', MODULE),
+    ProcedureDef('attack_roll', proc_attack_roll, 'procedure', MODULE),
+)
 
 
 FALLBACK_VERBS: tuple[str, ...] = ()

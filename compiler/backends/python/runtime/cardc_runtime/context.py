@@ -245,7 +245,8 @@ class Context:
         if trigger in WORLD_TRIGGERS:
             return tuple(sorted(rules.entities))
         if actor is None:
-            return glob
+            return rules.memo("unscoped global owners", lambda: tuple(  # type: ignore[no-any-return]
+                g for g in glob if not rules.entity(g).attr("applies_to")))
         abilities: tuple[str, ...] = ()
         if not actor.no_abilities:
             abilities = tuple(actor.abilities) if actor.abilities is not None else actor.own_abilities(rules)
@@ -277,7 +278,8 @@ class Context:
         own += [actor.id, *actor.cards, *abilities, *actor.held()]
         if actor.cursed:  # the curse is a card the cursed hero carries (its effects switch abilities off)
             own.extend(e.id for e in self.rules.of_kind("curse"))
-        return glob + tuple(o for o in dict.fromkeys(own) if o in known)
+        present = [known[o] for o in dict.fromkeys(own) if o in known]
+        return tuple(g for g in glob if _applies(known[g], present)) + tuple(e.id for e in present)
 
     def fire(self, trigger: str, actor: Character | None = None, side: Side | None = None,
              **event: Any) -> list[EffectDef]:
@@ -339,6 +341,13 @@ class Context:
                 self.log.append((who.id, "fall_unconscious"))
             if who.unconscious and self.play is not None:
                 self.play.knocked_out(who.id, cause or self.owner or "effect")
+
+
+def _applies(rule: EntityData, present: list[EntityData]) -> bool:
+    """A rule with `applies_to: [kinds]` acts as if printed on each card of those kinds: only where one of
+    them takes part (the monster fought, the place, a card or item of the character)."""
+    kinds = rule.attr("applies_to")
+    return not kinds or any(p.is_a(str(k)) for p in present for k in kinds)
 
 
 def _is_global(e: EntityData) -> bool:

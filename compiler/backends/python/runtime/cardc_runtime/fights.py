@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from . import fight as engine  # the module that resolves one fight
+from .characters import SheetError, StatSheet, make_character, set_stat
 from .context import Character, Context
 from .fight import LoadoutError, can_challenge, make_hero
 from .fight_odds import duel_odds, duel_outcome_odds, monster_odds
@@ -18,8 +19,8 @@ from .inputs import Scripted
 from .model import Ruleset
 from .odds import Odds
 
-__all__ = ["LoadoutError", "challenge_allowed", "duel", "duel_outcome", "engine", "fight", "make_fighter",
-           "place_items", "sheet"]
+__all__ = ["LoadoutError", "challenge_allowed", "character", "duel", "duel_outcome", "engine", "fight",
+           "make_fighter", "place_items", "sheet"]
 
 # Character fields that hold each slot's items (any other slot: `items`).
 _SLOT_FIELDS = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "treasures"}
@@ -40,14 +41,37 @@ def place_items(rules: Ruleset, items: Iterable[str]) -> dict[str, tuple[str, ..
 
 
 def make_fighter(rules: Ruleset, ident: str, *, lives: int | None = None,
-                 slots: Mapping[str, Sequence[str]] | None = None, cursed: bool = False) -> Character:
-    """A fighter with the items in its slots (checked against the slot limits)."""
+                 slots: Mapping[str, Sequence[str]] | None = None, cursed: bool = False,
+                 cards: Sequence[str] = (), stats: Sequence[str] = (), limits: Sequence[str] = (),
+                 set_stats: Mapping[str, int] | None = None, variants: Iterable[str] = ()) -> Character:
+    """A fighter with the items in its slots (checked against the slot limits). A fighter whose content
+    declares `stats` (odds declaration) is instead built from its card and the `cards` added to it: its
+    stats after their modifiers (`set_stats` overrides the current values), its limits checked."""
+    if stats or cards or set_stats:
+        if slots:
+            raise LoadoutError(f"{ident} owns cards, not slots: give items as cards")
+        return character(rules, ident, cards, stats=stats, limits=limits, set_stats=set_stats,
+                         variants=variants)[0]
     given = dict(slots or {})
     unknown = sorted(set(given) - set(_SLOT_FIELDS))
     if unknown:
         raise LoadoutError(f"no slot {unknown[0]!r}; slots: {', '.join(_SLOT_FIELDS)}")
     fields = {_SLOT_FIELDS[k]: tuple(v) for k, v in given.items()}
     return make_hero(rules, ident, lives=lives, cursed=cursed, **fields)
+
+
+def character(rules: Ruleset, fighter: str, cards: Sequence[str] = (), *, stats: Sequence[str],
+              limits: Sequence[str] = (), set_stats: Mapping[str, int] | None = None,
+              variants: Iterable[str] = ()) -> tuple[Character, StatSheet]:
+    """A fighter built from its card and the cards added to it, with its sheet (see `characters`)."""
+    ctx = Context(rules, Scripted(), frozenset(variants))
+    try:
+        who, got = make_character(ctx, fighter, cards, stats=stats, limits=limits)
+        for stat, value in (set_stats or {}).items():
+            set_stat(who, stat, value)
+    except SheetError as e:
+        raise LoadoutError(str(e)) from None
+    return who, got
 
 
 def fight(rules: Ruleset, who: Character, opponent: str, variants: Iterable[str] = (),
@@ -79,9 +103,6 @@ def sheet(rules: Ruleset, fighter: str, card: str | None, variants: Iterable[str
                                           list[str]]:
     """A fighter's stats at the start and at most, and its slot limits (None: not known), with the notes
     of the provisional values they rest on."""
-    from .prophecy import make_character
-
-    ctx = Context(rules, Scripted(), frozenset(variants))
-    _, got = make_character(ctx, fighter, card)
+    _, got = character(rules, fighter, (card,) if card else (), stats=stats, limits=limits, variants=variants)
     return ({k: got.start.get(k) for k in stats}, {k: got.maximum.get(k) for k in stats},
             {k: got.limits.get(k) for k in limits}, list(got.provisional))
