@@ -202,6 +202,12 @@ def make_parser() -> argparse.ArgumentParser:
     add_odds_arguments(p)
     p.set_defaults(func=cmd_odds)
 
+    from cardc.commands import simulate
+
+    p = sub.add_parser("simulate", help="play many whole games with bots: win rates, game length, lives, items")
+    simulate.add_arguments(p)
+    p.set_defaults(func=simulate.run)
+
     p = sub.add_parser("schemas", help="write the JSON Schemas generated from kinds and the effect catalogue")
     p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")
     p.add_argument("--out", type=Path, help="schema folder (default: dsl/schemas/)")

@@ -361,4 +361,7 @@ def write_balance(project: Project, out: Path, options: BuildOptions) -> list[Di
         (folder / "prophecy.json").write_text(json.dumps(pdata, indent=1, ensure_ascii=False) + "\n",
                                               encoding="utf-8")
         (folder / "prophecy.md").write_text(prophecy_markdown(pdata, names), encoding="utf-8")
+    from cardc.backends.python.winrates import write_winrates
+
+    write_winrates(project, out)  # win rates from whole games (cached on the content's digest)
     return []
