@@ -72,9 +72,9 @@ def bar_chart(chart: Chart) -> str:
            f'<rect width="{_f(width)}" height="{_f(height)}" fill="#ffffff"/>',
            f'<text x="{_f(8)}" y="{_f(18)}" font-size="{_f(size + 2)}" font-weight="bold">{escape(chart.title)}</text>']
     for i, name in enumerate(chart.series):
-        y = 30 + 18 * i
-        out.append(f'<rect x="{_f(x0)}" y="{_f(y)}" width="12" height="10" fill="{PALETTE[i % len(PALETTE)]}"/>')
-        out.append(f'<text x="{_f(x0 + 18)}" y="{_f(y + 9)}">{escape(name)}</text>')
+        ly = 30.0 + 18 * i
+        out.append(f'<rect x="{_f(x0)}" y="{_f(ly)}" width="12" height="10" fill="{PALETTE[i % len(PALETTE)]}"/>')
+        out.append(f'<text x="{_f(x0 + 18)}" y="{_f(ly + 9)}">{escape(name)}</text>')
     ticks = [t / 10 for t in range(0, int(round(scale_max * 10)) + 1)]
     for t in ticks:
         out.append(f'<line x1="{_f(xs(t))}" y1="{_f(top)}" x2="{_f(xs(t))}" y2="{_f(top + plot_h)}" '
