@@ -63,40 +63,67 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_dump(args: argparse.Namespace) -> int:
+    from cardc.flags import unknown_names
     from cardc.irjson import iter_project_json
 
     result = _front(args.paths)
     if _report(result.diagnostics if not args.quiet else [d for d in result.diagnostics if d.is_error],
                result.sources):
         return 1
+    if args.game is not None and _flag_errors("dump", unknown_names("game", [args.game],
+                                                                    sorted(result.project.games))):
+        return 2
     for chunk in iter_project_json(result.project, args.game):  # streamed: large IRs stay small in memory
         sys.stdout.write(chunk)
     return 0
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from cardc import backends
     from cardc.backends import BuildOptions
-    from cardc.build import BuildFailed, build
+    from cardc.build import BuildFailed, OutputRefused, build, check_output
+    from cardc.flags import check_build_flags
+    from cardc.loader import find_content_root
 
-    result = _front([args.path] if args.path else [])
+    settings = _print_settings(args)
+    if _flag_errors("build", check_build_flags(args, [name for name, _ in backends.BACKENDS], settings)):
+        return 2
+    content = [args.path or DEFAULT_CONTENT]
+    protected = [*content, find_content_root(content)]
+    try:
+        check_output(args.out, protected)  # before any work: a refused folder costs no compile
+    except OutputRefused as refused:
+        print(f"cardc build: error: {refused}", file=sys.stderr)
+        return 2
+    result = _front(content)
     if _report(_with_schema(result), result.sources, strict=args.strict):
         print("build not started: fix the errors above", file=sys.stderr)
         return 1
-    options = BuildOptions(only=frozenset(args.only or ()), settings=_print_settings(args))
+    options = BuildOptions(only=frozenset(args.only or ()), settings=settings)
     try:
-        diags = build(result.project, args.out, options)
+        diags = build(result.project, args.out, options, protected)
+    except OutputRefused as refused:
+        print(f"cardc build: error: {refused}", file=sys.stderr)
+        return 2
     except BuildFailed as failed:
         _report(failed.diagnostics, result.sources)
         print("build failed: nothing was written", file=sys.stderr)
         return 1
     _report(diags, result.sources)
     print(f"built {args.out}", file=sys.stderr)
+    if options.wants("export"):
+        from cardc.backends.export.tts import copy_instructions
+
+        for line in copy_instructions(args.out):
+            print(line, file=sys.stderr)
     return 0
 
 
 def cmd_schemas(args: argparse.Namespace) -> int:
     from cardc.schema import SCHEMA_DIR, generated_schemas, write_schemas
 
+    if args.out is None and not args.check and _not_in_checkout("schemas", "give --out DIR to write them elsewhere"):
+        return 2
     result = _front(args.paths)
     if _report([d for d in result.diagnostics if d.is_error], result.sources):
         return 1
@@ -113,9 +140,19 @@ def cmd_schemas(args: argparse.Namespace) -> int:
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
+    from cardc.flags import check_odds_flags
     from cardc.odds import run_odds
 
+    if _flag_errors("odds", check_odds_flags(args)):
+        return 2
     return run_odds(args, _front, _report)
+
+
+def _flag_errors(command: str, errors: list[str]) -> bool:
+    """Print command-line errors the way argparse does (`cardc CMD: error: ...`); True if there were any."""
+    for error in errors:
+        print(f"cardc {command}: error: {error}", file=sys.stderr)
+    return bool(errors)
 
 
 PRINT_FLAGS = {"paper": "paper", "orientation": "orientation", "bleed": "bleed", "duplex": "duplex",
@@ -137,9 +174,22 @@ def _print_settings(args: argparse.Namespace) -> dict[str, str]:
     return out
 
 
+def _not_in_checkout(command: str, hint: str) -> bool:
+    """Developer commands rewrite files of the language itself: only in a source checkout, never in site-packages."""
+    from cardc.resources import source_checkout
+
+    if source_checkout() is not None:
+        return False
+    print(f"cardc {command}: error: this command rewrites the language's own files and works only in a source "
+          f"checkout of cardc, not in an installed copy; {hint}", file=sys.stderr)
+    return True
+
+
 def cmd_docs(args: argparse.Namespace) -> int:
     from cardc.docgen import README, update
 
+    if _not_in_checkout("docs", "the language README is part of the source, not of the installed tool"):
+        return 2
     changed = update(README, check=args.check)
     if args.check and changed:
         print(f"{README} is not current; run `cardc docs`", file=sys.stderr)
@@ -165,8 +215,13 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("build", help="build every output from content into generated/")
     p.add_argument("path", nargs="?", type=Path, help="content folder (default: content/)")
-    p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: generated/)")
-    p.add_argument("--only", action="append", metavar="BACKEND", help="build only this backend (repeatable)")
+    p.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                   help="output folder (default: generated/): a new or empty folder, or one an earlier build "
+                   "wrote; files in it that the build did not write are kept")
+    from cardc.backends import BACKENDS
+
+    p.add_argument("--only", action="append", metavar="BACKEND", help="build only this backend (repeatable): "
+                   + ", ".join(name for name, _ in BACKENDS))
     p.add_argument("--strict", action="store_true", help="refuse to build with provisional values")
     pp = p.add_argument_group("print sheets")
     pp.add_argument("--paper", help="a4 (default) or letter")
@@ -184,7 +239,8 @@ def make_parser() -> argparse.ArgumentParser:
     pp.add_argument("--min-text", help="smallest font size in pt that card text may shrink to (default 5)")
     pe = p.add_argument_group("exports")
     pe.add_argument("--tts-base-url", metavar="URL",
-                    help="prefix for Tabletop Simulator image URLs (default: paths relative to the deck file)")
+                    help="prefix for Tabletop Simulator image URLs, for images hosted online "
+                    "(default: absolute file:/// URLs of the output folder, which TTS loads locally)")
     pe.add_argument("--tts-images", choices=("true", "false"), help="build TTS sprite sheets (default true)")
     pp.add_argument("--print-set", action="append", metavar="KEY=VALUE",
                     help="any other print setting, e.g. size.small_card=41x63 or margin=4 (repeatable)")
@@ -207,6 +263,12 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play many whole games with bots: win rates, game length, lives, items")
     simulate.add_arguments(p)
     p.set_defaults(func=simulate.run)
+
+    from cardc.commands import import_export
+
+    p = sub.add_parser("import", help="write .cardc source from an engine-neutral export (export/<game>.json)")
+    import_export.add_arguments(p)
+    p.set_defaults(func=import_export.run)
 
     p = sub.add_parser("schemas", help="write the JSON Schemas generated from kinds and the effect catalogue")
     p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")

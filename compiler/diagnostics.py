@@ -111,6 +111,7 @@ CODES: dict[str, str] = {
     "E113": "a module that names an undeclared game or expansion",
     "E114": "a path outside the content folder",
     "E115": "an image or file that does not exist",
+    "E130": "an export given to `cardc import` that is not JSON or does not follow the export schema",
     "E200": "an unknown entity kind",
     "E201": "an unknown attribute for the kind",
     "E202": "a required attribute is missing",

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from cardc import model as m
 from cardc import syntax as s
+from cardc.diagnostics import Span
 
 IR_FORMAT = 1
+_NO_NAMES: Mapping[str, str] = {}
 
 
 def value_json(v: s.Value) -> Any:
@@ -42,42 +44,47 @@ def value_json(v: s.Value) -> Any:
     return {"provisional": True, "value": value_json(v.value), "note": v.note}
 
 
-def invocation_json(inv: m.Invocation) -> dict[str, Any]:
+def span_json(span: Span, names: Mapping[str, str]) -> dict[str, object]:
+    """A span with its file named as the project names it (relative to the content folder, not the cwd)."""
+    return {"file": names.get(span.file, span.file), "line": span.line, "col": span.col}
+
+
+def invocation_json(inv: m.Invocation, names: Mapping[str, str] = _NO_NAMES) -> dict[str, Any]:
     return {"verb": inv.verb, "role": inv.role, "args": {k: value_json(v) for k, v in inv.args},
-            "span": inv.span.to_json()}
+            "span": span_json(inv.span, names)}
 
 
-def condition_json(c: m.Condition) -> dict[str, Any]:
+def condition_json(c: m.Condition, names: Mapping[str, str] = _NO_NAMES) -> dict[str, Any]:
     if isinstance(c, m.Invocation):
-        return invocation_json(c)
+        return invocation_json(c, names)
     if isinstance(c, m.NotCond):
-        return {"not": condition_json(c.cond)}
+        return {"not": condition_json(c.cond, names)}
     key = "and" if isinstance(c, m.AndCond) else "or"
-    return {key: [condition_json(c.left), condition_json(c.right)]}  # type: ignore[union-attr]
+    return {key: [condition_json(c.left, names), condition_json(c.right, names)]}  # type: ignore[union-attr]
 
 
-def statement_json(st: m.Statement) -> dict[str, Any]:
+def statement_json(st: m.Statement, names: Mapping[str, str] = _NO_NAMES) -> dict[str, Any]:
     if isinstance(st, m.Do):
-        return {"do": invocation_json(st.call)}
+        return {"do": invocation_json(st.call, names)}
     if isinstance(st, m.May):
-        return {"may": invocation_json(st.call)}
+        return {"may": invocation_json(st.call, names)}
     if isinstance(st, m.Choose):
-        return {"choose": [{"option": o.name, "body": [statement_json(x) for x in o.body]} for o in st.options]}
-    return {"if": condition_json(st.cond), "then": [statement_json(x) for x in st.then],
-            "else": [statement_json(x) for x in st.orelse]}
+        return {"choose": [{"option": o.name, "body": [statement_json(x, names) for x in o.body]} for o in st.options]}
+    return {"if": condition_json(st.cond, names), "then": [statement_json(x, names) for x in st.then],
+            "else": [statement_json(x, names) for x in st.orelse]}
 
 
-def effect_json(e: m.Effect) -> dict[str, Any]:
+def effect_json(e: m.Effect, names: Mapping[str, str] = _NO_NAMES) -> dict[str, Any]:
     return {
         "index": e.index,
-        "trigger": invocation_json(e.trigger),
-        "condition": condition_json(e.condition) if e.condition is not None else None,
-        "body": [statement_json(st) for st in e.body],
-        "span": e.span.to_json(),
+        "trigger": invocation_json(e.trigger, names),
+        "condition": condition_json(e.condition, names) if e.condition is not None else None,
+        "body": [statement_json(st, names) for st in e.body],
+        "span": span_json(e.span, names),
     }
 
 
-def entity_json(e: m.Entity) -> dict[str, Any]:
+def entity_json(e: m.Entity, names: Mapping[str, str] = _NO_NAMES) -> dict[str, Any]:
     return {
         "kind": e.kind,
         "kinds": list(e.kinds),
@@ -93,13 +100,13 @@ def entity_json(e: m.Entity) -> dict[str, Any]:
         "parent": e.parent,
         "errata": e.errata,
         "attrs": {k: value_json(v) for k, v in e.attrs.items()},
-        "effects": [effect_json(x) for x in e.effects],
+        "effects": [effect_json(x, names) for x in e.effects],
         "provisional": [{"attr": a, "note": n} for a, n in e.provisional],
-        "span": e.span.to_json(),
+        "span": span_json(e.span, names),
     }
 
 
-def kind_json(k: m.KindDef) -> dict[str, Any]:
+def kind_json(k: m.KindDef, names: Mapping[str, str] = _NO_NAMES) -> dict[str, Any]:
     return {
         "id": k.id,
         "game": k.game,
@@ -112,32 +119,34 @@ def kind_json(k: m.KindDef) -> dict[str, Any]:
         "attrs": {a.name: {"type": str(a.type), "required": a.required,
                            "default": value_json(a.default) if a.default is not None else None,
                            "doc": a.doc} for a in k.attrs.values()},
-        "span": k.span.to_json(),
+        "span": span_json(k.span, names),
     }
 
 
-def module_json(mod: m.Module) -> dict[str, Any]:
+def module_json(mod: m.Module, names: Mapping[str, str] = _NO_NAMES) -> dict[str, Any]:
     return {"game": mod.game, "id": mod.id, "key": mod.key, "name": mod.name.as_dict() if mod.name else None,
             "languages": list(mod.languages), "requires": list(mod.requires),
-            "text": mod.text.as_dict() if mod.text else None, "source": mod.source, "span": mod.span.to_json()}
+            "text": mod.text.as_dict() if mod.text else None, "source": mod.source, "span": span_json(mod.span, names)}
 
 
-def game_json(g: m.Game) -> dict[str, Any]:
+def game_json(g: m.Game, names: Mapping[str, str] = _NO_NAMES) -> dict[str, Any]:
     return {"id": g.id, "name": g.name.as_dict() if g.name else None, "languages": list(g.languages),
-            "publish": list(g.publish), "fallback": g.fallback, "span": g.span.to_json()}
+            "publish": list(g.publish), "fallback": g.fallback, "span": span_json(g.span, names)}
 
 
 def project_json(p: m.Project, game: str | None = None) -> dict[str, Any]:
     """The whole IR, or one game's part of it."""
+    names = p.source_names
+
     def keep(g: str) -> bool:
         return game is None or g == game
 
     return {
         "format": IR_FORMAT,
-        "games": [game_json(g) for g in sorted(p.games.values(), key=lambda g: g.id) if keep(g.id)],
-        "modules": [module_json(x) for x in sorted(p.modules.values(), key=lambda x: x.key) if keep(x.game)],
-        "kinds": [kind_json(k) for _, k in sorted(p.kinds.items()) if keep(k.game)],
-        "entities": [entity_json(e) for e in p.entities if keep(e.game)],
+        "games": [game_json(g, names) for g in sorted(p.games.values(), key=lambda g: g.id) if keep(g.id)],
+        "modules": [module_json(x, names) for x in sorted(p.modules.values(), key=lambda x: x.key) if keep(x.game)],
+        "kinds": [kind_json(k, names) for _, k in sorted(p.kinds.items()) if keep(k.game)],
+        "entities": [entity_json(e, names) for e in p.entities if keep(e.game)],
     }
 
 
@@ -154,7 +163,7 @@ def iter_project_json(p: m.Project, game: str | None = None) -> Iterator[str]:
     first = True
     for e in p.entities:
         if keep(e.game):
-            body = json.dumps(entity_json(e), ensure_ascii=False, indent=2).replace("\n", "\n    ")
+            body = json.dumps(entity_json(e, p.source_names), ensure_ascii=False, indent=2).replace("\n", "\n    ")
             yield ("\n    " if first else ",\n    ") + body
             first = False
     yield "]\n}\n" if first else "\n  ]\n}\n"

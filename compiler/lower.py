@@ -106,9 +106,10 @@ class Lowering:
                     self._check_builtin_members(d)
         entities = [e for e in (self._lower_entity(p) for p in pending) if e is not None]
         self._check_errata(entities)
-        entities.sort(key=lambda e: (e.game, e.span.file, e.span.line, e.span.col))
+        names = {display: _relative_name(real, self.sources.root) for display, real in self.sources.real_paths.items()}
+        entities.sort(key=lambda e: (e.game, names.get(e.span.file, e.span.file), e.span.line, e.span.col))
         return m.Project(self.sources.root, self.games, self.modules, self.kinds, tuple(entities),
-                         dict(self.sources.texts))
+                         dict(self.sources.texts), names)
 
     def _attr_map(self, d: s.DeclS, allowed: dict[str, str], what: str) -> dict[str, s.AttrS]:
         found: dict[str, s.AttrS] = {}
@@ -642,3 +643,11 @@ def s_span_start(f: s.FileS) -> Span:
 
 def _unwrap_provisional(v: s.Value | None) -> s.Value | None:
     return v.value if isinstance(v, s.ProvisionalV) else v
+
+
+def _relative_name(path: Path, root: Path) -> str:
+    """`path` relative to the content folder, '/'-separated (the loader keeps every source inside it)."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -203,6 +203,9 @@ class Project:
     kinds: dict[tuple[str, str], KindDef]
     entities: tuple[Entity, ...]
     sources: dict[str, str] = field(default_factory=dict)
+    # display path of a source file (as diagnostics show it, relative to the cwd) -> its path relative to the
+    # content folder, which is what outputs embed: a build gives the same bytes from whatever folder it ran in.
+    source_names: dict[str, str] = field(default_factory=dict)
     # (game, id) -> the original (non-errata) entity; built once, since backends look ids up per mention.
     _by_id: dict[tuple[str, str], Entity] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -210,6 +213,10 @@ class Project:
         for e in self.entities:
             if not e.errata:
                 self._by_id.setdefault((e.game, e.id), e)
+
+    def source_name(self, file: str) -> str:
+        """A source file as outputs name it: relative to the content folder, not to where the build ran."""
+        return self.source_names.get(file, file)
 
     def entities_of(self, game: str) -> list[Entity]:
         return [e for e in self.entities if e.game == game]

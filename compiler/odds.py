@@ -107,6 +107,9 @@ def compute(project: Any, args: argparse.Namespace) -> dict[str, Any]:
         facts = {"first_step": bool(args.first_step)}
         if args.vs_hero:
             _check("hero", args.vs_hero, heroes)
+            if args.by is not None and rules.get(args.by) is None:
+                _check("duel source (a variant or a tile)", args.by,
+                       sorted({*rules.variant_ids(), *(e.id for e in rules.of_kind("tile"))}))
             other = make_hero(rules, args.vs_hero, lives=args.vs_lives, weapons=_ids(args.vs_weapons),
                               spells=_ids(args.vs_spells), cursed=args.vs_cursed)
             from cardc.backends.python.balance import duel_row

@@ -59,7 +59,25 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def _cards(obj: dict[str, Any]) -> list[dict[str, Any]]:
-    return obj["ContainedObjects"] if obj["Name"] == "DeckCustom" else [obj]
+    return obj["ContainedObjects"] if obj["Name"] in ("DeckCustom", "Bag") else [obj]
+
+
+# Tabletop Simulator's documented shape tables (knowledge base: custom deck card types, custom tile types).
+TTS_CARD_TYPES = {0: "rectangle (rounded)", 1: "rectangle", 2: "hex (rounded)", 3: "hex", 4: "circle"}
+TTS_TILE_TYPES = {0: "box", 1: "hex", 2: "circle", 3: "rounded"}
+
+
+def _check_tiles(obj: dict[str, Any], by_key: dict[str, Any], seen: Counter[str]) -> None:
+    """A bag of Custom_Tile pieces (or one piece): each copy once, a TTS tile shape, an image per side."""
+    pieces = _cards(obj)
+    if obj["Name"] == "Bag":
+        assert len(pieces) >= 2
+    for piece in pieces:
+        assert piece["Name"] == "Custom_Tile"
+        image = piece["CustomImage"]
+        assert image["CustomTile"]["Type"] in TTS_TILE_TYPES
+        assert image["ImageURL"] and image["ImageSecondaryURL"]
+        seen[by_key[piece["GMNotes"]].key] += 1
 
 
 def _check_save(save: dict[str, Any], project: Project, game: str, lang: str) -> None:
@@ -68,7 +86,10 @@ def _check_save(save: dict[str, Any], project: Project, game: str, lang: str) ->
     numbers: list[int] = []
     seen: Counter[str] = Counter()
     for obj in save["ObjectStates"]:
-        assert obj["Name"] in ("DeckCustom", "CardCustom")
+        assert obj["Name"] in ("DeckCustom", "CardCustom", "Bag", "Custom_Tile")
+        if obj["Name"] in ("Bag", "Custom_Tile"):
+            _check_tiles(obj, by_key, seen)
+            continue
         cards = _cards(obj)
         decks = obj["CustomDeck"]
         numbers.extend(int(n) for n in decks)
@@ -87,6 +108,7 @@ def _check_save(save: dict[str, Any], project: Project, game: str, lang: str) ->
             assert 2 <= cols <= 10 and 2 <= rows <= 7
             assert 0 <= index < cols * rows - 1, "the last cell is the hidden face, never a card"
             assert sheet["BackIsHidden"] is False
+            assert sheet["Type"] in TTS_CARD_TYPES
             expected = e.name.get(lang) or e.name.get(project.games[game].fallback)
             assert c["Nickname"] == expected
     assert len(numbers) == len(set(numbers)), "deck numbers are unique within the file"
@@ -115,7 +137,8 @@ def test_fixture_decks_and_names(tavern: Project, tavern_out: Path) -> None:
     nick = {c["GMNotes"]: c["Nickname"] for obj in save["ObjectStates"] for c in _cards(obj)}
     assert nick["slivovice"] == "Zwetschgenbrand" and nick["beer"] == "Beer"  # German, else the fallback
     decks = {obj["Nickname"]: obj for obj in save["ObjectStates"]}
-    assert "Absinthe" in decks and decks["Absinthe"]["Name"] == "CardCustom"  # a single piece is a card
+    assert "Absinthe" in decks and decks["Absinthe"]["Name"] == "Custom_Tile"  # a single token stands alone
+    assert decks["Absinthe"]["CustomImage"]["CustomTile"]["Type"] == 2  # TTS's circle tile
 
 
 def test_hostile_names_stay_data(tavern_out: Path) -> None:
@@ -136,24 +159,54 @@ def test_descriptions_are_rules_text(tavern: Project, tavern_out: Path) -> None:
     assert card["Description"]
 
 
+def _urls(node: Any) -> list[str]:
+    """Every image URL anywhere in a saved object (decks, cards, bags, tiles)."""
+    if isinstance(node, dict):
+        found = [v for k, v in node.items() if k.endswith("URL") and isinstance(v, str)]
+        return found + [u for v in node.values() for u in _urls(v)]
+    if isinstance(node, list):
+        return [u for v in node for u in _urls(v)]
+    return []
+
+
+def test_every_url_resolves_to_a_built_file(tavern_out: Path) -> None:
+    """By default TTS gets absolute file:/// URLs it can load as they are, each naming a file the build wrote."""
+    from urllib.parse import unquote, urlparse
+
+    for path in sorted(tavern_out.glob("*.json")):
+        urls = _urls(_load(path))
+        assert urls
+        for url in urls:
+            parsed = urlparse(url)
+            assert parsed.scheme == "file", url
+            target = Path(unquote(parsed.path))
+            assert target.is_absolute() and target.is_file(), url
+            assert target.resolve().is_relative_to(tavern_out.resolve())
+
+
 def test_images_exist_and_match_the_grid(tavern_out: Path) -> None:
     save = _load(tavern_out / "tavern-cs.json")
-    sheets = {n: d for obj in save["ObjectStates"] for n, d in obj["CustomDeck"].items()}
+    sheets = {n: d for obj in save["ObjectStates"] for n, d in obj.get("CustomDeck", {}).items()}
     assert sheets
     for sheet in sheets.values():
-        assert not sheet["FaceURL"].startswith(("/", "http"))  # relative by default
         for key in ("FaceURL", "BackURL"):
-            with Image.open(tavern_out / sheet[key]) as img:
+            with Image.open(_file(sheet[key])) as img:
                 assert max(img.size) <= MAX_SHEET_PX
                 if key == "FaceURL" or sheet["UniqueBack"]:
                     assert img.width % sheet["NumWidth"] == 0 and img.height % sheet["NumHeight"] == 0
+
+
+def _file(url: str) -> Path:
+    from urllib.parse import unquote, urlparse
+
+    return Path(unquote(urlparse(url).path))
 
 
 def test_base_url_setting_prefixes_every_url(tavern: Project, tmp_path: Path) -> None:
     write_tts(tavern, tmp_path, BuildOptions(settings={"tts_images": "false",
                                                       "tts_base_url": "https://example.org/tavern/"}))
     save = _load(tmp_path / "export" / "tts" / "tavern-en.json")
-    urls = [d[k] for obj in save["ObjectStates"] for d in obj["CustomDeck"].values() for k in ("FaceURL", "BackURL")]
+    urls = _urls(save)
     assert urls and all(u.startswith("https://example.org/tavern/img/tavern-en-") for u in urls)
     assert not (tmp_path / "export" / "tts" / "img").exists()
 
@@ -191,7 +244,7 @@ def test_many_cards_split_into_several_sheets(tmp_path: Path) -> None:
     sheets = deck["CustomDeck"]
     assert [(s["NumWidth"], s["NumHeight"]) for s in sheets.values()] == [(10, 7), (7, 2)]
     assert len(deck["ContainedObjects"]) == sum(1 + i % 3 for i in range(75))
-    with Image.open(folder / sheets["1"]["FaceURL"]) as img:
+    with Image.open(_file(sheets["1"]["FaceURL"])) as img:
         assert img.width % 10 == 0 and img.height % 7 == 0 and max(img.size) <= MAX_SHEET_PX
 
 
@@ -223,10 +276,66 @@ def test_print_faces_are_reused_when_print_ran(tavern: Project, tmp_path: Path) 
     out = tmp_path / "gen"
     build(tavern, out, BuildOptions(only=frozenset({"print", "export"}), settings={"print.png_dpi": "60"}))
     save = _load(out / "export" / "tts" / "tavern-en.json")
-    sheets = [d for obj in save["ObjectStates"] for d in obj["CustomDeck"].values()]
+    sheets = [d for obj in save["ObjectStates"] for d in obj.get("CustomDeck", {}).values()]
     assert sheets and all(d["UniqueBack"] for d in sheets)
     alone = tmp_path / "alone"
     write_tts(tavern, alone, BuildOptions())
     first = sheets[0]["FaceURL"]
-    with Image.open(out / "export" / "tts" / first) as a, Image.open(alone / "export" / "tts" / first) as b:
+    second = first.replace(out.resolve().as_uri(), alone.resolve().as_uri())
+    assert second != first
+    with Image.open(_file(first)) as a, Image.open(_file(second)) as b:
         assert a.size == b.size and a.tobytes() != b.tobytes()
+
+
+def test_descriptions_carry_abilities(bundled: FrontEndResult, bundled_out: Path) -> None:
+    """A hero's description holds its own rules text and each ability's, named, in the file's language."""
+    from cardc.textgen import entity_rules_text
+
+    project = bundled.project
+    for game in sorted(project.games):
+        children: dict[str, list[Any]] = {}
+        for e in project.entities_of(game):
+            if e.parent is not None and not e.errata:
+                children.setdefault(e.parent, []).append(e)
+        for lang in ("en", "cs"):
+            save = _load(bundled_out / f"{game}-{lang}.json")
+            pieces = {c["GMNotes"]: c for obj in save["ObjectStates"] for c in _cards(obj)}
+            checked = 0
+            for key, piece in pieces.items():
+                for child in children.get(key, ()):
+                    text = " ".join(t for t in entity_rules_text(project, child, lang) if t)
+                    if text:
+                        name = child.name.get(lang) or child.name.get(project.games[game].fallback)
+                        assert f"{name}: {text}" in piece["Description"]
+                        checked += 1
+            if game == "karak":
+                assert checked >= 8, "every Karak hero's abilities travel with the hero"
+
+
+def test_tokens_and_tiles_are_tts_tiles_in_bags(bundled_out: Path) -> None:
+    """Round tokens are circle tiles, square map tiles box tiles, each kind of a module in one bag."""
+    save = _load(bundled_out / "karak-en.json")
+    bags = [obj for obj in save["ObjectStates"] if obj["Name"] == "Bag"]
+    assert bags
+    types = {piece["CustomImage"]["CustomTile"]["Type"] for bag in bags for piece in bag["ContainedObjects"]}
+    assert types == {0, 2}  # box tiles and circle tokens
+    for obj in save["ObjectStates"]:
+        for deck in obj.get("CustomDeck", {}).values():
+            assert deck["Type"] in (0, 4)
+
+
+def test_build_says_where_to_copy_the_saved_objects(tmp_path: Path) -> None:
+    from cardc.cli import main
+
+    out = tmp_path / "gen"
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        rc = main(["build", str(FIXTURE / "tavern"), "--out", str(out), "--only", "export", "--tts-images", "false"])
+    assert rc == 0
+    text = err.getvalue()
+    assert "Saved Objects" in text and str(out / "export" / "tts") in text
+    save = _load(out / "export" / "tts" / "tavern-en.json")
+    assert all(u.startswith(out.resolve().as_uri()) for u in _urls(save))

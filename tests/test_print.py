@@ -294,7 +294,7 @@ def test_cli_print_flags(tmp_path: Path) -> None:
     assert float(page.bleedbox.left) == pytest.approx(float(page.trimbox.left) - 2 * MM, abs=0.01)
     assert not (tmp_path / "gen" / "print" / "png").exists()
     assert main(["build", str(ROOT / FIXTURE), "--out", str(tmp_path / "bad"), "--only", "print",
-                 "--bleed", "lots"]) == 1
+                 "--bleed", "lots"]) == 2  # a command-line error, found before any work
     assert not (tmp_path / "bad").exists()
 
 

@@ -146,7 +146,7 @@ def test_every_effect_is_a_documented_function() -> None:
     for module in pkg.MODULES:
         for fx in module.EFFECTS:
             doc = fx.run.__doc__ or ""
-            assert catalogue.verbs[fx.trigger].doc.split()[0] in doc and "Source: content/" in doc
+            assert catalogue.verbs[fx.trigger].doc.split()[0] in doc and "Source: karak/" in doc
             count += 1
     assert count == sum(len(e.effects) for e in bundled_project().entities_of("karak"))
 

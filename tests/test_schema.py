@@ -231,7 +231,7 @@ def test_kind_declaration_violating_schema_fails_check_schema(kind_project: Path
 
 @pytest.mark.usefixtures("checker_gap")
 def test_build_always_validates_against_schemas(kind_project: Path) -> None:
-    out = kind_project / "gen"
+    out = kind_project.parent / f"{kind_project.name}-gen"  # outside the content folder, which is refused
     code, _, err = _run(["build", ".", "--out", str(out)], kind_project)
     assert code == 1
     assert "error[E402]" in err

@@ -18,6 +18,7 @@ from cardc.model import Project
 class BuildOptions:
     only: frozenset[str] = frozenset()  # empty: every backend
     settings: dict[str, str] = field(default_factory=dict)
+    destination: Path | None = None  # the folder the outputs end up in (backends write to a temp folder first)
 
     def wants(self, name: str) -> bool:
         return not self.only or name in self.only

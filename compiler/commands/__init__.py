@@ -1,1 +1,1 @@
-"""Sub-commands of `cardc` that live in their own module: `add_arguments(parser)` and `run(args) -> int`."""
+"""Commands of the `cardc` command line, one module each."""

@@ -143,7 +143,7 @@ class GameExport:
             "attrs": {k: self.enc.encode(v, self._attr_type(e, k)) for k, v in e.attrs.items()},
             "effects": [self.effect(x) for x in e.effects],
             "provisional": [{"path": path, "note": note} for path, note in e.provisional],
-            "source": {"ref": e.source, "file": e.span.file, "line": e.span.line},
+            "source": {"ref": e.source, "file": self.project.source_name(e.span.file), "line": e.span.line},
         }
 
     def rules(self, e: m.Entity) -> dict[str, list[str]] | None:

@@ -1,10 +1,11 @@
 """Tabletop Simulator saved objects: `export/tts/<game>-<lang>.json` and sheets in `export/tts/img/`.
 
-Copy the JSON into TTS's `Saves/Saved Objects` folder (and the images where the URLs point, or set
-`tts_base_url` to where they are hosted). Each module's physical entities of one kind form one deck
-(`DeckCustom`; a single piece is a `CardCustom`), every card repeated `copies` times, named in the
-file's language, with its rules text as the description and its entity key in `GMNotes`.
-Everything is deterministic: GUIDs are hashes of the card's place, not random.
+Copy the JSON into TTS's `Saves/Saved Objects` folder: by default its image URLs are absolute `file:///` URLs of
+the build folder, which TTS loads as they are; `tts_base_url` rewrites them for images hosted elsewhere. Cards of
+one module and kind form one deck (`DeckCustom`; a single card is a `CardCustom`); round tokens and square tiles
+become `Custom_Tile` pieces of TTS's own shapes, gathered in a `Bag` per module and kind. Every piece is repeated
+`copies` times, named in the file's language, with the full rules text of it and of its abilities as the
+description and its entity key in `GMNotes`. GUIDs are hashes of the piece's place, not random.
 """
 
 from __future__ import annotations
@@ -25,6 +26,18 @@ from cardc.diagnostics import NO_SPAN, Diagnostic, Severity
 from cardc.model import Entity, KindDef, Project
 
 POKER_MM = (63.5, 88.9)  # the size of a TTS card at scale 1
+TILE_MM = 25.4  # a Custom_Tile at scale 1 is one inch across
+
+# Tabletop Simulator's documented shape numbers (custom deck "Type" and Custom_Tile "CustomTile.Type").
+CARD_TYPES = {"rectangle_rounded": 0, "rectangle": 1, "hex_rounded": 2, "hex": 3, "circle": 4}
+TILE_TYPES = {"box": 0, "hex": 1, "circle": 2, "rounded": 3}
+
+# Where TTS looks for saved objects, printed after a build so a user knows where the file goes.
+SAVED_OBJECTS = {
+    "Windows": r"%USERPROFILE%\Documents\My Games\Tabletop Simulator\Saves\Saved Objects",
+    "macOS": "~/Library/Tabletop Simulator/Saves/Saved Objects",
+    "Linux": "~/.local/share/Tabletop Simulator/Saves/Saved Objects",
+}
 DECK_SPACING = 4.0
 DECKS_PER_ROW = 8
 _TRUE = {"1", "true", "yes", "on"}
@@ -53,11 +66,22 @@ class Deck:
     round_cut: bool = False
     sheets: list[Sheet] = field(default_factory=list)
 
+    @property
+    def as_tiles(self) -> bool:
+        """Round tokens and square tiles are TTS tiles of that shape; everything else is a card deck."""
+        w, h = self.size_mm
+        return self.round_cut or abs(w - h) < 0.01
+
+    @property
+    def tile_type(self) -> int:
+        return TILE_TYPES["circle"] if self.round_cut else TILE_TYPES["box"]
+
 
 @dataclass(frozen=True)
 class TtsSettings:
-    base_url: str = ""
+    base_url: str = ""  # empty: absolute file:/// URLs of the build's destination folder
     images: bool = True
+    destination: Path | None = None  # where the build's output ends up (the build writes to a temp folder first)
 
 
 def parse_settings(raw: dict[str, str]) -> tuple[TtsSettings, list[Diagnostic]]:
@@ -112,8 +136,12 @@ def _guid(*parts: object) -> str:
     return hashlib.sha1("/".join(str(p) for p in parts).encode("utf-8")).hexdigest()[:6]
 
 
-def _url(base: str, rel: str) -> str:
-    return f"{base.rstrip('/')}/{rel}" if base else rel
+def _url(settings: TtsSettings, rel: str) -> str:
+    """A URL TTS can load: under `base_url` if set, else the file's absolute file:/// URL in the final folder."""
+    if settings.base_url:
+        return f"{settings.base_url.rstrip('/')}/{rel}"
+    folder = (settings.destination or Path.cwd()).resolve() / "export" / "tts"
+    return (folder / rel).as_uri()
 
 
 class TtsExport:
@@ -129,8 +157,14 @@ class TtsExport:
         self.loc = Localizer(export_languages(self.game), self.game.fallback)
         self.stem = f"{game}-{lang}"
         self.decks = plan_decks(project, game)
+        self.children: dict[str, list[Entity]] = {}
+        for e in project.entities_of(game):
+            if e.parent is not None and not e.errata:
+                self.children.setdefault(e.parent, []).append(e)
         number = 0
         for deck in self.decks:
+            if deck.as_tiles:
+                continue
             for part in sh.chunks(deck.entities):
                 number += 1
                 cols, rows = sh.grid(len(part))
@@ -180,6 +214,15 @@ class TtsExport:
                 return f"{lo}–{hi}"
         return "?"
 
+    def description(self, e: Entity) -> str:
+        """The piece's full rules text, then each of its abilities' (named), so a player can read what it does."""
+        lines = list(self.rules(e, self.lang))
+        for child in self.children.get(e.id, ()):
+            text = " ".join(self.rules(child, self.lang))
+            if text:
+                lines.append(f"{self.name(child)}: {text}")
+        return "\n".join(lines)
+
     def face_text(self, e: Entity, kd: KindDef) -> fc.FaceText:
         stats = tuple(f"{self.word(k)} {self.stat(v)}" for k, v in fc.stat_items(e))
         return fc.FaceText(self.name(e), self.kind_name(kd), stats, tuple(self.rules(e, self.lang)),
@@ -189,13 +232,13 @@ class TtsExport:
 
     def custom_deck(self, sheet: Sheet, round_cut: bool) -> dict[str, Any]:
         return {
-            "FaceURL": _url(self.settings.base_url, sheet.face_file),
-            "BackURL": _url(self.settings.base_url, sheet.back_file),
+            "FaceURL": _url(self.settings, sheet.face_file),
+            "BackURL": _url(self.settings, sheet.back_file),
             "NumWidth": sheet.cols,
             "NumHeight": sheet.rows,
             "BackIsHidden": False,  # the sheet's last cell is the hidden face
             "UniqueBack": sheet.unique_back,
-            "Type": 5 if round_cut else 0,  # 5: circle, 0: rounded rectangle
+            "Type": CARD_TYPES["circle" if round_cut else "rectangle_rounded"],
         }
 
     def transform(self, deck: Deck, i: int) -> dict[str, float]:
@@ -209,7 +252,7 @@ class TtsExport:
         return {
             "Name": name,
             "Nickname": self.name(e),
-            "Description": "\n".join(self.rules(e, self.lang)),
+            "Description": self.description(e),
             "GMNotes": e.key,
             "CardID": sheet.number * 100 + index,
             "CustomDeck": {str(sheet.number): self.custom_deck(sheet, deck.round_cut)},
@@ -220,7 +263,51 @@ class TtsExport:
             "ColorDiffuse": {"r": 0.713, "g": 0.713, "b": 0.713},
         }
 
+    def tile_files(self, e: Entity) -> tuple[str, str]:
+        stem = f"img/{self.stem}-{e.key.replace(':', '.')}"
+        return f"{stem}.png", f"{stem}-back.png"
+
+    def tile(self, deck: Deck, i: int, e: Entity, copy: int) -> dict[str, Any]:
+        face, back = self.tile_files(e)
+        w, h = deck.size_mm
+        return {
+            "Name": "Custom_Tile",
+            "Nickname": self.name(e),
+            "Description": self.description(e),
+            "GMNotes": e.key,
+            "CustomImage": {"ImageURL": _url(self.settings, face), "ImageSecondaryURL": _url(self.settings, back),
+                            "ImageScalar": 1.0, "WidthScale": 0.0,
+                            "CustomTile": {"Type": deck.tile_type, "Thickness": 0.1, "Stackable": True,
+                                           "Stretch": True}},
+            "Transform": {**self.transform(deck, i), "rotZ": 0.0,
+                          "scaleX": round(w / TILE_MM, 4), "scaleZ": round(h / TILE_MM, 4)},
+            "GUID": _guid(self.stem, "tile", e.key, copy),
+            "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
+            "HideWhenFaceDown": False, "Hands": False,
+            "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0},
+        }
+
+    def bag_object(self, deck: Deck, i: int) -> dict[str, Any]:
+        """Tokens and tiles of one module and kind in a bag, as they are drawn in play; one piece stands alone."""
+        pieces = [self.tile(deck, i, e, copy) for e in deck.entities for copy in range(e.copies or 0)]
+        if len(pieces) == 1:
+            return pieces[0]
+        return {
+            "Name": "Bag",
+            "Nickname": self.deck_name(deck),
+            "Description": "",
+            "GMNotes": f"{self.game.id}/{deck.module}/{deck.kind.id}",
+            "ContainedObjects": pieces,
+            "Transform": {**self.transform(deck, i), "rotZ": 0.0, "scaleX": 1.0, "scaleZ": 1.0},
+            "GUID": _guid(self.stem, "bag", deck.module, deck.kind.id),
+            "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
+            "HideWhenFaceDown": False, "Hands": False, "MaterialIndex": 1,
+            "ColorDiffuse": {"r": 0.45, "g": 0.3, "b": 0.2},
+        }
+
     def deck_object(self, deck: Deck, i: int) -> dict[str, Any]:
+        if deck.as_tiles:
+            return self.bag_object(deck, i)
         cards = [(sheet, index, e, copy) for sheet in deck.sheets for index, e in enumerate(sheet.cards)
                  for copy in range(e.copies or 0)]
         if len(cards) == 1:
@@ -258,6 +345,8 @@ class TtsExport:
         title = self.text(self.game.name) or self.game.id
         for deck in self.decks:
             color = fc.color_of(deck.kind.id)
+            if deck.as_tiles:
+                self._write_tile_images(folder, print_png, deck, title, color)
             for sheet in deck.sheets:
                 cell = sh.cell_size(*deck.size_mm, sheet.cols, sheet.rows)
                 back = fc.draw_plain(title, self.kind_name(deck.kind), *cell, color)
@@ -277,6 +366,20 @@ class TtsExport:
                 else:
                     image = back
                 (folder / Path(sheet.back_file).name).write_bytes(sh.png_bytes(image))
+
+    def _write_tile_images(self, folder: Path, print_png: Path | None, deck: Deck, title: str, color: str) -> None:
+        """One image per tile or token and side (TTS tiles take single images, not sheets)."""
+        cell = sh.cell_size(*deck.size_mm, 1, 1)
+        for e in deck.entities:
+            face_file, back_file = self.tile_files(e)
+            src = self._print_png(print_png, deck, e)
+            face = fc.printed_face(src, *deck.size_mm, cell) if src is not None else None
+            face = face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut)
+            back_src = src.with_name(src.stem + "-back.png") if src is not None else None
+            back = fc.printed_face(back_src, *deck.size_mm, cell) if back_src is not None else None
+            back = back or fc.draw_plain(title, self.kind_name(deck.kind), *cell, color)
+            (folder / Path(face_file).name).write_bytes(sh.png_bytes(face))
+            (folder / Path(back_file).name).write_bytes(sh.png_bytes(back))
 
     def _print_png(self, root: Path | None, deck: Deck, e: Entity) -> Path | None:
         if root is None:
@@ -312,6 +415,8 @@ def write_tts(project: Project, out: Path, options: BuildOptions, rules: RulesCa
     settings, diags = parse_settings(options.settings)
     if any(d.is_error for d in diags):
         return diags
+    # TTS URLs name where the files end up: the build's destination, or the folder written outside a build.
+    settings = TtsSettings(settings.base_url, settings.images, options.destination or out)
     rules = rules or RulesCache(project)
     folder = out / "export" / "tts"
     print_png = out / "print" / "png"
@@ -327,4 +432,16 @@ def write_tts(project: Project, out: Path, options: BuildOptions, rules: RulesCa
     return diags
 
 
-__all__ = ["Deck", "Sheet", "TtsExport", "TtsSettings", "parse_settings", "plan_decks", "write_tts"]
+def copy_instructions(out: Path) -> list[str]:
+    """Where to put the saved objects a build wrote, for the build's closing lines."""
+    files = sorted((out / "export" / "tts").glob("*.json"))
+    if not files:
+        return []
+    lines = [f"Tabletop Simulator: copy {len(files)} saved object file{'s' if len(files) != 1 else ''} from "
+             f"{out / 'export' / 'tts'} into TTS's Saved Objects folder:"]
+    lines += [f"  {system}: {path}" for system, path in SAVED_OBJECTS.items()]
+    return lines
+
+
+__all__ = ["Deck", "Sheet", "TtsExport", "TtsSettings", "copy_instructions", "parse_settings", "plan_decks",
+           "write_tts"]

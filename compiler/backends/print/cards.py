@@ -171,7 +171,7 @@ def image_path(project: Project, e: Entity, rel: str) -> Path | None:
     """An entity's `image`, resolved next to its source file or in the content folder."""
     if not rel:
         return None
-    for base in (Path(e.span.file).parent, project.root):
+    for base in ((project.root / project.source_name(e.span.file)).parent, project.root):
         p = (base / rel).resolve()
         if p.is_file():
             return p

@@ -103,7 +103,7 @@ class PrintBuild:
         if t is None:
             g = self.project.games[game]
             user = None
-            for base in (Path(g.span.file).parent, self.project.root / game):
+            for base in ((self.project.root / self.project.source_name(g.span.file)).parent, self.project.root / game):
                 if (base / "templates").is_dir():
                     user = base / "templates"
                     break

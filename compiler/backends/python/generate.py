@@ -206,7 +206,8 @@ def effect_doc(catalogue: Catalogue, e: m.Entity, fx: m.Effect, project: m.Proje
         lines.append(f"Only if {_cond_text(fx.condition)} ({docs})")
     lines.append("Then:")
     lines.extend(_body_text(catalogue, fx.body) or ["- nothing"])
-    lines.append(f"Source: {fx.span.file}:{fx.span.line}" + (f"; {e.source}" if e.source else ""))
+    source = project.source_name(fx.span.file) if project is not None else fx.span.file
+    lines.append(f"Source: {source}:{fx.span.line}" + (f"; {e.source}" if e.source else ""))
     return "\n".join(w for line in lines for w in _wrap(line))
 
 
@@ -315,7 +316,8 @@ def module_source(project: m.Project, catalogue: Catalogue, game: str, module_ke
 
 def game_package(project: m.Project, catalogue: Catalogue, game: str) -> dict[str, str]:
     """`{relative path: source}` of the package for `game`."""
-    entities = sorted(project.entities_of(game), key=lambda e: (e.span.file, e.span.line, e.span.col))
+    entities = sorted(project.entities_of(game),
+                      key=lambda e: (project.source_name(e.span.file), e.span.line, e.span.col))
     order = ["base"] + sorted(mod.id for mod in project.modules_of(game) if mod.id != "base")
     files: dict[str, str] = {}
     modules: list[tuple[str, str]] = []  # (python module name, expansion id)

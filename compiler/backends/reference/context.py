@@ -99,7 +99,7 @@ class RefContext:
     def modules(self) -> list[Module]:
         """The base game first, then the expansions in declaration order."""
         mods = self.project.modules_of(self.game.id)
-        return sorted(mods, key=lambda m: (m.id != "base", m.span.file, m.span.line))
+        return sorted(mods, key=lambda m: (m.id != "base", self.project.source_name(m.span.file), m.span.line))
 
     # ---- rich text --------------------------------------------------------------
 

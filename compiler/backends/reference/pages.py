@@ -135,7 +135,7 @@ def components_page(ctx: RefContext) -> Page:
         items = [e for e in ctx.entities if e.module == mod.id and physical(ctx, e) and not e.errata]
         if not items:
             continue
-        items.sort(key=lambda e: (order.get(e.kind, 999), e.span.file, e.span.line))
+        items.sort(key=lambda e: (order.get(e.kind, 999), ctx.project.source_name(e.span.file), e.span.line))
         rows = []
         totals: Counter[str] = Counter()
         unknown: set[str] = set()

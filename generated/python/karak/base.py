@@ -783,7 +783,7 @@ def fx_double_attack_1(ctx: Context) -> None:
       game.)
     Then:
     - may reroll(which=all, repeat=False): Roll the fight's dice again and keep the new result.
-    Source: content/karak/base/heroes.cardc:21; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
+    Source: karak/base/heroes.cardc:21; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
     """
     if not (v.first_use(ctx, 'fight')):
         return
@@ -808,7 +808,7 @@ def fx_reincarnation_1(ctx: Context) -> None:
         the hero moved.
     - heal_full: Heal to the maximum.
     - end_turn: The hero's turn ends.
-    Source: content/karak/base/heroes.cardc:30; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:30; base-game-facts.md#1.10
     """
     v.prevent(ctx)
     v.fallback_action(ctx, 'teleport', 'fountain', 'self', 'nearest')
@@ -824,7 +824,7 @@ def fx_backstab_1(ctx: Context) -> None:
     When: While the attack total of a fight is counted.
     Then:
     - tie_wins: A tie counts as a win.
-    Source: content/karak/base/heroes.cardc:53; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:53; base-game-facts.md#1.10
     """
     v.tie_wins(ctx)
 
@@ -845,7 +845,7 @@ def fx_sneak_1(ctx: Context) -> None:
             instead.
       fight:
         - nothing
-    Source: content/karak/base/heroes.cardc:62; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:62; base-game-facts.md#1.10
     """
     if not (not v.last_step(ctx)):
         return
@@ -864,7 +864,7 @@ def fx_magic_affinity_1(ctx: Context) -> None:
     When: Before the dice of a fight are rolled, when spells and abilities are chosen.
     Then:
     - keep_after_use(item=magic_missile): The item is not discarded after use.
-    Source: content/karak/base/heroes.cardc:85; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:85; base-game-facts.md#1.10
     """
     v.keep_after_use(ctx, 'magic_missile')
 
@@ -879,7 +879,7 @@ def fx_spirit_walk_1(ctx: Context) -> None:
     Then:
     - walk_through_walls: The hero may step to an orthogonally adjacent tile that is already revealed
         even where no passage connects them (one step); it cannot reveal a tile that way.
-    Source: content/karak/base/heroes.cardc:94; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:94; base-game-facts.md#1.10
     """
     v.fallback_modifier(ctx, 'walk_through_walls')
 
@@ -900,7 +900,7 @@ def fx_sacrifice_1(ctx: Context) -> None:
         - attack(amount=+1): Change the attack total.
       keep:
         - nothing
-    Source: content/karak/base/heroes.cardc:110; 002_cbefe6d082d470f6.txt#Souboj hrdinů
+    Source: karak/base/heroes.cardc:110; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
     if not (v.first_use(ctx, 'turn') and not v.lives(ctx, (1, 1))):
         return
@@ -926,7 +926,7 @@ def fx_substitution_1(ctx: Context) -> None:
         - end_turn: The hero's turn ends.
       move_normally:
         - nothing
-    Source: content/karak/base/heroes.cardc:125; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:125; base-game-facts.md#1.10
     """
     choice1 = ctx.choose('substitution#1', ('swap', 'move_normally'))
     if choice1 == 'swap':
@@ -948,7 +948,7 @@ def fx_combat_training_1(ctx: Context) -> None:
       re-rolled).; first_use: This effect has not yet run in the current fight, turn or game.)
     Then:
     - may reroll(which=ones, repeat=False): Roll the fight's dice again and keep the new result.
-    Source: content/karak/base/heroes.cardc:146; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
+    Source: karak/base/heroes.cardc:146; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
     """
     if not (v.die_shows(ctx, 1, False) and v.first_use(ctx, 'fight')):
         return
@@ -967,7 +967,7 @@ def fx_unstoppable_1(ctx: Context) -> None:
       (any_roll = true - also a die that showed it in this fight and was then re-rolled).)
     Then:
     - continue_turn: The hero may use the remaining steps of the turn.
-    Source: content/karak/base/heroes.cardc:157; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:157; base-game-facts.md#1.10
     """
     if not (v.die_shows(ctx, 6, True)):
         return
@@ -985,7 +985,7 @@ def fx_premonition_1(ctx: Context) -> None:
       turn.; defending: The hero did not start this fight; another hero challenged or attacked it.)
     Then:
     - attack(amount=+1): Change the attack total.
-    Source: content/karak/base/heroes.cardc:177; 004_dc563c5159c76d25.txt#Battle Arena
+    Source: karak/base/heroes.cardc:177; 004_dc563c5159c76d25.txt#Battle Arena
     """
     if not (v.first_step(ctx) or v.defending(ctx)):
         return
@@ -1000,7 +1000,7 @@ def fx_fate_weaver_1(ctx: Context) -> None:
     When: When a hero reveals a room and draws its token.
     Then:
     - draw_tokens(count=2, keep=1): Draw tokens and keep some of them, returning the rest.
-    Source: content/karak/base/heroes.cardc:186; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:186; base-game-facts.md#1.10
     """
     v.fallback_action(ctx, 'draw_tokens', 2, 1)
 
@@ -1022,7 +1022,7 @@ def fx_healing_portal_1(ctx: Context) -> None:
     - heal_full: Heal to the maximum.
     - if steps_taken(range=(1, 4)):
       - end_turn: The hero's turn ends.
-    Source: content/karak/base/items.cardc:47; base-game-facts.md#1.7
+    Source: karak/base/items.cardc:47; base-game-facts.md#1.7
     """
     v.fallback_action(ctx, 'teleport', 'fountain', 'self', 'any')
     v.heal_full(ctx)
@@ -1042,7 +1042,7 @@ def fx_chest_1(ctx: Context) -> None:
     Then:
     - may open_chest(ends_turn=False): Spend a key (it is discarded) to turn over the chest on this
         tile; its contents lie on the tile to be taken.
-    Source: content/karak/base/items.cardc:88; base-game-facts.md#1.6
+    Source: karak/base/items.cardc:88; base-game-facts.md#1.6
     """
     if not (v.holds(ctx, 'key')):
         return
@@ -1059,7 +1059,7 @@ def fx_mummy_1(ctx: Context) -> None:
     Then:
     - curse(who=chosen): A hero becomes cursed (self - this hero; chosen - any hero the acting player
         picks, itself included; chosen_other - another hero the acting player picks).
-    Source: content/karak/base/monsters.cardc:34; base-game-facts.md#1.8
+    Source: karak/base/monsters.cardc:34; base-game-facts.md#1.8
     """
     v.curse(ctx, 'chosen')
 
@@ -1076,7 +1076,7 @@ def fx_dragon_1(ctx: Context) -> None:
         treasure); chosen_by says who picks which one (self - the taker; owner - the hero who gives it
         up); refused says where it goes if the taker declines it (only under `may`).
     - end_game: The game ends at once; the hero with the most treasure wins.
-    Source: content/karak/base/monsters.cardc:85; base-game-facts.md#1.9
+    Source: karak/base/monsters.cardc:85; base-game-facts.md#1.9
     """
     v.fallback_action(ctx, 'take_item', 'reward', 'self', 'stays')
     v.fallback_action(ctx, 'end_game')
@@ -1090,7 +1090,7 @@ def fx_turn_1(ctx: Context) -> None:
     When: At the start of the hero's turn.
     Then:
     - steps(count=4): The hero has this many steps this turn instead of the usual number.
-    Source: content/karak/base/rules.cardc:13; base-game-facts.md#1.2
+    Source: karak/base/rules.cardc:13; base-game-facts.md#1.2
     """
     v.fallback_modifier(ctx, 'steps', 4)
 
@@ -1105,7 +1105,7 @@ def fx_monster_encounter_1(ctx: Context) -> None:
       follows; `prevent` here cancels the fight, not the step.
     Then:
     - fight_monster: Fight the monster on the hero's tile now.
-    Source: content/karak/base/rules.cardc:21; base-game-facts.md#1.2
+    Source: karak/base/rules.cardc:21; base-game-facts.md#1.2
     """
     v.fallback_action(ctx, 'fight_monster')
 
@@ -1118,7 +1118,7 @@ def fx_fight_1(ctx: Context) -> None:
     When: Before the dice of a fight are rolled, when spells and abilities are chosen.
     Then:
     - fight_dice(dice=2d6): The dice the fight is rolled with; their sum starts the attack total.
-    Source: content/karak/base/rules.cardc:29; base-game-facts.md#1.3
+    Source: karak/base/rules.cardc:29; base-game-facts.md#1.3
     """
     v.fight_dice(ctx, (2, 6))
 
@@ -1136,7 +1136,7 @@ def fx_fight_2(ctx: Context) -> None:
     - retreat_to(where=came_from): Where the hero retreats after a lost or tied fight (came_from - the
         tile it came from; adjacent_revealed - any already revealed tile next to the fight's tile,
         chosen by the hero).
-    Source: content/karak/base/rules.cardc:30; base-game-facts.md#1.3
+    Source: karak/base/rules.cardc:30; base-game-facts.md#1.3
     """
     v.loss_costs(ctx, 1)
     v.tie_costs(ctx, 0)
@@ -1152,7 +1152,7 @@ def fx_room_action_1(ctx: Context) -> None:
     Only if against(opponent=monster) (against: The opponent of the fight is of this sort.)
     Then:
     - end_turn: The hero's turn ends.
-    Source: content/karak/base/rules.cardc:37; base-game-facts.md#1.2
+    Source: karak/base/rules.cardc:37; base-game-facts.md#1.2
     """
     if not (v.against(ctx, 'monster')):
         return
@@ -1173,7 +1173,7 @@ def fx_inventory_1(ctx: Context) -> None:
         any slot_limit changes.
     - set_limit(slot=key, value=1): The character may own at most this many things of a sort, before any
         slot_limit changes.
-    Source: content/karak/base/rules.cardc:45; base-game-facts.md#1.5
+    Source: karak/base/rules.cardc:45; base-game-facts.md#1.5
     """
     v.set_limit(ctx, 'weapon', 2)
     v.set_limit(ctx, 'spell', 3)
@@ -1188,7 +1188,7 @@ def fx_unconsciousness_1(ctx: Context) -> None:
     When: When the hero loses its last life.
     Then:
     - fall_unconscious: The hero falls unconscious and stays where it is.
-    Source: content/karak/base/rules.cardc:54; base-game-facts.md#1.4
+    Source: karak/base/rules.cardc:54; base-game-facts.md#1.4
     """
     v.fall_unconscious(ctx)
 
@@ -1204,7 +1204,7 @@ def fx_unconsciousness_2(ctx: Context) -> None:
     Then:
     - end_turn: The hero's turn ends.
     - gain_life(amount=1): Gain lives, up to the maximum.
-    Source: content/karak/base/rules.cardc:55; base-game-facts.md#1.4
+    Source: karak/base/rules.cardc:55; base-game-facts.md#1.4
     """
     if not (v.lives(ctx, (0, 0))):
         return
@@ -1220,7 +1220,7 @@ def fx_curse_1(ctx: Context) -> None:
     When: All the time while the card is in play or the rule applies; its modifiers hold throughout.
     Then:
     - no_abilities: The hero's abilities do not apply.
-    Source: content/karak/base/rules.cardc:67; base-game-facts.md#1.8
+    Source: karak/base/rules.cardc:67; base-game-facts.md#1.8
     """
     v.no_abilities(ctx)
 
@@ -1234,7 +1234,7 @@ def fx_curse_2(ctx: Context) -> None:
     Only if at_maximum(stat=lives) (at_maximum: The character's stat is at its maximum.)
     Then:
     - remove_curse: The curse is removed from the hero.
-    Source: content/karak/base/rules.cardc:68; base-game-facts.md#1.8
+    Source: karak/base/rules.cardc:68; base-game-facts.md#1.8
     """
     if not (v.at_maximum(ctx, 'lives')):
         return
@@ -1251,7 +1251,7 @@ def fx_scoring_1(ctx: Context) -> None:
     Then:
     - declare_winner(ties=shared): The hero whose treasures add up to the highest value wins (ties -
         shared - every tied hero wins).
-    Source: content/karak/base/rules.cardc:76; base-game-facts.md#1.9
+    Source: karak/base/rules.cardc:76; base-game-facts.md#1.9
     """
     v.fallback_action(ctx, 'declare_winner', 'shared')
 
@@ -1264,7 +1264,7 @@ def fx_start_tile_1(ctx: Context) -> None:
     When: At the end of the hero's turn.
     Then:
     - heal_full: Heal to the maximum.
-    Source: content/karak/base/tiles.cardc:17; base-game-facts.md#1.1
+    Source: karak/base/tiles.cardc:17; base-game-facts.md#1.1
     """
     v.heal_full(ctx)
 
@@ -1277,7 +1277,7 @@ def fx_fountain_corner_1(ctx: Context) -> None:
     When: At the end of the hero's turn.
     Then:
     - heal_full: Heal to the maximum.
-    Source: content/karak/base/tiles.cardc:68; base-game-facts.md#1.2
+    Source: karak/base/tiles.cardc:68; base-game-facts.md#1.2
     """
     v.heal_full(ctx)
 
@@ -1292,7 +1292,7 @@ def fx_portal_straight_1(ctx: Context) -> None:
     Then:
     - portal_link: This tile counts as adjacent to every other revealed tile with portal_link; moving
         between them costs one step.
-    Source: content/karak/base/tiles.cardc:79; base-game-facts.md#1.2
+    Source: karak/base/tiles.cardc:79; base-game-facts.md#1.2
     """
     v.fallback_modifier(ctx, 'portal_link')
 

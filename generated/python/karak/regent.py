@@ -487,7 +487,7 @@ def fx_thorn_of_darkness_1(ctx: Context) -> None:
     When: When the holder uses this item.
     Then:
     - damage_opponent(amount=1): Take lives away from another hero of your choice.
-    Source: content/karak/regent/equipment.cardc:19; 004_dc563c5159c76d25.txt#The Thorn of Darkness
+    Source: karak/regent/equipment.cardc:19; 004_dc563c5159c76d25.txt#The Thorn of Darkness
     """
     v.damage_opponent(ctx, 1)
 
@@ -500,7 +500,7 @@ def fx_frost_fist_1(ctx: Context) -> None:
     When: Right after the dice of a fight are rolled, when abilities may change the dice.
     Then:
     - after_roll: This spell may also be used after the dice of the fight are rolled.
-    Source: content/karak/regent/equipment.cardc:36; 004_dc563c5159c76d25.txt#The Frost Fist
+    Source: karak/regent/equipment.cardc:36; 004_dc563c5159c76d25.txt#The Frost Fist
     """
     v.after_roll(ctx)
 
@@ -514,7 +514,7 @@ def fx_berserk_1(ctx: Context) -> None:
     Only if lives(range=3..4) (lives: The hero's current lives lie in the range.)
     Then:
     - attack(amount=+1): Change the attack total.
-    Source: content/karak/regent/heroes.cardc:32; 004_dc563c5159c76d25.txt#Valduk — the Barbarian
+    Source: karak/regent/heroes.cardc:32; 004_dc563c5159c76d25.txt#Valduk — the Barbarian
     """
     if not (v.lives(ctx, (3, 4))):
         return
@@ -530,7 +530,7 @@ def fx_berserk_2(ctx: Context) -> None:
     Only if lives(range=1..2) (lives: The hero's current lives lie in the range.)
     Then:
     - attack(amount=+2): Change the attack total.
-    Source: content/karak/regent/heroes.cardc:33; 004_dc563c5159c76d25.txt#Valduk — the Barbarian
+    Source: karak/regent/heroes.cardc:33; 004_dc563c5159c76d25.txt#Valduk — the Barbarian
     """
     if not (v.lives(ctx, (1, 2))):
         return
@@ -545,7 +545,7 @@ def fx_berserk_3(ctx: Context) -> None:
     When: When the hero heals.
     Then:
     - heal_choose: Choose how many lives to heal, up to the maximum.
-    Source: content/karak/regent/heroes.cardc:34; 004_dc563c5159c76d25.txt#Valduk — the Barbarian
+    Source: karak/regent/heroes.cardc:34; 004_dc563c5159c76d25.txt#Valduk — the Barbarian
     """
     v.heal_choose(ctx)
 
@@ -562,7 +562,7 @@ def fx_perseverance_1(ctx: Context) -> None:
       took_reward: The hero took the equipment won in the fight.)
     Then:
     - continue_turn: The hero may use the remaining steps of the turn.
-    Source: content/karak/regent/heroes.cardc:48; 004_dc563c5159c76d25.txt#Valduk — the Barbarian
+    Source: karak/regent/heroes.cardc:48; 004_dc563c5159c76d25.txt#Valduk — the Barbarian
     """
     if not (v.against(ctx, 'monster') and v.result(ctx, 'win') and not v.took_reward(ctx)):
         return
@@ -577,8 +577,7 @@ def fx_sword_master_1(ctx: Context) -> None:
     When: While the attack total of a fight is counted.
     Then:
     - weapon_value(item=sword, value=3): An item counts with a different attack value.
-    Source: content/karak/regent/heroes.cardc:76; 004_dc563c5159c76d25.txt#Baron Markul — the Battle
-      Mage
+    Source: karak/regent/heroes.cardc:76; 004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage
     """
     v.weapon_value(ctx, 'sword', 3)
 
@@ -603,8 +602,7 @@ def fx_blitz_attack_1(ctx: Context) -> None:
         - fight_monster: Fight the monster on the hero's tile now.
       move_normally:
         - nothing
-    Source: content/karak/regent/heroes.cardc:90; 004_dc563c5159c76d25.txt#Baron Markul — the Battle
-      Mage
+    Source: karak/regent/heroes.cardc:90; 004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage
     """
     choice1 = ctx.choose('blitz_attack#1', ('blitz', 'move_normally'))
     if choice1 == 'blitz':
@@ -628,8 +626,7 @@ def fx_blitz_attack_2(ctx: Context) -> None:
     - retreat_to(where=adjacent_revealed): Where the hero retreats after a lost or tied fight (came_from
         - the tile it came from; adjacent_revealed - any already revealed tile next to the fight's tile,
         chosen by the hero).
-    Source: content/karak/regent/heroes.cardc:97; 004_dc563c5159c76d25.txt#Baron Markul — the Battle
-      Mage
+    Source: karak/regent/heroes.cardc:97; 004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage
     """
     if not (v.fight_by(ctx, 'blitz_attack')):
         return
@@ -647,7 +644,7 @@ def fx_hannah_1(ctx: Context) -> None:
     Then:
     - slot_frozen(item=daggers, slot=spell): Copies of the item already in slots of that sort stay there
         but cannot be used, and no more may be put there.
-    Source: content/karak/regent/heroes.cardc:116; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
+    Source: karak/regent/heroes.cardc:116; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
     """
     if not (v.cursed(ctx)):
         return
@@ -662,7 +659,7 @@ def fx_throwing_daggers_1(ctx: Context) -> None:
     When: All the time while the card is in play or the rule applies; its modifiers hold throughout.
     Then:
     - item_in_slot(item=daggers, slot=spell): An item may be carried in a slot of another sort.
-    Source: content/karak/regent/heroes.cardc:129; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
+    Source: karak/regent/heroes.cardc:129; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
     """
     v.item_in_slot(ctx, 'daggers', 'spell')
 
@@ -675,7 +672,7 @@ def fx_throwing_daggers_2(ctx: Context) -> None:
     When: Before the dice of a fight are rolled, when spells and abilities are chosen.
     Then:
     - keep_after_use(item=daggers): The item is not discarded after use.
-    Source: content/karak/regent/heroes.cardc:130; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
+    Source: karak/regent/heroes.cardc:130; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
     """
     v.keep_after_use(ctx, 'daggers')
 
@@ -694,7 +691,7 @@ def fx_sprint_1(ctx: Context) -> None:
         - no_explore: The hero may not reveal new tiles or step onto unrevealed places this turn.
       move_normally:
         - nothing
-    Source: content/karak/regent/heroes.cardc:144; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
+    Source: karak/regent/heroes.cardc:144; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
     """
     choice1 = ctx.choose('sprint#1', ('sprint', 'move_normally'))
     if choice1 == 'sprint':
@@ -712,7 +709,7 @@ def fx_bear_attack_1(ctx: Context) -> None:
     When: Right after the dice of a fight are rolled, when abilities may change the dice.
     Then:
     - die_counts_as(face=1, as=6): A die showing one face counts as another.
-    Source: content/karak/regent/heroes.cardc:178; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
+    Source: karak/regent/heroes.cardc:178; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
     """
     v.die_counts_as(ctx, 1, 6)
 
@@ -729,7 +726,7 @@ def fx_eavesdropping_1(ctx: Context) -> None:
     - may explore(enter=False): Reveal an unrevealed place next to the hero's tile, placing a tile there
         and drawing its token if it is a room (enter = false - the hero stays where it is and may enter
         later with another step).
-    Source: content/karak/regent/heroes.cardc:193; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
+    Source: karak/regent/heroes.cardc:193; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
     """
     if ctx.may('eavesdropping#1', 'explore', False):
         v.fallback_action(ctx, 'explore', False)
@@ -745,7 +742,7 @@ def fx_magic_affinity_1(ctx: Context) -> None:
     Then:
     - keep_after_use(item=magic_missile): The item is not discarded after use.
     - keep_after_use(item=frost_fist): The item is not discarded after use.
-    Source: content/karak/regent/heroes.cardc:211; 004_dc563c5159c76d25.txt#The Frost Fist
+    Source: karak/regent/heroes.cardc:211; 004_dc563c5159c76d25.txt#The Frost Fist
     """
     v.keep_after_use(ctx, 'magic_missile')
     v.keep_after_use(ctx, 'frost_fist')
@@ -764,7 +761,7 @@ def fx_battle_arena_1(ctx: Context) -> None:
     - challenge: Pick another hero, move it to this tile (if it is not already here) and fight it; the
         challenger chooses spells and abilities and rolls first, then the challenged hero; each total
         must beat the other's.
-    Source: content/karak/regent/tiles.cardc:22; 004_dc563c5159c76d25.txt#Battle Arena
+    Source: karak/regent/tiles.cardc:22; 004_dc563c5159c76d25.txt#Battle Arena
     """
     if not (v.first_entry(ctx)):
         return
@@ -787,7 +784,7 @@ def fx_battle_arena_2(ctx: Context) -> None:
     - no_retreat: Nobody retreats after this fight, whatever retreat_to says; both fighters stay on the
         tile.
     - becomes_corridor: The tile works as an ordinary corridor from now on.
-    Source: content/karak/regent/tiles.cardc:23; 004_dc563c5159c76d25.txt#Battle Arena
+    Source: karak/regent/tiles.cardc:23; 004_dc563c5159c76d25.txt#Battle Arena
     """
     if not (v.fight_by(ctx, 'battle_arena')):
         return
@@ -811,7 +808,7 @@ def fx_battle_arena_3(ctx: Context) -> None:
     - may take_item(from=loser, chosen_by=self, refused=stays): Take one item (weapon, spell, key or
         treasure); chosen_by says who picks which one (self - the taker; owner - the hero who gives it
         up); refused says where it goes if the taker declines it (only under `may`).
-    Source: content/karak/regent/tiles.cardc:24; 004_dc563c5159c76d25.txt#Battle Arena
+    Source: karak/regent/tiles.cardc:24; 004_dc563c5159c76d25.txt#Battle Arena
     """
     if not (v.fight_by(ctx, 'battle_arena') and v.result(ctx, 'win')):
         return
@@ -830,7 +827,7 @@ def fx_battle_arena_4(ctx: Context) -> None:
     - face_down_until_entered: If this tile was revealed without a hero entering it (e.g. by
         eavesdropping), it lies face down until a hero enters it: a reminder that its first-entry effect
         has not happened yet. Revealing and counting it (chambers_revealed) are not affected.
-    Source: content/karak/regent/tiles.cardc:25; 004_dc563c5159c76d25.txt#Battle Arena
+    Source: karak/regent/tiles.cardc:25; 004_dc563c5159c76d25.txt#Battle Arena
     """
     v.fallback_action(ctx, 'face_down_until_entered')
 
@@ -849,7 +846,7 @@ def fx_cursed_chamber_1(ctx: Context) -> None:
     - if roll_in(range=1..3):
       - curse(who=self): A hero becomes cursed (self - this hero; chosen - any hero the acting player
           picks, itself included; chosen_other - another hero the acting player picks).
-    Source: content/karak/regent/tiles.cardc:43; 004_dc563c5159c76d25.txt#Cursed Chamber
+    Source: karak/regent/tiles.cardc:43; 004_dc563c5159c76d25.txt#Cursed Chamber
     """
     if not (not v.cursed(ctx)):
         return

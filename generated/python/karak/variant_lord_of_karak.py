@@ -77,8 +77,7 @@ def fx_lord_of_karak_1(ctx: Context) -> None:
         lowest_weapon_power - lowest sum of the attack of carried weapons; fewest_other_items - fewest
         spells and keys; lowest_roll - the tied heroes each roll a die, rolling again while tied); then
         becomes_lord fires for that hero.
-    Source: content/karak/regent/lord_of_karak.cardc:34; 004_dc563c5159c76d25.txt#GAME VERSION—THE LORD
-      OF KARAK
+    Source: karak/regent/lord_of_karak.cardc:34; 004_dc563c5159c76d25.txt#GAME VERSION—THE LORD OF KARAK
     """
     v.possess_weakest(ctx, ('fewest_treasures', 'lowest_weapon_power', 'fewest_other_items', 'lowest_roll'))
 
@@ -98,8 +97,7 @@ def fx_lord_of_karak_2(ctx: Context) -> None:
     - remove_curse: The curse is removed from the hero.
     - gain_abilities(from=other_heroes_in_play): The hero gains abilities (other_heroes_in_play - the
         abilities of every other hero in the game at this moment).
-    Source: content/karak/regent/lord_of_karak.cardc:37; 004_dc563c5159c76d25.txt#GAME VERSION—THE LORD
-      OF KARAK
+    Source: karak/regent/lord_of_karak.cardc:37; 004_dc563c5159c76d25.txt#GAME VERSION—THE LORD OF KARAK
     """
     v.swap_sheet(ctx, 'lord_of_karak_sheet')
     v.heal_full(ctx)
@@ -117,8 +115,7 @@ def fx_lord_of_karak_3(ctx: Context) -> None:
     Only if not players(range=2..2) (players: The number of players lies in the range.)
     Then:
     - lose_abilities: The hero loses the abilities of its own hero sheet.
-    Source: content/karak/regent/lord_of_karak.cardc:43; 004_dc563c5159c76d25.txt#GAME VERSION—THE LORD
-      OF KARAK
+    Source: karak/regent/lord_of_karak.cardc:43; 004_dc563c5159c76d25.txt#GAME VERSION—THE LORD OF KARAK
     """
     if not (not v.players(ctx, (2, 2))):
         return

@@ -533,7 +533,7 @@ def fx_human_card_1(ctx: Context) -> None:
         starts the game with.
     - slot_limit(slot=ability, amount=None): Change how many things of a sort the character may hold.
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
-    Source: content/prophecy/ancient_races/races.cardc:68; 000_3675fda29ad0c57f.txt#2.vlastnosti
+    Source: prophecy/ancient_races/races.cardc:68; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
     v.stat_mod(ctx, 'strength', None)
     v.stat_mod(ctx, 'will', None)
@@ -560,7 +560,7 @@ def fx_elf_card_1(ctx: Context) -> None:
         starts the game with.
     - slot_limit(slot=ability, amount=None): Change how many things of a sort the character may hold.
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
-    Source: content/prophecy/ancient_races/races.cardc:86; 000_3675fda29ad0c57f.txt#2.vlastnosti
+    Source: prophecy/ancient_races/races.cardc:86; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
     v.stat_mod(ctx, 'strength', -1)
     v.stat_mod(ctx, 'will', 1)
@@ -587,7 +587,7 @@ def fx_dwarf_card_1(ctx: Context) -> None:
         starts the game with.
     - slot_limit(slot=ability, amount=None): Change how many things of a sort the character may hold.
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
-    Source: content/prophecy/ancient_races/races.cardc:104; 000_3675fda29ad0c57f.txt#2.vlastnosti
+    Source: prophecy/ancient_races/races.cardc:104; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
     v.stat_mod(ctx, 'strength', None)
     v.stat_mod(ctx, 'will', None)
@@ -614,7 +614,7 @@ def fx_hobbit_card_1(ctx: Context) -> None:
         starts the game with.
     - slot_limit(slot=ability, amount=None): Change how many things of a sort the character may hold.
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
-    Source: content/prophecy/ancient_races/races.cardc:122; 000_3675fda29ad0c57f.txt#2.vlastnosti
+    Source: prophecy/ancient_races/races.cardc:122; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
     v.stat_mod(ctx, 'strength', None)
     v.stat_mod(ctx, 'will', None)
@@ -641,7 +641,7 @@ def fx_orc_card_1(ctx: Context) -> None:
         starts the game with.
     - slot_limit(slot=ability, amount=None): Change how many things of a sort the character may hold.
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
-    Source: content/prophecy/ancient_races/races.cardc:140; 000_3675fda29ad0c57f.txt#2.vlastnosti
+    Source: prophecy/ancient_races/races.cardc:140; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
     v.stat_mod(ctx, 'strength', None)
     v.stat_mod(ctx, 'will', None)
@@ -668,7 +668,7 @@ def fx_troll_card_1(ctx: Context) -> None:
         starts the game with.
     - slot_limit(slot=ability, amount=None): Change how many things of a sort the character may hold.
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
-    Source: content/prophecy/ancient_races/races.cardc:158; 000_3675fda29ad0c57f.txt#2.vlastnosti
+    Source: prophecy/ancient_races/races.cardc:158; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
     v.stat_mod(ctx, 'strength', None)
     v.stat_mod(ctx, 'will', None)
@@ -704,7 +704,7 @@ def fx_race_draft_1(ctx: Context) -> None:
         - draft(cards=race_cards, deal=2, passes=2): Deal cards of the deck to each player; as often as
             `passes`, every player keeps one card and passes all the others to the next player; at the
             end each player chooses one card held and the rest leave the game.
-    Source: content/prophecy/ancient_races/rules.cardc:10; 000_3675fda29ad0c57f.txt#2.vyber-postav
+    Source: prophecy/ancient_races/rules.cardc:10; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
     if v.players(ctx, (2, 2)):
         v.fallback_action(ctx, 'draft', 'race_cards', 4, 1)
@@ -731,7 +731,7 @@ def fx_character_fight_experience_with_races_1(ctx: Context) -> None:
     Then:
     - reward_cap(resource=experience, amount=1): At most this much of the resource is gained as the
         reward.
-    Source: content/prophecy/ancient_races/rules.cardc:64; 000_3675fda29ad0c57f.txt#7.zkusenost-za-boj
+    Source: prophecy/ancient_races/rules.cardc:64; 000_3675fda29ad0c57f.txt#7.zkusenost-za-boj
     """
     if not (
         v.against(ctx, 'character')

@@ -666,8 +666,7 @@ def fx_ability_and_item_limits_1(ctx: Context) -> None:
           before any slot_limit changes.
       - set_limit(slot=item, value=7): The character may own at most this many things of a sort, before
           any slot_limit changes.
-    Source: content/prophecy/base/rules.cardc:31;
-      000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu
+    Source: prophecy/base/rules.cardc:31; 000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu
     """
     if v.variant_on(ctx, 'longer_game'):
         v.set_limit(ctx, 'ability', 9)
@@ -689,7 +688,7 @@ def fx_character_draft_1(ctx: Context) -> None:
     - draft(cards=profession_cards, deal=2, passes=2): Deal cards of the deck to each player; as often
         as `passes`, every player keeps one card and passes all the others to the next player; at the
         end each player chooses one card held and the rest leave the game.
-    Source: content/prophecy/base/rules.cardc:46; 000_3675fda29ad0c57f.txt#2.vyber-postav
+    Source: prophecy/base/rules.cardc:46; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
     v.fallback_action(ctx, 'draft', 'profession_cards', 2, 2)
 
@@ -703,7 +702,7 @@ def fx_stat_increase_1(ctx: Context) -> None:
     Then:
     - raise_stat(stat=strength, amount=1): Take new stones of the stat, so that its current value and
         its maximum both rise.
-    Source: content/prophecy/base/rules.cardc:53; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base/rules.cardc:53; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     v.raise_stat(ctx, 'strength', 1)
 
@@ -717,7 +716,7 @@ def fx_stat_increase_2(ctx: Context) -> None:
     Then:
     - raise_stat(stat=will, amount=1): Take new stones of the stat, so that its current value and its
         maximum both rise.
-    Source: content/prophecy/base/rules.cardc:54; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base/rules.cardc:54; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     v.raise_stat(ctx, 'will', 1)
 
@@ -740,7 +739,7 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
         rules.
     - deal_to_spheres(deck=lesser_guardians): Deal the deck's cards into the spheres by the usual setup
         rules.
-    Source: content/prophecy/base/rules.cardc:62; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
+    Source: prophecy/base/rules.cardc:62; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
     """
     v.fallback_action(ctx, 'shuffle', 'artefacts')
     v.fallback_action(ctx, 'shuffle', 'greater_guardians')

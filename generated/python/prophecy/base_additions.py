@@ -350,7 +350,7 @@ def fx_new_items_1(ctx: Context) -> None:
     Then:
     - shuffle_in(cards=new_items, into=('common_items', 'rare_items')): Shuffle every card of the first
         deck into whichever of the listed decks it belongs to (by its back or its rarity).
-    Source: content/prophecy/base_additions/additions.cardc:26;
+    Source: prophecy/base_additions/additions.cardc:26;
       000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi
     """
     v.fallback_action(ctx, 'shuffle_in', 'new_items', ('common_items', 'rare_items'))
@@ -366,7 +366,7 @@ def fx_new_adventures_1(ctx: Context) -> None:
     Then:
     - shuffle_in(cards=new_adventures, into=('adventure_cards',)): Shuffle every card of the first deck
         into whichever of the listed decks it belongs to (by its back or its rarity).
-    Source: content/prophecy/base_additions/additions.cardc:34;
+    Source: prophecy/base_additions/additions.cardc:34;
       000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi
     """
     v.fallback_action(ctx, 'shuffle_in', 'new_adventures', ('adventure_cards',))
@@ -382,7 +382,7 @@ def fx_time_loop_1(ctx: Context) -> None:
     Then:
     - prevent: The event that fired the rule does not happen; the rule's other statements happen
         instead.
-    Source: content/prophecy/base_additions/errata.cardc:23; 000_3675fda29ad0c57f.txt#6.casova-smycka
+    Source: prophecy/base_additions/errata.cardc:23; 000_3675fda29ad0c57f.txt#6.casova-smycka
     """
     if not (v.fallback_condition(ctx, 'used_last_round')):
         return
@@ -397,7 +397,7 @@ def fx_mirror_shield_1(ctx: Context) -> None:
     When: When the holder of this card loses lives through the effect of another card.
     Then:
     - damage_owner(card=banner_of_doom, amount=None): The owner of the card loses lives.
-    Source: content/prophecy/base_additions/errata.cardc:78; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
+    Source: prophecy/base_additions/errata.cardc:78; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
     """
     v.fallback_action(ctx, 'damage_owner', 'banner_of_doom', None)
 
@@ -414,7 +414,7 @@ def fx_banner_of_doom_1(ctx: Context) -> None:
     Then:
     - damage_mod(amount=None): Change how many lives this card's effect takes from the character it is
         aimed at.
-    Source: content/prophecy/base_additions/errata.cardc:90; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
+    Source: prophecy/base_additions/errata.cardc:90; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
     """
     if not (v.fallback_condition(ctx, 'target_artefact_count', (0, 0))):
         return
@@ -444,7 +444,7 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
         looking at them.
     - remove_rest(deck=lesser_guardians): The cards left in the deck leave the game without anyone
         looking at them.
-    Source: content/prophecy/base_additions/errata.cardc:100; 000_3675fda29ad0c57f.txt#6.novi-strazci
+    Source: prophecy/base_additions/errata.cardc:100; 000_3675fda29ad0c57f.txt#6.novi-strazci
     """
     v.fallback_action(ctx, 'shuffle', 'artefacts')
     v.fallback_action(ctx, 'shuffle', 'greater_guardians')
@@ -473,8 +473,7 @@ def fx_stat_increase_1(ctx: Context) -> None:
       otherwise:
       - raise_stat(stat=strength, amount=1): Take new stones of the stat, so that its current value and
           its maximum both rise.
-    Source: content/prophecy/base_additions/errata.cardc:118;
-      000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base_additions/errata.cardc:118; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     if v.at_maximum(ctx, 'strength'):
         v.prevent(ctx)
@@ -500,8 +499,7 @@ def fx_stat_increase_2(ctx: Context) -> None:
       otherwise:
       - raise_stat(stat=will, amount=1): Take new stones of the stat, so that its current value and its
           maximum both rise.
-    Source: content/prophecy/base_additions/errata.cardc:126;
-      000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base_additions/errata.cardc:126; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     if v.at_maximum(ctx, 'will'):
         v.prevent(ctx)
@@ -537,8 +535,7 @@ def fx_character_draft_1(ctx: Context) -> None:
         - draft(cards=profession_cards, deal=2, passes=2): Deal cards of the deck to each player; as
             often as `passes`, every player keeps one card and passes all the others to the next player;
             at the end each player chooses one card held and the rest leave the game.
-    Source: content/prophecy/base_additions/errata.cardc:140;
-      000_3675fda29ad0c57f.txt#6.rozdeleni-postav
+    Source: prophecy/base_additions/errata.cardc:140; 000_3675fda29ad0c57f.txt#6.rozdeleni-postav
     """
     if v.players(ctx, (2, 2)):
         v.fallback_action(ctx, 'draft', 'profession_cards', 4, 1)

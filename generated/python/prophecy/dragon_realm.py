@@ -734,7 +734,7 @@ def fx_fire_lake_1(ctx: Context) -> None:
     Only if not variant_on(variant=dragonslayer) (variant_on: The variant is switched on.)
     Then:
     - cards_inactive(deck=dragon_slayer_abilities): Cards that came from the deck have no effect here.
-    Source: content/prophecy/dragon_realm/components.cardc:120; 000_3675fda29ad0c57f.txt#5.konec-cesty
+    Source: prophecy/dragon_realm/components.cardc:120; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
     if not (not v.variant_on(ctx, 'dragonslayer')):
         return
@@ -753,7 +753,7 @@ def fx_fire_lake_2(ctx: Context) -> None:
     Then:
     - stay: Stay on the current field; abilities usable instead of moving may be used.
     - end_turn: The hero's turn ends.
-    Source: content/prophecy/dragon_realm/components.cardc:121; 000_3675fda29ad0c57f.txt#5.konec-cesty
+    Source: prophecy/dragon_realm/components.cardc:121; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
     if not (v.against(ctx, 'guardian') and not v.result(ctx, 'win')):
         return
@@ -773,7 +773,7 @@ def fx_fire_lake_3(ctx: Context) -> None:
     - leave_board(board=dragon_realm_board): Leave the board for one of the two main-board spaces from
         which its gate is entered, chosen by the player.
     - end_turn: The hero's turn ends.
-    Source: content/prophecy/dragon_realm/components.cardc:122; 000_3675fda29ad0c57f.txt#5.konec-cesty
+    Source: prophecy/dragon_realm/components.cardc:122; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
     v.fallback_action(ctx, 'take_card', 'dragon_heart')
     v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
@@ -803,7 +803,7 @@ def fx_fire_lake_4(ctx: Context) -> None:
           - take_card(card=dragon_heart): Take the card.
           - leave_board(board=dragon_realm_board): Leave the board for one of the two main-board spaces
               from which its gate is entered, chosen by the player.
-    Source: content/prophecy/dragon_realm/components.cardc:127; 000_3675fda29ad0c57f.txt#5.konec-cesty
+    Source: prophecy/dragon_realm/components.cardc:127; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
     if v.fallback_condition(ctx, 'guarded', 'fire_lake'):
         v.fallback_action(ctx, 'besiege', 'fire_lake')
@@ -827,7 +827,7 @@ def fx_fire_lake_5(ctx: Context) -> None:
     Then:
     - fight_one_by_one: Fight every monster lying on this place, one after another, as guardians are
         fought.
-    Source: content/prophecy/dragon_realm/components.cardc:141; 000_3675fda29ad0c57f.txt#5.konec-cesty
+    Source: prophecy/dragon_realm/components.cardc:141; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
     if not (v.variant_on(ctx, 'dragonslayer')):
         return
@@ -848,7 +848,7 @@ def fx_fire_lake_6(ctx: Context) -> None:
         guardian) for this fight.
     - opponent_stat(stat=will, amount=+1): Change one stat of the fight's opponent (a monster or
         guardian) for this fight.
-    Source: content/prophecy/dragon_realm/components.cardc:142; 000_3675fda29ad0c57f.txt#5.konec-cesty
+    Source: prophecy/dragon_realm/components.cardc:142; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
     if not (v.variant_on(ctx, 'dragonslayer') and v.against(ctx, 'monster')):
         return
@@ -865,7 +865,7 @@ def fx_dragon_heart_1(ctx: Context) -> None:
     Then:
     - restore_all: Move every spent red and blue stone back, healing all lives and regaining all magic
         energy.
-    Source: content/prophecy/dragon_realm/components.cardc:156; 000_3675fda29ad0c57f.txt#5.draci-srdce
+    Source: prophecy/dragon_realm/components.cardc:156; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
     v.restore_all(ctx)
 
@@ -880,7 +880,7 @@ def fx_dragon_heart_2(ctx: Context) -> None:
     Then:
     - cannot_lose_card: The card can never be lost, taken, discarded or given away.
     - max_owned(amount=1): A character may own at most this many copies of the card.
-    Source: content/prophecy/dragon_realm/components.cardc:157; 000_3675fda29ad0c57f.txt#5.draci-srdce
+    Source: prophecy/dragon_realm/components.cardc:157; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
     v.fallback_modifier(ctx, 'cannot_lose_card')
     v.fallback_modifier(ctx, 'max_owned', 1)
@@ -898,7 +898,7 @@ def fx_dragon_heart_3(ctx: Context) -> None:
       the card.)
     Then:
     - attack(amount=+1): Change the attack total.
-    Source: content/prophecy/dragon_realm/components.cardc:161; 000_3675fda29ad0c57f.txt#5.draci-srdce
+    Source: prophecy/dragon_realm/components.cardc:161; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
     if not (v.against(ctx, 'character') and not v.opponent_owns(ctx, 'dragon_heart')):
         return
@@ -916,7 +916,7 @@ def fx_lake_of_oblivion_1(ctx: Context) -> None:
       lie spent on the left side (lost lives for strength, used magic energy for will).)
     Then:
     - cannot_use(card=lake_of_oblivion): The character cannot use the card.
-    Source: content/prophecy/dragon_realm/components.cardc:182; 000_3675fda29ad0c57f.txt#5.prilezitosti
+    Source: prophecy/dragon_realm/components.cardc:182; 000_3675fda29ad0c57f.txt#5.prilezitosti
     """
     if not (not (v.spent(ctx, 'strength') or v.spent(ctx, 'will'))):
         return
@@ -931,8 +931,7 @@ def fx_legends_of_dragons_1(ctx: Context) -> None:
     When: While the game is set up.
     Then:
     - shuffle_into(card=legends_of_dragons, deck=chance_cards): Shuffle the card into the deck.
-    Source: content/prophecy/dragon_realm/main_board.cardc:10;
-      000_3675fda29ad0c57f.txt#3.legendy-o-dracich
+    Source: prophecy/dragon_realm/main_board.cardc:10; 000_3675fda29ad0c57f.txt#3.legendy-o-dracich
     """
     v.fallback_action(ctx, 'shuffle_into', 'legends_of_dragons', 'chance_cards')
 
@@ -953,8 +952,7 @@ def fx_legends_of_dragons_2(ctx: Context) -> None:
     - reveal_any(count=2, from=('positive_dragon_cards', 'negative_dragon_cards')): Turn face up any
         cards of these decks lying on the board, on any path and field; a card covered by a face-down
         card stays hidden.
-    Source: content/prophecy/dragon_realm/main_board.cardc:11;
-      000_3675fda29ad0c57f.txt#3.legendy-o-dracich
+    Source: prophecy/dragon_realm/main_board.cardc:11; 000_3675fda29ad0c57f.txt#3.legendy-o-dracich
     """
     if not (not v.final_battle(ctx)):
         return
@@ -974,8 +972,7 @@ def fx_dragon_realm_gate_1(ctx: Context) -> None:
     Then:
     - move_cards_beneath(to=fire_lake): The cards lying under this one in its sphere move onto the given
         place.
-    Source: content/prophecy/dragon_realm/main_board.cardc:25;
-      000_3675fda29ad0c57f.txt#4.brana-draci-rise
+    Source: prophecy/dragon_realm/main_board.cardc:25; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
     """
     if not (not v.variant_on(ctx, 'dragonslayer')):
         return
@@ -1005,8 +1002,7 @@ def fx_dragon_realm_gate_2(ctx: Context) -> None:
               first field.
         stay_out:
           - nothing
-    Source: content/prophecy/dragon_realm/main_board.cardc:26;
-      000_3675fda29ad0c57f.txt#4.brana-draci-rise
+    Source: prophecy/dragon_realm/main_board.cardc:26; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
     """
     v.fallback_modifier(ctx, 'cannot_use_marked', ':boot:', ('flying_on_monitor_lizards',))
     if v.on_board(ctx, 'dragon_realm_board'):
@@ -1028,8 +1024,7 @@ def fx_dragon_realm_gate_3(ctx: Context) -> None:
     When: When the final battle begins.
     Then:
     - remove_from_game: The card leaves the game.
-    Source: content/prophecy/dragon_realm/main_board.cardc:40;
-      000_3675fda29ad0c57f.txt#4.brana-draci-rise
+    Source: prophecy/dragon_realm/main_board.cardc:40; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
     """
     v.fallback_action(ctx, 'remove_from_game')
 
@@ -1057,7 +1052,7 @@ def fx_dragon_card_layout_1(ctx: Context) -> None:
         looking at them.
     - remove_rest(deck=negative_dragon_cards): The cards left in the deck leave the game without anyone
         looking at them.
-    Source: content/prophecy/dragon_realm/rules.cardc:21;
+    Source: prophecy/dragon_realm/rules.cardc:21;
       000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty
     """
     if v.variant_on(ctx, 'dragonslayer'):
@@ -1081,7 +1076,7 @@ def fx_dragon_heart_setup_1(ctx: Context) -> None:
     Then:
     - place(cards=dragon_hearts, to=fire_lake, face=up, per_player=True): Put the cards (all of them, or
         as many as there are players) on a place of the board.
-    Source: content/prophecy/dragon_realm/rules.cardc:36; 000_3675fda29ad0c57f.txt#3.draci-srdce
+    Source: prophecy/dragon_realm/rules.cardc:36; 000_3675fda29ad0c57f.txt#3.draci-srdce
     """
     if not (not v.variant_on(ctx, 'dragonslayer')):
         return
@@ -1099,8 +1094,7 @@ def fx_dragon_slayer_setup_1(ctx: Context) -> None:
     - shuffle(deck=dragon_slayer_abilities): Shuffle the deck.
     - place(cards=dragon_slayer_abilities, to=dragon_realm_board, face=down, per_player=False): Put the
         cards (all of them, or as many as there are players) on a place of the board.
-    Source: content/prophecy/dragon_realm/rules.cardc:43;
-      000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
+    Source: prophecy/dragon_realm/rules.cardc:43; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
     """
     v.fallback_action(ctx, 'shuffle', 'dragon_slayer_abilities')
     v.fallback_action(ctx, 'place', 'dragon_slayer_abilities', 'dragon_realm_board', 'down', False)
@@ -1136,8 +1130,7 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
           looking at them.
     - deal_to_spheres(deck=lesser_guardians): Deal the deck's cards into the spheres by the usual setup
         rules.
-    Source: content/prophecy/dragon_realm/rules.cardc:61;
-      000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
+    Source: prophecy/dragon_realm/rules.cardc:61; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
     """
     v.fallback_action(ctx, 'set_aside', 'dragon_realm_gate')
     v.fallback_action(ctx, 'shuffle', 'lesser_guardians')
@@ -1162,7 +1155,7 @@ def fx_dragon_realm_limits_1(ctx: Context) -> None:
     Then:
     - slot_limit(slot=ability, amount=+1): Change how many things of a sort the character may hold.
     - slot_limit(slot=item, amount=+1): Change how many things of a sort the character may hold.
-    Source: content/prophecy/dragon_realm/rules.cardc:83;
+    Source: prophecy/dragon_realm/rules.cardc:83;
       000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu
     """
     v.slot_limit(ctx, 'ability', 1)
@@ -1178,8 +1171,7 @@ def fx_dragon_slayer_rules_1(ctx: Context) -> None:
     Then:
     - usable_only_on(board=dragon_realm_board): The card can be used only when entering the board and
         when moving or fighting on it.
-    Source: content/prophecy/dragon_realm/rules.cardc:95;
-      000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/dragon_realm/rules.cardc:95; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     v.fallback_modifier(ctx, 'usable_only_on', 'dragon_realm_board')
 
@@ -1195,8 +1187,7 @@ def fx_dragon_slayer_rules_2(ctx: Context) -> None:
       the tag (for example monsters of one realm).)
     Then:
     - cards_inactive(deck=dragon_slayer_abilities): Cards that came from the deck have no effect here.
-    Source: content/prophecy/dragon_realm/rules.cardc:96;
-      000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/dragon_realm/rules.cardc:96; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     if not (not v.opponent_tagged(ctx, 'dragon_realm')):
         return
@@ -1212,8 +1203,7 @@ def fx_dragon_slayer_rules_3(ctx: Context) -> None:
     When: When a newer card pushes this card off its guild space.
     Then:
     - to_bottom(deck=dragon_slayer_abilities): Put the card under the deck.
-    Source: content/prophecy/dragon_realm/rules.cardc:97;
-      000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/dragon_realm/rules.cardc:97; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     v.fallback_action(ctx, 'to_bottom', 'dragon_slayer_abilities')
 
@@ -1226,8 +1216,7 @@ def fx_dragon_slayer_rules_4(ctx: Context) -> None:
     When: When the holder discards this card or loses it in any way.
     Then:
     - to_bottom(deck=dragon_slayer_abilities): Put the card under the deck.
-    Source: content/prophecy/dragon_realm/rules.cardc:98;
-      000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/dragon_realm/rules.cardc:98; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     v.fallback_action(ctx, 'to_bottom', 'dragon_slayer_abilities')
 
@@ -1258,8 +1247,7 @@ def fx_realm_chance_cards_1(ctx: Context) -> None:
         characters leave it out.
     - still_counted_by(cards=('golden_fish', 'hermit', 'contest_of_versatility')): Cards that compare
         the property, stats or abilities of all characters still count this character.
-    Source: content/prophecy/dragon_realm/rules.cardc:114;
-      000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    Source: prophecy/dragon_realm/rules.cardc:114; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
     if not (v.on_board(ctx, 'dragon_realm_board')):
         return
@@ -1295,7 +1283,7 @@ def fx_realm_movement_1(ctx: Context) -> None:
       go_back:
         - leave_board(board=dragon_realm_board): Leave the board for one of the two main-board spaces
             from which its gate is entered, chosen by the player.
-    Source: content/prophecy/dragon_realm/rules.cardc:130; 000_3675fda29ad0c57f.txt#4.pohyb
+    Source: prophecy/dragon_realm/rules.cardc:130; 000_3675fda29ad0c57f.txt#4.pohyb
     """
     if not (v.on_board(ctx, 'dragon_realm_board')):
         return
@@ -1320,7 +1308,7 @@ def fx_realm_movement_2(ctx: Context) -> None:
     When: When a character tries to enter a field of a path.
     Then:
     - reveal_field: Turn face up the top card of the field being entered, if it lies face down.
-    Source: content/prophecy/dragon_realm/rules.cardc:140; 000_3675fda29ad0c57f.txt#4.pohyb
+    Source: prophecy/dragon_realm/rules.cardc:140; 000_3675fda29ad0c57f.txt#4.pohyb
     """
     v.fallback_action(ctx, 'reveal_field')
 
@@ -1342,7 +1330,7 @@ def fx_realm_movement_3(ctx: Context) -> None:
     - cannot_use(card=royal_cloak): The character cannot use the card.
     - cannot_pass_character: The character cannot move past another character and must stop on that
         character's field.
-    Source: content/prophecy/dragon_realm/rules.cardc:141; 000_3675fda29ad0c57f.txt#4.pohyb
+    Source: prophecy/dragon_realm/rules.cardc:141; 000_3675fda29ad0c57f.txt#4.pohyb
     """
     if not (v.on_board(ctx, 'dragon_realm_board')):
         return
@@ -1364,8 +1352,7 @@ def fx_realm_instead_of_moving_1(ctx: Context) -> None:
     Then:
     - terrain_cards_unusable: Cards that need a certain kind of terrain cannot be used.
     - cannot_use(card=hospitality): The character cannot use the card.
-    Source: content/prophecy/dragon_realm/rules.cardc:153;
-      000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
+    Source: prophecy/dragon_realm/rules.cardc:153; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
     """
     if not (v.on_board(ctx, 'dragon_realm_board')):
         return
@@ -1387,7 +1374,7 @@ def fx_realm_obstacles_1(ctx: Context) -> None:
     - stand_on_obstacle: The character stands on the obstacle card, which no longer affects it until it
         enters the board anew.
     - reveal_lower: Turn face up the positive card that lay under the negative card just overcome.
-    Source: content/prophecy/dragon_realm/rules.cardc:171; 000_3675fda29ad0c57f.txt#4.prekazky
+    Source: prophecy/dragon_realm/rules.cardc:171; 000_3675fda29ad0c57f.txt#4.prekazky
     """
     if not (v.fallback_condition(ctx, 'passed')):
         return
@@ -1407,7 +1394,7 @@ def fx_realm_obstacles_2(ctx: Context) -> None:
     Then:
     - stay_back: The character does not get onto the field and stays on the one it came from.
     - end_turn: The hero's turn ends.
-    Source: content/prophecy/dragon_realm/rules.cardc:176; 000_3675fda29ad0c57f.txt#4.prekazky
+    Source: prophecy/dragon_realm/rules.cardc:176; 000_3675fda29ad0c57f.txt#4.prekazky
     """
     if not (not v.fallback_condition(ctx, 'passed')):
         return
@@ -1428,7 +1415,7 @@ def fx_realm_monsters_1(ctx: Context) -> None:
     - leave_board(board=dragon_realm_board): Leave the board for one of the two main-board spaces from
         which its gate is entered, chosen by the player.
     - end_turn: The hero's turn ends.
-    Source: content/prophecy/dragon_realm/rules.cardc:187; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:187; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.against(ctx, 'monster') and v.result(ctx, 'loss')):
         return
@@ -1448,7 +1435,7 @@ def fx_realm_monsters_2(ctx: Context) -> None:
     Then:
     - stay_back: The character does not get onto the field and stays on the one it came from.
     - end_turn: The hero's turn ends.
-    Source: content/prophecy/dragon_realm/rules.cardc:191; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:191; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.against(ctx, 'monster') and v.result(ctx, 'tie')):
         return
@@ -1470,7 +1457,7 @@ def fx_realm_monsters_3(ctx: Context) -> None:
     - take_reward: Gain the reward and the experience printed on the card.
     - remove_from_game: The card leaves the game.
     - reveal_lower: Turn face up the positive card that lay under the negative card just overcome.
-    Source: content/prophecy/dragon_realm/rules.cardc:195; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:195; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.against(ctx, 'monster') and v.result(ctx, 'win')):
         return
@@ -1488,7 +1475,7 @@ def fx_realm_items_1(ctx: Context) -> None:
     When: When a character ends its movement on a field or space, or stays on it.
     Then:
     - may take_free: Take this card without paying for it.
-    Source: content/prophecy/dragon_realm/rules.cardc:215; 000_3675fda29ad0c57f.txt#5.predmety
+    Source: prophecy/dragon_realm/rules.cardc:215; 000_3675fda29ad0c57f.txt#5.predmety
     """
     if ctx.may('realm_items#1', 'take_free'):
         v.fallback_action(ctx, 'take_free')
@@ -1502,7 +1489,7 @@ def fx_realm_items_2(ctx: Context) -> None:
     When: When the holder discards this card or loses it in any way.
     Then:
     - remove_from_game: The card leaves the game.
-    Source: content/prophecy/dragon_realm/rules.cardc:216; 000_3675fda29ad0c57f.txt#5.predmety
+    Source: prophecy/dragon_realm/rules.cardc:216; 000_3675fda29ad0c57f.txt#5.predmety
     """
     v.fallback_action(ctx, 'remove_from_game')
 
@@ -1521,7 +1508,7 @@ def fx_realm_opportunities_1(ctx: Context) -> None:
         - remove_from_game: The card leaves the game.
       leave_it:
         - nothing
-    Source: content/prophecy/dragon_realm/rules.cardc:224; 000_3675fda29ad0c57f.txt#5.prilezitosti
+    Source: prophecy/dragon_realm/rules.cardc:224; 000_3675fda29ad0c57f.txt#5.prilezitosti
     """
     choice1 = ctx.choose('realm_opportunities#1', ('use_it', 'leave_it'))
     if choice1 == 'use_it':
@@ -1541,7 +1528,7 @@ def fx_realm_dragon_abilities_1(ctx: Context) -> None:
     Then:
     - may buy(pay_with=('experience',)): Buy this card for its printed price, paying only with the
         listed resources.
-    Source: content/prophecy/dragon_realm/rules.cardc:241; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
+    Source: prophecy/dragon_realm/rules.cardc:241; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
     """
     if ctx.may('realm_dragon_abilities#1', 'buy', ('experience',)):
         v.fallback_action(ctx, 'buy', ('experience',))
@@ -1555,7 +1542,7 @@ def fx_realm_dragon_abilities_2(ctx: Context) -> None:
     When: When the holder discards this card or loses it in any way.
     Then:
     - remove_from_game: The card leaves the game.
-    Source: content/prophecy/dragon_realm/rules.cardc:242; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
+    Source: prophecy/dragon_realm/rules.cardc:242; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
     """
     v.fallback_action(ctx, 'remove_from_game')
 
@@ -1573,7 +1560,7 @@ def fx_realm_character_fights_1(ctx: Context) -> None:
     Then:
     - may attack_character: Attack a character on the same field, choosing which one if there are
         several.
-    Source: content/prophecy/dragon_realm/rules.cardc:249; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
+    Source: prophecy/dragon_realm/rules.cardc:249; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
     if not (v.on_board(ctx, 'dragon_realm_board')):
         return
@@ -1602,7 +1589,7 @@ def fx_realm_character_fights_2(ctx: Context) -> None:
             from which its gate is entered, chosen by the player.
       give_an_item:
         - winner_picks_item: The winner of the fight picks one of the loser's items.
-    Source: content/prophecy/dragon_realm/rules.cardc:250; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
+    Source: prophecy/dragon_realm/rules.cardc:250; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
     if not (v.on_board(ctx, 'dragon_realm_board') and v.against(ctx, 'character') and v.result(ctx, 'loss')):
         return
@@ -1624,7 +1611,7 @@ def fx_dragon_heart_victory_1(ctx: Context) -> None:
     Then:
     - win_needs_artefacts_of(card=dragon_heart): To win, a character must also take the artefacts of
         every other character who owns the card.
-    Source: content/prophecy/dragon_realm/rules.cardc:281; 000_3675fda29ad0c57f.txt#5.draci-srdce
+    Source: prophecy/dragon_realm/rules.cardc:281; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
     v.fallback_modifier(ctx, 'win_needs_artefacts_of', 'dragon_heart')
 
@@ -1640,7 +1627,7 @@ def fx_realm_death_1(ctx: Context) -> None:
       card that opens the way to it counts as being on it.)
     Then:
     - leave_artefacts: The character's artefacts stay on the field where it lost its last life.
-    Source: content/prophecy/dragon_realm/rules.cardc:288;
+    Source: prophecy/dragon_realm/rules.cardc:288;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
     if not (v.on_board(ctx, 'dragon_realm_board')):
@@ -1659,7 +1646,7 @@ def fx_realm_death_2(ctx: Context) -> None:
       card that opens the way to it counts as being on it.)
     Then:
     - take_left_cards: Take the cards a character who died left on this field.
-    Source: content/prophecy/dragon_realm/rules.cardc:289;
+    Source: prophecy/dragon_realm/rules.cardc:289;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
     if not (v.on_board(ctx, 'dragon_realm_board')):
@@ -1678,7 +1665,7 @@ def fx_realm_death_3(ctx: Context) -> None:
       died lie on a field of the board.)
     Then:
     - blocks_final_battle: The final battle cannot begin while this holds.
-    Source: content/prophecy/dragon_realm/rules.cardc:290;
+    Source: prophecy/dragon_realm/rules.cardc:290;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
     if not (v.left_cards_on(ctx, 'dragon_realm_board')):
@@ -1698,7 +1685,7 @@ def fx_last_artefact_1(ctx: Context) -> None:
     Then:
     - win_needs_owner(place=fire_lake): The game cannot end until some character owns the artefact of
         this sphere, unless every other player concedes.
-    Source: content/prophecy/dragon_realm/rules.cardc:297; 000_3675fda29ad0c57f.txt#5.posledni-artefakt
+    Source: prophecy/dragon_realm/rules.cardc:297; 000_3675fda29ad0c57f.txt#5.posledni-artefakt
     """
     if not (not v.variant_on(ctx, 'dragonslayer')):
         return
@@ -1715,7 +1702,7 @@ def fx_realm_final_battle_1(ctx: Context) -> None:
     Then:
     - remove_board(board=dragon_realm_board): The board and every card left on it leave the game;
         characters on it move to the main-board spaces beside its gate.
-    Source: content/prophecy/dragon_realm/rules.cardc:304; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    Source: prophecy/dragon_realm/rules.cardc:304; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
     v.fallback_action(ctx, 'remove_board', 'dragon_realm_board')
 
@@ -1731,7 +1718,7 @@ def fx_realm_final_battle_2(ctx: Context) -> None:
     Then:
     - redraw_instead(cards=('legends_of_dragons', 'clairvoyant_dream')): When one of these cards is
         drawn it is ignored and another card is drawn at once (if none is left, the Apocalypse begins).
-    Source: content/prophecy/dragon_realm/rules.cardc:305; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    Source: prophecy/dragon_realm/rules.cardc:305; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
     if not (v.final_battle(ctx)):
         return

@@ -77,7 +77,7 @@ def fx_team_game_1(ctx: Context) -> None:
             - form_teams(size=2): Players form teams of this size, seated so that the teams take turns
                 alternately.
     - switch_on(variant=trading): Switch the variant on as well.
-    Source: content/prophecy/base_additions/additions.cardc:73; 000_3675fda29ad0c57f.txt#7.tymova-hra
+    Source: prophecy/base_additions/additions.cardc:73; 000_3675fda29ad0c57f.txt#7.tymova-hra
     """
     if v.players(ctx, (4, 4)):
         v.fallback_action(ctx, 'form_teams', 2)
@@ -101,7 +101,7 @@ def fx_team_game_2(ctx: Context) -> None:
     Then:
     - team_victory: When a character wins, every player of its team wins.
     - tradeable(goods=('gold', 'item')): Players may trade with each other, but only these goods.
-    Source: content/prophecy/base_additions/additions.cardc:86; 000_3675fda29ad0c57f.txt#7.tymova-hra
+    Source: prophecy/base_additions/additions.cardc:86; 000_3675fda29ad0c57f.txt#7.tymova-hra
     """
     v.fallback_modifier(ctx, 'team_victory')
     v.fallback_modifier(ctx, 'tradeable', ('gold', 'item'))
