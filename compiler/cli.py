@@ -264,6 +264,12 @@ def make_parser() -> argparse.ArgumentParser:
     simulate.add_arguments(p)
     p.set_defaults(func=simulate.run)
 
+    from cardc.commands import play
+
+    p = sub.add_parser("play", help="play a whole game with bots (or at the terminal) and print its turn log")
+    play.add_arguments(p)
+    p.set_defaults(func=lambda a: play.run(a, _front, _report))
+
     from cardc.commands import import_export
 
     p = sub.add_parser("import", help="write .cardc source from an engine-neutral export (export/<game>.json)")

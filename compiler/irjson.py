@@ -69,7 +69,19 @@ def statement_json(st: m.Statement, names: Mapping[str, str] = _NO_NAMES) -> dic
     if isinstance(st, m.May):
         return {"may": invocation_json(st.call, names)}
     if isinstance(st, m.Choose):
-        return {"choose": [{"option": o.name, "body": [statement_json(x, names) for x in o.body]} for o in st.options]}
+        return {"choose": [{"option": o.name, "body": [statement_json(x, names) for x in o.body],
+                            **({"if": condition_json(o.guard, names)} if o.guard is not None else {})}
+                           for o in st.options]}
+    if isinstance(st, m.Fire):
+        return {"fire": invocation_json(st.trigger, names)}
+    if isinstance(st, m.Run):
+        return {"run": st.procedure}
+    if isinstance(st, m.Repeat):
+        return {"repeat": st.count, "body": [statement_json(x, names) for x in st.body]}
+    if isinstance(st, m.While):
+        return {"while": condition_json(st.cond, names), "body": [statement_json(x, names) for x in st.body]}
+    if isinstance(st, m.ForEach):
+        return {"for_each": st.what, "body": [statement_json(x, names) for x in st.body]}
     return {"if": condition_json(st.cond, names), "then": [statement_json(x, names) for x in st.then],
             "else": [statement_json(x, names) for x in st.orelse]}
 
@@ -104,6 +116,18 @@ def entity_json(e: m.Entity, names: Mapping[str, str] = _NO_NAMES) -> dict[str, 
         "provisional": [{"attr": a, "note": n} for a, n in e.provisional],
         "span": span_json(e.span, names),
     }
+
+
+def procedure_json(p: m.Procedure | m.EndRule | m.WinnerRule, names: Mapping[str, str] = _NO_NAMES) -> dict[str, Any]:
+    head: dict[str, Any] = {"game": p.game, "module": p.module}
+    if isinstance(p, m.Procedure):
+        body: dict[str, Any] = {"procedure": p.name, "body": [statement_json(x, names) for x in p.body]}
+    elif isinstance(p, m.EndRule):
+        body = {"end_when": condition_json(p.cond, names)}
+    else:
+        body = {"winner_by": invocation_json(p.call, names)}
+    return {**head, **body, "provisional": [{"attr": a, "note": n} for a, n in p.provisional],
+            "span": span_json(p.span, names)}
 
 
 def kind_json(k: m.KindDef, names: Mapping[str, str] = _NO_NAMES) -> dict[str, Any]:
@@ -146,6 +170,7 @@ def project_json(p: m.Project, game: str | None = None) -> dict[str, Any]:
         "games": [game_json(g, names) for g in sorted(p.games.values(), key=lambda g: g.id) if keep(g.id)],
         "modules": [module_json(x, names) for x in sorted(p.modules.values(), key=lambda x: x.key) if keep(x.game)],
         "kinds": [kind_json(k, names) for _, k in sorted(p.kinds.items()) if keep(k.game)],
+        "procedures": [procedure_json(x, names) for x in p.procedures if keep(x.game)],
         "entities": [entity_json(e, names) for e in p.entities if keep(e.game)],
     }
 

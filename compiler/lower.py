@@ -108,8 +108,9 @@ class Lowering:
         self._check_errata(entities)
         names = {display: _relative_name(real, self.sources.root) for display, real in self.sources.real_paths.items()}
         entities.sort(key=lambda e: (e.game, names.get(e.span.file, e.span.file), e.span.line, e.span.col))
+        procedures = self._lower_procedures(ctxs)
         return m.Project(self.sources.root, self.games, self.modules, self.kinds, tuple(entities),
-                         dict(self.sources.texts), names)
+                         dict(self.sources.texts), names, procedures)
 
     def _attr_map(self, d: s.DeclS, allowed: dict[str, str], what: str) -> dict[str, s.AttrS]:
         found: dict[str, s.AttrS] = {}
@@ -462,23 +463,30 @@ class Lowering:
 
     # ---- effects ----------------------------------------------------------------
 
-    def _invocation(self, call: s.CallV, role: str, vctx: ValueContext, where: list[str]) -> m.Invocation:
+    def _invocation(self, call: s.CallV, role: str, vctx: ValueContext, where: list[str],
+                    procs: dict[str, Span] | None = None, fire: bool = False) -> m.Invocation:
+        """One verb use, its arguments bound; with `fire`, arguments left out are the event's values at run
+        time (e.g. the count of chambers_revealed), so they are not required."""
         verb = self.catalogue.verbs.get(call.name)
         if verb is None:
-            self.sink.error("E300", f"unknown {role} `{call.name}`", call.span,
-                            did_you_mean(call.name, self.catalogue.names(*_roles_for(role)))
+            self.sink.error("E300", f"unknown {role if procs is None else 'action or procedure'} `{call.name}`",
+                            call.span,
+                            did_you_mean(call.name, [*self.catalogue.names(*_roles_for(role)), *(procs or ())])
                             or did_you_mean(call.name, self.catalogue.verbs)
                             or "see the effect catalogue in dsl/README.md")
             return m.Invocation(call.name, role, (), call.span)
         if verb.role not in _roles_for(role):
             wanted = "modifier or an action" if role == "effect" else role
+            hint = (f"`may` offers a choice of an action; a modifier simply applies: write `{call.name}(...)` "
+                    "without `may`" if role == "action" and verb.role == "modifier" else
+                    did_you_mean(call.name, self.catalogue.names(*_roles_for(role))) or _role_place(verb.role))
             self.sink.error("E301", f"`{call.name}` is {_a(verb.role)}, but {_a(wanted)} is expected here", call.span,
-                            did_you_mean(call.name, self.catalogue.names(*_roles_for(role)))
-                            or _role_place(verb.role))
+                            hint)
             return m.Invocation(call.name, verb.role, (), call.span)
-        return m.Invocation(verb.name, verb.role, self._bind(verb, call, vctx, where), call.span)
+        return m.Invocation(verb.name, verb.role, self._bind(verb, call, vctx, where, fire), call.span)
 
-    def _bind(self, verb: Verb, call: s.CallV, vctx: ValueContext, where: list[str]) -> tuple[tuple[str, s.Value], ...]:
+    def _bind(self, verb: Verb, call: s.CallV, vctx: ValueContext, where: list[str],
+              fire: bool = False) -> tuple[tuple[str, s.Value], ...]:
         bound: dict[str, s.Value] = {}
         positional = [a for a in (call.args or ()) if a.name is None]
         named = [a for a in (call.args or ()) if a.name is not None]
@@ -504,6 +512,8 @@ class Lowering:
         out: list[tuple[str, s.Value]] = []
         for p in verb.params:
             if p.name not in bound:
+                if fire:
+                    continue
                 if p.required and p.name not in misspelt:
                     self.sink.error("E303", f"`{verb.name}` needs its `{p.name}` parameter", call.span,
                                     _signature(verb))
@@ -524,11 +534,35 @@ class Lowering:
             return m.AndCond(self._cond(c.left, vctx, where), self._cond(c.right, vctx, where), c.span)
         return m.OrCond(self._cond(c.left, vctx, where), self._cond(c.right, vctx, where), c.span)
 
-    def _stmts(self, body: tuple[s.Stmt, ...], vctx: ValueContext, where: list[str]) -> tuple[m.Statement, ...]:
+    def _stmts(self, body: tuple[s.Stmt, ...], vctx: ValueContext, where: list[str],
+               procs: dict[str, Span] | None = None) -> tuple[m.Statement, ...]:
+        """Statements of an effect, or of a procedure when `procs` (the game's procedure names) is given."""
         out: list[m.Statement] = []
         for st in body:
-            if isinstance(st, s.DoS):
-                out.append(m.Do(self._invocation(st.call, "effect", vctx, where), st.span))
+            if procs is None and isinstance(st, s.FireS | s.RepeatS | s.WhileS | s.ForEachS):
+                word = {s.FireS: "fire", s.RepeatS: "repeat", s.WhileS: "while", s.ForEachS: "for each"}[type(st)]
+                self.sink.error("E305", f"`{word}` belongs in a procedure, not in an effect", st.span,
+                                "declare it in `procedure NAME { ... }`; an effect's `on TRIGGER` already says when")
+                continue
+            if isinstance(st, s.DoS) and procs is not None and st.call.name in procs \
+                    and st.call.name not in self.catalogue.verbs:
+                if st.call.args:
+                    self.sink.error("E304", f"procedure `{st.call.name}` takes no arguments", st.call.span)
+                out.append(m.Run(st.call.name, st.span))
+            elif isinstance(st, s.DoS):
+                out.append(m.Do(self._invocation(st.call, "effect", vctx, where, procs), st.span))
+            elif isinstance(st, s.FireS):
+                out.append(m.Fire(self._invocation(st.trigger, "trigger", vctx, where, fire=True), st.span))
+            elif isinstance(st, s.RepeatS):
+                out.append(m.Repeat(st.count, self._stmts(st.body, vctx, where, procs), st.span))
+            elif isinstance(st, s.WhileS):
+                out.append(m.While(self._cond(st.cond, vctx, where), self._stmts(st.body, vctx, where, procs),
+                                   st.span))
+            elif isinstance(st, s.ForEachS):
+                if st.what not in m.FOR_EACH:
+                    self.sink.error("E306", f"`for each {st.what}` walks over nothing known", st.span,
+                                    did_you_mean(st.what, m.FOR_EACH) or f"known: {', '.join(m.FOR_EACH)}")
+                out.append(m.ForEach(st.what, self._stmts(st.body, vctx, where, procs), st.span))
             elif isinstance(st, s.MayS):
                 out.append(m.May(self._invocation(st.call, "action", vctx, where), st.span))
             elif isinstance(st, s.ChooseS):
@@ -538,11 +572,62 @@ class Lowering:
                     if o.name in seen:
                         self.sink.error("E204", f"option `{o.name}` is given twice", o.span)
                     seen.add(o.name)
-                    options.append(m.Option(o.name, self._stmts(o.body, vctx, where), o.span))
+                    guard = None
+                    if o.guard is not None:
+                        if procs is None:
+                            self.sink.error("E305", "a guarded option (`name if COND { ... }`) belongs in a "
+                                            "procedure", o.span, "in an effect, put the `if` inside the option")
+                        guard = self._cond(o.guard, vctx, where)
+                    options.append(m.Option(o.name, self._stmts(o.body, vctx, where, procs), o.span, guard))
                 out.append(m.Choose(tuple(options), st.span))
             else:
-                out.append(m.If(self._cond(st.cond, vctx, where), self._stmts(st.then, vctx, where),
-                                self._stmts(st.orelse, vctx, where), st.span))
+                assert isinstance(st, s.IfS)
+                out.append(m.If(self._cond(st.cond, vctx, where), self._stmts(st.then, vctx, where, procs),
+                                self._stmts(st.orelse, vctx, where, procs), st.span))
+        return tuple(out)
+
+    # ---- procedures -------------------------------------------------------------
+
+    def _lower_procedures(self, ctxs: list[_FileCtx]) -> tuple[m.Procedure | m.EndRule | m.WinnerRule, ...]:
+        """Procedures after the entities, so that their arguments can refer to any entity of the game."""
+        names: dict[str, dict[str, Span]] = {}  # game -> procedure name -> first span
+        seen: dict[tuple[str, str, str], Span] = {}
+        for ctx in ctxs:
+            for p in ctx.file.procedures:
+                if isinstance(p, s.ProcedureS):
+                    key = (ctx.game, ctx.module, p.name)
+                    if key in seen:
+                        first = seen[key]
+                        self.sink.error("E204", f"procedure `{p.name}` is declared twice in one module", p.span,
+                                        f"first declared at {first.file}:{first.line}:{first.col}; an "
+                                        "expansion may replace it from its own module")
+                    seen[key] = p.span
+                    if p.name in self.catalogue.verbs and self.catalogue.verbs[p.name].role != "trigger":
+                        self.sink.error("E204", f"procedure `{p.name}` has the name of the catalogue verb "
+                                        f"`{p.name}`", p.span, "pick another name")
+                    names.setdefault(ctx.game, {}).setdefault(p.name, p.span)
+        out: list[m.Procedure | m.EndRule | m.WinnerRule] = []
+        for ctx in ctxs:
+            game = self.games[ctx.game]
+            module = self.modules[_mkey(ctx)]
+            procs = names.get(ctx.game, {})
+            for p in ctx.file.procedures:
+                where = [""]
+                prov: list[tuple[str, str]] = []
+                vctx = ValueContext(self.sink, module.languages, game.publish, self.sources.root, ctx.directory,
+                                    self._resolver(ctx.game, where), prov)
+                if isinstance(p, s.ProcedureS):
+                    where[0] = f"procedure {p.name}"
+                    body = self._stmts(p.body, vctx, where, procs)
+                    out.append(m.Procedure(p.name, ctx.game, ctx.module, body, p.span, tuple(prov)))
+                elif isinstance(p, s.EndS):
+                    where[0] = "end when"
+                    cond = self._cond(p.cond, vctx, where)
+                    out.append(m.EndRule(ctx.game, ctx.module, cond, p.span, tuple(prov)))
+                else:
+                    where[0] = "winner by"
+                    call = self._invocation(p.call, "action", vctx, where)
+                    out.append(m.WinnerRule(ctx.game, ctx.module, call, p.span, tuple(prov)))
         return tuple(out)
 
     def _lower_rule(self, index: int, r: s.RuleS, vctx: ValueContext, where: list[str]) -> m.Effect:

@@ -133,6 +133,7 @@ class Option:
     name: str
     body: tuple[Statement, ...]
     span: Span
+    guard: Condition | None = None  # offered only while it holds (procedures only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +150,54 @@ class If:
     span: Span
 
 
-Statement = Do | May | Choose | If
+@dataclass(frozen=True, slots=True)
+class Fire:
+    """`fire TRIGGER`: every effect listening to the trigger runs (procedures only)."""
+
+    trigger: Invocation
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    count: int
+    body: tuple[Statement, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class While:
+    cond: Condition
+    body: tuple[Statement, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ForEach:
+    """The body once per member of `what` (see FOR_EACH), each member acting in turn."""
+
+    what: str
+    body: tuple[Statement, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A call of another procedure of the game."""
+
+    procedure: str
+    span: Span
+
+
+Statement = Do | May | Choose | If | Fire | Repeat | While | ForEach | Run
+
+# What `for each X` may walk over: who acts in each pass of the body.
+FOR_EACH = {
+    "player": "every player in turn order, starting with the one whose turn it is",
+    "opponent": "every other player in turn order",
+    "other_here": "every other player on the tile of the one acting now, in turn order",
+    "side": "each side of the fight in progress (the attacker first)",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +209,40 @@ class Effect:
     condition: Condition | None
     body: tuple[Statement, ...]
     span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Procedure:
+    """`procedure NAME { ... }` of a game module; a later module's procedure of the same name replaces it."""
+
+    name: str
+    game: str
+    module: str
+    body: tuple[Statement, ...]
+    span: Span
+    provisional: tuple[tuple[str, str], ...] = ()  # (verb(param), note)
+
+
+@dataclass(frozen=True, slots=True)
+class EndRule:
+    """`end when COND`: checked after every step of the procedure `turn` and after each turn."""
+
+    game: str
+    module: str
+    cond: Condition
+    span: Span
+    provisional: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WinnerRule:
+    """`winner by ACTION`: run once the game has ended, to name the winner."""
+
+    game: str
+    module: str
+    call: Invocation
+    span: Span
+    provisional: tuple[tuple[str, str], ...] = ()
 
 
 # ---- entities ---------------------------------------------------------------
@@ -206,6 +288,7 @@ class Project:
     # display path of a source file (as diagnostics show it, relative to the cwd) -> its path relative to the
     # content folder, which is what outputs embed: a build gives the same bytes from whatever folder it ran in.
     source_names: dict[str, str] = field(default_factory=dict)
+    procedures: tuple[Procedure | EndRule | WinnerRule, ...] = ()
     # (game, id) -> the original (non-errata) entity; built once, since backends look ids up per mention.
     _by_id: dict[tuple[str, str], Entity] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -220,6 +303,9 @@ class Project:
 
     def entities_of(self, game: str) -> list[Entity]:
         return [e for e in self.entities if e.game == game]
+
+    def procedures_of(self, game: str) -> list[Procedure | EndRule | WinnerRule]:
+        return [p for p in self.procedures if p.game == game]
 
     def modules_of(self, game: str) -> list[Module]:
         return [m for m in self.modules.values() if m.game == game]

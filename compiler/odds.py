@@ -84,7 +84,7 @@ def compute(project: Any, args: argparse.Namespace) -> dict[str, Any]:
     if args.game != "karak":
         raise OddsError(f"odds are computed for karak fights; `{args.game}` has no fight table yet")
     rules = load_games(project)[args.game].ruleset()
-    from cardc_runtime.karak import LoadoutError, make_hero
+    from cardc_runtime.fight import LoadoutError, make_hero
 
     for v in args.variant:
         _check("variant", v, rules.variant_ids())

@@ -122,7 +122,28 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
         return s.MayS(c[0], c[0].span)
 
     def option(self, c: list[Any]) -> s.OptionS:
-        return s.OptionS(str(c[0]), c[1], self._span(c[0]))
+        return s.OptionS(str(c[0]), c[2], self._span(c[0]), c[1])
+
+    def fire_stmt(self, c: list[Any]) -> s.FireS:
+        return s.FireS(c[0], c[0].span)
+
+    def repeat_stmt(self, c: list[Any]) -> s.RepeatS:
+        return s.RepeatS(int(c[0]), c[1], self._span(c[0]))
+
+    def while_stmt(self, c: list[Any]) -> s.WhileS:
+        return s.WhileS(c[0], c[1], c[0].span)
+
+    def for_each_stmt(self, c: list[Any]) -> s.ForEachS:
+        return s.ForEachS(str(c[0]), c[1], self._span(c[0]))
+
+    def procedure(self, c: list[Any]) -> s.ProcedureS:
+        return s.ProcedureS(str(c[0]), c[1], self._span(c[0]))
+
+    def end_rule(self, c: list[Any]) -> s.EndS:
+        return s.EndS(c[0], c[0].span)
+
+    def winner_rule(self, c: list[Any]) -> s.WinnerS:
+        return s.WinnerS(c[0], c[0].span)
 
     def choose_stmt(self, c: list[Any]) -> s.ChooseS:
         return s.ChooseS(tuple(c), c[0].span)
@@ -292,6 +313,7 @@ def parse_text(text: str, file: str, sink: DiagnosticSink) -> s.FileS | None:
         module=module,
         imports=tuple(i for i in items if isinstance(i, s.ImportS)),
         decls=tuple(i for i in items if isinstance(i, s.DeclS)),
+        procedures=tuple(i for i in items if isinstance(i, s.ProcedureS | s.EndS | s.WinnerS)),
     )
 
 

@@ -183,6 +183,7 @@ class OptionS:
     name: str
     body: tuple[Stmt, ...]
     span: Span
+    guard: Cond | None = None  # `name if COND { ... }`: offered only while COND holds (procedures only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +200,38 @@ class IfS:
     span: Span
 
 
-Stmt = DoS | MayS | ChooseS | IfS
+@dataclass(frozen=True, slots=True)
+class FireS:
+    """`fire TRIGGER(args)`: the effects that listen to the trigger run here (procedures only)."""
+
+    trigger: CallV
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatS:
+    count: int
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class WhileS:
+    cond: Cond
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ForEachS:
+    """`for each player { ... }`: the body runs once per member, each acting in turn."""
+
+    what: str
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+Stmt = DoS | MayS | ChooseS | IfS | FireS | RepeatS | WhileS | ForEachS
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +241,31 @@ class RuleS:
     trigger: CallV
     cond: Cond | None
     body: tuple[Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ProcedureS:
+    """`procedure NAME { ... }`: a named part of how the game is played."""
+
+    name: str
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class EndS:
+    """`end when COND`: the game ends as soon as COND holds between steps."""
+
+    cond: Cond
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class WinnerS:
+    """`winner by VERB(args)`: how the winner is found when the game ends."""
+
+    call: CallV
     span: Span
 
 
@@ -253,3 +310,4 @@ class FileS:
     module: ModuleS | None
     imports: tuple[ImportS, ...]
     decls: tuple[DeclS, ...]
+    procedures: tuple[ProcedureS | EndS | WinnerS, ...] = ()

@@ -180,7 +180,7 @@ EXPECTED_PROVISIONAL = {
     ("combat_training", "reroll(repeat)"), ("unstoppable", "name"), ("unstoppable", "die_shows(any_roll)"),
     ("fate_weaver", "name"), ("healing_portal", "teleport(who)"), ("healing_portal", "steps_taken(range)"),
     ("chest", "open_chest(ends_turn)"), ("mummy", "curse(who)"), ("skeleton_warrior", "name"),
-    ("skeleton_king", "name"), ("unconsciousness", "gain_life(amount)"), ("scoring", "declare_winner(ties)"),
+    ("skeleton_king", "name"), ("unconsciousness", "gain_life(amount)"), ("winner", "declare_winner(ties)"),
     ("room_crossing", "copies"), ("room_t", "copies"), ("room_straight", "copies"), ("room_corner", "copies"),
     ("fountain_corner", "copies"), ("portal_straight", "copies"), ("corridor_t", "copies"),
     ("corridor_straight", "copies"), ("corridor_corner", "copies"),
@@ -192,6 +192,8 @@ EXPECTED_PROVISIONAL = {
 
 def test_provisional_values_are_exactly_the_expected_ones(ir: dict[str, Any]) -> None:
     found = Counter((e["id"], p["attr"]) for e in ir["entities"] for p in e["provisional"])
+    found.update(("winner" if "winner_by" in x else x.get("procedure", "end"), p["attr"])
+                 for x in ir["procedures"] for p in x["provisional"])
     assert set(found) == EXPECTED_PROVISIONAL
     # the errata's name is provisional too, under the same id
     assert found[("magic_affinity", "name")] == 2
@@ -202,7 +204,7 @@ def test_strict_check_fails_listing_exactly_the_provisional_values(ir: dict[str,
     result = _cardc("check", "--strict", "content")
     assert result.returncode == 1
     listed = Counter((attr, note) for _f, _l, attr, note in W500.findall(result.stderr))
-    expected = Counter((p["attr"], p["note"]) for e in ir["entities"] for p in e["provisional"])
+    expected = Counter((p["attr"], p["note"]) for e in [*ir["entities"], *ir["procedures"]] for p in e["provisional"])
     assert listed == expected
     failing = Counter(re.findall(r"error\[(\w\d{3})\]", result.stderr))
     assert set(failing) == {"W500"}, "strict mode fails only because of provisional values"
@@ -525,7 +527,7 @@ def test_thorn_has_no_per_turn_limit(ir: dict[str, Any]) -> None:
 def test_duel_spells_may_follow_the_own_roll(ir: dict[str, Any]) -> None:
     """The house-rules example has Victorius add his magic shot after seeing his dice (11 -> 12)."""
     from cardc.backends.python.runtime.cardc_runtime import Context, Scripted
-    from cardc.backends.python.runtime.cardc_runtime.karak import duel, make_hero
+    from cardc.backends.python.runtime.cardc_runtime.fight import duel, make_hero
     from test_rules_support import effect_index, rules, stripped
 
     duel_fx = _ent(ir, "hero_duel")

@@ -6,8 +6,8 @@ import math
 from collections import Counter
 
 from cardc.backends.python.runtime.cardc_runtime import Seeded
-from cardc.backends.python.runtime.cardc_runtime.karak import make_hero
-from cardc.backends.python.runtime.cardc_runtime.karak_odds import monster_enumerator
+from cardc.backends.python.runtime.cardc_runtime.fight import make_hero
+from cardc.backends.python.runtime.cardc_runtime.fight_odds import monster_enumerator
 from cardc.backends.python.runtime.cardc_runtime.odds import Odds
 from test_rules_support import rules
 

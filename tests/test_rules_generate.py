@@ -19,7 +19,7 @@ from cardc.backends.python import python_files, write_python
 from cardc.backends.python.generate import RUNTIME_VERBS, game_package
 from cardc.backends.python.loader import load_games
 from cardc.backends.python.runtime.cardc_runtime import Context, Scripted
-from cardc.backends.python.runtime.cardc_runtime.karak_odds import monster_odds
+from cardc.backends.python.runtime.cardc_runtime.fight_odds import monster_odds
 from cardc.catalogue import load_catalogue
 from cardc.model import AndCond, Invocation, NotCond, OrCond
 from test_rules_support import FIXTURES, ROOT, bundled_project, compile_fixture
@@ -52,7 +52,7 @@ def test_packages_import_in_a_clean_interpreter_without_the_compiler(built: Path
         "try:\n    import cardc\nexcept ImportError:\n    pass\nelse:\n    raise SystemExit('cardc found')\n"
         "import karak, prophecy, mini\n"
         "from cardc_runtime import Context, Scripted\n"
-        "from cardc_runtime.karak import make_hero, fight_monster\n"
+        "from cardc_runtime.fight import make_hero, fight_monster\n"
         "rules = karak.ruleset()\n"
         "ctx = Context(rules, Scripted(dice=[6, 6]), frozenset({'critical_hits'}))\n"
         "report = fight_monster(ctx, make_hero(rules, 'aderyn', weapons=('sword',)), 'skeleton_king')\n"
@@ -101,7 +101,7 @@ def test_hostile_names_stay_data() -> None:
 def test_mini_fight_matches_a_direct_count() -> None:
     """Lambda (4 lives: +1) against the ogre (7), re-rolling when it helps; counted here by brute force."""
     rules = load_games(_mini())["mini"].ruleset()
-    from cardc.backends.python.runtime.cardc_runtime.karak import make_hero
+    from cardc.backends.python.runtime.cardc_runtime.fight import make_hero
 
     def first_try(a: int, b: int) -> str:
         t = a + b + 1
@@ -124,7 +124,7 @@ def test_mini_fight_matches_a_direct_count() -> None:
     raged = monster_odds(rules, make_hero(rules, "lambda"), "ogre", ("rage",))
     assert raged.win == odds.win  # a double six already wins: the variant changes nothing here
     ctx = Context(rules, Scripted(dice=[6, 6]), frozenset({"rage"}))
-    from cardc.backends.python.runtime.cardc_runtime.karak import fight_monster
+    from cardc.backends.python.runtime.cardc_runtime.fight import fight_monster
 
     assert fight_monster(ctx, make_hero(rules, "lambda"), "ogre").total == 16
     # `(a or b) and not c` must not be negated as `not (a or b) and not c`: at 4 lives the +100 never applies

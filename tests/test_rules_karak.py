@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 from cardc.backends.python.runtime.cardc_runtime import Context, Scripted
-from cardc.backends.python.runtime.cardc_runtime.karak import (
+from cardc.backends.python.runtime.cardc_runtime.fight import (
     LoadoutError,
     chambers_revealed,
     duel,
@@ -16,7 +16,7 @@ from cardc.backends.python.runtime.cardc_runtime.karak import (
     make_hero,
     use_item,
 )
-from cardc.backends.python.runtime.cardc_runtime.karak_odds import (
+from cardc.backends.python.runtime.cardc_runtime.fight_odds import (
     curse_odds,
     duel_odds,
     duel_outcome_odds,

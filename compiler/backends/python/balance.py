@@ -57,7 +57,7 @@ def _loadout_text(who: Any) -> str:
 
 def fight_row(rules: Any, hero: Any, monster: str, variants: tuple[str, ...],
               facts: dict[str, Any] | None = None) -> dict[str, Any]:
-    from cardc_runtime.karak_odds import monster_odds
+    from cardc_runtime.fight_odds import monster_odds
 
     odds = monster_odds(rules, hero, monster, variants, facts)
     strength = rules.entity(monster).attr("strength")
@@ -70,8 +70,8 @@ def fight_row(rules: Any, hero: Any, monster: str, variants: tuple[str, ...],
 def duel_row(rules: Any, attacker: Any, defender: Any, variants: tuple[str, ...], by: str | None,
              facts: dict[str, Any] | None = None) -> dict[str, Any]:
     from cardc_runtime import Context, Scripted
-    from cardc_runtime.karak import LoadoutError, can_challenge
-    from cardc_runtime.karak_odds import duel_odds
+    from cardc_runtime.fight import LoadoutError, can_challenge
+    from cardc_runtime.fight_odds import duel_odds
 
     if by is None:
         by = "hero_duel" if "hero_duel" in variants else ("battle_arena" if rules.get("battle_arena") else None)
@@ -109,8 +109,8 @@ def karak_table(rules: Any, variants: tuple[str, ...], weapons: tuple[str, ...] 
     """Every hero against every monster (strongest last) with one loadout and set of variants. With
     `relevant` (see `monster_fight_variants`), a fight is computed only with the variants that can change
     it, and `cache` shares equal fights between tables."""
-    from cardc_runtime.karak import make_hero
-    from cardc_runtime.karak_odds import monster_odds
+    from cardc_runtime.fight import make_hero
+    from cardc_runtime.fight_odds import monster_odds
 
     known = [x for x in rules.of_kind("monster") if isinstance(x.attr("strength"), int)]
     monsters = sorted(known, key=lambda x: (x.attr("strength"), x.id))
@@ -205,8 +205,8 @@ DUELS: tuple[tuple[str, tuple[str, ...], str], ...] = (
 def duel_table(rules: Any, variants: tuple[str, ...], by: str, weapons: tuple[str, ...] = ("sword",)) -> dict[
         str, Any]:
     """Every hero attacking every other hero: the attacker's chances (win, tie, loss; no consequences)."""
-    from cardc_runtime.karak import make_hero
-    from cardc_runtime.karak_odds import duel_outcome_odds
+    from cardc_runtime.fight import make_hero
+    from cardc_runtime.fight_odds import duel_outcome_odds
 
     facts: dict[str, Any] = {"fight_by": by}
     if rules.get(by) is not None and rules.entity(by).is_a("tile"):

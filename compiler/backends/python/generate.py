@@ -34,9 +34,14 @@ class _Writer:
     temps: int = 0
     fallbacks: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
+    procedure: bool = False  # writing a procedure: choice points are named after it, not an effect
 
-    def point(self) -> str:
+    def point(self, what: str = "") -> str:
+        """A stable name for a choice: the effect (`owner#index`, `.2` for its second choice) or, in a
+        procedure, the procedure and what is decided (`step`, `fight.may.take_item`)."""
         self.points += 1
+        if self.procedure:
+            return f"{self.owner}.{what}" if what else self.owner
         base = f"{self.owner}#{self.effect}"
         return base if self.points == 1 else f"{base}.{self.points}"
 
@@ -79,16 +84,38 @@ class _Writer:
                 out.append(pad + self.call(st.call))
             elif isinstance(st, m.May):
                 offer = [repr(st.call.verb), *(lit(value(v, []), 8) for _, v in st.call.args)]
-                out.append(f"{pad}if ctx.may({', '.join([repr(self.point()), *offer])}):")
+                out.append(f"{pad}if ctx.may({', '.join([repr(self.point('may.' + st.call.verb)), *offer])}):")
                 out.append(pad + "    " + self.call(st.call))
             elif isinstance(st, m.Choose):
                 self.temps += 1
                 var = f"choice{self.temps}"
-                options = tuple(o.name for o in st.options)
-                out.append(f"{pad}{var} = ctx.choose({self.point()!r}, {lit(options, len(pad) + 30)})")
+                if any(o.guard is not None for o in st.options):
+                    out.append(f"{pad}{var}_options = tuple(name for name, offered in (")
+                    for o in st.options:
+                        guard = "True" if o.guard is None else self.cond(o.guard, len(pad) + 12)
+                        out.append(f"{pad}    ({o.name!r}, {guard}),")
+                    out.append(f"{pad}) if offered)")
+                    out.append(f"{pad}{var} = ctx.choose({self.point()!r}, {var}_options)")
+                else:
+                    options = tuple(o.name for o in st.options)
+                    out.append(f"{pad}{var} = ctx.choose({self.point()!r}, {lit(options, len(pad) + 30)})")
                 for i, o in enumerate(st.options):
                     out.append(f"{pad}{'if' if i == 0 else 'elif'} {var} == {o.name!r}:")
                     out.extend(self.stmts(o.body, depth + 1) or [pad + "    pass"])
+            elif isinstance(st, m.Fire):
+                event = "".join(f", {name}={lit(value(v, self.notes), 8)}" for name, v in st.trigger.args)
+                out.append(f"{pad}ctx.fire_here({st.trigger.verb!r}{event})")
+            elif isinstance(st, m.Run):
+                out.append(f"{pad}ctx.run_procedure({st.procedure!r})")
+            elif isinstance(st, m.Repeat):
+                out.append(f"{pad}for _ in range({st.count}):")
+                out.extend(self.stmts(st.body, depth + 1) or [pad + "    pass"])
+            elif isinstance(st, m.While):
+                out.append(f"{pad}while ctx.loop({self.point('while')!r}) and {self.cond(st.cond, len(pad) + 8)}:")
+                out.extend(self.stmts(st.body, depth + 1) or [pad + "    pass"])
+            elif isinstance(st, m.ForEach):
+                out.append(f"{pad}for _ in ctx.each({st.what!r}):")
+                out.extend(self.stmts(st.body, depth + 1) or [pad + "    pass"])
             else:
                 out.append(f"{pad}if {self.cond(st.cond, len(pad) + 8)}:")
                 out.extend(self.stmts(st.then, depth + 1) or [pad + "    pass"])
@@ -233,7 +260,7 @@ def _entity_source(e: m.Entity) -> list[str]:
     fields: list[tuple[str, object]] = [
         ("id", e.id), ("kind", e.kind), ("kinds", e.kinds), ("module", e.module),
         ("name", e.name.as_dict()), ("attrs", attrs), ("parent", e.parent), ("variant", e.variant),
-        ("tags", e.tags), ("source", e.source),
+        ("tags", e.tags), ("source", e.source), ("copies", e.copies),
     ]
     out = ["    EntityData("]
     for key, val in fields:
@@ -242,8 +269,43 @@ def _entity_source(e: m.Entity) -> list[str]:
     return out
 
 
+def _procedure_sources(catalogue: Catalogue, procs: list[m.Procedure | m.EndRule | m.WinnerRule]) -> tuple[
+        list[str], list[str], set[str]]:
+    """Each procedure as a plain function over the context (its statements inlined, no interpretation)."""
+    funcs: list[str] = []
+    registry: list[str] = []
+    fallbacks: set[str] = set()
+    ends = 0
+    for p in procs:
+        if isinstance(p, m.Procedure):
+            w = _Writer(catalogue, p.name, 0, procedure=True)
+            fname = identifier(f"proc_{p.name}")
+            doc = f"Procedure `{p.name}` ({p.span.file}:{p.span.line})."
+            body = w.stmts(p.body, 1) or ["    pass"]
+            kind, name = "procedure", p.name
+        elif isinstance(p, m.EndRule):
+            ends += 1
+            w = _Writer(catalogue, "end", ends, procedure=True)
+            fname = f"end_when_{ends}"
+            doc = f"`end when {_cond_text(p.cond)}` ({p.span.file}:{p.span.line})."
+            body = [f"    return bool({w.cond(p.cond, 12)})"]
+            kind, name = "end", f"end#{ends}"
+        else:
+            w = _Writer(catalogue, "winner", 0, procedure=True)
+            fname = "winner_by"
+            doc = f"`winner by {_inv_text(p.call)}` ({p.span.file}:{p.span.line})."
+            body = ["    " + w.call(p.call)]
+            kind, name = "winner", "winner"
+        fallbacks |= w.fallbacks
+        ret = "bool" if kind == "end" else "None"
+        funcs.append("\n".join([f"def {fname}(ctx: Context) -> {ret}:", docstring(doc, 4), *body]))
+        registry.append(f"    ProcedureDef({name!r}, {fname}, {kind!r}, MODULE),")
+    return funcs, registry, fallbacks
+
+
 def module_source(project: m.Project, catalogue: Catalogue, game: str, module_key: str, module_id: str,
-                  variant: str | None, entities: list[m.Entity]) -> tuple[str, set[str]]:
+                  variant: str | None, entities: list[m.Entity],
+                  procedures: list[m.Procedure | m.EndRule | m.WinnerRule] | None = None) -> tuple[str, set[str]]:
     """One generated module: its entities as data and each effect as a documented function."""
     what = f"variant `{variant}`" if variant else ("the base game" if module_id == "base" else
                                                     f"the expansion `{module_id}`")
@@ -283,10 +345,13 @@ def module_source(project: m.Project, catalogue: Catalogue, game: str, module_ke
                 f"        provisional={lit(tuple(dict.fromkeys(w.notes)), 8, 12)},",
                 "    ),",
             ]
+    proc_funcs, proc_registry, proc_fallbacks = _procedure_sources(catalogue, procedures or [])
+    funcs += proc_funcs
+    fallbacks |= proc_fallbacks
     needs_fraction = "Fraction(" in "\n".join(funcs) or any("Fraction(" in line for e in entities
                                                               for line in _entity_source(e))
     needs_prov = any(isinstance(v, s.ProvisionalV) for e in entities for v in e.attrs.values())
-    names = ["EffectDef", "EntityData"] + (["Provisional"] if needs_prov else [])
+    names = ["EffectDef", "EntityData", "ProcedureDef"] + (["Provisional"] if needs_prov else [])
     if funcs:
         names.insert(0, "Context")
     imports = ["from __future__ import annotations", ""]
@@ -309,6 +374,8 @@ def module_source(project: m.Project, catalogue: Catalogue, game: str, module_ke
         *funcs,
         "EFFECTS: tuple[EffectDef, ...] = (\n" + "\n".join(registry) + "\n)" if registry else
         "EFFECTS: tuple[EffectDef, ...] = ()",
+        "PROCEDURES: tuple[ProcedureDef, ...] = (\n" + "\n".join(proc_registry) + "\n)" if proc_registry else
+        "PROCEDURES: tuple[ProcedureDef, ...] = ()",
         f"FALLBACK_VERBS: tuple[str, ...] = {lit(tuple(sorted(fallbacks)), 0, 34)}",
     ]
     return "\n\n\n".join(parts) + "\n", fallbacks
@@ -326,7 +393,8 @@ def game_package(project: m.Project, catalogue: Catalogue, game: str) -> dict[st
         mine = [e for e in entities if e.module == module_id]
         plain = [e for e in mine if entity_variant(project, e) is None]
         name = "base" if module_id == "base" else identifier(module_id)
-        src, _ = module_source(project, catalogue, game, module_key, module_id, None, plain)
+        procs = [p for p in project.procedures_of(game) if p.module == module_id]
+        src, _ = module_source(project, catalogue, game, module_key, module_id, None, plain, procs)
         files[f"{game}/{name}.py"] = src
         modules.append((name, module_id))
         variants = sorted({v for e in mine if (v := entity_variant(project, e)) is not None})
@@ -350,8 +418,8 @@ def _init_source(project: m.Project, game: str, modules: list[tuple[str, str]]) 
     return "\n\n".join([
         HEADER + "\n" + docstring(
             f"The rules of {game} as executable Python, generated by cardc.\n\n"
-            "Usage: `rules = ruleset()`, then resolve fights with `cardc_runtime.karak` (or the engine of\n"
-            "the game); variants are switches passed to the engine, e.g. `variants={'critical_hits'}`.", 0),
+            "Usage: `rules = ruleset()`, then play it with `cardc_runtime.engine.play_game` (the game's own\n"
+            "procedures run there); variants are switches passed to the engine, e.g. `variants={...}`.", 0),
         "from __future__ import annotations\n\nfrom cardc_runtime import Ruleset\n\n" + imports,
         f"GAME = {game!r}\nNAME: dict[str, str] = {lit(g.name.as_dict() if g.name else {}, 0, 22)}\n"
         f"VARIANTS: tuple[str, ...] = {lit(variants, 0, 28)}\n"
@@ -360,5 +428,5 @@ def _init_source(project: m.Project, game: str, modules: list[tuple[str, str]]) 
         + docstring("Every entity and effect of the game, or of the base game and the listed expansions.", 4)
         + "\n    rules = Ruleset(GAME)\n    for module in MODULES:\n"
         "        if expansions is None or module.EXPANSION in (\"base\", *expansions):\n"
-        "            rules.add(module.ENTITIES, module.EFFECTS, module.MODULE)\n    return rules",
+        "            rules.add(module.ENTITIES, module.EFFECTS, module.MODULE, module.PROCEDURES)\n    return rules",
     ]) + "\n"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .context import Context, Outcome
 from .inputs import Choice, Inputs, NeedInput, Policy, Scripted, Seeded
-from .model import EffectDef, EntityData, Provisional, Ruleset
+from .model import EffectDef, EntityData, ProcedureDef, Provisional, Ruleset
 
 __all__ = [
     "Choice",
@@ -18,6 +18,7 @@ __all__ = [
     "NeedInput",
     "Outcome",
     "Policy",
+    "ProcedureDef",
     "Provisional",
     "Ruleset",
     "Scripted",

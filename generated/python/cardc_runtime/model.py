@@ -35,6 +35,7 @@ class EntityData:
     variant: str | None = None
     tags: tuple[str, ...] = ()
     source: str | None = None
+    copies: int | None = None  # how many of it the game has (physical components)
 
     def is_a(self, kind: str) -> bool:
         return kind in self.kinds
@@ -75,6 +76,16 @@ class EffectDef:
         return all(name not in event or plain(event[name]) == plain(value) for name, value in self.trigger_args)
 
 
+@dataclass(frozen=True, slots=True)
+class ProcedureDef:
+    """One generated procedure (`kind` procedure), `end when` test (`end`) or `winner by` action (`winner`)."""
+
+    name: str
+    run: Callable[[Context], Any]
+    kind: str
+    module: str
+
+
 @dataclass
 class Ruleset:
     """Every entity and effect of one game, as compiled: what the engine resolves rules through."""
@@ -83,10 +94,22 @@ class Ruleset:
     entities: dict[str, EntityData] = field(default_factory=dict)
     effects: list[EffectDef] = field(default_factory=list)
     modules: tuple[str, ...] = ()
+    procedures: dict[str, ProcedureDef] = field(default_factory=dict)
+    end_rules: list[ProcedureDef] = field(default_factory=list)
+    winner: ProcedureDef | None = None
     _cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
-    def add(self, entities: Iterable[EntityData], effects: Iterable[EffectDef], module: str) -> None:
-        """Add one module's content; an entity of a later module (errata) replaces the earlier one."""
+    def add(self, entities: Iterable[EntityData], effects: Iterable[EffectDef], module: str,
+            procedures: Iterable[ProcedureDef] = ()) -> None:
+        """Add one module's content; an entity of a later module (errata) replaces the earlier one, and so
+        does a procedure of the same name (an expansion changing how the game is played)."""
+        for proc in procedures:
+            if proc.kind == "procedure":
+                self.procedures[proc.name] = proc
+            elif proc.kind == "end":
+                self.end_rules.append(proc)
+            else:
+                self.winner = proc
         entities = list(entities)
         ids = {e.id for e in entities}
         self._cache.clear()

@@ -494,7 +494,7 @@ def swap_sheet(ctx: Context, sheet: str) -> None:
 
 def possess_weakest(ctx: Context, order: tuple[str, ...] = ()) -> None:
     """Pick the weakest hero by the criteria in `order`; `becomes_lord` effects do the rest."""
-    from .karak import weakest
+    from .fight import weakest
 
     heroes = [ctx.characters[c] for c in sorted(ctx.characters)]
     chosen, reason = weakest(ctx, heroes, order)
@@ -524,3 +524,8 @@ def left_cards_on(ctx: Context, board: str) -> bool:
 def spent(ctx: Context, stat: str) -> bool:
     """Some stones of the stat lie spent (lost lives for strength, used magic for will)."""
     return _actor(ctx).spent.get(stat, 0) > 0
+
+
+# The verbs that play on the table (fight steps, board, bag, turn) live in their own module; they replace any
+# table-less version above.
+from .play_verbs import *  # noqa: E402, F403

@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import EffectDef, EntityData
+from cardc_runtime import EffectDef, EntityData, ProcedureDef
 
 GAME = 'karak'
 MODULE = 'karak.house_rules'
@@ -18,6 +18,9 @@ ENTITIES: tuple[EntityData, ...] = ()
 
 
 EFFECTS: tuple[EffectDef, ...] = ()
+
+
+PROCEDURES: tuple[ProcedureDef, ...] = ()
 
 
 FALLBACK_VERBS: tuple[str, ...] = ()

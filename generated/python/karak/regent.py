@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData, Provisional
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef, Provisional
 from cardc_runtime import verbs as v
 
 GAME = 'karak'
@@ -45,6 +45,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#The Thorn of Darkness',
+        copies=None,
     ),
     EntityData(
         id='frost_fist',
@@ -64,6 +65,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#The Frost Fist',
+        copies=None,
     ),
     EntityData(
         id='giant_bat',
@@ -90,6 +92,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#GAME COMPONENTS',
+        copies=6,
     ),
     EntityData(
         id='ice_mage',
@@ -117,6 +120,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#GAME COMPONENTS',
+        copies=2,
     ),
     EntityData(
         id='valduk',
@@ -140,6 +144,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Valduk — the Barbarian',
+        copies=1,
     ),
     EntityData(
         id='berserk',
@@ -152,6 +157,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Valduk — the Barbarian',
+        copies=None,
     ),
     EntityData(
         id='perseverance',
@@ -171,6 +177,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Valduk — the Barbarian',
+        copies=None,
     ),
     EntityData(
         id='baron_markul',
@@ -201,6 +208,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage',
+        copies=1,
     ),
     EntityData(
         id='sword_master',
@@ -220,6 +228,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage',
+        copies=None,
     ),
     EntityData(
         id='blitz_attack',
@@ -244,6 +253,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage',
+        copies=None,
     ),
     EntityData(
         id='hannah',
@@ -271,6 +281,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Hannah — the Acrobat',
+        copies=1,
     ),
     EntityData(
         id='throwing_daggers',
@@ -290,6 +301,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Hannah — the Acrobat',
+        copies=None,
     ),
     EntityData(
         id='sprint',
@@ -302,6 +314,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Hannah — the Acrobat',
+        copies=None,
     ),
     EntityData(
         id='lady_lorraine',
@@ -332,6 +345,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger',
+        copies=1,
     ),
     EntityData(
         id='bear_attack',
@@ -351,6 +365,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger',
+        copies=None,
     ),
     EntityData(
         id='eavesdropping',
@@ -376,6 +391,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger',
+        copies=None,
     ),
     EntityData(
         id='magic_affinity',
@@ -395,6 +411,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#The Frost Fist',
+        copies=None,
     ),
     EntityData(
         id='battle_arena',
@@ -421,13 +438,20 @@ ENTITIES: tuple[EntityData, ...] = (
                 False,
                 'the rulebook calls it a new room but never says that a token is drawn onto it',
             ),
-            'shape': None,
+            'shape': Provisional(
+                'crossing',
+                (
+                    'the rulebook does not show which sides of the arena tiles open; a crossing is assumed so that '
+                    'the tile can be played'
+                ),
+            ),
             'start': False,
         },
         parent=None,
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Battle Arena',
+        copies=6,
     ),
     EntityData(
         id='cursed_chamber',
@@ -449,13 +473,20 @@ ENTITIES: tuple[EntityData, ...] = (
                 False,
                 'the rulebook calls it a new room but never says that a token is drawn onto it',
             ),
-            'shape': None,
+            'shape': Provisional(
+                't_junction',
+                (
+                    'the rulebook does not show which sides of the cursed chamber tiles open; a t-junction is '
+                    'assumed so that the tile can be played'
+                ),
+            ),
             'start': False,
         },
         parent=None,
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Cursed Chamber',
+        copies=4,
     ),
     EntityData(
         id='regent_room',
@@ -470,11 +501,24 @@ ENTITIES: tuple[EntityData, ...] = (
             'en': 'Room',
             'fr': 'Pièce',
         },
-        attrs={'exits': None, 'feature': 'none', 'room': True, 'shape': None, 'start': False},
+        attrs={
+            'exits': None,
+            'feature': 'none',
+            'room': True,
+            'shape': Provisional(
+                'corner',
+                (
+                    'the rulebook does not show which sides of the room tiles open; a corner is assumed so that '
+                    'the tile can be played'
+                ),
+            ),
+            'start': False,
+        },
         parent=None,
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#GAME COMPONENTS',
+        copies=8,
     ),
 )
 
@@ -566,7 +610,7 @@ def fx_perseverance_1(ctx: Context) -> None:
     """
     if not (v.against(ctx, 'monster') and v.result(ctx, 'win') and not v.took_reward(ctx)):
         return
-    v.fallback_action(ctx, 'continue_turn')
+    v.continue_turn(ctx)
 
 
 def fx_sword_master_1(ctx: Context) -> None:
@@ -585,11 +629,13 @@ def fx_sword_master_1(ctx: Context) -> None:
 def fx_blitz_attack_1(ctx: Context) -> None:
     """Blitz attack (ability `blitz_attack`), effect 1: on turn_start.
 
-    Rule: At the start of your turn: choose one: spend 4 steps (all you have left, if fewer), move
-      yourself at once, without steps, to a revealed tile with an undefeated monster (any you choose)
-      and fight the monster on your tile now; or do nothing.
+    Rule: At the start of your turn, if your turn goes on: choose one: spend 4 steps (all you have left,
+      if fewer), move yourself at once, without steps, to a revealed tile with an undefeated monster
+      (any you choose) and fight the monster on your tile now; or do nothing.
 
     When: At the start of the hero's turn.
+    Only if not turn_over (turn_over: Something has ended the hero's turn (end_turn), and nothing has
+      let it go on since (continue_turn).)
     Then:
     - choose one of: blitz, move_normally
       blitz:
@@ -604,11 +650,13 @@ def fx_blitz_attack_1(ctx: Context) -> None:
         - nothing
     Source: karak/regent/heroes.cardc:90; 004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage
     """
+    if not (not v.turn_over(ctx)):
+        return
     choice1 = ctx.choose('blitz_attack#1', ('blitz', 'move_normally'))
     if choice1 == 'blitz':
-        v.fallback_action(ctx, 'spend_steps', 4)
-        v.fallback_action(ctx, 'teleport', 'monster_tile', 'self', 'any')
-        v.fallback_action(ctx, 'fight_monster')
+        v.spend_steps(ctx, 4)
+        v.teleport(ctx, 'monster_tile', 'self', 'any')
+        v.fight_monster(ctx)
     elif choice1 == 'move_normally':
         pass
 
@@ -680,10 +728,12 @@ def fx_throwing_daggers_2(ctx: Context) -> None:
 def fx_sprint_1(ctx: Context) -> None:
     """Sprint (ability `sprint`), effect 1: on turn_start.
 
-    Rule: At the start of your turn: choose one: you have 8 steps this turn and you may not reveal new
-      tiles or step onto unrevealed places this turn; or do nothing.
+    Rule: At the start of your turn, if your turn goes on: choose one: you have 8 steps this turn and
+      you may not reveal new tiles or step onto unrevealed places this turn; or do nothing.
 
     When: At the start of the hero's turn.
+    Only if not turn_over (turn_over: Something has ended the hero's turn (end_turn), and nothing has
+      let it go on since (continue_turn).)
     Then:
     - choose one of: sprint, move_normally
       sprint:
@@ -693,10 +743,12 @@ def fx_sprint_1(ctx: Context) -> None:
         - nothing
     Source: karak/regent/heroes.cardc:144; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
     """
+    if not (not v.turn_over(ctx)):
+        return
     choice1 = ctx.choose('sprint#1', ('sprint', 'move_normally'))
     if choice1 == 'sprint':
-        v.fallback_modifier(ctx, 'steps', 8)
-        v.fallback_modifier(ctx, 'no_explore')
+        v.steps(ctx, 8)
+        v.no_explore(ctx)
     elif choice1 == 'move_normally':
         pass
 
@@ -729,7 +781,7 @@ def fx_eavesdropping_1(ctx: Context) -> None:
     Source: karak/regent/heroes.cardc:193; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
     """
     if ctx.may('eavesdropping#1', 'explore', False):
-        v.fallback_action(ctx, 'explore', False)
+        v.explore(ctx, False)
 
 
 def fx_magic_affinity_1(ctx: Context) -> None:
@@ -765,7 +817,7 @@ def fx_battle_arena_1(ctx: Context) -> None:
     """
     if not (v.first_entry(ctx)):
         return
-    v.fallback_action(ctx, 'challenge')
+    v.challenge(ctx)
 
 
 def fx_battle_arena_2(ctx: Context) -> None:
@@ -791,7 +843,7 @@ def fx_battle_arena_2(ctx: Context) -> None:
     v.loss_costs(ctx, 1)
     v.tie_costs(ctx, 0)
     v.no_retreat(ctx)
-    v.fallback_action(ctx, 'becomes_corridor')
+    v.becomes_corridor(ctx)
 
 
 def fx_battle_arena_3(ctx: Context) -> None:
@@ -813,7 +865,7 @@ def fx_battle_arena_3(ctx: Context) -> None:
     if not (v.fight_by(ctx, 'battle_arena') and v.result(ctx, 'win')):
         return
     if ctx.may('battle_arena#3', 'take_item', 'loser', 'self', 'stays'):
-        v.fallback_action(ctx, 'take_item', 'loser', 'self', 'stays')
+        v.take_item(ctx, 'loser', 'self', 'stays')
 
 
 def fx_battle_arena_4(ctx: Context) -> None:
@@ -829,7 +881,7 @@ def fx_battle_arena_4(ctx: Context) -> None:
         has not happened yet. Revealing and counting it (chambers_revealed) are not affected.
     Source: karak/regent/tiles.cardc:25; 004_dc563c5159c76d25.txt#Battle Arena
     """
-    v.fallback_action(ctx, 'face_down_until_entered')
+    v.face_down_until_entered(ctx)
 
 
 def fx_cursed_chamber_1(ctx: Context) -> None:
@@ -1069,16 +1121,7 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-FALLBACK_VERBS: tuple[str, ...] = (
-    'becomes_corridor',
-    'challenge',
-    'continue_turn',
-    'explore',
-    'face_down_until_entered',
-    'fight_monster',
-    'no_explore',
-    'spend_steps',
-    'steps',
-    'take_item',
-    'teleport',
-)
+PROCEDURES: tuple[ProcedureDef, ...] = ()
+
+
+FALLBACK_VERBS: tuple[str, ...] = ()

@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
 from cardc_runtime import verbs as v
 
 GAME = 'karak'
@@ -33,6 +33,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='002_cbefe6d082d470f6.txt#Souboj hrdinů',
+        copies=None,
     ),
 )
 
@@ -56,7 +57,7 @@ def fx_hero_duel_1(ctx: Context) -> None:
     if not (v.armed(ctx, 'both')):
         return
     if ctx.may('hero_duel#1', 'challenge'):
-        v.fallback_action(ctx, 'challenge')
+        v.challenge(ctx)
 
 
 def fx_hero_duel_2(ctx: Context) -> None:
@@ -123,7 +124,7 @@ def fx_hero_duel_4(ctx: Context) -> None:
     if not (v.fight_by(ctx, 'hero_duel') and v.result(ctx, 'win') and v.margin(ctx, (5, 99))):
         return
     if ctx.may('hero_duel#4', 'take_item', 'loser', 'self', 'on_tile'):
-        v.fallback_action(ctx, 'take_item', 'loser', 'self', 'on_tile')
+        v.take_item(ctx, 'loser', 'self', 'on_tile')
 
 
 def fx_hero_duel_5(ctx: Context) -> None:
@@ -147,7 +148,7 @@ def fx_hero_duel_5(ctx: Context) -> None:
     if not (v.fight_by(ctx, 'hero_duel') and v.result(ctx, 'win') and not v.margin(ctx, (5, 99))):
         return
     if ctx.may('hero_duel#5', 'take_item', 'loser', 'owner', 'on_tile'):
-        v.fallback_action(ctx, 'take_item', 'loser', 'owner', 'on_tile')
+        v.take_item(ctx, 'loser', 'owner', 'on_tile')
 
 
 def fx_hero_duel_6(ctx: Context) -> None:
@@ -169,8 +170,8 @@ def fx_hero_duel_6(ctx: Context) -> None:
     """
     if not (v.fight_by(ctx, 'hero_duel') and v.result(ctx, 'loss') and not v.lives(ctx, (1, 1))):
         return
-    v.fallback_action(ctx, 'flee', 5)
-    v.fallback_action(ctx, 'end_turn')
+    v.flee(ctx, 5)
+    v.end_turn(ctx)
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -237,4 +238,7 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-FALLBACK_VERBS: tuple[str, ...] = ('challenge', 'end_turn', 'flee', 'take_item')
+PROCEDURES: tuple[ProcedureDef, ...] = ()
+
+
+FALLBACK_VERBS: tuple[str, ...] = ()

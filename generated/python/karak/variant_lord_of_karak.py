@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
 from cardc_runtime import verbs as v
 
 GAME = 'karak'
@@ -34,6 +34,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant='lord_of_karak',
         tags=(),
         source='004_dc563c5159c76d25.txt#GAME COMPONENTS',
+        copies=1,
     ),
     EntityData(
         id='lord_of_karak',
@@ -58,6 +59,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#GAME VERSION—THE LORD OF KARAK',
+        copies=None,
     ),
 )
 
@@ -154,6 +156,9 @@ EFFECTS: tuple[EffectDef, ...] = (
         provisional=(),
     ),
 )
+
+
+PROCEDURES: tuple[ProcedureDef, ...] = ()
 
 
 FALLBACK_VERBS: tuple[str, ...] = ()

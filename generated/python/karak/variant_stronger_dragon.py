@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
 from cardc_runtime import verbs as v
 
 GAME = 'karak'
@@ -27,6 +27,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='002_cbefe6d082d470f6.txt#Silnější drak',
+        copies=None,
     ),
 )
 
@@ -87,7 +88,7 @@ def fx_stronger_dragon_3(ctx: Context) -> None:
     """
     if not (v.against(ctx, 'dragon') and v.double(ctx, (1, 1))):
         return
-    v.fallback_action(ctx, 'stake_treasure')
+    v.stake_treasure(ctx)
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -124,4 +125,7 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-FALLBACK_VERBS: tuple[str, ...] = ('stake_treasure',)
+PROCEDURES: tuple[ProcedureDef, ...] = ()
+
+
+FALLBACK_VERBS: tuple[str, ...] = ()

@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
 from cardc_runtime import verbs as v
 
 GAME = 'prophecy'
@@ -27,6 +27,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
+        copies=None,
     ),
     EntityData(
         id='human',
@@ -39,6 +40,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
+        copies=None,
     ),
     EntityData(
         id='elf',
@@ -51,6 +53,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
+        copies=None,
     ),
     EntityData(
         id='dwarf',
@@ -63,6 +66,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
+        copies=None,
     ),
     EntityData(
         id='hobbit',
@@ -75,6 +79,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
+        copies=None,
     ),
     EntityData(
         id='orc',
@@ -87,6 +92,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
+        copies=None,
     ),
     EntityData(
         id='troll',
@@ -99,6 +105,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.prastare-rasy',
+        copies=None,
     ),
     EntityData(
         id='human_card',
@@ -111,6 +118,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
+        copies=3,
     ),
     EntityData(
         id='elf_card',
@@ -123,6 +131,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
+        copies=2,
     ),
     EntityData(
         id='dwarf_card',
@@ -135,6 +144,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
+        copies=2,
     ),
     EntityData(
         id='hobbit_card',
@@ -147,6 +157,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
+        copies=1,
     ),
     EntityData(
         id='orc_card',
@@ -159,6 +170,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
+        copies=1,
     ),
     EntityData(
         id='troll_card',
@@ -171,6 +183,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
+        copies=1,
     ),
     EntityData(
         id='elf_male_martial',
@@ -183,6 +196,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='elf_male_magical',
@@ -195,6 +209,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='elf_female_martial',
@@ -207,6 +222,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='elf_female_magical',
@@ -219,6 +235,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='dwarf_male_martial',
@@ -231,6 +248,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='dwarf_male_magical',
@@ -243,6 +261,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='dwarf_female_martial',
@@ -255,6 +274,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='dwarf_female_magical',
@@ -267,6 +287,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='hobbit_male_martial',
@@ -279,6 +300,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='hobbit_male_magical',
@@ -291,6 +313,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='hobbit_female_martial',
@@ -303,6 +326,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='hobbit_female_magical',
@@ -315,6 +339,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='orc_male_martial',
@@ -327,6 +352,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='orc_male_magical',
@@ -339,6 +365,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='orc_female_martial',
@@ -351,6 +378,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='orc_female_magical',
@@ -363,6 +391,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='troll_male_martial',
@@ -375,6 +404,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='troll_male_magical',
@@ -387,6 +417,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='troll_female_martial',
@@ -399,6 +430,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='troll_female_magical',
@@ -411,6 +443,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='race_draft',
@@ -429,6 +462,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vyber-postav',
+        copies=None,
     ),
     EntityData(
         id='figure_choice',
@@ -441,6 +475,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=None,
     ),
     EntityData(
         id='race_stat_modifiers',
@@ -460,6 +495,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
+        copies=None,
     ),
     EntityData(
         id='race_traits',
@@ -479,6 +515,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.dalsi-vyhody-a-nevyhody',
+        copies=None,
     ),
     EntityData(
         id='race_references',
@@ -497,6 +534,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.odkazy-na-rasy',
+        copies=None,
     ),
     EntityData(
         id='character_fight_experience_with_races',
@@ -512,6 +550,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#7.zkusenost-za-boj',
+        copies=None,
     ),
 )
 
@@ -830,6 +869,9 @@ EFFECTS: tuple[EffectDef, ...] = (
         provisional=(),
     ),
 )
+
+
+PROCEDURES: tuple[ProcedureDef, ...] = ()
 
 
 FALLBACK_VERBS: tuple[str, ...] = ('draft', 'reward_cap', 'start_resource')

@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData, Provisional
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef, Provisional
 from cardc_runtime import verbs as v
 
 GAME = 'prophecy'
@@ -27,6 +27,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.sklenena-hora',
+        copies=1,
     ),
     EntityData(
         id='black_well',
@@ -39,6 +40,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.sklenena-hora',
+        copies=1,
     ),
     EntityData(
         id='time_loop',
@@ -51,6 +53,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.casova-smycka',
+        copies=1,
     ),
     EntityData(
         id='training',
@@ -63,6 +66,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='sneaking',
@@ -75,6 +79,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='hospitality',
@@ -87,6 +92,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='flaming_weapon',
@@ -99,6 +105,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='disguises',
@@ -111,6 +118,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='mirror_shield',
@@ -123,6 +131,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.zmena-artefaktu',
+        copies=1,
     ),
     EntityData(
         id='banner_of_doom',
@@ -135,6 +144,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.zmena-artefaktu',
+        copies=1,
     ),
     EntityData(
         id='clairvoyant_dream',
@@ -150,6 +160,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.brana-draci-rise',
+        copies=1,
     ),
     EntityData(
         id='crisis',
@@ -162,6 +173,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=1,
     ),
     EntityData(
         id='fresh_wind',
@@ -174,6 +186,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=1,
     ),
     EntityData(
         id='good_times',
@@ -186,6 +199,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=1,
     ),
     EntityData(
         id='charity',
@@ -198,6 +212,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=1,
     ),
     EntityData(
         id='golden_fish',
@@ -210,6 +225,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=1,
     ),
     EntityData(
         id='hermit',
@@ -222,6 +238,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=1,
     ),
     EntityData(
         id='contest_of_versatility',
@@ -234,6 +251,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=1,
     ),
     EntityData(
         id='fire_dragon',
@@ -246,6 +264,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('dragon',),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra',
+        copies=1,
     ),
     EntityData(
         id='teleportation_scroll',
@@ -258,6 +277,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('movement',),
         source='000_3675fda29ad0c57f.txt#4.pohyb',
+        copies=1,
     ),
     EntityData(
         id='royal_cloak',
@@ -270,6 +290,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('movement',),
         source='000_3675fda29ad0c57f.txt#4.pohyb',
+        copies=1,
     ),
     EntityData(
         id='armoury',
@@ -282,6 +303,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('instead_of_movement',),
         source='000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu',
+        copies=1,
     ),
     EntityData(
         id='meditation',
@@ -294,6 +316,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('instead_of_movement',),
         source='000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu',
+        copies=1,
     ),
     EntityData(
         id='miracle_of_healing',
@@ -306,6 +329,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('instead_of_movement',),
         source='000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu',
+        copies=1,
     ),
     EntityData(
         id='profession_cards',
@@ -324,6 +348,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=None,
     ),
     EntityData(
         id='chance_cards',
@@ -336,6 +361,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.legendy-o-dracich-priprava',
+        copies=None,
     ),
     EntityData(
         id='adventure_cards',
@@ -348,6 +374,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
+        copies=None,
     ),
     EntityData(
         id='common_items',
@@ -360,6 +387,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
+        copies=None,
     ),
     EntityData(
         id='rare_items',
@@ -372,6 +400,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
+        copies=None,
     ),
     EntityData(
         id='lesser_guardians',
@@ -392,6 +421,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava',
+        copies=None,
     ),
     EntityData(
         id='greater_guardians',
@@ -412,6 +442,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.novi-strazci',
+        copies=None,
     ),
     EntityData(
         id='artefacts',
@@ -424,6 +455,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.posledni-artefakt',
+        copies=None,
     ),
     EntityData(
         id='gilda',
@@ -436,6 +468,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=None,
     ),
     EntityData(
         id='astral_sphere',
@@ -448,6 +481,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.draci-rise',
+        copies=None,
     ),
     EntityData(
         id='paladin',
@@ -486,6 +520,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vlastnosti',
+        copies=1,
     ),
     EntityData(
         id='ranger',
@@ -505,6 +540,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='scout',
@@ -524,6 +560,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='mystic',
@@ -543,6 +580,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#1.prvni-rozsireni',
+        copies=1,
     ),
     EntityData(
         id='enchanter',
@@ -563,6 +601,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#1.prvni-rozsireni',
+        copies=1,
     ),
     EntityData(
         id='illusionist',
@@ -583,6 +622,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
     ),
     EntityData(
         id='ability_and_item_limits',
@@ -601,6 +641,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu',
+        copies=None,
     ),
     EntityData(
         id='character_draft',
@@ -613,6 +654,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#2.vyber-postav',
+        copies=None,
     ),
     EntityData(
         id='stat_increase',
@@ -625,6 +667,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti',
+        copies=None,
     ),
     EntityData(
         id='guardians_in_spheres',
@@ -643,6 +686,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava',
+        copies=None,
     ),
 )
 
@@ -801,6 +845,9 @@ EFFECTS: tuple[EffectDef, ...] = (
         provisional=(),
     ),
 )
+
+
+PROCEDURES: tuple[ProcedureDef, ...] = ()
 
 
 FALLBACK_VERBS: tuple[str, ...] = ('deal_to_spheres', 'draft', 'shuffle')

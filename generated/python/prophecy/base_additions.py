@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
 from cardc_runtime import verbs as v
 
 GAME = 'prophecy'
@@ -27,6 +27,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.rozsireni-zakladni-hry',
+        copies=None,
     ),
     EntityData(
         id='new_items',
@@ -39,6 +40,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
+        copies=None,
     ),
     EntityData(
         id='new_adventures',
@@ -51,6 +53,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
+        copies=None,
     ),
     EntityData(
         id='new_lesser_guardian',
@@ -63,6 +66,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.novi-strazci',
+        copies=1,
     ),
     EntityData(
         id='new_greater_guardian_1',
@@ -75,6 +79,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.novi-strazci',
+        copies=1,
     ),
     EntityData(
         id='new_greater_guardian_2',
@@ -87,6 +92,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.novi-strazci',
+        copies=1,
     ),
     EntityData(
         id='spare_guardians',
@@ -105,6 +111,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.novi-strazci',
+        copies=None,
     ),
     EntityData(
         id='variants_overview',
@@ -117,6 +124,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#7.varianty-hry',
+        copies=None,
     ),
     EntityData(
         id='glass_mountain',
@@ -141,6 +149,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.sklenena-hora',
+        copies=1,
     ),
     EntityData(
         id='time_loop',
@@ -161,6 +170,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.casova-smycka',
+        copies=1,
     ),
     EntityData(
         id='training',
@@ -180,6 +190,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='sneaking',
@@ -199,6 +210,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='hospitality',
@@ -218,6 +230,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='flaming_weapon',
@@ -237,6 +250,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='disguises',
@@ -256,6 +270,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='mirror_shield',
@@ -275,6 +290,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.zmena-artefaktu',
+        copies=1,
     ),
     EntityData(
         id='banner_of_doom',
@@ -294,6 +310,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.zmena-artefaktu',
+        copies=1,
     ),
     EntityData(
         id='guardians_in_spheres',
@@ -312,6 +329,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.novi-strazci',
+        copies=None,
     ),
     EntityData(
         id='stat_increase',
@@ -324,6 +342,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti',
+        copies=None,
     ),
     EntityData(
         id='character_draft',
@@ -336,6 +355,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#6.rozdeleni-postav',
+        copies=None,
     ),
 )
 
@@ -638,6 +658,9 @@ EFFECTS: tuple[EffectDef, ...] = (
         provisional=(),
     ),
 )
+
+
+PROCEDURES: tuple[ProcedureDef, ...] = ()
 
 
 FALLBACK_VERBS: tuple[str, ...] = (

@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData, Provisional
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef, Provisional
 from cardc_runtime import verbs as v
 
 GAME = 'prophecy'
@@ -32,6 +32,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
+        copies=1,
     ),
     EntityData(
         id='left_path',
@@ -54,6 +55,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
+        copies=None,
     ),
     EntityData(
         id='middle_path',
@@ -72,6 +74,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
+        copies=None,
     ),
     EntityData(
         id='right_path',
@@ -90,6 +93,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
+        copies=None,
     ),
     EntityData(
         id='light_field',
@@ -102,6 +106,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
+        copies=None,
     ),
     EntityData(
         id='dark_field',
@@ -114,6 +119,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
+        copies=None,
     ),
     EntityData(
         id='split_field',
@@ -126,6 +132,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.plan-draci-rise',
+        copies=None,
     ),
     EntityData(
         id='positive_dragon_cards',
@@ -142,6 +149,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty',
+        copies=None,
     ),
     EntityData(
         id='negative_dragon_cards',
@@ -158,6 +166,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty',
+        copies=None,
     ),
     EntityData(
         id='dragon_slayer_abilities',
@@ -170,6 +179,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
+        copies=None,
     ),
     EntityData(
         id='dragon_hearts',
@@ -182,6 +192,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.draci-srdce',
+        copies=None,
     ),
     EntityData(
         id='fire_lake',
@@ -194,6 +205,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.konec-cesty',
+        copies=None,
     ),
     EntityData(
         id='dragon_heart',
@@ -206,6 +218,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.draci-srdce',
+        copies=5,
     ),
     EntityData(
         id='dragon_queen',
@@ -218,6 +231,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('dragon_realm', 'dragon'),
         source='000_3675fda29ad0c57f.txt#7.drakobijecka-varianta',
+        copies=1,
     ),
     EntityData(
         id='lake_of_oblivion',
@@ -241,6 +255,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.prilezitosti',
+        copies=1,
     ),
     EntityData(
         id='flying_on_monitor_lizards',
@@ -260,6 +275,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=('movement',),
         source='000_3675fda29ad0c57f.txt#4.pohyb',
+        copies=1,
     ),
     EntityData(
         id='dragon_slayer_ability_1',
@@ -272,6 +288,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='dragon_slayer_ability_2',
@@ -284,6 +301,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='dragon_slayer_ability_3',
@@ -296,6 +314,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='dragon_slayer_ability_4',
@@ -308,6 +327,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='dragon_slayer_ability_5',
@@ -320,6 +340,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
+        copies=1,
     ),
     EntityData(
         id='legends_of_dragons',
@@ -332,6 +353,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.legendy-o-dracich',
+        copies=1,
     ),
     EntityData(
         id='dragon_realm_gate',
@@ -353,6 +375,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.brana-draci-rise',
+        copies=1,
     ),
     EntityData(
         id='dragon_realm_for_newcomers',
@@ -365,6 +388,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.draci-rise',
+        copies=None,
     ),
     EntityData(
         id='dragon_card_layout',
@@ -377,6 +401,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty',
+        copies=None,
     ),
     EntityData(
         id='dragon_heart_setup',
@@ -389,6 +414,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.draci-srdce',
+        copies=None,
     ),
     EntityData(
         id='dragon_slayer_setup',
@@ -401,6 +427,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti',
+        copies=None,
     ),
     EntityData(
         id='main_board_cards',
@@ -416,6 +443,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.karty-na-zakladni-plan',
+        copies=None,
     ),
     EntityData(
         id='guardians_in_spheres',
@@ -438,6 +466,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava',
+        copies=None,
     ),
     EntityData(
         id='dragon_realm_limits',
@@ -450,6 +479,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu',
+        copies=None,
     ),
     EntityData(
         id='dragon_slayer_rules',
@@ -466,6 +496,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra',
+        copies=None,
     ),
     EntityData(
         id='realm_revealing',
@@ -484,6 +515,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.odkryvani-draci-rise',
+        copies=None,
     ),
     EntityData(
         id='realm_chance_cards',
@@ -496,6 +528,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody',
+        copies=None,
     ),
     EntityData(
         id='realm_movement',
@@ -508,6 +541,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.pohyb',
+        copies=None,
     ),
     EntityData(
         id='realm_instead_of_moving',
@@ -520,6 +554,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu',
+        copies=None,
     ),
     EntityData(
         id='realm_return',
@@ -538,6 +573,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.navrat-na-zakladni-plan',
+        copies=None,
     ),
     EntityData(
         id='realm_obstacles',
@@ -550,6 +586,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.prekazky',
+        copies=None,
     ),
     EntityData(
         id='realm_monsters',
@@ -562,6 +599,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#4.nestvury',
+        copies=None,
     ),
     EntityData(
         id='realm_positive_cards',
@@ -574,6 +612,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.pozitivni-karty',
+        copies=None,
     ),
     EntityData(
         id='realm_items',
@@ -593,6 +632,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.predmety',
+        copies=None,
     ),
     EntityData(
         id='realm_opportunities',
@@ -605,6 +645,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.prilezitosti',
+        copies=None,
     ),
     EntityData(
         id='realm_dragon_abilities',
@@ -624,6 +665,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.draci-schopnosti',
+        copies=None,
     ),
     EntityData(
         id='realm_character_fights',
@@ -636,6 +678,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.boj-mezi-postavami',
+        copies=None,
     ),
     EntityData(
         id='guardian_attack_in_realm',
@@ -648,6 +691,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.utok-na-strazce',
+        copies=None,
     ),
     EntityData(
         id='later_dragon_hearts',
@@ -660,6 +704,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.draci-srdce',
+        copies=None,
     ),
     EntityData(
         id='dragon_heart_victory',
@@ -672,6 +717,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.draci-srdce',
+        copies=None,
     ),
     EntityData(
         id='realm_death',
@@ -684,6 +730,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy',
+        copies=None,
     ),
     EntityData(
         id='last_artefact',
@@ -696,6 +743,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.posledni-artefakt',
+        copies=None,
     ),
     EntityData(
         id='realm_final_battle',
@@ -708,6 +756,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#5.zaverecny-boj',
+        copies=None,
     ),
     EntityData(
         id='dragon_realm_advice',
@@ -720,6 +769,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#7.draci-rise',
+        copies=None,
     ),
 )
 
@@ -758,7 +808,7 @@ def fx_fire_lake_2(ctx: Context) -> None:
     if not (v.against(ctx, 'guardian') and not v.result(ctx, 'win')):
         return
     v.fallback_action(ctx, 'stay')
-    v.fallback_action(ctx, 'end_turn')
+    v.end_turn(ctx)
 
 
 def fx_fire_lake_3(ctx: Context) -> None:
@@ -777,7 +827,7 @@ def fx_fire_lake_3(ctx: Context) -> None:
     """
     v.fallback_action(ctx, 'take_card', 'dragon_heart')
     v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
-    v.fallback_action(ctx, 'end_turn')
+    v.end_turn(ctx)
 
 
 def fx_fire_lake_4(ctx: Context) -> None:
@@ -1399,7 +1449,7 @@ def fx_realm_obstacles_2(ctx: Context) -> None:
     if not (not v.fallback_condition(ctx, 'passed')):
         return
     v.fallback_action(ctx, 'stay_back')
-    v.fallback_action(ctx, 'end_turn')
+    v.end_turn(ctx)
 
 
 def fx_realm_monsters_1(ctx: Context) -> None:
@@ -1420,7 +1470,7 @@ def fx_realm_monsters_1(ctx: Context) -> None:
     if not (v.against(ctx, 'monster') and v.result(ctx, 'loss')):
         return
     v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
-    v.fallback_action(ctx, 'end_turn')
+    v.end_turn(ctx)
 
 
 def fx_realm_monsters_2(ctx: Context) -> None:
@@ -1440,7 +1490,7 @@ def fx_realm_monsters_2(ctx: Context) -> None:
     if not (v.against(ctx, 'monster') and v.result(ctx, 'tie')):
         return
     v.fallback_action(ctx, 'stay_back')
-    v.fallback_action(ctx, 'end_turn')
+    v.end_turn(ctx)
 
 
 def fx_realm_monsters_3(ctx: Context) -> None:
@@ -2209,6 +2259,9 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
+PROCEDURES: tuple[ProcedureDef, ...] = ()
+
+
 FALLBACK_VERBS: tuple[str, ...] = (
     'advance',
     'attack_character',
@@ -2220,7 +2273,6 @@ FALLBACK_VERBS: tuple[str, ...] = (
     'cannot_use',
     'cannot_use_marked',
     'deal_to_spheres',
-    'end_turn',
     'enter_board',
     'field_clear',
     'fight_one_by_one',

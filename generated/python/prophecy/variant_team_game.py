@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
 from cardc_runtime import verbs as v
 
 GAME = 'prophecy'
@@ -32,6 +32,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#7.tymova-hra',
+        copies=None,
     ),
     EntityData(
         id='team_game_concession',
@@ -50,6 +51,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant='team_game',
         tags=(),
         source='000_3675fda29ad0c57f.txt#7.tymova-hra',
+        copies=None,
     ),
 )
 
@@ -129,6 +131,9 @@ EFFECTS: tuple[EffectDef, ...] = (
         provisional=(),
     ),
 )
+
+
+PROCEDURES: tuple[ProcedureDef, ...] = ()
 
 
 FALLBACK_VERBS: tuple[str, ...] = ('form_teams', 'switch_on', 'team_victory', 'tradeable')

@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import EffectDef, EntityData
+from cardc_runtime import EffectDef, EntityData, ProcedureDef
 
 GAME = 'prophecy'
 MODULE = 'prophecy'
@@ -26,11 +26,15 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='000_3675fda29ad0c57f.txt#7.tymova-hra',
+        copies=None,
     ),
 )
 
 
 EFFECTS: tuple[EffectDef, ...] = ()
+
+
+PROCEDURES: tuple[ProcedureDef, ...] = ()
 
 
 FALLBACK_VERBS: tuple[str, ...] = ()

@@ -5,12 +5,19 @@ Generated effect functions receive a `Context`; the verbs in `verbs.py` are its 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .inputs import Choice, Inputs
 from .model import EffectDef, EntityData, Ruleset
+
+if TYPE_CHECKING:
+    from .state import Play
+
+
+class TurnCap(Exception):  # noqa: N818 - a signal that stops a game that does not end
+    """A loop of a procedure ran more often than the cap allows (a game whose content cannot end)."""
 
 Outcome = Literal["win", "tie", "loss"]
 
@@ -24,7 +31,7 @@ GLOBAL_KINDS = ("variant", "rule")
 
 @dataclass
 class Character:
-    """A hero (Karak) or character (Prophecy) and what it carries."""
+    """A player's character (a hero) and what it carries."""
 
     id: str
     lives: int = 5
@@ -39,9 +46,9 @@ class Character:
     cursed: bool = False
     unconscious: bool = False
     possessed: bool = False
-    stats: dict[str, int] = field(default_factory=dict)  # Prophecy: stones owned (the current value)
-    max_stats: dict[str, int] = field(default_factory=dict)  # Prophecy: the most stones it may own
-    spent: dict[str, int] = field(default_factory=dict)  # Prophecy: stones on the left (wounds, magic used)
+    stats: dict[str, int] = field(default_factory=dict)  # counted stats (e.g. stones owned: the current value)
+    max_stats: dict[str, int] = field(default_factory=dict)  # the most of each stat it may own
+    spent: dict[str, int] = field(default_factory=dict)  # of each stat spent (wounds, magic used)
     no_abilities: bool = False
 
     def held(self) -> list[str]:
@@ -82,11 +89,12 @@ class Side:
     seen_faces: set[int] = field(default_factory=set)
     frozen: set[tuple[str, str]] = field(default_factory=set)
     inactive: set[str] = field(default_factory=set)  # decks whose cards do not work in this fight
-    opponent_stats: dict[str, int] = field(default_factory=dict)  # Prophecy: the opponent's stat changes
+    opponent_stats: dict[str, int] = field(default_factory=dict)  # the opponent's stat changes
     spells_after_roll: bool = False  # every spell may be chosen after the fighter's own roll
     no_retreat: bool = False
     retreat_to: str | None = None
     attacker: bool = True
+    opponent_id: str = ""  # the monster or hero fought (for the play statistics)
     lives_spent: int = 0
     total: int | None = None
     outcome: Outcome | None = None
@@ -129,8 +137,67 @@ class Context:
     effect: str = ""  # the key of the effect running now (owner#index)
     used: set[tuple[str, str]] = field(default_factory=set)  # (effect, scope) for first_use
     prevented: bool = False  # a `prevent` ran for the event being fired
+    loops: dict[str, int] = field(default_factory=dict)
     turn: int = 0
     inactive: set[str] = field(default_factory=set)
+    play: Play | None = None  # the table of a game being played (board, zones, turn); None for a lone fight
+    fights: list[Side] = field(default_factory=list)  # every fight side that started a fight, in order
+    event_values: dict[str, Any] = field(default_factory=dict)  # values of the next fired event (e.g. count)
+    loop_cap: int = 10_000  # a `while` of a procedure runs at most this often per call
+
+    # ---- procedures ---------------------------------------------------------------
+
+    def run_procedure(self, name: str) -> None:
+        """Run the game's procedure `name` (declared in content, generated as a function)."""
+        try:
+            proc = self.rules.procedures[name]
+        except KeyError:
+            raise KeyError(f"{self.rules.game} declares no procedure `{name}`; declared: "
+                           f"{', '.join(sorted(self.rules.procedures)) or 'none'}") from None
+        proc.run(self)
+
+    def fire_here(self, trigger: str, **event: Any) -> None:
+        """`fire TRIGGER` in a procedure: for whoever acts now, on the fight side in progress."""
+        if self.event_values:
+            event = {**self.event_values, **event}
+            self.event_values = {}
+        self.prevented = False
+        self.fire(trigger, self.actor, self.side, **event)
+
+    def loop(self, point: str) -> bool:
+        """Counts the passes of a `while`; past the cap the game is stopped (it would never end)."""
+        count = self.loops.get(point, 0) + 1
+        self.loops[point] = count
+        if count > self.loop_cap:
+            raise TurnCap(f"the loop `{point}` ran {self.loop_cap} times without its condition turning false")
+        return True
+
+    def each(self, what: str) -> Iterator[None]:
+        """`for each`: the body runs once per member, each acting (and fighting on its side) in turn."""
+        saved = (self.actor, self.side)
+        members: list[tuple[Character, Side | None]]
+        if what == "side":
+            if self.fight is None:
+                raise RuntimeError("`for each side` needs a fight in progress")
+            members = [(s.who, s) for s in self.fight.sides]
+        else:
+            if self.play is None:
+                raise RuntimeError(f"`for each {what}` needs a game in play")
+            order = self.play.order
+            start = order.index(self.play.current) if self.play.current in order else 0
+            ids = order[start:] + order[:start]
+            if what in ("opponent", "other_here"):
+                ids = [i for i in ids if self.actor is None or i != self.actor.id]
+            if what == "other_here" and self.actor is not None:
+                here = self.play.position.get(self.actor.id)
+                ids = [i for i in ids if self.play.position.get(i) == here]
+            members = [(self.characters[i], None) for i in ids]
+        try:
+            for who, side in members:
+                self.actor, self.side = who, side
+                yield
+        finally:
+            self.actor, self.side = saved
 
     # ---- decisions and randomness ---------------------------------------------
 
@@ -182,7 +249,14 @@ class Context:
         if not actor.no_abilities:
             abilities = tuple(actor.abilities) if actor.abilities is not None else actor.own_abilities(rules)
         monster = self.fight.monster.id if self.fight is not None and self.fight.monster is not None else None
-        tile = self.facts.get("tile") if trigger in TILE_TRIGGERS else None
+        tile: Any = None
+        if trigger in TILE_TRIGGERS:
+            if self.play is not None:
+                placed = self.play.last_revealed if self.facts.get("revealing") else self.play.here(actor.id)
+                if placed is not None and not placed.corridor:
+                    tile = (placed.tile, *placed.tokens)
+            else:
+                tile = self.facts.get("tile")
         key = ("owners", actor.id, tuple(actor.cards), abilities, tuple(actor.held()), monster, tile,
                self.facts.get("place"), actor.cursed)
         return rules.memo(key, lambda: self._owners(actor, glob, abilities, monster, tile))  # type: ignore[no-any-return]
@@ -191,7 +265,9 @@ class Context:
                 tile: Any) -> tuple[str, ...]:
         known = self.rules.entities
         own: list[str] = []
-        if tile is not None:
+        if isinstance(tile, tuple):
+            own.extend(tile)
+        elif tile is not None:
             own.append(str(tile))
         if "place" in self.facts:
             own.append(str(self.facts["place"]))
@@ -238,13 +314,16 @@ class Context:
 
     # ---- lives ----------------------------------------------------------------------
 
-    def lose_lives(self, who: Character, amount: int) -> None:
+    def lose_lives(self, who: Character, amount: int, cause: str = "") -> None:
         """Take lives away; on the last one, `last_life_lost` effects may step in, else the hero falls
         unconscious (a base rule that is only provisional, see base-game-facts 1.4)."""
         if amount <= 0 or who.unconscious:
             return
+        lost = min(amount, who.lives)
         who.lives = max(0, who.lives - amount)
         self.log.append((who.id, "lose_life", amount))
+        if self.play is not None:
+            self.play.lost(who.id, cause or self.owner or "effect", lost)
         if who.lives == 0:
             self.prevented = False
             self.fire("always", who)
@@ -257,6 +336,8 @@ class Context:
                 who.unconscious = True
                 self.provisional.add("no rule says what happens at 0 lives: the engine assumes unconsciousness")
                 self.log.append((who.id, "fall_unconscious"))
+            if who.unconscious and self.play is not None:
+                self.play.knocked_out(who.id)
 
 
 def _is_global(e: EntityData) -> bool:

@@ -48,15 +48,24 @@ class Inputs:
     def choose(self, choice: Choice) -> Any:
         raise NotImplementedError
 
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
+        """The items in a random order (Fisher-Yates over rolled dice, so scripted inputs can fix it)."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.roll(i + 1) - 1
+            out[i], out[j] = out[j], out[i]
+        return out
+
 
 Policy = Callable[[Choice, Sequence[Any]], Any]
 
 
 @dataclass
 class Scripted(Inputs):
-    """Dice faces in order; choices by point id (`horan:double_attack#1`, `horan:spell:magic_missile`), by
-    its end after a colon (`double_attack#1`) or by a glob (`horan:spell*:magic_missile`, before or after
-    the roll); an unscripted choice takes its first option (usually: do nothing)."""
+    """Dice faces in order; choices by point id (`<hero>:<ability>#1`, `<hero>:spell:<item>`), by its end
+    after a colon (`<ability>#1`) or by a glob (`<hero>:spell*:<item>`, before or after the roll); a list
+    answers the point once per time it is asked, in order; an unscripted choice takes its first option
+    (usually: do nothing)."""
 
     dice: Sequence[int] = ()
     choices: dict[str, Any] = field(default_factory=dict)
@@ -77,6 +86,10 @@ class Scripted(Inputs):
         for key in sorted(self.choices, key=len, reverse=True):
             if choice.point == key or choice.point.endswith(":" + key) or fnmatchcase(choice.point, key):
                 answer = self.choices[key]
+                if isinstance(answer, list):  # one answer per time the point is asked, in order
+                    if not answer:
+                        return choice.options[0]
+                    answer = answer.pop(0)
                 if answer not in choice.options:
                     raise ValueError(f"{answer!r} is not an option of {choice.point} {choice.options}")
                 return answer
@@ -98,6 +111,11 @@ class Seeded(Inputs):
         face = self._rng.randint(1, sides)
         self.history.append(face)
         return face
+
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
+        out = list(items)
+        self._rng.shuffle(out)
+        return out
 
     def roll_dice(self, count: int, sides: int) -> tuple[int, ...]:
         """Like `Replay`, several dice are recorded as one sorted entry (so a policy can replay them)."""

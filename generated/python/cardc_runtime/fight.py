@@ -1,7 +1,7 @@
-"""Karak's rules of play, resolved through the generated effects: fights, duels, the Lord of Karak, tiles, items.
+"""Fights and the pieces of a fight that the game's procedures call: no game is named here.
 
-The skeleton of a fight (base-game facts 1.3) is here; everything a hero, item, monster or variant changes
-comes from the effects the compiler generated from the content.
+The order of a fight (who rolls, when spells are chosen, when effects fire) is the content's procedure
+`fight` (and `attack_roll` for one side); this module sets a fight up, offers the choices and counts.
 """
 
 from __future__ import annotations
@@ -12,9 +12,6 @@ from typing import Any
 from .context import Character, Context, Fight, Outcome, Side
 from .inputs import Inputs
 from .model import Ruleset
-
-WEAPON_SLOTS = 2  # base-game facts 1.5 (corroborated)
-SPELL_SLOTS = 3
 
 
 class LoadoutError(ValueError):
@@ -39,12 +36,21 @@ def make_hero(rules: Ruleset, hero_id: str, *, lives: int | None = None, weapons
     for item in weapons:
         if not rules.entity(item).is_a("weapon"):
             raise LoadoutError(f"{item} is not a weapon")
-    if len(weapons) > WEAPON_SLOTS:
-        raise LoadoutError(f"a hero carries at most {WEAPON_SLOTS} weapons")
-    if len(spells) > SPELL_SLOTS:
-        raise LoadoutError(f"a hero carries at most {SPELL_SLOTS} spells")
+    limits = slot_limits(rules)
+    for slot, held in (("weapon", weapons), ("spell", spells), ("key", keys)):
+        if slot in limits and len(held) > limits[slot]:
+            raise LoadoutError(f"a hero carries at most {limits[slot]} {slot}s (the content's set_limit)")
     check_spell_slots(Context(rules, _FirstOption()), who)
     return who
+
+
+def slot_limits(rules: Ruleset, variants: frozenset[str] = frozenset()) -> dict[str, int]:
+    """How many items of each slot a character may carry, as the content's `set_limit` modifiers say."""
+    def compute() -> dict[str, int]:
+        probe = Context(rules, _FirstOption(), variants)
+        probe.fire("always", None)
+        return {k.split(":", 1)[1]: v for k, v in probe.setup.items() if k.startswith("base_limit:")}
+    return rules.memo(("slot limits", variants), compute)  # type: ignore[no-any-return]
 
 
 def check_spell_slots(ctx: Context, who: Character) -> None:
@@ -77,12 +83,12 @@ def _attack_of(ctx: Context, side: Side, item: str) -> int:
 
 
 def _usable_spells(ctx: Context, side: Side) -> list[str]:
-    """Spells held that work in a fight (not those used on one's own turn, like the Thorn of Darkness)."""
+    """Spells held that work in a fight (not those used in one's own turn)."""
     return [s for s in side.who.spells if ctx.rules.entity(s).is_a("spell")
             and ctx.rules.entity(s).attr("used_in", "fight") == "fight"]
 
 
-def _offer_spells(ctx: Context, side: Side, *, after: bool) -> None:
+def offer_spells(ctx: Context, side: Side, *, after: bool) -> None:
     """Ask, per kind of spell held, how many to use now (first option: none)."""
     left = _usable_spells(ctx, side)
     for used in side.spells_used:
@@ -98,25 +104,32 @@ def _offer_spells(ctx: Context, side: Side, *, after: bool) -> None:
         side.spells_used.extend([spell] * k)
 
 
-def roll_side(ctx: Context, side: Side) -> None:
-    """One side's attack: spells, 2d6, abilities, total (base-game facts 1.3)."""
-    who = side.who
-    ctx.fire("always", who, side)
-    ctx.fire("fight_start", who, side)
-    _offer_spells(ctx, side, after=False)
+def roll_attack(ctx: Context, side: Side) -> None:
     count, sides = side.dice_spec
     side.dice = ctx.roll_dice(count, sides)
     side.first_dice = tuple(side.dice)
     side.seen_faces.update(side.dice)
-    ctx.fire("fight_roll", who, side)
-    _offer_spells(ctx, side, after=True)
-    ctx.fire("fight_total", who, side)
+
+
+def count_attack(ctx: Context, side: Side) -> None:
+    """The total: dice as they count, carried weapons, items allowed in other slots, spells used, modifiers."""
+    who = side.who
     weapons = sum(_attack_of(ctx, side, w) for w in who.weapons)
     in_slots = sum(_attack_of(ctx, side, s) for s in who.spells
                    if not ctx.rules.entity(s).is_a("spell") and (s, "spell") in side.slot_ok
                    and (s, "spell") not in side.frozen)
     spells = sum(_attack_of(ctx, side, s) for s in side.spells_used)
     side.total = sum(side.faces()) + weapons + in_slots + spells + side.attack
+
+
+def roll_side(ctx: Context, side: Side) -> None:
+    """One side's attack, as the game's procedure `attack_roll` declares it."""
+    saved = (ctx.actor, ctx.side)
+    ctx.actor, ctx.side = side.who, side
+    try:
+        ctx.run_procedure("attack_roll")
+    finally:
+        ctx.actor, ctx.side = saved
 
 
 def _compare(mine: int, theirs: int, tie_wins: bool, their_tie_wins: bool = False) -> Outcome:
@@ -131,23 +144,51 @@ def _compare(mine: int, theirs: int, tie_wins: bool, their_tie_wins: bool = Fals
     return "tie"
 
 
-def _after_fight(ctx: Context, side: Side) -> None:
+def compare_totals(ctx: Context, fight: Fight) -> None:
+    """Against a monster the total must beat its strength; between two sides the higher total wins.
+    The result goes to the log as `fight` (opponent, first dice, dice, total, against, outcome)."""
+    if len(fight.sides) == 1:
+        side = fight.sides[0]
+        assert side.total is not None and fight.target is not None
+        target = fight.target + side.opponent_mod
+        side.outcome = _compare(side.total, target, side.tie_wins)
+        side.margin = abs(side.total - target)
+        ctx.log.append((side.who.id, "fight", side.opponent_id, side.first_dice, tuple(side.dice), side.total,
+                        target, side.outcome))
+        return
+    a, d = fight.sides
+    assert a.total is not None and d.total is not None
+    ta, td = a.total + d.opponent_mod, d.total + a.opponent_mod
+    a.outcome = _compare(ta, td, a.tie_wins, d.tie_wins)
+    d.outcome = {"win": "loss", "loss": "win", "tie": "tie"}[a.outcome]  # type: ignore[assignment]
+    a.margin = d.margin = abs(ta - td)
+    for me, other, mine, theirs in ((a, d, ta, td), (d, a, td, ta)):
+        ctx.log.append((me.who.id, "fight", other.who.id, me.first_dice, tuple(me.dice), mine, theirs, me.outcome))
+
+
+def settle(ctx: Context, side: Side) -> None:
     """Spells go (unless kept), lives go on a loss (and on a tie where a rule says so)."""
     who = side.who
     for spell in side.spells_used:
+        if spell not in who.spells:  # it left the fighter's hands during the fight (dropped, taken): not discarded
+            continue
         if spell in side.keep:
             ctx.log.append((who.id, "spell_kept", spell))
         else:
             who.spells.remove(spell)
             ctx.log.append((who.id, "spell_discarded", spell))
+            if ctx.play is not None:
+                ctx.play.zones.setdefault("discard", []).append(spell)
     cost = 0
     if side.outcome == "loss":
         cost = 1 if side.loss_costs is None else side.loss_costs
     elif side.outcome == "tie":
         cost = side.tie_costs or 0
-    ctx.lose_lives(who, cost)
-    if side.outcome in ("tie", "loss") and not who.unconscious and not side.no_retreat:
-        ctx.log.append((who.id, "retreat", side.retreat_to or "came_from"))
+    ctx.lose_lives(who, cost, cause=f"fight:{side.opponent_id}")
+
+
+def must_retreat(side: Side) -> bool:
+    return side.outcome in ("tie", "loss") and not side.who.unconscious and not side.no_retreat
 
 
 @dataclass
@@ -166,30 +207,26 @@ class FightReport:
 
 
 def fight_monster(ctx: Context, who: Character, monster_id: str) -> FightReport:
-    """A hero fights a monster: higher total wins; a tie sends the hero back; a loss costs a life."""
+    """A hero fights a monster through the game's procedure `fight`."""
     monster = ctx.rules.entity(monster_id)
     if not isinstance(monster.attr("strength"), int):
         raise LoadoutError(f"the strength of {monster_id} is not known")
     strength = int(monster.attr("strength"))
     if monster.provisional("strength"):
         ctx.provisional.add(f"{monster_id} strength: {monster.provisional('strength')}")
-    side = Side(who)
+    side = Side(who, opponent_id=monster_id)
+    saved = (ctx.fight, ctx.actor, ctx.side)
     ctx.fight = Fight("dragon" if monster.is_a("dragon") or "dragon" in monster.tags else "monster", [side],
                       monster, strength)
     ctx.characters.setdefault(who.id, who)
-    roll_side(ctx, side)
-    assert side.total is not None
-    target = strength + side.opponent_mod
-    side.outcome = _compare(side.total, target, side.tie_wins)
-    side.margin = abs(side.total - target)
-    ctx.fire("fight_result", who, side)
-    _after_fight(ctx, side)
-    if side.outcome == "win":
-        reward = monster.attr("reward")
-        ctx.log.append((who.id, "reward", reward))
-        ctx.fire("monster_defeated", who, side)
-    ctx.fight = None
-    return FightReport(side.outcome, side.total, target, tuple(side.dice), side.first_dice,
+    ctx.actor, ctx.side = who, side
+    try:
+        ctx.run_procedure("fight")
+    finally:
+        ctx.fight, ctx.actor, ctx.side = saved
+    assert side.total is not None and side.outcome is not None
+    ctx.fights.append(side)
+    return FightReport(side.outcome, side.total, strength + side.opponent_mod, tuple(side.dice), side.first_dice,
                        tuple(side.spells_used), who, ctx.log, tuple(sorted(ctx.provisional)), side.margin, side)
 
 
@@ -208,30 +245,25 @@ class DuelReport:
 
 
 def duel(ctx: Context, attacker: Character, defender: Character, *, rolled: Side | None = None) -> DuelReport:
-    """Hero against hero (arena or the house-rule duel): the attacker rolls and decides first, then the
-    defender, knowing the attacker's total; the higher total wins (base-game facts 1.11, house rules)."""
+    """Hero against hero (arena or the house-rule duel) through the procedure `fight`: the attacker rolls and
+    decides first, then the defender, knowing the attacker's total; the higher total wins."""
     a = rolled or Side(attacker)
-    d = Side(defender, attacker=False)
+    a.opponent_id = defender.id
+    d = Side(defender, attacker=False, opponent_id=attacker.id)
+    saved = (ctx.fight, ctx.actor, ctx.side)
     ctx.fight = Fight("hero", [a, d])
     ctx.characters.setdefault(attacker.id, attacker)
     ctx.characters.setdefault(defender.id, defender)
-    if rolled is None:
-        roll_side(ctx, a)
-    roll_side(ctx, d)
-    assert a.total is not None and d.total is not None
-    ta, td = a.total + d.opponent_mod, d.total + a.opponent_mod
-    a.outcome = _compare(ta, td, a.tie_wins, d.tie_wins)
-    d.outcome = {"win": "loss", "loss": "win", "tie": "tie"}[a.outcome]  # type: ignore[assignment]
-    a.margin = d.margin = abs(ta - td)
-    for side in (a, d):
-        ctx.fire("fight_result", side.who, side)
-    for side in (a, d):
-        _after_fight(ctx, side)
-    ctx.fight = None
+    ctx.actor, ctx.side = a.who, a
+    try:
+        ctx.run_procedure("fight")
+    finally:
+        ctx.fight, ctx.actor, ctx.side = saved
+    ctx.fights.append(a)
     return DuelReport(a, d, ctx.log, tuple(sorted(ctx.provisional)))
 
 
-# ---- the Lord of Karak --------------------------------------------------------------------
+# ---- the weakest hero (possess_weakest) --------------------------------------------------------------------
 
 
 def weapon_power(rules: Ruleset, who: Character) -> int:

@@ -1,4 +1,6 @@
-"""Exact Karak fight and duel odds through the generated effects (see `odds.py` for the policy)."""
+"""Exact fight and duel odds through the game's procedure `fight` and the generated effects.
+
+See `odds.py` for the choice policy."""
 
 from __future__ import annotations
 
@@ -7,13 +9,14 @@ from fractions import Fraction
 from typing import Any
 
 from .context import Character, Context, Fight, Side
+from .fight import DuelReport, FightReport, _compare, duel, fight_monster, roll_side
 from .inputs import Inputs
-from .karak import DuelReport, FightReport, _compare, duel, fight_monster, roll_side
 from .model import Ruleset
 from .odds import Dist, Enumerator, Leaf, Odds, build_tree, evaluate, memo
 
 # Logged events that are bookkeeping, not consequences worth a probability of their own.
-QUIET = frozenset({"roll", "reroll", "spell_kept", "spell_discarded", "lose_life", "reward", "lord_roll"})
+QUIET = frozenset({"roll", "reroll", "spell_kept", "spell_discarded", "lose_life", "reward", "lord_roll",
+                   "fight"})
 
 
 def _flags(log: Iterable[tuple[Any, ...]], roles: dict[str, str]) -> tuple[str, ...]:
@@ -114,7 +117,7 @@ def duel_odds(rules: Ruleset, attacker: Character, defender: Character, variants
 
 def curse_odds(rules: Ruleset, hero: Character, tile: str, variants: Iterable[str] = ()) -> Fraction:
     """The chance that entering `tile` leaves the hero cursed."""
-    from .karak import enter_tile
+    from .fight import enter_tile
 
     def process(inputs: Inputs) -> bool:
         ctx = Context(rules, inputs, frozenset(variants))

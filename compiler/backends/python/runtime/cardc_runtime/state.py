@@ -1,0 +1,102 @@
+"""The table of a game in play: a board of square tiles with exits, zones (stack, bag, discard), where each
+character stands, whose turn it is and how many steps are left. It knows no game: the content's
+procedures decide what is placed, drawn and moved, through the verbs in `play_verbs.py`."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+Pos = tuple[int, int]
+
+# Sides of a square tile, clockwise from the top, and the neighbour each side leads to.
+SIDES = ("north", "east", "south", "west")
+DELTA: dict[int, Pos] = {0: (0, -1), 1: (1, 0), 2: (0, 1), 3: (-1, 0)}
+# Which sides of a square tile open, before it is turned (standard shape names of tile-laying games).
+SHAPES: dict[str, frozenset[int]] = {
+    "crossing": frozenset({0, 1, 2, 3}),
+    "t_junction": frozenset({1, 2, 3}),
+    "straight": frozenset({0, 2}),
+    "corner": frozenset({0, 1}),
+}
+
+
+def opposite(side: int) -> int:
+    return (side + 2) % 4
+
+
+def turned(exits: frozenset[int], quarter_turns: int) -> frozenset[int]:
+    return frozenset((s + quarter_turns) % 4 for s in exits)
+
+
+def step(pos: Pos, side: int) -> Pos:
+    dx, dy = DELTA[side]
+    return (pos[0] + dx, pos[1] + dy)
+
+
+@dataclass
+class Placed:
+    """One tile on the board: which entity, how it is turned, and what lies on it."""
+
+    tile: str
+    pos: Pos
+    exits: frozenset[int]
+    tokens: list[str] = field(default_factory=list)  # drawn from the bag and not yet turned over
+    items: list[str] = field(default_factory=list)  # lying here to be taken
+    defeated: list[str] = field(default_factory=list)  # monsters turned over here
+    staked: list[str] = field(default_factory=list)  # items put under the monster here
+    entered: bool = False
+    face_down: bool = False
+    corridor: bool = False  # works as an ordinary corridor from now on (its effects stop)
+    order: int = 0  # the how-many-th tile placed
+
+
+@dataclass
+class Play:
+    """Everything that changes while a game is played, besides the characters themselves."""
+
+    order: list[str]  # the players (character ids) in turn order
+    current: str = ""
+    board: dict[Pos, Placed] = field(default_factory=dict)
+    zones: dict[str, list[str]] = field(default_factory=dict)  # stack, bag, discard, removed, ...
+    position: dict[str, Pos] = field(default_factory=dict)
+    came_from: dict[str, Pos] = field(default_factory=dict)
+    steps_left: int = 0
+    steps_taken: int = 0
+    turn_over: bool = False
+    game_over: bool = False
+    end_reason: str = ""
+    winners: list[str] = field(default_factory=list)
+    winner_reason: str = ""
+    revealed: Counter[str] = field(default_factory=Counter)  # tiles revealed per kind
+    last_revealed: Placed | None = None
+    turns: int = 0
+    skip: set[str] = field(default_factory=set)  # players who miss their next turn
+    # statistics for simulations
+    lives_lost: dict[str, Counter[str]] = field(default_factory=dict)  # hero -> cause -> lives
+    deaths: Counter[str] = field(default_factory=Counter)
+    picked_up: dict[str, Counter[str]] = field(default_factory=dict)
+    used: dict[str, Counter[str]] = field(default_factory=dict)
+
+    def here(self, who: str) -> Placed | None:
+        pos = self.position.get(who)
+        return None if pos is None else self.board.get(pos)
+
+    def others_at(self, who: str) -> list[str]:
+        pos = self.position.get(who)
+        return [c for c in self.order if c != who and self.position.get(c) == pos]
+
+    def connected(self, a: Pos, side: int) -> bool:
+        """A passage through `side` of the tile at `a`: both tiles open towards each other."""
+        here, there = self.board.get(a), self.board.get(step(a, side))
+        return here is not None and there is not None and side in here.exits and opposite(side) in there.exits
+
+    def lost(self, who: str, cause: str, lives: int) -> None:
+        self.lives_lost.setdefault(who, Counter())[cause] += lives
+
+    def knocked_out(self, who: str) -> None:
+        self.deaths[who] += 1
+
+    def count(self, what: str, who: str, item: str) -> None:
+        table = self.picked_up if what == "picked_up" else self.used
+        table.setdefault(who, Counter())[item] += 1

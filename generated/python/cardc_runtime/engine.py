@@ -1,0 +1,343 @@
+"""Playing a whole game from its procedures: `setup` once, then `turn` for each player in turn order until an
+`end when` condition holds (or the game's own `end_game`), then `winner by`. It knows no game.
+
+Every decision goes through one interface, `Bot.choose(view, options) -> index`: a seeded random bot, a
+person at the terminal, a script; dice come from the same seeded generator, so a seed replays a game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .context import Character, Context, TurnCap
+from .fight import make_hero, slot_limits
+from .inputs import Choice, Inputs
+from .model import Ruleset
+from .play_verbs import _takeable
+from .state import Play, step
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What a bot may look at when it decides: who decides, the choice point, and the table (read only)."""
+
+    chooser: str
+    point: str
+    ctx: Context
+
+
+class Bot(Protocol):
+    def choose(self, view: View, options: Sequence[Any]) -> int:
+        """The index of the option taken (options are the legal ones only)."""
+
+
+class RandomBot:
+    """Takes a random legal option, from its own seeded generator."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: View, options: Sequence[Any]) -> int:
+        return self.rng.randrange(len(options))
+
+
+class SensibleBot(RandomBot):
+    """A bot that plays with purpose, knowing no game: it explores and walks towards the nearest monster it
+    expects to beat (by the `strength` and `attack` attributes), takes items that add attack, and otherwise
+    chooses at random. `cardc play` and simulations use it unless told otherwise."""
+
+    def choose(self, view: View, options: Sequence[Any]) -> int:
+        point = view.point.split(":", 1)[-1]
+        opts = list(options)
+        ctx = view.ctx
+        if point.startswith("step"):
+            if "pick_up" in opts and not self._worth_taking(ctx, view.chooser):
+                opts_left = [o for o in opts if o != "pick_up"]
+            else:
+                opts_left = opts
+            for want, p in (("pick_up", 0.9), ("use_item", 0.15), ("explore", 0.75), ("walk", 0.95)):
+                if want in opts_left and self.rng.random() < p:
+                    return opts.index(want)
+            return opts.index(self.rng.choice(opts_left))
+        if ".may." in point:
+            return opts.index(True) if True in opts and self.rng.random() < 0.8 else 0
+        if point == "walk_to" and ctx.play is not None:
+            return self._towards(ctx, view.chooser, opts)
+        if point.startswith("swap_for:"):
+            new = point.split(":", 1)[1]
+            worth = [self._attack(ctx, o) for o in opts[1:]]
+            low = min(range(len(worth)), key=lambda i: worth[i])
+            return low + 1 if self._attack(ctx, new) > worth[low] else 0
+        if point == "take_which":
+            return max(range(len(opts)), key=lambda i: self._attack(ctx, str(opts[i])))
+        if point == "take_reward":
+            return opts.index(True) if True in opts else 0
+        return self.rng.randrange(len(opts))
+
+    def _worth_taking(self, ctx: Context, who: str) -> bool:
+        play = ctx.play
+        placed = play.here(who) if play is not None else None
+        return placed is not None and self._worth(ctx, ctx.characters[who], placed)
+
+    def _worth(self, ctx: Context, me: Character, placed: Any) -> bool:
+        """An item lies there that fills a free slot or beats the weakest item of its full slot."""
+        limits = slot_limits(ctx.rules, ctx.variants)
+        for item in _takeable(ctx, me, placed):
+            slot = str(ctx.rules.entity(item).attr("slot", ""))
+            held = [h for h in me.held() if str(ctx.rules.entity(h).attr("slot", "")) == slot]
+            if slot not in limits or len(held) < limits[slot]:
+                return True
+            if self._attack(ctx, item) > min(self._attack(ctx, h) for h in held):
+                return True
+        return False
+
+    @staticmethod
+    def _attack(ctx: Context, item: str) -> float:
+        e = ctx.rules.get(item)
+        if e is None:
+            return 0.0
+        return float(e.attr("attack", 0) or 0) + float(e.attr("value", 0) or 0) * 2
+
+    def _towards(self, ctx: Context, who: str, labels: list[Any]) -> int:
+        """The neighbour on a shortest path to the nearest monster the hero expects to beat (or, with none,
+        to the frontier where new tiles are found)."""
+        play = ctx.play
+        assert play is not None
+        me = ctx.characters[who]
+        power = 7 + sum(self._attack(ctx, w) for w in me.weapons) + (1 if me.spells else 0)
+        strength = self._strengths(ctx)
+        monsters = {p: strength[tok] for p, t in play.board.items() for tok in t.tokens if tok in strength}
+        goals = {p for p, s in monsters.items() if s < power + 3}
+        if not goals:  # nothing to fight yet: the frontier, where new tiles (and items) are found
+            goals = {p for p, t in play.board.items()
+                     if play.zones.get("stack") and any(step(p, s) not in play.board for s in t.exits)}
+        if not goals and monsters:
+            weakest = min(monsters.values())
+            goals = {p for p, s in monsters.items() if s == weakest}
+        goals |= {p for p, t in play.board.items() if t.items and self._worth(ctx, me, t)}
+        goals.discard(play.position.get(who))  # type: ignore[arg-type]
+        if not goals or self.rng.random() < 0.2:
+            return self.rng.randrange(len(labels))
+        dist = _distances_from(play, goals)
+        best, best_d = 0, 10**6
+        for i, label in enumerate(labels):
+            x, y = (int(v) for v in str(label).rsplit("@", 1)[1].split(","))
+            d = dist.get((x, y), 10**6)
+            if d < best_d:
+                best, best_d = i, d
+        return best
+
+    def _strengths(self, ctx: Context) -> dict[str, int]:
+        def compute() -> dict[str, int]:
+            return {e.id: int(s) for e in ctx.rules.entities.values() if isinstance(s := e.attr("strength"), int)}
+        return ctx.rules.memo("bot strengths", compute)  # type: ignore[no-any-return]
+
+
+def _distances_from(play: Play, goals: set[tuple[int, int]]) -> dict[tuple[int, int], int]:
+    """Steps along passages from every tile to the nearest goal (one search from all goals at once)."""
+    dist = dict.fromkeys(goals, 0)
+    frontier = list(goals)
+    board = play.board
+    while frontier:
+        nxt = []
+        for p in frontier:
+            here = board[p]
+            d = dist[p] + 1
+            for side in here.exits:
+                q = step(p, side)
+                there = board.get(q)
+                if there is not None and q not in dist and (side + 2) % 4 in there.exits:
+                    dist[q] = d
+                    nxt.append(q)
+        frontier = nxt
+    return dist
+
+
+class BotInputs(Inputs):
+    """Dice from a seeded generator; every choice asked of the bot of the player who decides."""
+
+    def __init__(self, seed: int, bots: dict[str, Bot], default: Bot, ctx_ref: list[Context]) -> None:
+        self.rng = random.Random(seed)
+        self.bots = bots
+        self.default = default
+        self.ctx_ref = ctx_ref
+        self.decisions = 0
+
+    def roll(self, sides: int) -> int:
+        return self.rng.randint(1, sides)
+
+    def roll_dice(self, count: int, sides: int) -> tuple[int, ...]:
+        return tuple(self.rng.randint(1, sides) for _ in range(count))
+
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
+        out = list(items)
+        self.rng.shuffle(out)
+        return out
+
+    def choose(self, choice: Choice) -> Any:
+        options = choice.options
+        if len(options) == 1:
+            return options[0]
+        self.decisions += 1
+        bot = self.bots.get(choice.chooser, self.default)
+        index = bot.choose(View(choice.chooser, choice.point, self.ctx_ref[0]), options)
+        if not 0 <= index < len(options):
+            raise ValueError(f"bot chose option {index} of {len(options)} at {choice.point}")
+        return options[index]
+
+
+@dataclass
+class GameResult:
+    """How a game went: who won and why, how long it took, and what happened to each hero."""
+
+    winners: list[str]
+    reason: str
+    turns: int
+    capped: bool
+    heroes: list[str]
+    lives_lost: dict[str, dict[str, int]] = field(default_factory=dict)  # hero -> cause -> lives
+    deaths: dict[str, int] = field(default_factory=dict)  # hero -> times knocked out (0 lives)
+    picked_up: dict[str, dict[str, int]] = field(default_factory=dict)  # hero -> item -> count
+    used: dict[str, dict[str, int]] = field(default_factory=dict)  # hero -> item -> count
+    scores: dict[str, float] = field(default_factory=dict)
+    fights: int = 0
+    decisions: int = 0
+    log: list[tuple[Any, ...]] = field(default_factory=list)
+    message: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "log"}
+
+
+def new_game(rules: Ruleset, heroes: Sequence[str], variants: Sequence[str] = (), inputs: Inputs | None = None,
+             facts: dict[str, Any] | None = None) -> Context:
+    """A table ready to play (the procedure `setup` not yet run): one character per hero, seats in order."""
+    for hero in heroes:
+        make_hero(rules, hero)
+    chars = {h: make_hero(rules, h) for h in heroes}
+    ctx = Context(rules, inputs or Inputs(), frozenset(variants), {"players": len(heroes), **(facts or {})}, chars)
+    ctx.play = Play(order=list(heroes), current=heroes[0])
+    return ctx
+
+
+def play_turn(ctx: Context, who: str) -> None:
+    """One turn of `who`: the procedure `turn`, with the turn's own state reset first."""
+    play = ctx.play
+    assert play is not None
+    play.current = who
+    play.turns += 1
+    play.steps_left = play.steps_taken = 0
+    play.turn_over = False
+    ctx.turn = play.turns
+    ctx.loops.clear()
+    ctx.facts.pop("turn_flags", None)
+    ctx.facts.pop("first_entry", None)
+    ctx.log.append(("table", "turn", play.turns, who))
+    me = ctx.characters[who]
+    saved = ctx.actor, ctx.side
+    ctx.actor, ctx.side = me, None
+    try:
+        ctx.run_procedure("turn")
+    finally:
+        ctx.actor, ctx.side = saved
+    for c in ctx.characters.values():  # a character with lives is conscious again
+        if c.unconscious and c.lives > 0:
+            c.unconscious = False
+
+
+def ended(ctx: Context) -> bool:
+    play = ctx.play
+    assert play is not None
+    if play.game_over:
+        return True
+    return any(rule.run(ctx) for rule in ctx.rules.end_rules)
+
+
+def play_game(rules: Ruleset, heroes: Sequence[str], *, variants: Sequence[str] = (), seed: int = 0,
+              bots: dict[str, Bot] | None = None, default_bot: Bot | None = None, turn_cap: int = 400,
+              keep_log: bool = False, on_turn: Callable[[Context, str], None] | None = None) -> GameResult:
+    """Play one game with bots: `heroes` in seat order, `turn_cap` turns at most (all players counted)."""
+    ref: list[Context] = []
+    inputs = BotInputs(seed, bots or {}, default_bot or SensibleBot(seed), ref)
+    ctx = new_game(rules, heroes, variants, inputs)
+    ref.append(ctx)
+    play = ctx.play
+    assert play is not None
+    capped = False
+    message = ""
+    try:
+        ctx.run_procedure("setup")
+        order = play.order
+        index = order.index(play.current)
+        while not ended(ctx):
+            if play.turns >= turn_cap:
+                capped = True
+                message = (f"stopped after {turn_cap} turns: the game did not end (no `end when` condition "
+                           "held and nothing ended it); check that the content can end, e.g. that the dragon "
+                           "is in play")
+                break
+            who = order[index]
+            play_turn(ctx, who)
+            if on_turn is not None:
+                on_turn(ctx, who)
+            index = (index + 1) % len(order)
+    except TurnCap as cap:
+        capped, message = True, f"stopped: {cap}"
+    if not capped:
+        play.game_over = True
+        ctx.actor = None
+        ctx.fire("game_end", None)
+        if rules.winner is not None:
+            rules.winner.run(ctx)
+    scores = {h: float(sum(float(rules.entity(t).attr("value", 0) or 0) for t in ctx.characters[h].treasures))
+              for h in heroes}
+    reason = play.winner_reason if not capped else message
+    if play.end_reason and not capped:
+        reason = f"the game ended ({play.end_reason.replace(':', ' by ')}); {reason}"
+    return GameResult(
+        winners=list(play.winners) if not capped else [],
+        reason=reason,
+        turns=play.turns,
+        capped=capped,
+        heroes=list(heroes),
+        lives_lost={h: dict(c) for h, c in play.lives_lost.items()},
+        deaths=dict(play.deaths),
+        picked_up={h: dict(c) for h, c in play.picked_up.items()},
+        used={h: dict(c) for h, c in play.used.items()},
+        scores=scores,
+        fights=len(ctx.fights),
+        decisions=inputs.decisions,
+        log=ctx.log if keep_log else [],
+        message=message,
+    )
+
+
+def place_counts(ctx: Context) -> Counter[str]:
+    """Where every tile and token is, counted by id (the invariant: the same totals all game long)."""
+    play = ctx.play
+    assert play is not None
+    out: Counter[str] = Counter()
+    for placed in play.board.values():
+        out[placed.tile] += 1
+        out.update(placed.tokens)
+        out.update(placed.defeated)
+    out.update(play.zones.get("stack", []))
+    out.update(play.zones.get("bag", []))
+    return out
+
+
+def holders(ctx: Context, item: str) -> int:
+    """How many copies of an item are held by characters, lie on tiles or were discarded."""
+    play = ctx.play
+    assert play is not None
+    held = sum(c.held().count(item) for c in ctx.characters.values())
+    lying = sum(p.items.count(item) + p.staked.count(item) for p in play.board.values())
+    return held + lying
+
+
+__all__ = ["Bot", "BotInputs", "Character", "GameResult", "RandomBot", "SensibleBot", "View", "new_game",
+           "play_game", "play_turn"]
