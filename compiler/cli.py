@@ -6,34 +6,31 @@ Exit codes: 0 success (warnings allowed), 1 errors in the content, 2 a bad comma
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from cardc import __version__
-from cardc.diagnostics import Diagnostic, Severity
+from cardc.diagnostics import Diagnostic
 from cardc.frontend import FrontEndResult, compile_paths
+from cardc.report import BadOptions, Reporter, ReportOptions, add_report_arguments
 
 DEFAULT_CONTENT = Path("content")
 DEFAULT_OUT = Path("generated")
 
 
-def _report(diags: Sequence[Diagnostic], sources: dict[str, str], strict: bool = False) -> int:
-    """Print diagnostics on stderr; return the number that count as errors."""
-    errors = warnings = 0
-    for d in diags:
-        if strict and d.code == "W500":
-            d = dataclasses.replace(d, severity=Severity.ERROR)  # shown as what it counts as
-        print(d.render(sources), file=sys.stderr)
-        if d.is_error or (strict and d.code == "W500"):
-            errors += 1
-        else:
-            warnings += 1
-    if diags:
-        print(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}",
-              file=sys.stderr)
-    return errors
+def _report(diags: Sequence[Diagnostic], sources: dict[str, str], strict: bool = False,
+            reporter: Reporter | None = None, ok: str | None = None) -> int:
+    """Print diagnostics (on stderr, or as JSON/SARIF on stdout); return the number that count as errors."""
+    if reporter is None:
+        reporter = Reporter(ReportOptions(strict=strict))
+    return reporter.report(diags, sources, ok=ok)
+
+
+def _reporter(args: argparse.Namespace, result: FrontEndResult, paths: list[Path]) -> Reporter:
+    from cardc.loader import find_content_root
+
+    return Reporter.from_args(args, find_content_root(paths or [DEFAULT_CONTENT]), result.modules)
 
 
 def _front(paths: list[Path]) -> FrontEndResult:
@@ -52,14 +49,9 @@ def _with_schema(result: FrontEndResult) -> list[Diagnostic]:
 def cmd_check(args: argparse.Namespace) -> int:
     result = _front(args.paths)
     diags = _with_schema(result) if args.schema else result.diagnostics
-    errors = _report(diags, result.sources, strict=args.strict)
-    if errors:
-        return 1
-    if not args.quiet:
-        n = len(result.project.entities)
-        files = len(result.sources)
-        print(f"ok: {files} file{'s' if files != 1 else ''}, {n} entit{'ies' if n != 1 else 'y'}", file=sys.stderr)
-    return 0
+    n, files = len(result.project.entities), len(result.sources)
+    ok = f"{files} file{'s' if files != 1 else ''}, {n} entit{'ies' if n != 1 else 'y'}"
+    return 1 if _report(diags, result.sources, reporter=_reporter(args, result, args.paths), ok=ok) else 0
 
 
 def cmd_dump(args: argparse.Namespace) -> int:
@@ -67,8 +59,7 @@ def cmd_dump(args: argparse.Namespace) -> int:
     from cardc.irjson import iter_project_json
 
     result = _front(args.paths)
-    if _report(result.diagnostics if not args.quiet else [d for d in result.diagnostics if d.is_error],
-               result.sources):
+    if _report(result.diagnostics, result.sources, reporter=_reporter(args, result, args.paths)):
         return 1
     if args.game is not None and _flag_errors("dump", unknown_names("game", [args.game],
                                                                     sorted(result.project.games))):
@@ -96,7 +87,10 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(f"cardc build: error: {refused}", file=sys.stderr)
         return 2
     result = _front(content)
-    if _report(_with_schema(result), result.sources, strict=args.strict):
+    reporter = _reporter(args, result, content)
+    front = _with_schema(result)
+    if reporter.classify(front)[2].errors:
+        _report(front, result.sources, reporter=reporter)
         print("build not started: fix the errors above", file=sys.stderr)
         return 1
     options = BuildOptions(only=frozenset(args.only or ()), settings=settings)
@@ -106,10 +100,11 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(f"cardc build: error: {refused}", file=sys.stderr)
         return 2
     except BuildFailed as failed:
-        _report(failed.diagnostics, result.sources)
+        _report([*front, *failed.diagnostics], result.sources, reporter=reporter)
         print("build failed: nothing was written", file=sys.stderr)
         return 1
-    _report(diags, result.sources)
+    # one report, one summary: the front end's warnings and the backends' together
+    _report(sorted([*front, *diags], key=Diagnostic.sort_key), result.sources, reporter=reporter)
     print(f"built {args.out}", file=sys.stderr)
     if options.wants("export"):
         from cardc.backends.export.tts import copy_instructions
@@ -208,7 +203,7 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="parse and check content; report every problem")
     p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")
     p.add_argument("--strict", action="store_true", help="treat provisional and unknown values as errors")
-    p.add_argument("-q", "--quiet", action="store_true", help="print nothing when all is well")
+    add_report_arguments(p)
     p.add_argument("--schema", action="store_true",
                    help="also validate the IR against the JSON Schemas (as `build` always does)")
     p.set_defaults(func=cmd_check)
@@ -223,6 +218,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", action="append", metavar="BACKEND", help="build only this backend (repeatable): "
                    + ", ".join(name for name, _ in BACKENDS))
     p.add_argument("--strict", action="store_true", help="refuse to build with provisional values")
+    add_report_arguments(p)
     pp = p.add_argument_group("print sheets")
     pp.add_argument("--paper", help="a4 (default) or letter")
     pp.add_argument("--orientation", help="auto (default: whichever holds more cards), portrait or landscape")
@@ -251,6 +247,12 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", help="only this game")
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
     p.set_defaults(func=cmd_dump)
+
+    from cardc.commands import fmt
+
+    p = sub.add_parser("fmt", help="rewrite .cardc files in the one canonical layout (comments kept)")
+    fmt.add_arguments(p)
+    p.set_defaults(func=fmt.run)
 
     from cardc.odds import add_odds_arguments
 
@@ -293,6 +295,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
+    except BadOptions as err:
+        print(f"cardc: error: {err}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

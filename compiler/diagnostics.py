@@ -46,25 +46,45 @@ class Diagnostic:
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.span.file, self.span.line, self.span.col, self.code)
 
-    def render(self, sources: dict[str, str] | None = None) -> str:
-        """`file:line:col: error[CODE]: message`, the source line with a caret, and a hint."""
+    def render(self, sources: dict[str, str] | None = None, *, index: SourceIndex | None = None) -> str:
+        """`file:line:col: error[CODE]: message`, the source line with a caret, and a hint.
+
+        Pass one `SourceIndex` when rendering many diagnostics: each file is then split into lines once,
+        not once per diagnostic (which made N diagnostics cost N x the file size)."""
         sp = self.span
         out = [f"{sp.file}:{sp.line}:{sp.col}: {self.severity.value}[{self.code}]: {self.message}"]
-        text = (sources or {}).get(sp.file)
-        if text is not None:
-            lines = text.split("\n")  # as the lexer counts lines: not at \r, \f or U+2028 like splitlines()
-            if 1 <= sp.line <= len(lines):
-                src = _LAYOUT.sub(" ", lines[sp.line - 1].rstrip("\r"))
-                width = 1
-                if sp.end_line == sp.line and sp.end_col > sp.col:
-                    width = sp.end_col - sp.col
-                width = max(1, min(width, len(src) - sp.col + 1)) if len(src) >= sp.col else 1
-                gutter = " " * len(str(sp.line))
-                out.append(f" {sp.line} | {src}")
-                out.append(f" {gutter} | {' ' * (sp.col - 1)}{'^' * width}")
+        if index is None:
+            index = SourceIndex(sources or {})
+        line_text = index.line(sp.file, sp.line)
+        if line_text is not None:
+            src = _LAYOUT.sub(" ", line_text.rstrip("\r"))
+            width = 1
+            if sp.end_line == sp.line and sp.end_col > sp.col:
+                width = sp.end_col - sp.col
+            width = max(1, min(width, len(src) - sp.col + 1)) if len(src) >= sp.col else 1
+            gutter = " " * len(str(sp.line))
+            out.append(f" {sp.line} | {src}")
+            out.append(f" {gutter} | {' ' * (sp.col - 1)}{'^' * width}")
         if self.hint:
             out.append(f"  = hint: {self.hint}")
         return "\n".join(out)
+
+
+class SourceIndex:
+    """The lines of each source file, split on first use and kept for every later diagnostic."""
+
+    def __init__(self, sources: dict[str, str]) -> None:
+        self.sources = sources
+        self._lines: dict[str, list[str]] = {}
+
+    def line(self, file: str, number: int) -> str | None:
+        lines = self._lines.get(file)
+        if lines is None:
+            text = self.sources.get(file)
+            if text is None:
+                return None
+            lines = self._lines[file] = text.split("\n")  # as the lexer counts: not at \r, \f or U+2028
+        return lines[number - 1] if 1 <= number <= len(lines) else None
 
 
 # Characters that would move the caret out of line under the source: shown as one space each.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardc.catalogue import Catalogue, default_catalogue
@@ -19,6 +19,7 @@ class FrontEndResult:
     project: Project
     diagnostics: list[Diagnostic]
     sources: dict[str, str]
+    modules: dict[str, str] = field(default_factory=dict)  # file -> the module it declares
 
     @property
     def ok(self) -> bool:
@@ -38,7 +39,8 @@ def compile_paths(paths: list[Path], catalogue: Catalogue | None = None) -> Fron
         sources = load(paths, sink)
         project = Lowering(sources, catalogue or default_catalogue(), sink).run()
         sink.items.extend(check_hand_texts(project))  # W501: hand-written texts against their effects
-        return FrontEndResult(project, sink.sorted(), sources.texts)
+        modules = {f.path: f.module.name for f in sources.files if f.module is not None}
+        return FrontEndResult(project, sink.sorted(), sources.texts, modules)
     finally:
         if gc_was_enabled:
             gc.enable()

@@ -96,6 +96,8 @@ def test_warnings_alone_exit_0_but_strict_fails(tmp_path: Path) -> None:
     (tmp_path / "g.cardc").write_text('module g\ngame g { languages: [en] }\nkind monster { physical: true }\n'
                                       'monster bat { name: { en "Bat" } copies: unknown "not known" }\n')
     code, _, err = run(["check", "."], tmp_path)
+    assert code == 0 and "g: 1 provisional or unknown value (W500)" in err  # summarized by default
+    code, _, err = run(["check", "--show-provisional", "."], tmp_path)
     assert code == 0 and "warning[W500]" in err
     code, _, err = run(["check", "--strict", "."], tmp_path)
     assert code == 1 and "error[W500]" in err

@@ -66,7 +66,8 @@ def test_corpus_covers_most_codes() -> None:
     backend = {c for c in CODES if c[1] == "6"}  # raised by backends (6xx: print sheets, tests/test_print*)
     # E402 only fires when the IR gets past the checker yet breaks the schema: tests/test_schema.py
     # makes that happen with a tampered IR and with a checker gap simulated by monkeypatching.
-    untested = sorted(set(CODES) - seen - backend - {"E402"})
+    # E130 is about an export JSON given to `cardc import`, not about source: tests/test_import.py.
+    untested = sorted(set(CODES) - seen - backend - {"E402", "E130"})
     assert not untested, f"no golden exercises {untested}"
 
 

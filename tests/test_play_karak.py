@@ -153,7 +153,8 @@ def test_stronger_dragon_double_one_puts_a_treasure_under_it_for_the_slayer() ->
     play_turn(ctx, "argentus")
     argentus = ctx.characters["argentus"]
     assert ("argentus", "stake_treasure") in ctx.log and argentus.treasures == []
-    assert argentus.lives == 2  # a loss to the stronger dragon costs 3
+    assert ("argentus", "lose_life", 3) in ctx.log  # a loss to the stronger dragon costs 3
+    assert argentus.lives == 5 and ctx.log[-1] == ("argentus", "heal_full")  # back on the start tile's fountain
     assert ctx.play.board[(1, 0)].staked == ["treasure"]
     play_turn(ctx, "horan")  # 6+6, a sword and an axe: 17 beats 15
     assert ctx.play.game_over
@@ -182,3 +183,12 @@ def test_a_game_that_cannot_end_stops_at_the_turn_cap_with_a_clear_message() -> 
     result = play_game(r, ["horan", "aderyn"], seed=3, turn_cap=150)
     assert result.capped and result.turns == 150 and result.winners == []
     assert "did not end" in result.message and "dragon" in result.message
+
+
+def test_ending_the_turn_on_a_fountain_heals_fully_and_lifts_the_curse() -> None:
+    r = rules("karak", ())
+    ctx = _table(r, ["horan", "taia"], Scripted(choices={"horan:step": "stop"}), horan={"lives": 2})
+    ctx.characters["horan"].cursed = True
+    play_turn(ctx, "horan")
+    assert ctx.characters["horan"].lives == 5 and not ctx.characters["horan"].cursed
+    assert ("horan", "heal_full") in ctx.log and ("horan", "curse_removed") in ctx.log

@@ -116,8 +116,8 @@ def _prepare(project: Any, args: argparse.Namespace) -> tuple[Any, list[str], tu
             hint = did_you_mean(v, known)
             raise PlayError(f"unknown variant `{v}`; {hint or 'known: ' + ', '.join(known)}")
         module = everything.entity(v).module
-        exp = module.split(".", 1)[1] if "." in module else None
-        if exp and exp not in expansions:
+        exp = module.split(".", 1)[1] if "." in module else module
+        if exp in modules and exp not in expansions:
             expansions.append(exp)
     rules = package.ruleset(tuple(expansions))
     if "setup" not in rules.procedures or "turn" not in rules.procedures:

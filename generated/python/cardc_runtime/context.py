@@ -24,7 +24,7 @@ Outcome = Literal["win", "tie", "loss"]
 # Triggers that concern the whole table rather than one character.
 WORLD_TRIGGERS = frozenset({"chambers_revealed", "game_end"})
 # Triggers that concern a tile the character is on.
-TILE_TRIGGERS = frozenset({"enter_tile", "reveal_tile", "reveal_room"})
+TILE_TRIGGERS = frozenset({"enter_tile", "reveal_tile", "reveal_room", "turn_end"})
 # Kinds whose effects apply to everyone (a rule of play, a switched-on variant).
 GLOBAL_KINDS = ("variant", "rule")
 
@@ -337,7 +337,7 @@ class Context:
                 self.provisional.add("no rule says what happens at 0 lives: the engine assumes unconsciousness")
                 self.log.append((who.id, "fall_unconscious"))
             if who.unconscious and self.play is not None:
-                self.play.knocked_out(who.id)
+                self.play.knocked_out(who.id, cause or self.owner or "effect")
 
 
 def _is_global(e: EntityData) -> bool:

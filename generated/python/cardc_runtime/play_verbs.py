@@ -653,6 +653,30 @@ def challenge(ctx: Context) -> None:
                 ctx.facts[k] = v
 
 
+def heal_full(ctx: Context) -> None:
+    """Back to the most lives; in play the heal event fires (a full heal lifts the curse, Berserk picks)."""
+    who = _actor(ctx)
+    before = who.lives
+    who.lives = who.max_lives
+    who.unconscious = False
+    ctx.record("heal_full")
+    if ctx.play is not None:
+        ctx.facts["healed_from"] = before
+        try:
+            ctx.fire("heal", who)
+        finally:
+            ctx.facts.pop("healed_from", None)
+
+
+def heal_choose(ctx: Context) -> None:
+    """The healed hero picks how many lives it ends with (from what it had before the heal)."""
+    who = _actor(ctx)
+    low = int(ctx.facts.get("healed_from", who.lives))
+    options = tuple(range(who.max_lives, min(low, who.max_lives) - 1, -1))
+    who.lives = int(ctx.ask("heal_to", options))
+    ctx.record("heal_to", who.lives)
+
+
 # ---- items ----------------------------------------------------------------------------------------
 
 
@@ -664,7 +688,7 @@ _LISTS = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "tr
 
 
 def _list(who: Character, slot: str) -> list[str]:
-    return getattr(who, _LISTS[slot]) if slot in _LISTS else who.items  # type: ignore[no-any-return]
+    return getattr(who, _LISTS[slot]) if slot in _LISTS else who.items
 
 
 def _give(ctx: Context, who: Character, item: str, placed: Placed | None) -> bool:

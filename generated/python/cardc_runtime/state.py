@@ -75,6 +75,7 @@ class Play:
     # statistics for simulations
     lives_lost: dict[str, Counter[str]] = field(default_factory=dict)  # hero -> cause -> lives
     deaths: Counter[str] = field(default_factory=Counter)
+    deaths_by: dict[str, Counter[str]] = field(default_factory=dict)  # hero -> cause -> times
     picked_up: dict[str, Counter[str]] = field(default_factory=dict)
     used: dict[str, Counter[str]] = field(default_factory=dict)
 
@@ -94,8 +95,9 @@ class Play:
     def lost(self, who: str, cause: str, lives: int) -> None:
         self.lives_lost.setdefault(who, Counter())[cause] += lives
 
-    def knocked_out(self, who: str) -> None:
+    def knocked_out(self, who: str, cause: str = "") -> None:
         self.deaths[who] += 1
+        self.deaths_by.setdefault(who, Counter())[cause or "effect"] += 1
 
     def count(self, what: str, who: str, item: str) -> None:
         table = self.picked_up if what == "picked_up" else self.used

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
+from cardc_runtime import Context, EffectDef, EntityData
 from cardc_runtime import verbs as v
 
 GAME = 'karak'
@@ -40,7 +40,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=1,
     ),
     EntityData(
         id='double_attack',
@@ -55,7 +54,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='002_cbefe6d082d470f6.txt#Příklad boje s hrdinou',
-        copies=None,
     ),
     EntityData(
         id='reincarnation',
@@ -81,7 +79,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='aderyn',
@@ -105,7 +102,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=1,
     ),
     EntityData(
         id='backstab',
@@ -118,7 +114,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='sneak',
@@ -131,7 +126,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='argentus',
@@ -159,7 +153,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=1,
     ),
     EntityData(
         id='magic_affinity',
@@ -172,7 +165,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='spirit_walk',
@@ -185,7 +177,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='xanros',
@@ -198,7 +189,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=1,
     ),
     EntityData(
         id='sacrifice',
@@ -211,7 +201,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='002_cbefe6d082d470f6.txt#Souboj hrdinů',
-        copies=None,
     ),
     EntityData(
         id='substitution',
@@ -224,7 +213,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='victorius',
@@ -237,7 +225,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=1,
     ),
     EntityData(
         id='combat_training',
@@ -250,7 +237,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='002_cbefe6d082d470f6.txt#Příklad boje s hrdinou',
-        copies=None,
     ),
     EntityData(
         id='unstoppable',
@@ -263,7 +249,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='taia',
@@ -287,7 +272,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=1,
     ),
     EntityData(
         id='premonition',
@@ -305,7 +289,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Battle Arena',
-        copies=None,
     ),
     EntityData(
         id='fate_weaver',
@@ -318,7 +301,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='daggers',
@@ -331,7 +313,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
-        copies=None,
     ),
     EntityData(
         id='sword',
@@ -344,7 +325,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
-        copies=None,
     ),
     EntityData(
         id='battle_axe',
@@ -357,7 +337,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
-        copies=None,
     ),
     EntityData(
         id='magic_missile',
@@ -386,7 +365,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
-        copies=None,
     ),
     EntityData(
         id='healing_portal',
@@ -406,7 +384,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
-        copies=None,
     ),
     EntityData(
         id='key',
@@ -419,7 +396,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
-        copies=None,
     ),
     EntityData(
         id='treasure',
@@ -432,7 +408,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=None,
     ),
     EntityData(
         id='dragon_treasure',
@@ -445,7 +420,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=None,
     ),
     EntityData(
         id='chest',
@@ -458,7 +432,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=10,
     ),
     EntityData(
         id='giant_rat',
@@ -471,7 +444,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=8,
     ),
     EntityData(
         id='giant_spider',
@@ -484,7 +456,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=4,
     ),
     EntityData(
         id='mummy',
@@ -497,7 +468,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.8',
-        copies=8,
     ),
     EntityData(
         id='skeleton_turnkey',
@@ -521,7 +491,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=12,
     ),
     EntityData(
         id='skeleton_warrior',
@@ -534,7 +503,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=5,
     ),
     EntityData(
         id='skeleton_king',
@@ -547,7 +515,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=3,
     ),
     EntityData(
         id='fallen',
@@ -560,7 +527,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=2,
     ),
     EntityData(
         id='dragon',
@@ -573,7 +539,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.9',
-        copies=1,
     ),
     EntityData(
         id='turn',
@@ -586,7 +551,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.2',
-        copies=None,
     ),
     EntityData(
         id='monster_encounter',
@@ -594,17 +558,11 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('rule',),
         module='base',
         name={'cs': 'Setkání s nestvůrou', 'en': 'Meeting a monster'},
-        attrs={
-            'note': (
-                'The fight itself is started by the procedure `arrive` (play.cardc), after the effects of '
-                'meet_monster, so that an ability may prevent it.'
-            ),
-        },
+        attrs={},
         parent=None,
         variant=None,
         tags=(),
         source='base-game-facts.md#1.2',
-        copies=None,
     ),
     EntityData(
         id='fight',
@@ -617,7 +575,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.3',
-        copies=None,
     ),
     EntityData(
         id='room_action',
@@ -630,7 +587,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.2',
-        copies=None,
     ),
     EntityData(
         id='inventory',
@@ -643,7 +599,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.5',
-        copies=None,
     ),
     EntityData(
         id='unconsciousness',
@@ -662,7 +617,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.4',
-        copies=None,
     ),
     EntityData(
         id='curse',
@@ -682,7 +636,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.8',
-        copies=1,
     ),
     EntityData(
         id='scoring',
@@ -690,12 +643,11 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('rule',),
         module='base',
         name={'cs': 'Konec hry', 'en': 'End of the game'},
-        attrs={'note': 'The end and the winner are declared in play.cardc (`end when`, `winner by`).'},
+        attrs={},
         parent=None,
         variant=None,
         tags=(),
         source='base-game-facts.md#1.9',
-        copies=None,
     ),
     EntityData(
         id='start_tile',
@@ -708,7 +660,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=1,
     ),
     EntityData(
         id='room_crossing',
@@ -721,7 +672,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=21,
     ),
     EntityData(
         id='room_t',
@@ -734,7 +684,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=13,
     ),
     EntityData(
         id='room_straight',
@@ -747,7 +696,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=13,
     ),
     EntityData(
         id='room_corner',
@@ -760,7 +708,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=13,
     ),
     EntityData(
         id='fountain_corner',
@@ -773,7 +720,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.2',
-        copies=2,
     ),
     EntityData(
         id='portal_straight',
@@ -786,7 +732,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.2',
-        copies=4,
     ),
     EntityData(
         id='corridor_t',
@@ -799,7 +744,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=5,
     ),
     EntityData(
         id='corridor_straight',
@@ -812,7 +756,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=4,
     ),
     EntityData(
         id='corridor_corner',
@@ -825,7 +768,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=4,
     ),
 )
 
@@ -841,7 +783,7 @@ def fx_double_attack_1(ctx: Context) -> None:
       game.)
     Then:
     - may reroll(which=all, repeat=False): Roll the fight's dice again and keep the new result.
-    Source: karak/base/heroes.cardc:21; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
+    Source: karak/base/heroes.cardc:25; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
     """
     if not (v.first_use(ctx, 'fight')):
         return
@@ -866,12 +808,12 @@ def fx_reincarnation_1(ctx: Context) -> None:
         the hero moved.
     - heal_full: Heal to the maximum.
     - end_turn: The hero's turn ends.
-    Source: karak/base/heroes.cardc:30; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:36; base-game-facts.md#1.10
     """
     v.prevent(ctx)
-    v.teleport(ctx, 'fountain', 'self', 'nearest')
+    v.fallback_action(ctx, 'teleport', 'fountain', 'self', 'nearest')
     v.heal_full(ctx)
-    v.end_turn(ctx)
+    v.fallback_action(ctx, 'end_turn')
 
 
 def fx_backstab_1(ctx: Context) -> None:
@@ -882,7 +824,7 @@ def fx_backstab_1(ctx: Context) -> None:
     When: While the attack total of a fight is counted.
     Then:
     - tie_wins: A tie counts as a win.
-    Source: karak/base/heroes.cardc:53; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:63; base-game-facts.md#1.10
     """
     v.tie_wins(ctx)
 
@@ -903,7 +845,7 @@ def fx_sneak_1(ctx: Context) -> None:
             instead.
       fight:
         - nothing
-    Source: karak/base/heroes.cardc:62; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:74; base-game-facts.md#1.10
     """
     if not (not v.last_step(ctx)):
         return
@@ -922,7 +864,7 @@ def fx_magic_affinity_1(ctx: Context) -> None:
     When: Before the dice of a fight are rolled, when spells and abilities are chosen.
     Then:
     - keep_after_use(item=magic_missile): The item is not discarded after use.
-    Source: karak/base/heroes.cardc:85; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:101; base-game-facts.md#1.10
     """
     v.keep_after_use(ctx, 'magic_missile')
 
@@ -937,9 +879,9 @@ def fx_spirit_walk_1(ctx: Context) -> None:
     Then:
     - walk_through_walls: The hero may step to an orthogonally adjacent tile that is already revealed
         even where no passage connects them (one step); it cannot reveal a tile that way.
-    Source: karak/base/heroes.cardc:94; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:112; base-game-facts.md#1.10
     """
-    v.walk_through_walls(ctx)
+    v.fallback_modifier(ctx, 'walk_through_walls')
 
 
 def fx_sacrifice_1(ctx: Context) -> None:
@@ -958,7 +900,7 @@ def fx_sacrifice_1(ctx: Context) -> None:
         - attack(amount=+1): Change the attack total.
       keep:
         - nothing
-    Source: karak/base/heroes.cardc:110; 002_cbefe6d082d470f6.txt#Souboj hrdinů
+    Source: karak/base/heroes.cardc:132; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
     if not (v.first_use(ctx, 'turn') and not v.lives(ctx, (1, 1))):
         return
@@ -973,12 +915,10 @@ def fx_sacrifice_1(ctx: Context) -> None:
 def fx_substitution_1(ctx: Context) -> None:
     """Substitution (ability `substitution`), effect 1: on turn_start.
 
-    Rule: At the start of your turn, if your turn goes on: choose one: swap places with another hero of
-      your choice and your turn ends; or do nothing.
+    Rule: At the start of your turn: choose one: swap places with another hero of your choice and your
+      turn ends; or do nothing.
 
     When: At the start of the hero's turn.
-    Only if not turn_over (turn_over: Something has ended the hero's turn (end_turn), and nothing has
-      let it go on since (continue_turn).)
     Then:
     - choose one of: swap, move_normally
       swap:
@@ -986,14 +926,12 @@ def fx_substitution_1(ctx: Context) -> None:
         - end_turn: The hero's turn ends.
       move_normally:
         - nothing
-    Source: karak/base/heroes.cardc:125; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:149; base-game-facts.md#1.10
     """
-    if not (not v.turn_over(ctx)):
-        return
     choice1 = ctx.choose('substitution#1', ('swap', 'move_normally'))
     if choice1 == 'swap':
-        v.swap_places(ctx)
-        v.end_turn(ctx)
+        v.fallback_action(ctx, 'swap_places')
+        v.fallback_action(ctx, 'end_turn')
     elif choice1 == 'move_normally':
         pass
 
@@ -1010,7 +948,7 @@ def fx_combat_training_1(ctx: Context) -> None:
       re-rolled).; first_use: This effect has not yet run in the current fight, turn or game.)
     Then:
     - may reroll(which=ones, repeat=False): Roll the fight's dice again and keep the new result.
-    Source: karak/base/heroes.cardc:146; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
+    Source: karak/base/heroes.cardc:174; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
     """
     if not (v.die_shows(ctx, 1, False) and v.first_use(ctx, 'fight')):
         return
@@ -1029,11 +967,11 @@ def fx_unstoppable_1(ctx: Context) -> None:
       (any_roll = true - also a die that showed it in this fight and was then re-rolled).)
     Then:
     - continue_turn: The hero may use the remaining steps of the turn.
-    Source: karak/base/heroes.cardc:157; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:187; base-game-facts.md#1.10
     """
     if not (v.die_shows(ctx, 6, True)):
         return
-    v.continue_turn(ctx)
+    v.fallback_action(ctx, 'continue_turn')
 
 
 def fx_premonition_1(ctx: Context) -> None:
@@ -1047,7 +985,7 @@ def fx_premonition_1(ctx: Context) -> None:
       turn.; defending: The hero did not start this fight; another hero challenged or attacked it.)
     Then:
     - attack(amount=+1): Change the attack total.
-    Source: karak/base/heroes.cardc:177; 004_dc563c5159c76d25.txt#Battle Arena
+    Source: karak/base/heroes.cardc:211; 004_dc563c5159c76d25.txt#Battle Arena
     """
     if not (v.first_step(ctx) or v.defending(ctx)):
         return
@@ -1062,9 +1000,9 @@ def fx_fate_weaver_1(ctx: Context) -> None:
     When: When a hero reveals a room and draws its token.
     Then:
     - draw_tokens(count=2, keep=1): Draw tokens and keep some of them, returning the rest.
-    Source: karak/base/heroes.cardc:186; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:222; base-game-facts.md#1.10
     """
-    v.draw_tokens(ctx, 2, 1)
+    v.fallback_action(ctx, 'draw_tokens', 2, 1)
 
 
 def fx_healing_portal_1(ctx: Context) -> None:
@@ -1084,12 +1022,12 @@ def fx_healing_portal_1(ctx: Context) -> None:
     - heal_full: Heal to the maximum.
     - if steps_taken(range=(1, 4)):
       - end_turn: The hero's turn ends.
-    Source: karak/base/items.cardc:47; base-game-facts.md#1.7
+    Source: karak/base/items.cardc:49; base-game-facts.md#1.7
     """
-    v.teleport(ctx, 'fountain', 'self', 'any')
+    v.fallback_action(ctx, 'teleport', 'fountain', 'self', 'any')
     v.heal_full(ctx)
-    if v.steps_taken(ctx, (1, 4)):
-        v.end_turn(ctx)
+    if v.fallback_condition(ctx, 'steps_taken', (1, 4)):
+        v.fallback_action(ctx, 'end_turn')
 
 
 def fx_chest_1(ctx: Context) -> None:
@@ -1104,12 +1042,12 @@ def fx_chest_1(ctx: Context) -> None:
     Then:
     - may open_chest(ends_turn=False): Spend a key (it is discarded) to turn over the chest on this
         tile; its contents lie on the tile to be taken.
-    Source: karak/base/items.cardc:88; base-game-facts.md#1.6
+    Source: karak/base/items.cardc:94; base-game-facts.md#1.6
     """
     if not (v.holds(ctx, 'key')):
         return
     if ctx.may('chest#1', 'open_chest', False):
-        v.open_chest(ctx, False)
+        v.fallback_action(ctx, 'open_chest', False)
 
 
 def fx_mummy_1(ctx: Context) -> None:
@@ -1121,7 +1059,7 @@ def fx_mummy_1(ctx: Context) -> None:
     Then:
     - curse(who=chosen): A hero becomes cursed (self - this hero; chosen - any hero the acting player
         picks, itself included; chosen_other - another hero the acting player picks).
-    Source: karak/base/monsters.cardc:34; base-game-facts.md#1.8
+    Source: karak/base/monsters.cardc:36; base-game-facts.md#1.8
     """
     v.curse(ctx, 'chosen')
 
@@ -1138,10 +1076,10 @@ def fx_dragon_1(ctx: Context) -> None:
         treasure); chosen_by says who picks which one (self - the taker; owner - the hero who gives it
         up); refused says where it goes if the taker declines it (only under `may`).
     - end_game: The game ends at once; the hero with the most treasure wins.
-    Source: karak/base/monsters.cardc:85; base-game-facts.md#1.9
+    Source: karak/base/monsters.cardc:95; base-game-facts.md#1.9
     """
-    v.take_item(ctx, 'reward', 'self', 'stays')
-    v.end_game(ctx)
+    v.fallback_action(ctx, 'take_item', 'reward', 'self', 'stays')
+    v.fallback_action(ctx, 'end_game')
 
 
 def fx_turn_1(ctx: Context) -> None:
@@ -1152,9 +1090,24 @@ def fx_turn_1(ctx: Context) -> None:
     When: At the start of the hero's turn.
     Then:
     - steps(count=4): The hero has this many steps this turn instead of the usual number.
-    Source: karak/base/rules.cardc:13; base-game-facts.md#1.2
+    Source: karak/base/rules.cardc:15; base-game-facts.md#1.2
     """
-    v.steps(ctx, 4)
+    v.fallback_modifier(ctx, 'steps', 4)
+
+
+def fx_monster_encounter_1(ctx: Context) -> None:
+    """Meeting a monster (rule `monster_encounter`), effect 1: on meet_monster.
+
+    Rule: When you step onto a tile with an undefeated monster, before the fight: fight the monster on
+      your tile now.
+
+    When: When the hero steps onto a tile where an undefeated monster stands, before the fight that
+      follows; `prevent` here cancels the fight, not the step.
+    Then:
+    - fight_monster: Fight the monster on the hero's tile now.
+    Source: karak/base/rules.cardc:25; base-game-facts.md#1.2
+    """
+    v.fallback_action(ctx, 'fight_monster')
 
 
 def fx_fight_1(ctx: Context) -> None:
@@ -1165,7 +1118,7 @@ def fx_fight_1(ctx: Context) -> None:
     When: Before the dice of a fight are rolled, when spells and abilities are chosen.
     Then:
     - fight_dice(dice=2d6): The dice the fight is rolled with; their sum starts the attack total.
-    Source: karak/base/rules.cardc:29; base-game-facts.md#1.3
+    Source: karak/base/rules.cardc:35; base-game-facts.md#1.3
     """
     v.fight_dice(ctx, (2, 6))
 
@@ -1183,7 +1136,7 @@ def fx_fight_2(ctx: Context) -> None:
     - retreat_to(where=came_from): Where the hero retreats after a lost or tied fight (came_from - the
         tile it came from; adjacent_revealed - any already revealed tile next to the fight's tile,
         chosen by the hero).
-    Source: karak/base/rules.cardc:30; base-game-facts.md#1.3
+    Source: karak/base/rules.cardc:36; base-game-facts.md#1.3
     """
     v.loss_costs(ctx, 1)
     v.tie_costs(ctx, 0)
@@ -1199,11 +1152,11 @@ def fx_room_action_1(ctx: Context) -> None:
     Only if against(opponent=monster) (against: The opponent of the fight is of this sort.)
     Then:
     - end_turn: The hero's turn ends.
-    Source: karak/base/rules.cardc:37; base-game-facts.md#1.2
+    Source: karak/base/rules.cardc:43; base-game-facts.md#1.2
     """
     if not (v.against(ctx, 'monster')):
         return
-    v.end_turn(ctx)
+    v.fallback_action(ctx, 'end_turn')
 
 
 def fx_inventory_1(ctx: Context) -> None:
@@ -1220,7 +1173,7 @@ def fx_inventory_1(ctx: Context) -> None:
         any slot_limit changes.
     - set_limit(slot=key, value=1): The character may own at most this many things of a sort, before any
         slot_limit changes.
-    Source: karak/base/rules.cardc:45; base-game-facts.md#1.5
+    Source: karak/base/rules.cardc:53; base-game-facts.md#1.5
     """
     v.set_limit(ctx, 'weapon', 2)
     v.set_limit(ctx, 'spell', 3)
@@ -1235,7 +1188,7 @@ def fx_unconsciousness_1(ctx: Context) -> None:
     When: When the hero loses its last life.
     Then:
     - fall_unconscious: The hero falls unconscious and stays where it is.
-    Source: karak/base/rules.cardc:54; base-game-facts.md#1.4
+    Source: karak/base/rules.cardc:64; base-game-facts.md#1.4
     """
     v.fall_unconscious(ctx)
 
@@ -1251,11 +1204,11 @@ def fx_unconsciousness_2(ctx: Context) -> None:
     Then:
     - end_turn: The hero's turn ends.
     - gain_life(amount=1): Gain lives, up to the maximum.
-    Source: karak/base/rules.cardc:55; base-game-facts.md#1.4
+    Source: karak/base/rules.cardc:65; base-game-facts.md#1.4
     """
     if not (v.lives(ctx, (0, 0))):
         return
-    v.end_turn(ctx)
+    v.fallback_action(ctx, 'end_turn')
     v.gain_life(ctx, 1)
 
 
@@ -1267,7 +1220,7 @@ def fx_curse_1(ctx: Context) -> None:
     When: All the time while the card is in play or the rule applies; its modifiers hold throughout.
     Then:
     - no_abilities: The hero's abilities do not apply.
-    Source: karak/base/rules.cardc:67; base-game-facts.md#1.8
+    Source: karak/base/rules.cardc:79; base-game-facts.md#1.8
     """
     v.no_abilities(ctx)
 
@@ -1281,11 +1234,26 @@ def fx_curse_2(ctx: Context) -> None:
     Only if at_maximum(stat=lives) (at_maximum: The character's stat is at its maximum.)
     Then:
     - remove_curse: The curse is removed from the hero.
-    Source: karak/base/rules.cardc:68; base-game-facts.md#1.8
+    Source: karak/base/rules.cardc:80; base-game-facts.md#1.8
     """
     if not (v.at_maximum(ctx, 'lives')):
         return
     v.remove_curse(ctx)
+
+
+def fx_scoring_1(ctx: Context) -> None:
+    """End of the game (rule `scoring`), effect 1: on game_end.
+
+    Rule: When the game ends: the hero whose treasures add up to the highest value wins; on a tie, all
+      tied heroes win.
+
+    When: When the game ends.
+    Then:
+    - declare_winner(ties=shared): The hero whose treasures add up to the highest value wins (ties -
+        shared - every tied hero wins).
+    Source: karak/base/rules.cardc:90; base-game-facts.md#1.9
+    """
+    v.fallback_action(ctx, 'declare_winner', 'shared')
 
 
 def fx_start_tile_1(ctx: Context) -> None:
@@ -1296,7 +1264,7 @@ def fx_start_tile_1(ctx: Context) -> None:
     When: At the end of the hero's turn.
     Then:
     - heal_full: Heal to the maximum.
-    Source: karak/base/tiles.cardc:17; base-game-facts.md#1.1
+    Source: karak/base/tiles.cardc:19; base-game-facts.md#1.1
     """
     v.heal_full(ctx)
 
@@ -1309,7 +1277,7 @@ def fx_fountain_corner_1(ctx: Context) -> None:
     When: At the end of the hero's turn.
     Then:
     - heal_full: Heal to the maximum.
-    Source: karak/base/tiles.cardc:68; base-game-facts.md#1.2
+    Source: karak/base/tiles.cardc:70; base-game-facts.md#1.2
     """
     v.heal_full(ctx)
 
@@ -1324,125 +1292,9 @@ def fx_portal_straight_1(ctx: Context) -> None:
     Then:
     - portal_link: This tile counts as adjacent to every other revealed tile with portal_link; moving
         between them costs one step.
-    Source: karak/base/tiles.cardc:79; base-game-facts.md#1.2
+    Source: karak/base/tiles.cardc:81; base-game-facts.md#1.2
     """
-    v.portal_link(ctx)
-
-
-def proc_setup(ctx: Context) -> None:
-    """Procedure `setup` (content/karak/base/play.cardc:11)."""
-    v.place_start(ctx)
-    v.stack_tiles(ctx)
-    v.fill_bag(ctx, ('monster', 'chest'))
-    v.place_players(ctx)
-    v.pick_first_player(ctx)
-
-
-def proc_turn(ctx: Context) -> None:
-    """Procedure `turn` (content/karak/base/play.cardc:21)."""
-    ctx.fire_here('always')
-    ctx.fire_here('turn_start')
-    while ctx.loop('turn.while') and v.steps_left(ctx) and not v.turn_over(ctx) and not v.game_over(ctx):
-        ctx.run_procedure('step')
-    if not v.game_over(ctx):
-        ctx.fire_here('turn_end')
-
-
-def proc_step(ctx: Context) -> None:
-    """Procedure `step` (content/karak/base/play.cardc:34)."""
-    ctx.fire_here('step_action')
-    if v.steps_left(ctx) and not v.turn_over(ctx):
-        choice1_options = tuple(name for name, offered in (
-            ('explore', v.can_explore(ctx)),
-            ('walk', v.can_walk(ctx)),
-            ('use_item', v.can_use_item(ctx)),
-            ('pick_up', v.items_here(ctx)),
-            ('stop', True),
-        ) if offered)
-        choice1 = ctx.choose('step', choice1_options)
-        if choice1 == 'explore':
-            v.explore(ctx, True)
-            ctx.run_procedure('reveal')
-            ctx.run_procedure('arrive')
-        elif choice1 == 'walk':
-            v.walk(ctx)
-            ctx.run_procedure('arrive')
-        elif choice1 == 'use_item':
-            v.use_item(ctx)
-        elif choice1 == 'pick_up':
-            v.take_item(ctx, 'tile', 'self', 'stays')
-            v.end_turn(ctx)
-        elif choice1 == 'stop':
-            v.end_turn(ctx)
-
-
-def proc_reveal(ctx: Context) -> None:
-    """Procedure `reveal` (content/karak/base/play.cardc:49)."""
-    ctx.fire_here('reveal_tile')
-    if v.tile_attr(ctx, 'room'):
-        ctx.fire_here('reveal_room')
-        if not v.token_here(ctx):
-            v.draw_tokens(ctx, 1, 1)
-    if v.revealed(ctx, 'chamber'):
-        ctx.fire_here('chambers_revealed')
-
-
-def proc_arrive(ctx: Context) -> None:
-    """Procedure `arrive` (content/karak/base/play.cardc:65)."""
-    ctx.fire_here('enter_tile')
-    if v.monster_here(ctx) and not v.turn_over(ctx):
-        ctx.fire_here('meet_monster')
-        if not v.prevented(ctx):
-            v.fight_monster(ctx)
-    if v.other_hero_here(ctx) and not v.turn_over(ctx):
-        ctx.fire_here('heroes_meet')
-        for _ in ctx.each('other_here'):
-            if not v.turn_over(ctx):
-                ctx.fire_here('heroes_meet')
-
-
-def proc_attack_roll(ctx: Context) -> None:
-    """Procedure `attack_roll` (content/karak/base/play.cardc:85)."""
-    ctx.fire_here('always')
-    ctx.fire_here('fight_start')
-    v.choose_spells(ctx, 'before_roll')
-    v.roll_attack(ctx)
-    ctx.fire_here('fight_roll')
-    v.choose_spells(ctx, 'after_roll')
-    ctx.fire_here('fight_total')
-    v.count_attack(ctx)
-
-
-def proc_fight(ctx: Context) -> None:
-    """Procedure `fight` (content/karak/base/play.cardc:99)."""
-    for _ in ctx.each('side'):
-        if not v.rolled(ctx):
-            ctx.run_procedure('attack_roll')
-    v.compare_totals(ctx)
-    for _ in ctx.each('side'):
-        ctx.fire_here('fight_result')
-    for _ in ctx.each('side'):
-        v.settle_fight(ctx)
-        if v.must_retreat(ctx):
-            v.retreat(ctx)
-            ctx.fire_here('enter_tile')
-    for _ in ctx.each('side'):
-        if v.result(ctx, 'win') and v.against(ctx, 'monster'):
-            v.defeat_monster(ctx)
-            ctx.fire_here('monster_defeated')
-            if v.items_here(ctx) and not v.game_over(ctx):
-                if ctx.may('fight.may.take_item', 'take_item', 'tile', 'self', 'stays'):
-                    v.take_item(ctx, 'tile', 'self', 'stays')
-
-
-def end_when_1(ctx: Context) -> bool:
-    """`end when game_over` (content/karak/base/play.cardc:127)."""
-    return bool(v.game_over(ctx))
-
-
-def winner_by(ctx: Context) -> None:
-    """`winner by declare_winner(ties=shared)` (content/karak/base/play.cardc:129)."""
-    v.declare_winner(ctx, 'shared')
+    v.fallback_modifier(ctx, 'portal_link')
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -1625,6 +1477,16 @@ EFFECTS: tuple[EffectDef, ...] = (
         provisional=(),
     ),
     EffectDef(
+        owner='monster_encounter',
+        index=1,
+        trigger='meet_monster',
+        trigger_args=(),
+        run=fx_monster_encounter_1,
+        module='karak',
+        variant=None,
+        provisional=(),
+    ),
+    EffectDef(
         owner='fight',
         index=1,
         trigger='fight_start',
@@ -1705,6 +1567,16 @@ EFFECTS: tuple[EffectDef, ...] = (
         provisional=(),
     ),
     EffectDef(
+        owner='scoring',
+        index=1,
+        trigger='game_end',
+        trigger_args=(),
+        run=fx_scoring_1,
+        module='karak',
+        variant=None,
+        provisional=('R1 declares several winners on a remaining tie; no rule text seen',),
+    ),
+    EffectDef(
         owner='start_tile',
         index=1,
         trigger='turn_end',
@@ -1737,17 +1609,19 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-PROCEDURES: tuple[ProcedureDef, ...] = (
-    ProcedureDef('setup', proc_setup, 'procedure', MODULE),
-    ProcedureDef('turn', proc_turn, 'procedure', MODULE),
-    ProcedureDef('step', proc_step, 'procedure', MODULE),
-    ProcedureDef('reveal', proc_reveal, 'procedure', MODULE),
-    ProcedureDef('arrive', proc_arrive, 'procedure', MODULE),
-    ProcedureDef('attack_roll', proc_attack_roll, 'procedure', MODULE),
-    ProcedureDef('fight', proc_fight, 'procedure', MODULE),
-    ProcedureDef('end#1', end_when_1, 'end', MODULE),
-    ProcedureDef('winner', winner_by, 'winner', MODULE),
+FALLBACK_VERBS: tuple[str, ...] = (
+    'continue_turn',
+    'declare_winner',
+    'draw_tokens',
+    'end_game',
+    'end_turn',
+    'fight_monster',
+    'open_chest',
+    'portal_link',
+    'steps',
+    'steps_taken',
+    'swap_places',
+    'take_item',
+    'teleport',
+    'walk_through_walls',
 )
-
-
-FALLBACK_VERBS: tuple[str, ...] = ()

@@ -794,7 +794,7 @@ def fx_magic_affinity_1(ctx: Context) -> None:
     Then:
     - keep_after_use(item=magic_missile): The item is not discarded after use.
     - keep_after_use(item=frost_fist): The item is not discarded after use.
-    Source: karak/regent/heroes.cardc:211; 004_dc563c5159c76d25.txt#The Frost Fist
+    Source: karak/regent/heroes.cardc:216; 004_dc563c5159c76d25.txt#The Frost Fist
     """
     v.keep_after_use(ctx, 'magic_missile')
     v.keep_after_use(ctx, 'frost_fist')

@@ -42,7 +42,7 @@ def fx_critical_hits_1(ctx: Context) -> None:
       read on the final dice, after every re-roll and die_counts_as change.)
     Then:
     - attack(amount=-2): Change the attack total.
-    Source: karak/house-rules/house_rules.cardc:45; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
+    Source: karak/house-rules/house_rules.cardc:47; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
     if not (v.double(ctx, (1, 1))):
@@ -61,7 +61,7 @@ def fx_critical_hits_2(ctx: Context) -> None:
       read on the final dice, after every re-roll and die_counts_as change.)
     Then:
     - attack(amount=-1): Change the attack total.
-    Source: karak/house-rules/house_rules.cardc:46; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
+    Source: karak/house-rules/house_rules.cardc:48; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
     if not (v.double(ctx, (2, 3))):
@@ -80,7 +80,7 @@ def fx_critical_hits_3(ctx: Context) -> None:
       read on the final dice, after every re-roll and die_counts_as change.)
     Then:
     - attack(amount=+1): Change the attack total.
-    Source: karak/house-rules/house_rules.cardc:47; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
+    Source: karak/house-rules/house_rules.cardc:49; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
     if not (v.double(ctx, (4, 5))):
@@ -98,7 +98,7 @@ def fx_critical_hits_4(ctx: Context) -> None:
       read on the final dice, after every re-roll and die_counts_as change.)
     Then:
     - attack(amount=+2): Change the attack total.
-    Source: karak/house-rules/house_rules.cardc:48; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
+    Source: karak/house-rules/house_rules.cardc:50; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
     if not (v.double(ctx, (6, 6))):

@@ -52,7 +52,7 @@ def fx_hero_duel_1(ctx: Context) -> None:
     - may challenge: Pick another hero, move it to this tile (if it is not already here) and fight it;
         the challenger chooses spells and abilities and rolls first, then the challenged hero; each
         total must beat the other's.
-    Source: karak/house-rules/house_rules.cardc:22; 002_cbefe6d082d470f6.txt#Souboj hrdinů
+    Source: karak/house-rules/house_rules.cardc:24; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
     if not (v.armed(ctx, 'both')):
         return
@@ -72,7 +72,7 @@ def fx_hero_duel_2(ctx: Context) -> None:
     Then:
     - spells_after_roll: In this fight every fighter may choose its spells after seeing its own dice,
         not only before the roll (the house-rules duel, as its worked example plays it).
-    Source: karak/house-rules/house_rules.cardc:23; 002_cbefe6d082d470f6.txt#Souboj hrdinů
+    Source: karak/house-rules/house_rules.cardc:25; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
     if not (v.fight_by(ctx, 'hero_duel')):
         return
@@ -94,7 +94,7 @@ def fx_hero_duel_3(ctx: Context) -> None:
     - tie_costs(lives=0): A tie in this fight costs this many lives instead of none.
     - no_retreat: Nobody retreats after this fight, whatever retreat_to says; both fighters stay on the
         tile.
-    Source: karak/house-rules/house_rules.cardc:24; 002_cbefe6d082d470f6.txt#Souboj hrdinů
+    Source: karak/house-rules/house_rules.cardc:26; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
     if not (v.fight_by(ctx, 'hero_duel')):
         return
@@ -119,7 +119,7 @@ def fx_hero_duel_4(ctx: Context) -> None:
     - may take_item(from=loser, chosen_by=self, refused=on_tile): Take one item (weapon, spell, key or
         treasure); chosen_by says who picks which one (self - the taker; owner - the hero who gives it
         up); refused says where it goes if the taker declines it (only under `may`).
-    Source: karak/house-rules/house_rules.cardc:25; 002_cbefe6d082d470f6.txt#Souboj hrdinů
+    Source: karak/house-rules/house_rules.cardc:27; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
     if not (v.fight_by(ctx, 'hero_duel') and v.result(ctx, 'win') and v.margin(ctx, (5, 99))):
         return
@@ -143,7 +143,7 @@ def fx_hero_duel_5(ctx: Context) -> None:
     - may take_item(from=loser, chosen_by=owner, refused=on_tile): Take one item (weapon, spell, key or
         treasure); chosen_by says who picks which one (self - the taker; owner - the hero who gives it
         up); refused says where it goes if the taker declines it (only under `may`).
-    Source: karak/house-rules/house_rules.cardc:28; 002_cbefe6d082d470f6.txt#Souboj hrdinů
+    Source: karak/house-rules/house_rules.cardc:30; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
     if not (v.fight_by(ctx, 'hero_duel') and v.result(ctx, 'win') and not v.margin(ctx, (5, 99))):
         return
@@ -166,7 +166,7 @@ def fx_hero_duel_6(ctx: Context) -> None:
     Then:
     - flee(steps=5): Move exactly a number of steps without revisiting a tile and without other actions.
     - end_turn: The hero's turn ends.
-    Source: karak/house-rules/house_rules.cardc:32; 002_cbefe6d082d470f6.txt#Souboj hrdinů
+    Source: karak/house-rules/house_rules.cardc:34; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
     if not (v.fight_by(ctx, 'hero_duel') and v.result(ctx, 'loss') and not v.lives(ctx, (1, 1))):
         return

@@ -119,7 +119,7 @@ class SensibleBot(RandomBot):
             weakest = min(monsters.values())
             goals = {p for p, s in monsters.items() if s == weakest}
         goals |= {p for p, t in play.board.items() if t.items and self._worth(ctx, me, t)}
-        goals.discard(play.position.get(who))  # type: ignore[arg-type]
+        goals.discard(play.position.get(who))
         if not goals or self.rng.random() < 0.2:
             return self.rng.randrange(len(labels))
         dist = _distances_from(play, goals)
@@ -201,6 +201,7 @@ class GameResult:
     heroes: list[str]
     lives_lost: dict[str, dict[str, int]] = field(default_factory=dict)  # hero -> cause -> lives
     deaths: dict[str, int] = field(default_factory=dict)  # hero -> times knocked out (0 lives)
+    deaths_by: dict[str, dict[str, int]] = field(default_factory=dict)  # hero -> cause -> times
     picked_up: dict[str, dict[str, int]] = field(default_factory=dict)  # hero -> item -> count
     used: dict[str, dict[str, int]] = field(default_factory=dict)  # hero -> item -> count
     scores: dict[str, float] = field(default_factory=dict)
@@ -306,6 +307,7 @@ def play_game(rules: Ruleset, heroes: Sequence[str], *, variants: Sequence[str] 
         heroes=list(heroes),
         lives_lost={h: dict(c) for h, c in play.lives_lost.items()},
         deaths=dict(play.deaths),
+        deaths_by={h: dict(c) for h, c in play.deaths_by.items()},
         picked_up={h: dict(c) for h, c in play.picked_up.items()},
         used={h: dict(c) for h, c in play.used.items()},
         scores=scores,
