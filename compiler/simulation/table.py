@@ -116,12 +116,9 @@ def record_of(index: int, seed: int, result: Any) -> GameRecord:
     for hero, causes in result.lives_lost.items():
         for cause, n in causes.items():
             tally.lives_lost[(hero, cause)] += n
-    for hero, deaths in result.deaths.items():
-        if isinstance(deaths, dict):
-            for cause, n in deaths.items():
-                tally.deaths[(hero, cause)] += n
-        elif deaths:
-            tally.deaths[(hero, "knocked out")] += int(deaths)
+    for hero, causes in result.deaths_by.items():
+        for cause, n in causes.items():
+            tally.deaths[(hero, cause)] += n
     for counts, into in ((result.picked_up, tally.picked), (result.used, tally.used)):
         for items in counts.values():
             into.update(items)

@@ -2,7 +2,7 @@
 
 - It fights when the odds are good: before walking onto an undefeated monster it computes the exact chance
   to win that fight with its weapons and abilities (`fight_odds.monster_odds`, every die face enumerated;
-  spells left out, they only add to it), and before exploring, the average chance over the monsters still
+  spells left out, they only add to it), and before exploring, the chance against the median monster still
   in the bag. Below `WIN_ENOUGH` it stays away, unless nothing else is left to do.
 - It heals when low: at `LOW_LIVES` lives or fewer it heads for the nearest tile that heals at the end of a
   turn (found by trying the tile's effects on a wounded probe hero), or uses an item that heals.
@@ -264,14 +264,16 @@ class GreedyBot:
         return None
 
     def _explore_good(self, ctx: Context, me: Character) -> bool:
-        """The average exact chance to beat what a new room may hold (the monsters still in the bag)."""
+        """Whether a new room is worth the risk: the exact chance to beat the bag's median monster (by
+        strength, counting every token; one enumeration per loadout instead of one per monster), weighed by
+        how likely a room holds a monster at all."""
         play = ctx.play
         assert play is not None
         bag = play.zones.get("bag", [])
-        monsters = [t for t in bag if ctx.rules.entity(t).attr("strength") is not None]
+        monsters = sorted((int(s), t) for t in bag if isinstance(s := ctx.rules.entity(t).attr("strength"), int))
         if not monsters or me.lives <= self.LOW_LIVES:
             return me.lives > self.LOW_LIVES
-        chance = sum(win_chance(ctx.rules, me, m, ctx.variants) for m in monsters) / len(monsters)
+        chance = win_chance(ctx.rules, me, monsters[len(monsters) // 2][1], ctx.variants)
         rooms_hold_monster = len(monsters) / max(1, len(bag))
         return rooms_hold_monster * (1 - chance) < 1 - self.WIN_ENOUGH
 
