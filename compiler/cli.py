@@ -287,6 +287,16 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("docs", help="regenerate the effect catalogue and diagnostic code tables in dsl/README.md")
     p.add_argument("--check", action="store_true", help="write nothing; exit 1 if dsl/README.md is not current")
     p.set_defaults(func=cmd_docs)
+
+    from cardc.commands import lsp, watch
+
+    p = sub.add_parser("lsp", help="run the language server for editors (stdio)")
+    lsp.add_arguments(p)
+    p.set_defaults(func=lsp.run)
+
+    p = sub.add_parser("watch", help="rebuild on save; preview the reference and gallery with live reload")
+    watch.add_arguments(p)
+    p.set_defaults(func=watch.run)
     return parser
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardc import syntax as s
 from cardc.catalogue import Catalogue, default_catalogue
 from cardc.diagnostics import Diagnostic, DiagnosticSink
 from cardc.loader import load
@@ -20,6 +22,7 @@ class FrontEndResult:
     diagnostics: list[Diagnostic]
     sources: dict[str, str]
     modules: dict[str, str] = field(default_factory=dict)  # file -> the module it declares
+    files: tuple[s.FileS, ...] = ()  # the parse trees, for tools that point into the source (the editor)
 
     @property
     def ok(self) -> bool:
@@ -29,18 +32,19 @@ class FrontEndResult:
         return [d for d in self.diagnostics if d.is_error or (strict and d.code == "W500")]
 
 
-def compile_paths(paths: list[Path], catalogue: Catalogue | None = None) -> FrontEndResult:
+def compile_paths(paths: list[Path], catalogue: Catalogue | None = None,
+                  overlay: Mapping[Path, str] | None = None) -> FrontEndResult:
     # The front end builds a large graph of small, acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again for nothing (a third of the time at 10,000 cards).
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
         sink = DiagnosticSink()
-        sources = load(paths, sink)
+        sources = load(paths, sink, overlay)
         project = Lowering(sources, catalogue or default_catalogue(), sink).run()
         sink.items.extend(check_hand_texts(project))  # W501: hand-written texts against their effects
         modules = {f.path: f.module.name for f in sources.files if f.module is not None}
-        return FrontEndResult(project, sink.sorted(), sources.texts, modules)
+        return FrontEndResult(project, sink.sorted(), sources.texts, modules, tuple(sources.files))
     finally:
         if gc_was_enabled:
             gc.enable()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,16 +39,23 @@ class LoadedSources:
     files: list[s.FileS] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # display path -> text
     real_paths: dict[str, Path] = field(default_factory=dict)
+    overlay: dict[Path, str] = field(default_factory=dict)  # resolved path -> unsaved text
 
 
-def load(paths: list[Path], sink: DiagnosticSink) -> LoadedSources:
-    """Parse every given file (folders: every `*.cardc` below, sorted) and, transitively, its imports."""
+def load(paths: list[Path], sink: DiagnosticSink, overlay: Mapping[Path, str] | None = None) -> LoadedSources:
+    """Parse every given file (folders: every `*.cardc` below, sorted) and, transitively, its imports.
+
+    `overlay` maps resolved paths to texts read instead of the disk: an editor's unsaved buffers.
+    """
     root = find_content_root(paths)
-    out = LoadedSources(root=root.resolve())
+    out = LoadedSources(root=root.resolve(), overlay=dict(overlay or {}))
     queue: list[tuple[Path, Span]] = []
     for p in paths:
         if p.is_dir():
-            queue.extend((f, NO_SPAN) for f in sorted(p.rglob(f"*{SOURCE_SUFFIX}")))
+            below = set(p.rglob(f"*{SOURCE_SUFFIX}"))
+            folder = p.resolve()
+            below.update(f for f in out.overlay if f.suffix == SOURCE_SUFFIX and folder in f.parents)
+            queue.extend((f, NO_SPAN) for f in sorted(below))
         elif p.is_file():
             queue.append((p, NO_SPAN))
         else:
@@ -74,7 +82,8 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
         return
     display = display_path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark some editors write is not text
+        # An editor's buffer if given; on disk, a byte-order mark some editors write is not text.
+        text = out.overlay[path] if path in out.overlay else path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as err:
         raw = err.object if isinstance(err.object, bytes) else b""
         line = raw.count(b"\n", 0, err.start) + 1
@@ -96,7 +105,7 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
     stack.append(path)
     for imp in parsed.imports:
         target = (path.parent / imp.path).resolve()
-        if not target.is_file():
+        if not target.is_file() and target not in out.overlay:
             sink.error("E110", f"imported file `{imp.path}` does not exist", imp.span,
                        "imports are relative to the importing file")
             continue

@@ -235,9 +235,27 @@ def validate_project(project: m.Project, catalogue: Catalogue | None = None) -> 
     for game in sorted(project.games):
         data = project_json(project, game)
         entities = project.entities_of(game)
-        for err, prefix in validate_ir(data, fixed_schema(), effects, kinds_schema(project, game)):
+        kinds = kinds_schema(project, game)
+        if _fast_valid(data, effects, kinds):
+            continue  # the compiled validators agree it is valid: no error to place
+        for err, prefix in validate_ir(data, fixed_schema(), effects, kinds):
             out.append(schema_diagnostic(err, data, entities, game, prefix))
     return sorted(dict.fromkeys(out), key=Diagnostic.sort_key)
+
+
+FAST_MIN_ENTITIES = 1500  # below this, compiling validators costs more than validating (bench/README.md)
+
+
+def _fast_valid(data: Any, effects: dict[str, Any], kinds: dict[str, Any]) -> bool:
+    """The compiled validators' verdict (`schemafast`) for a large IR; False for a small one (then the plain
+    validators run: their verdict and errors are the same) and when fastjsonschema is not installed."""
+    if len(data.get("entities") or ()) < FAST_MIN_ENTITIES:
+        return False
+    try:
+        from cardc.schemafast import ir_is_valid
+    except ImportError:  # pragma: no cover - fastjsonschema is a dependency; without it the full path runs
+        return False
+    return ir_is_valid(data, fixed_schema(), effects, kinds, _lean_fixed(json.dumps(fixed_schema(), sort_keys=True)))
 
 
 def validate_ir(data: Any, fixed: dict[str, Any], effects: dict[str, Any], kinds: dict[str, Any] | None
