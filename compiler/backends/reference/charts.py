@@ -49,7 +49,7 @@ def bar_chart(chart: Chart) -> str:
     label_w = max([_text_width(r, size) for r in chart.rows] + [60.0]) + 10
     plot_w = 420.0
     legend_h = 18.0 * len(chart.series)
-    top = 34.0 + legend_h
+    top = 34.0 + legend_h + (16.0 if chart.reference_label else 0.0)  # room for the reference line's label
     group_h = bar_h * max(1, len(chart.series)) + gap
     plot_h = group_h * len(chart.rows)
     width = label_w + plot_w + 30

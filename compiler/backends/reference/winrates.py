@@ -46,9 +46,13 @@ def _name(ctx: RefContext, ident: str) -> str:
 
 
 def _setup_name(ctx: RefContext, setup: dict[str, Any]) -> str:
+    """The base game, the expansion's name, or the variant's (the expansion it comes with goes unsaid)."""
     if setup["id"] == "base":
         return word(ctx.lang, "base_game")
-    return " + ".join(_name(ctx, x) for x in [*setup["expansions"], *setup["variants"]] if x) or setup["id"]
+    if setup["variants"]:
+        return " + ".join(_name(ctx, v) for v in setup["variants"])
+    names = {m.id: ctx.module_name(m) for m in ctx.modules()}
+    return " + ".join(names.get(e, e) for e in setup["expansions"]) or setup["id"]
 
 
 def sections(ctx: RefContext) -> list[dict[str, Any]]:
