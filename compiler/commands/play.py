@@ -61,21 +61,26 @@ def run(args: argparse.Namespace, front: Callable[[list[Path]], Any],
         return 2
     from cardc_runtime.engine import play_game
 
+    out = Renderer(rules, args.lang)
+    printed = [0]
+
+    def flush(ctx: Any) -> None:
+        """Show what happened since the last look (a person plays: the log as it happens)."""
+        for line in out.lines(ctx.log[printed[0]:]):
+            print(line)
+        printed[0] = len(ctx.log)
+
     bots: dict[str, Any] = {}
     for seat in args.human:
         if not 1 <= seat <= len(heroes):
             print(f"cardc play: error: --human {seat}: seats are 1 to {len(heroes)}", file=sys.stderr)
             return 2
-        bots[heroes[seat - 1]] = HumanBot(rules, args.lang)
-    out = Renderer(rules, args.lang)
+        bots[heroes[seat - 1]] = HumanBot(rules, args.lang, flush)
     live = bool(bots) and not args.json
-    printed = [0]
 
     def on_turn(ctx: Any, who: str) -> None:
-        if live:  # a person plays: show the log as it happens
-            for line in out.lines(ctx.log[printed[0]:]):
-                print(line)
-            printed[0] = len(ctx.log)
+        if live:
+            flush(ctx)
 
     game = play_game(rules, heroes, variants=variants, seed=args.seed, bots=bots, turn_cap=args.turn_cap,
                      keep_log=True, on_turn=on_turn)
@@ -219,8 +224,9 @@ class Renderer:
 class HumanBot:
     """A person at the terminal: the legal options are listed, one number is typed."""
 
-    def __init__(self, rules: Any, lang: str) -> None:
+    def __init__(self, rules: Any, lang: str, flush: Callable[[Any], None] | None = None) -> None:
         self.render = Renderer(rules, lang)
+        self.flush = flush
 
     def label(self, option: Any) -> str:
         if isinstance(option, str) and "@" in option:
@@ -231,6 +237,11 @@ class HumanBot:
         return self.render.name(option)
 
     def choose(self, view: Any, options: Sequence[Any]) -> int:
+        if self.flush is not None:
+            self.flush(view.ctx)
+        side = view.ctx.side
+        if side is not None and side.dice and side.who.id == view.chooser:  # deciding in a fight: the dice so far
+            print(f"  [{'+'.join(str(d) for d in side.dice)}]")
         print(self.render.word("you_choose", who=self.render.name(view.chooser), point=view.point.split(":", 1)[-1]))
         for i, option in enumerate(options, 1):
             print(f"  {i}. {self.label(option)}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from cardc_runtime import Context, EffectDef, EntityData
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
 from cardc_runtime import verbs as v
 
 GAME = 'karak'
@@ -40,6 +40,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
+        copies=1,
     ),
     EntityData(
         id='double_attack',
@@ -54,6 +55,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='002_cbefe6d082d470f6.txt#Příklad boje s hrdinou',
+        copies=None,
     ),
     EntityData(
         id='reincarnation',
@@ -79,6 +81,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
+        copies=None,
     ),
     EntityData(
         id='aderyn',
@@ -102,6 +105,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
+        copies=1,
     ),
     EntityData(
         id='backstab',
@@ -114,6 +118,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
+        copies=None,
     ),
     EntityData(
         id='sneak',
@@ -126,6 +131,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
+        copies=None,
     ),
     EntityData(
         id='argentus',
@@ -153,6 +159,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
+        copies=1,
     ),
     EntityData(
         id='magic_affinity',
@@ -165,6 +172,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
+        copies=None,
     ),
     EntityData(
         id='spirit_walk',
@@ -177,6 +185,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
+        copies=None,
     ),
     EntityData(
         id='xanros',
@@ -189,6 +198,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
+        copies=1,
     ),
     EntityData(
         id='sacrifice',
@@ -201,6 +211,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='002_cbefe6d082d470f6.txt#Souboj hrdinů',
+        copies=None,
     ),
     EntityData(
         id='substitution',
@@ -213,6 +224,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
+        copies=None,
     ),
     EntityData(
         id='victorius',
@@ -225,6 +237,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
+        copies=1,
     ),
     EntityData(
         id='combat_training',
@@ -237,6 +250,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='002_cbefe6d082d470f6.txt#Příklad boje s hrdinou',
+        copies=None,
     ),
     EntityData(
         id='unstoppable',
@@ -249,6 +263,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
+        copies=None,
     ),
     EntityData(
         id='taia',
@@ -272,6 +287,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
+        copies=1,
     ),
     EntityData(
         id='premonition',
@@ -289,6 +305,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Battle Arena',
+        copies=None,
     ),
     EntityData(
         id='fate_weaver',
@@ -301,6 +318,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
+        copies=None,
     ),
     EntityData(
         id='daggers',
@@ -313,6 +331,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
+        copies=None,
     ),
     EntityData(
         id='sword',
@@ -325,6 +344,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
+        copies=None,
     ),
     EntityData(
         id='battle_axe',
@@ -337,6 +357,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
+        copies=None,
     ),
     EntityData(
         id='magic_missile',
@@ -365,6 +386,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
+        copies=None,
     ),
     EntityData(
         id='healing_portal',
@@ -384,6 +406,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
+        copies=None,
     ),
     EntityData(
         id='key',
@@ -396,6 +419,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
+        copies=None,
     ),
     EntityData(
         id='treasure',
@@ -408,6 +432,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
+        copies=None,
     ),
     EntityData(
         id='dragon_treasure',
@@ -420,6 +445,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
+        copies=None,
     ),
     EntityData(
         id='chest',
@@ -432,6 +458,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
+        copies=10,
     ),
     EntityData(
         id='giant_rat',
@@ -444,6 +471,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
+        copies=8,
     ),
     EntityData(
         id='giant_spider',
@@ -456,6 +484,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
+        copies=4,
     ),
     EntityData(
         id='mummy',
@@ -468,6 +497,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.8',
+        copies=8,
     ),
     EntityData(
         id='skeleton_turnkey',
@@ -491,6 +521,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
+        copies=12,
     ),
     EntityData(
         id='skeleton_warrior',
@@ -503,6 +534,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
+        copies=5,
     ),
     EntityData(
         id='skeleton_king',
@@ -515,6 +547,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
+        copies=3,
     ),
     EntityData(
         id='fallen',
@@ -527,6 +560,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
+        copies=2,
     ),
     EntityData(
         id='dragon',
@@ -539,6 +573,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.9',
+        copies=1,
     ),
     EntityData(
         id='turn',
@@ -551,6 +586,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.2',
+        copies=None,
     ),
     EntityData(
         id='monster_encounter',
@@ -558,11 +594,17 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('rule',),
         module='base',
         name={'cs': 'Setkání s nestvůrou', 'en': 'Meeting a monster'},
-        attrs={},
+        attrs={
+            'note': (
+                'The fight itself is started by the procedure `arrive` (play.cardc), after the effects of '
+                'meet_monster, so that an ability may prevent it.'
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
         source='base-game-facts.md#1.2',
+        copies=None,
     ),
     EntityData(
         id='fight',
@@ -575,6 +617,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.3',
+        copies=None,
     ),
     EntityData(
         id='room_action',
@@ -587,6 +630,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.2',
+        copies=None,
     ),
     EntityData(
         id='inventory',
@@ -599,6 +643,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.5',
+        copies=None,
     ),
     EntityData(
         id='unconsciousness',
@@ -617,6 +662,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.4',
+        copies=None,
     ),
     EntityData(
         id='curse',
@@ -636,6 +682,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.8',
+        copies=1,
     ),
     EntityData(
         id='scoring',
@@ -643,11 +690,12 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('rule',),
         module='base',
         name={'cs': 'Konec hry', 'en': 'End of the game'},
-        attrs={},
+        attrs={'note': 'The end and the winner are declared in play.cardc (`end when`, `winner by`).'},
         parent=None,
         variant=None,
         tags=(),
         source='base-game-facts.md#1.9',
+        copies=None,
     ),
     EntityData(
         id='start_tile',
@@ -660,6 +708,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
+        copies=1,
     ),
     EntityData(
         id='room_crossing',
@@ -672,6 +721,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
+        copies=21,
     ),
     EntityData(
         id='room_t',
@@ -684,6 +734,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
+        copies=13,
     ),
     EntityData(
         id='room_straight',
@@ -696,6 +747,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
+        copies=13,
     ),
     EntityData(
         id='room_corner',
@@ -708,6 +760,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
+        copies=13,
     ),
     EntityData(
         id='fountain_corner',
@@ -720,6 +773,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.2',
+        copies=2,
     ),
     EntityData(
         id='portal_straight',
@@ -732,6 +786,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.2',
+        copies=4,
     ),
     EntityData(
         id='corridor_t',
@@ -744,6 +799,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
+        copies=5,
     ),
     EntityData(
         id='corridor_straight',
@@ -756,6 +812,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
+        copies=4,
     ),
     EntityData(
         id='corridor_corner',
@@ -768,6 +825,7 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
+        copies=4,
     ),
 )
 
@@ -811,9 +869,9 @@ def fx_reincarnation_1(ctx: Context) -> None:
     Source: karak/base/heroes.cardc:36; base-game-facts.md#1.10
     """
     v.prevent(ctx)
-    v.fallback_action(ctx, 'teleport', 'fountain', 'self', 'nearest')
+    v.teleport(ctx, 'fountain', 'self', 'nearest')
     v.heal_full(ctx)
-    v.fallback_action(ctx, 'end_turn')
+    v.end_turn(ctx)
 
 
 def fx_backstab_1(ctx: Context) -> None:
@@ -881,7 +939,7 @@ def fx_spirit_walk_1(ctx: Context) -> None:
         even where no passage connects them (one step); it cannot reveal a tile that way.
     Source: karak/base/heroes.cardc:112; base-game-facts.md#1.10
     """
-    v.fallback_modifier(ctx, 'walk_through_walls')
+    v.walk_through_walls(ctx)
 
 
 def fx_sacrifice_1(ctx: Context) -> None:
@@ -915,10 +973,12 @@ def fx_sacrifice_1(ctx: Context) -> None:
 def fx_substitution_1(ctx: Context) -> None:
     """Substitution (ability `substitution`), effect 1: on turn_start.
 
-    Rule: At the start of your turn: choose one: swap places with another hero of your choice and your
-      turn ends; or do nothing.
+    Rule: At the start of your turn, if your turn goes on: choose one: swap places with another hero of
+      your choice and your turn ends; or do nothing.
 
     When: At the start of the hero's turn.
+    Only if not turn_over (turn_over: Something has ended the hero's turn (end_turn), and nothing has
+      let it go on since (continue_turn).)
     Then:
     - choose one of: swap, move_normally
       swap:
@@ -928,10 +988,12 @@ def fx_substitution_1(ctx: Context) -> None:
         - nothing
     Source: karak/base/heroes.cardc:149; base-game-facts.md#1.10
     """
+    if not (not v.turn_over(ctx)):
+        return
     choice1 = ctx.choose('substitution#1', ('swap', 'move_normally'))
     if choice1 == 'swap':
-        v.fallback_action(ctx, 'swap_places')
-        v.fallback_action(ctx, 'end_turn')
+        v.swap_places(ctx)
+        v.end_turn(ctx)
     elif choice1 == 'move_normally':
         pass
 
@@ -971,7 +1033,7 @@ def fx_unstoppable_1(ctx: Context) -> None:
     """
     if not (v.die_shows(ctx, 6, True)):
         return
-    v.fallback_action(ctx, 'continue_turn')
+    v.continue_turn(ctx)
 
 
 def fx_premonition_1(ctx: Context) -> None:
@@ -1002,7 +1064,7 @@ def fx_fate_weaver_1(ctx: Context) -> None:
     - draw_tokens(count=2, keep=1): Draw tokens and keep some of them, returning the rest.
     Source: karak/base/heroes.cardc:222; base-game-facts.md#1.10
     """
-    v.fallback_action(ctx, 'draw_tokens', 2, 1)
+    v.draw_tokens(ctx, 2, 1)
 
 
 def fx_healing_portal_1(ctx: Context) -> None:
@@ -1024,10 +1086,10 @@ def fx_healing_portal_1(ctx: Context) -> None:
       - end_turn: The hero's turn ends.
     Source: karak/base/items.cardc:49; base-game-facts.md#1.7
     """
-    v.fallback_action(ctx, 'teleport', 'fountain', 'self', 'any')
+    v.teleport(ctx, 'fountain', 'self', 'any')
     v.heal_full(ctx)
-    if v.fallback_condition(ctx, 'steps_taken', (1, 4)):
-        v.fallback_action(ctx, 'end_turn')
+    if v.steps_taken(ctx, (1, 4)):
+        v.end_turn(ctx)
 
 
 def fx_chest_1(ctx: Context) -> None:
@@ -1047,7 +1109,7 @@ def fx_chest_1(ctx: Context) -> None:
     if not (v.holds(ctx, 'key')):
         return
     if ctx.may('chest#1', 'open_chest', False):
-        v.fallback_action(ctx, 'open_chest', False)
+        v.open_chest(ctx, False)
 
 
 def fx_mummy_1(ctx: Context) -> None:
@@ -1078,8 +1140,8 @@ def fx_dragon_1(ctx: Context) -> None:
     - end_game: The game ends at once; the hero with the most treasure wins.
     Source: karak/base/monsters.cardc:95; base-game-facts.md#1.9
     """
-    v.fallback_action(ctx, 'take_item', 'reward', 'self', 'stays')
-    v.fallback_action(ctx, 'end_game')
+    v.take_item(ctx, 'reward', 'self', 'stays')
+    v.end_game(ctx)
 
 
 def fx_turn_1(ctx: Context) -> None:
@@ -1092,22 +1154,7 @@ def fx_turn_1(ctx: Context) -> None:
     - steps(count=4): The hero has this many steps this turn instead of the usual number.
     Source: karak/base/rules.cardc:15; base-game-facts.md#1.2
     """
-    v.fallback_modifier(ctx, 'steps', 4)
-
-
-def fx_monster_encounter_1(ctx: Context) -> None:
-    """Meeting a monster (rule `monster_encounter`), effect 1: on meet_monster.
-
-    Rule: When you step onto a tile with an undefeated monster, before the fight: fight the monster on
-      your tile now.
-
-    When: When the hero steps onto a tile where an undefeated monster stands, before the fight that
-      follows; `prevent` here cancels the fight, not the step.
-    Then:
-    - fight_monster: Fight the monster on the hero's tile now.
-    Source: karak/base/rules.cardc:25; base-game-facts.md#1.2
-    """
-    v.fallback_action(ctx, 'fight_monster')
+    v.steps(ctx, 4)
 
 
 def fx_fight_1(ctx: Context) -> None:
@@ -1156,7 +1203,7 @@ def fx_room_action_1(ctx: Context) -> None:
     """
     if not (v.against(ctx, 'monster')):
         return
-    v.fallback_action(ctx, 'end_turn')
+    v.end_turn(ctx)
 
 
 def fx_inventory_1(ctx: Context) -> None:
@@ -1208,7 +1255,7 @@ def fx_unconsciousness_2(ctx: Context) -> None:
     """
     if not (v.lives(ctx, (0, 0))):
         return
-    v.fallback_action(ctx, 'end_turn')
+    v.end_turn(ctx)
     v.gain_life(ctx, 1)
 
 
@@ -1239,21 +1286,6 @@ def fx_curse_2(ctx: Context) -> None:
     if not (v.at_maximum(ctx, 'lives')):
         return
     v.remove_curse(ctx)
-
-
-def fx_scoring_1(ctx: Context) -> None:
-    """End of the game (rule `scoring`), effect 1: on game_end.
-
-    Rule: When the game ends: the hero whose treasures add up to the highest value wins; on a tie, all
-      tied heroes win.
-
-    When: When the game ends.
-    Then:
-    - declare_winner(ties=shared): The hero whose treasures add up to the highest value wins (ties -
-        shared - every tied hero wins).
-    Source: karak/base/rules.cardc:90; base-game-facts.md#1.9
-    """
-    v.fallback_action(ctx, 'declare_winner', 'shared')
 
 
 def fx_start_tile_1(ctx: Context) -> None:
@@ -1294,7 +1326,123 @@ def fx_portal_straight_1(ctx: Context) -> None:
         between them costs one step.
     Source: karak/base/tiles.cardc:81; base-game-facts.md#1.2
     """
-    v.fallback_modifier(ctx, 'portal_link')
+    v.portal_link(ctx)
+
+
+def proc_setup(ctx: Context) -> None:
+    """Procedure `setup` (content/karak/base/play.cardc:11)."""
+    v.place_start(ctx)
+    v.stack_tiles(ctx)
+    v.fill_bag(ctx, ('monster', 'chest'))
+    v.place_players(ctx)
+    v.pick_first_player(ctx)
+
+
+def proc_turn(ctx: Context) -> None:
+    """Procedure `turn` (content/karak/base/play.cardc:21)."""
+    ctx.fire_here('always')
+    ctx.fire_here('turn_start')
+    while ctx.loop('turn.while') and v.steps_left(ctx) and not v.turn_over(ctx) and not v.game_over(ctx):
+        ctx.run_procedure('step')
+    if not v.game_over(ctx):
+        ctx.fire_here('turn_end')
+
+
+def proc_step(ctx: Context) -> None:
+    """Procedure `step` (content/karak/base/play.cardc:34)."""
+    ctx.fire_here('step_action')
+    if v.steps_left(ctx) and not v.turn_over(ctx):
+        choice1_options = tuple(name for name, offered in (
+            ('explore', v.can_explore(ctx)),
+            ('walk', v.can_walk(ctx)),
+            ('use_item', v.can_use_item(ctx)),
+            ('pick_up', v.items_here(ctx)),
+            ('stop', True),
+        ) if offered)
+        choice1 = ctx.choose('step', choice1_options)
+        if choice1 == 'explore':
+            v.explore(ctx, True)
+            ctx.run_procedure('reveal')
+            ctx.run_procedure('arrive')
+        elif choice1 == 'walk':
+            v.walk(ctx)
+            ctx.run_procedure('arrive')
+        elif choice1 == 'use_item':
+            v.use_item(ctx)
+        elif choice1 == 'pick_up':
+            v.take_item(ctx, 'tile', 'self', 'stays')
+            v.end_turn(ctx)
+        elif choice1 == 'stop':
+            v.end_turn(ctx)
+
+
+def proc_reveal(ctx: Context) -> None:
+    """Procedure `reveal` (content/karak/base/play.cardc:49)."""
+    ctx.fire_here('reveal_tile')
+    if v.tile_attr(ctx, 'room'):
+        ctx.fire_here('reveal_room')
+        if not v.token_here(ctx):
+            v.draw_tokens(ctx, 1, 1)
+    if v.revealed(ctx, 'chamber'):
+        ctx.fire_here('chambers_revealed')
+
+
+def proc_arrive(ctx: Context) -> None:
+    """Procedure `arrive` (content/karak/base/play.cardc:65)."""
+    ctx.fire_here('enter_tile')
+    if v.monster_here(ctx) and not v.turn_over(ctx):
+        ctx.fire_here('meet_monster')
+        if not v.prevented(ctx):
+            v.fight_monster(ctx)
+    if v.other_hero_here(ctx) and not v.turn_over(ctx):
+        ctx.fire_here('heroes_meet')
+        for _ in ctx.each('other_here'):
+            if not v.turn_over(ctx):
+                ctx.fire_here('heroes_meet')
+
+
+def proc_attack_roll(ctx: Context) -> None:
+    """Procedure `attack_roll` (content/karak/base/play.cardc:85)."""
+    ctx.fire_here('always')
+    ctx.fire_here('fight_start')
+    v.choose_spells(ctx, 'before_roll')
+    v.roll_attack(ctx)
+    ctx.fire_here('fight_roll')
+    v.choose_spells(ctx, 'after_roll')
+    ctx.fire_here('fight_total')
+    v.count_attack(ctx)
+
+
+def proc_fight(ctx: Context) -> None:
+    """Procedure `fight` (content/karak/base/play.cardc:99)."""
+    for _ in ctx.each('side'):
+        if not v.rolled(ctx):
+            ctx.run_procedure('attack_roll')
+    v.compare_totals(ctx)
+    for _ in ctx.each('side'):
+        ctx.fire_here('fight_result')
+    for _ in ctx.each('side'):
+        v.settle_fight(ctx)
+        if v.must_retreat(ctx):
+            v.retreat(ctx)
+            ctx.fire_here('enter_tile')
+    for _ in ctx.each('side'):
+        if v.result(ctx, 'win') and v.against(ctx, 'monster'):
+            v.defeat_monster(ctx)
+            ctx.fire_here('monster_defeated')
+            if v.items_here(ctx) and not v.game_over(ctx):
+                if ctx.may('fight.may.take_item', 'take_item', 'tile', 'self', 'stays'):
+                    v.take_item(ctx, 'tile', 'self', 'stays')
+
+
+def end_when_1(ctx: Context) -> bool:
+    """`end when game_over` (content/karak/base/play.cardc:127)."""
+    return bool(v.game_over(ctx))
+
+
+def winner_by(ctx: Context) -> None:
+    """`winner by declare_winner(ties=shared)` (content/karak/base/play.cardc:129)."""
+    v.declare_winner(ctx, 'shared')
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -1477,16 +1625,6 @@ EFFECTS: tuple[EffectDef, ...] = (
         provisional=(),
     ),
     EffectDef(
-        owner='monster_encounter',
-        index=1,
-        trigger='meet_monster',
-        trigger_args=(),
-        run=fx_monster_encounter_1,
-        module='karak',
-        variant=None,
-        provisional=(),
-    ),
-    EffectDef(
         owner='fight',
         index=1,
         trigger='fight_start',
@@ -1567,16 +1705,6 @@ EFFECTS: tuple[EffectDef, ...] = (
         provisional=(),
     ),
     EffectDef(
-        owner='scoring',
-        index=1,
-        trigger='game_end',
-        trigger_args=(),
-        run=fx_scoring_1,
-        module='karak',
-        variant=None,
-        provisional=('R1 declares several winners on a remaining tie; no rule text seen',),
-    ),
-    EffectDef(
         owner='start_tile',
         index=1,
         trigger='turn_end',
@@ -1609,19 +1737,17 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-FALLBACK_VERBS: tuple[str, ...] = (
-    'continue_turn',
-    'declare_winner',
-    'draw_tokens',
-    'end_game',
-    'end_turn',
-    'fight_monster',
-    'open_chest',
-    'portal_link',
-    'steps',
-    'steps_taken',
-    'swap_places',
-    'take_item',
-    'teleport',
-    'walk_through_walls',
+PROCEDURES: tuple[ProcedureDef, ...] = (
+    ProcedureDef('setup', proc_setup, 'procedure', MODULE),
+    ProcedureDef('turn', proc_turn, 'procedure', MODULE),
+    ProcedureDef('step', proc_step, 'procedure', MODULE),
+    ProcedureDef('reveal', proc_reveal, 'procedure', MODULE),
+    ProcedureDef('arrive', proc_arrive, 'procedure', MODULE),
+    ProcedureDef('attack_roll', proc_attack_roll, 'procedure', MODULE),
+    ProcedureDef('fight', proc_fight, 'procedure', MODULE),
+    ProcedureDef('end#1', end_when_1, 'end', MODULE),
+    ProcedureDef('winner', winner_by, 'winner', MODULE),
 )
+
+
+FALLBACK_VERBS: tuple[str, ...] = ()
