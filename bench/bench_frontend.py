@@ -5,11 +5,13 @@
 For each N, a fresh Python process generates N cards (bench/gen_synthetic.py) and measures the CPU
 time (time.process_time: steady on a busy machine, unlike wall time), best of
 `--repeat` runs:
-  bare    Lark LALR parse of the same text with the same grammar, no transformer (the baseline)
+  bare    Lark LALR parse of the same text with the same grammar, no transformer, the cyclic GC paused as the
+          front end pauses it (the fair baseline); `bare+gc` is the same parse with the GC running
   parse   reading the files and parsing them with the inline transformer into syntax nodes
   check   everything else of the front end: kinds, lowering to the typed IR, all checks
   front   parse + check, the two halves of `compile_paths` (what `cardc check` costs, minus start-up)
   dump    the IR to JSON text, streamed one entity at a time (`cardc dump`)
+  schema  validating the IR against the JSON Schemas, as `cardc build` does (`schema.validate_project`)
 and the process's peak resident memory (ru_maxrss, Python and Lark included) after one front-end
 run, and after one dump as well. One process per N, so the peak of the small run does not hide in
 the big one.
@@ -81,7 +83,16 @@ def measure(n: int, repeat: int) -> dict[str, float]:
         peak_dump = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         del result
 
-        t_bare, _ = _best(lambda: bare.parse(text), repeat)
+        t_bare_gc, _ = _best(lambda: bare.parse(text), repeat)
+
+        def bare_nogc() -> object:
+            gc.disable()
+            try:
+                return bare.parse(text)
+            finally:
+                gc.enable()
+
+        t_bare, _ = _best(bare_nogc, repeat)
 
         def front() -> tuple[float, float, FrontEndResult]:
             """compile_paths in two timed halves: load (read + parse), then everything else."""
@@ -112,10 +123,16 @@ def measure(n: int, repeat: int) -> dict[str, float]:
             raise SystemExit(f"synthetic content has errors: {errors[0].render()}")
         project = result.project
         t_dump, out = _best(lambda: _dump(project, iter_project_json), repeat)
+        from cardc.schema import validate_project
+
+        t_schema, found = _best(lambda: validate_project(project), repeat)
+        if found:
+            raise SystemExit("synthetic content fails schema validation")
     entities = len(project.entities)
     return {
         "n": n, "entities": entities, "bytes": len(text.encode("utf-8")), "dump_bytes": out,
-        "bare": t_bare, "parse": t_parse, "check": t_check, "front": t_front, "dump": t_dump,
+        "bare": t_bare, "bare_gc": t_bare_gc, "schema": t_schema, "parse": t_parse, "check": t_check,
+        "front": t_front, "dump": t_dump,
         "peak_front_mib": peak_front, "peak_dump_mib": peak_dump,
     }
 
@@ -135,12 +152,14 @@ def main() -> None:
                               capture_output=True, text=True, check=True)
         rows.append(json.loads(proc.stdout))
     print(f"python {sys.version.split()[0]}, best of {args.repeat}")
-    print("| cards | source | bare Lark parse | parse | check | front end (parse+check) | front / bare | dump "
-          "| cards/s (front) | peak RSS: front end | peak RSS: + dump |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| cards | source | bare parse (GC off) | bare parse (GC on) | parse | check | front end (parse+check) "
+          "| front / bare (GC off) | dump | schema | schema / front | cards/s (front) | peak RSS: front end "
+          "| peak RSS: + dump |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['n']:,} | {r['bytes'] / 1e6:.1f} MB | {r['bare']:.2f} s | {r['parse']:.2f} s "
-              f"| {r['check']:.2f} s | {r['front']:.2f} s | {r['front'] / r['bare']:.2f}x | {r['dump']:.2f} s "
+        print(f"| {r['n']:,} | {r['bytes'] / 1e6:.1f} MB | {r['bare']:.2f} s | {r['bare_gc']:.2f} s "
+              f"| {r['parse']:.2f} s | {r['check']:.2f} s | {r['front']:.2f} s | {r['front'] / r['bare']:.2f}x "
+              f"| {r['dump']:.2f} s | {r['schema']:.2f} s | {r['schema'] / r['front']:.2f}x "
               f"| {r['n'] / r['front']:,.0f} | {r['peak_front_mib']:.0f} MiB | {r['peak_dump_mib']:.0f} MiB |")
     if len(rows) >= 2:
         a, b = rows[0], rows[-1]

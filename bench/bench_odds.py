@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cardc.backends.python.balance import LOADOUTS, karak_table, monster_fight_variants  # noqa: E402
+from cardc.backends.python.balance import declarations, fight_table, fight_variants  # noqa: E402
 from cardc.backends.python.loader import load_games  # noqa: E402
 from cardc.frontend import compile_paths  # noqa: E402
 
@@ -38,18 +38,20 @@ def main() -> int:
     rules = load_games(result.project)["karak"].ruleset()
     setup = time.perf_counter() - start
 
-    loadouts = {"all": LOADOUTS, "none": LOADOUTS[:1], "typical": LOADOUTS[-1:]}[args.loadout]
+    decl = next(d for d in declarations(result.project, "karak") if d.opponent and d.loadouts)
+    declared = decl.loadouts
+    loadouts = {"all": declared, "none": declared[:1], "typical": declared[-1:]}[args.loadout]
     variants = rules.variant_ids()
     combos = [c for n in range(len(variants) + 1) for c in combinations(variants, n)]
-    relevant = None if args.no_reuse else monster_fight_variants(result.project, "karak")
+    relevant = None if args.no_reuse else fight_variants(result.project, "karak", decl)
     cache: dict[object, object] = {}
     rows = []
-    for label, weapons, spells in loadouts:
+    for loadout in loadouts:
         for combo in combos:
             t, cpu = time.perf_counter(), time.process_time()
-            table = karak_table(rules, combo, weapons, spells, relevant, cache)
-            rows.append({"loadout": label, "variants": list(combo), "fights": len(table["rows"]) *
-                         len(table["monsters"]), "seconds": round(time.perf_counter() - t, 3),
+            table = fight_table(rules, decl, combo, loadout.items, relevant, cache)
+            rows.append({"loadout": loadout.label, "variants": list(combo), "fights": len(table["rows"]) *
+                         len(table["opponents"]), "seconds": round(time.perf_counter() - t, 3),
                          "cpu_seconds": round(time.process_time() - cpu, 3)})
     total = sum(r["seconds"] for r in rows)
     cpu_total = sum(r["cpu_seconds"] for r in rows)

@@ -53,15 +53,18 @@ def check_build_flags(args: argparse.Namespace, backends: Sequence[str], setting
 def check_odds_flags(args: argparse.Namespace) -> list[str]:
     """Errors in the flags of `cardc odds` that need no content: combinations that contradict or do not apply."""
     errors = []
-    duel_only = {"vs_lives": "--vs-lives", "vs_weapons": "--vs-weapons", "vs_spells": "--vs-spells",
-                 "vs_cursed": "--vs-cursed", "by": "--by"}
-    if args.table:
-        given = [flag for dest, flag in {"hero": "--hero", "vs": "--vs", "vs_hero": "--vs-hero", "lives": "--lives",
-                                         "cursed": "--cursed", "first_step": "--first-step", **duel_only}.items()
+    duel_only = {"vs_lives": "--vs-lives", "vs_items": "--vs-items", "vs_weapons": "--vs-weapons",
+                 "vs_spells": "--vs-spells", "vs_cursed": "--vs-cursed", "by": "--by"}
+    for dest, flag in (("lives", "--lives"), ("vs_lives", "--vs-lives")):
+        value = getattr(args, dest)
+        if value is not None and not 1 <= value <= 99:
+            errors.append(f"{flag} must be from 1 to 99, not {value}")
+    if args.table:  # --lives, --cursed, --first-step and the items apply to every fighter of the table
+        given = [flag for dest, flag in {"hero": "--hero", "vs": "--vs", "vs_hero": "--vs-hero", **duel_only}.items()
                  if getattr(args, dest)]
         if given:
             errors.append(f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to --table "
-                          "(every hero against every monster)")
+                          "(every fighter against every opponent)")
         return errors
     if args.vs and args.vs_hero:
         errors.append("give --vs MONSTER for a fight or --vs-hero HERO for a duel, not both")
@@ -72,10 +75,6 @@ def check_odds_flags(args: argparse.Namespace) -> list[str]:
                           "(--vs-hero HERO)")
     if args.hero and args.vs_hero and args.hero == args.vs_hero:
         errors.append(f"a hero cannot duel itself: --hero and --vs-hero are both `{args.hero}`")
-    for dest, flag in (("lives", "--lives"), ("vs_lives", "--vs-lives")):
-        value = getattr(args, dest)
-        if value is not None and not 1 <= value <= 99:
-            errors.append(f"{flag} must be from 1 to 99, not {value}")
     if not args.hero or not (args.vs or args.vs_hero):
-        errors.append("give --hero and --vs MONSTER (or --vs-hero HERO), or --table")
+        errors.append("give --hero and --vs OPPONENT (or --vs-hero FIGHTER), or --table")
     return errors

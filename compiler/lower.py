@@ -19,6 +19,40 @@ from cardc.types import ValueContext, check_value, parse_type_string, type_from_
 
 BUILTIN_DECLS = ("game", "expansion", "kind")
 VARIANT_KIND = "variant"
+ODDS_KIND = "odds"
+BUILTIN_SPAN = Span("<builtin>", 1, 1)
+# Kinds every game has without declaring them: the variant, and what `cardc odds` and the balance tables
+# compute (an `odds` declaration and the loadouts, duels and settings nested in it; dsl/README.md
+# "Odds and balance tables"). Each attribute: (type, required, doc).
+BUILTIN_KINDS: dict[str, dict[str, tuple[str, bool, str]]] = {
+    VARIANT_KIND: {},
+    ODDS_KIND: {
+        "fighter": ("ident", True, "The kind whose odds are computed: the rows of the tables, `--hero` of cardc odds."),
+        "opponent": ("ident", False, "The kind fought: the columns of the tables, `--vs` of cardc odds."),
+        "show": ("list(ident)", False, "Attributes of the opponent shown beside its name; the first one orders "
+                 "the columns, and an opponent without it is left out of the tables."),
+        "duel_with": ("ident", False, "The kind a fighter may fight in a duel (`--vs-hero`)."),
+        "combine": ("ident", False, "A kind whose cards a fighter may add (a race card): one table row per "
+                    "fighter alone and per fighter with each such card."),
+        "stats": ("list(ident)", False, "Stats of the fighter shown at the start and at most."),
+        "limits": ("list(ident)", False, "Slots whose limits (how many a fighter may hold) are shown."),
+    },
+    "loadout": {
+        "items": ("list(ref(any))", True, "What the fighter carries; each item goes in the slot its `slot` "
+                  "attribute names."),
+    },
+    "duel": {
+        "by": ("ref(any)", True, "What starts the fight: a tile whose rules apply, or a variant."),
+        "variants": ("list(ref(variant))", False, "Variants switched on for this duel."),
+        "items": ("list(ref(any))", False, "What each fighter carries."),
+    },
+    "setting": {
+        "variants": ("list(ref(variant))", False, "Variants switched on."),
+        "without": ("list(ident)", False, "Expansions left out."),
+    },
+}
+ODDS_PARTS = ("loadout", "duel", "setting")  # only inside an `odds` declaration
+ODDS_KINDS = frozenset({ODDS_KIND, *ODDS_PARTS})  # declarations for the tools, not components or rules
 
 # Attributes every entity has, whatever its kind.
 BUILTIN_ATTRS: dict[str, tuple[str, bool]] = {
@@ -241,8 +275,9 @@ class Lowering:
 
     def _declare_kind_shape(self, d: s.DeclS, ctx: _FileCtx) -> None:
         key = (ctx.game, d.id)
-        if key in self.kind_parents or d.id == VARIANT_KIND:
-            self.sink.error("E204", f"kind `{d.id}` is declared twice in game `{ctx.game}`", d.id_span)
+        if key in self.kind_parents or d.id in BUILTIN_KINDS:
+            hint = f"`{d.id}` is a built-in kind (dsl/README.md)" if d.id in BUILTIN_KINDS else None
+            self.sink.error("E204", f"kind `{d.id}` is declared twice in game `{ctx.game}`", d.id_span, hint)
             return
         self.kind_parents[key] = d.extends
 
@@ -330,8 +365,8 @@ class Lowering:
                          doc_v.value if isinstance(doc_v, s.StrV) else None, d.id_span)
 
     def _kind_def(self, game: str, kind: str) -> m.KindDef | None:
-        if kind == VARIANT_KIND:
-            return m.KindDef(VARIANT_KIND, game, "base", None, None, False, 0, None, {}, Span("<builtin>", 1, 1))
+        if kind in BUILTIN_KINDS and (game, kind) not in self.kind_parents:
+            return builtin_kind(game, kind)
         return self.kinds.get((game, kind))
 
     def _ancestors(self, game: str, kind: str) -> tuple[str, ...]:
@@ -350,7 +385,7 @@ class Lowering:
             return
         kind = self._kind_def(ctx.game, d.kind)
         if kind is None:
-            known = [k for g, k in self.kind_parents if g == ctx.game] + [VARIANT_KIND]
+            known = [k for g, k in self.kind_parents if g == ctx.game] + list(BUILTIN_KINDS)
             self.sink.error("E200", f"unknown kind `{d.kind}` in game `{ctx.game}`", d.span,
                             did_you_mean(d.kind, known) or "declare it with `kind " + d.kind + " { ... }`")
         if d.extends:
@@ -372,10 +407,13 @@ class Lowering:
         def resolve(name: str, kinds: tuple[str, ...], span: Span) -> None:
             g, ident = (name.split(".", 1) if "." in name else (game, name))
             found = self.ids.get((g, ident))
+            if found is not None and kinds == ("any",):
+                return  # any entity of the game will do
             if found is None:
                 candidates = [i for (gg, i), (k, _) in self.ids.items()
                               if gg == g and any(kk in self._ancestors(g, k) for kk in kinds)]
-                self.sink.error("E206", f"`{where[0]}` refers to unknown {' or '.join(kinds)} `{name}`", span,
+                noun = "entity" if kinds == ("any",) else " or ".join(kinds)
+                self.sink.error("E206", f"`{where[0]}` refers to unknown {noun} `{name}`", span,
                                 did_you_mean(ident, candidates or [i for gg, i in self.ids if gg == g]))
                 return
             actual = self._ancestors(g, found[0])
@@ -429,6 +467,8 @@ class Lowering:
         effects = tuple(self._lower_rule(i + 1, r, vctx, where) for i, r in enumerate(d.rules))
         if kind is None:
             return None
+        if d.kind in BUILTIN_KINDS:
+            self._check_odds(d, p, values)
         # A provisional name or text (`provisional { cs "..." } "note"`) is recorded above; keep its value.
         name = _unwrap_provisional(values.pop("name", None))
         text = _unwrap_provisional(values.pop("text", None))
@@ -460,6 +500,28 @@ class Lowering:
             provisional=tuple(provisional),
             span=d.id_span,
         )
+
+    def _check_odds(self, d: s.DeclS, p: _Pending, values: dict[str, s.Value]) -> None:
+        """An odds declaration names kinds and expansions of its game; its parts sit inside one."""
+        game = p.ctx.game
+        parent_kind = self.ids.get((game, p.parent))[0] if p.parent else None  # type: ignore[index]
+        if d.kind in ODDS_PARTS and parent_kind != ODDS_KIND:
+            self.sink.error("E212", f"a `{d.kind}` is declared inside an `{ODDS_KIND}` declaration", d.span,
+                            f"move it into an `{ODDS_KIND} ... {{ }}` block")
+        kinds = [k for g, k in self.kind_parents if g == game]
+        expansions = [x.id for x in self.modules.values() if x.game == game and x.id != "base"]
+        for name, value in values.items():
+            spec = BUILTIN_KINDS[d.kind].get(name)
+            if spec is None or spec[0] not in ("ident", "list(ident)") or name == "show" or name == "stats" \
+                    or name == "limits":
+                continue
+            known = expansions if name == "without" else kinds
+            what = "expansion" if name == "without" else "kind"
+            items = value.items if isinstance(value, s.ListV) else [value]
+            for v in items:
+                if isinstance(v, s.CallV) and v.name not in known:
+                    self.sink.error("E206", f"`{name}` names unknown {what} `{v.name}` of game `{game}`", v.span,
+                                    did_you_mean(v.name, known) or f"known: {', '.join(sorted(known))}")
 
     # ---- effects ----------------------------------------------------------------
 
@@ -652,6 +714,13 @@ class Lowering:
             elif target.module == e.module:
                 self.sink.error("E208", f"errata of `{e.id}` must come from another module than the original",
                                 e.span, "errata belong in the expansion that changes the card")
+
+
+def builtin_kind(game: str, kind: str) -> m.KindDef:
+    """The definition of a built-in kind (`variant`, `odds` and its parts) in a game."""
+    attrs = {name: m.AttrDef(name, parse_type_string(t), required, None, doc, BUILTIN_SPAN)
+             for name, (t, required, doc) in BUILTIN_KINDS[kind].items()}
+    return m.KindDef(kind, game, "base", None, None, False, 0, None, attrs, BUILTIN_SPAN)
 
 
 def _resolve_refs(value: s.Value, t: m.TypeExpr, resolve: Callable[[str, tuple[str, ...], Span], None]) -> None:

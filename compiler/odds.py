@@ -26,24 +26,28 @@ class OddsError(Exception):
 
 
 def add_odds_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", required=True, help="the game (karak)")
+    p.add_argument("--game", required=True, help="the game (its content declares what fights: `odds`)")
     p.add_argument("--content", type=Path, default=Path("content"), help="content folder (default: content/)")
-    p.add_argument("--hero", help="the hero whose odds are printed")
-    p.add_argument("--lives", type=int, help="the hero's lives (default: its maximum)")
-    p.add_argument("--weapons", default="", metavar="ID,ID", help="weapons carried (at most two)")
-    p.add_argument("--spells", default="", metavar="ID,...", help="spell slots (at most three)")
-    p.add_argument("--cursed", action="store_true", help="the hero is cursed (its abilities do not work)")
-    p.add_argument("--first-step", action="store_true", help="the fight happens on the hero's first step")
-    p.add_argument("--vs", metavar="MONSTER", help="the monster fought")
-    p.add_argument("--vs-hero", metavar="HERO", help="the hero challenged to a duel (the --hero attacks)")
+    p.add_argument("--hero", help="the fighter whose odds are printed (an entity of the declared `fighter` kind)")
+    p.add_argument("--lives", type=int, help="the fighter's lives (default: its maximum)")
+    p.add_argument("--items", default="", metavar="ID,...", help="items carried, each in the slot it names")
+    p.add_argument("--slot", action="append", default=[], metavar="SLOT=ID,...",
+                   help="items put in a given slot (e.g. a weapon in a spell slot, where an ability allows it)")
+    p.add_argument("--weapons", default="", metavar="ID,ID", help="shorthand for --slot weapon=ID,ID")
+    p.add_argument("--spells", default="", metavar="ID,...", help="shorthand for --slot spell=ID,...")
+    p.add_argument("--cursed", action="store_true", help="the fighter is cursed (its abilities do not work)")
+    p.add_argument("--first-step", action="store_true", help="the fight happens on the fighter's first step")
+    p.add_argument("--vs", metavar="OPPONENT", help="the opponent fought (an entity of the declared `opponent` kind)")
+    p.add_argument("--vs-hero", metavar="FIGHTER", help="the fighter challenged to a duel (the --hero attacks)")
     p.add_argument("--vs-lives", type=int, help="lives of --vs-hero")
+    p.add_argument("--vs-items", default="", metavar="ID,...", help="items of --vs-hero")
     p.add_argument("--vs-weapons", default="", metavar="ID,ID", help="weapons of --vs-hero")
     p.add_argument("--vs-spells", default="", metavar="ID,...", help="spells of --vs-hero")
     p.add_argument("--vs-cursed", action="store_true", help="--vs-hero is cursed")
-    p.add_argument("--by", metavar="SOURCE", help="what started the duel (default: the hero_duel variant if on, "
-                   "else the battle arena)")
+    p.add_argument("--by", metavar="SOURCE", help="what started the duel (default: the first declared duel "
+                   "whose variants are all on, else the first declared duel without variants)")
     p.add_argument("--variant", action="extend", nargs="+", default=[], metavar="ID", help="switch variants on")
-    p.add_argument("--table", action="store_true", help="every hero against every monster")
+    p.add_argument("--table", action="store_true", help="every fighter against every opponent")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
@@ -75,50 +79,83 @@ def _check(kind: str, ident: str, known: list[str]) -> None:
         raise OddsError(f"unknown {kind} `{ident}`" + (f"; {hint}" if hint else f"; known: {', '.join(known)}"))
 
 
+def _slots(rules: Any, items: str, slot_args: list[str], weapons: str, spells: str) -> dict[str, tuple[str, ...]]:
+    """The items of a loadout by slot: `--items` go where their `slot` says, `--slot` where it says."""
+    from cardc_runtime.fights import place_items
+
+    slots = {k: list(v) for k, v in place_items(rules, _ids(items)).items()}
+    pairs = [a.split("=", 1) if "=" in a else [a, ""] for a in slot_args]
+    pairs += [["weapon", weapons]] if weapons else []
+    pairs += [["spell", spells]] if spells else []
+    for slot, ids in pairs:
+        if not slot.strip():
+            raise OddsError(f"--slot wants SLOT=ID,...; got `{slot}={ids}`")
+        slots.setdefault(slot.strip(), []).extend(_ids(ids))
+    return {k: tuple(v) for k, v in slots.items()}
+
+
+def _default_by(decls: list[Any], variants: tuple[str, ...], rules: Any) -> str | None:
+    duels = [d for decl in decls for d in decl.duels if d.by and rules.get(d.by) is not None]
+    on = next((d for d in duels if d.variants and set(d.variants) <= set(variants)), None)
+    plain = next((d for d in duels if not d.variants), None)
+    chosen = on or plain
+    return chosen.by if chosen else None
+
+
 def compute(project: Any, args: argparse.Namespace) -> dict[str, Any]:
     """The odds the arguments ask for, as JSON-ready data."""
+    from cardc.backends.python.balance import declarations, duel_row, fight_row, fight_table, fight_variants
     from cardc.backends.python.loader import load_games
 
     if args.game not in project.games:
         _check("game", args.game, sorted(project.games))
-    if args.game != "karak":
-        raise OddsError(f"odds are computed for karak fights; `{args.game}` has no fight table yet")
+    decls = declarations(project, args.game)
+    if not decls:
+        raise OddsError(f"`{args.game}` declares no odds: add an `odds` declaration to its content "
+                        "(dsl/README.md, Odds and balance tables)")
     rules = load_games(project)[args.game].ruleset()
-    from cardc_runtime.fight import LoadoutError, make_hero
+    from cardc_runtime.fights import LoadoutError, make_fighter
 
     for v in args.variant:
         _check("variant", v, rules.variant_ids())
-    heroes = [e.id for e in rules.of_kind("hero")]
-    monsters = [e.id for e in rules.of_kind("monster")]
-    if args.table:
-        from cardc.backends.python.balance import karak_table, monster_fight_variants
-
-        try:
-            return karak_table(rules, tuple(args.variant), _ids(args.weapons), _ids(args.spells),
-                               monster_fight_variants(project, args.game))
-        except LoadoutError as e:
-            raise OddsError(str(e)) from None
-    if not args.hero or not (args.vs or args.vs_hero):
-        raise OddsError("give --hero and --vs MONSTER (or --vs-hero HERO), or --table")
-    _check("hero", args.hero, heroes)
+    fighting = [d for d in decls if d.opponent]
+    fighter_kinds = sorted({d.fighter for d in decls})
+    facts = {"first_step": True} if args.first_step else {}
     try:
-        hero = make_hero(rules, args.hero, lives=args.lives, weapons=_ids(args.weapons), spells=_ids(args.spells),
-                         cursed=args.cursed)
+        slots = _slots(rules, args.items, args.slot, args.weapons, args.spells)
+        if args.table:
+            if not fighting:
+                raise OddsError(f"`{args.game}` declares no opponent to fight (`opponent:` of an odds declaration)")
+            decl = fighting[0]
+            relevant = fight_variants(project, args.game, decl)
+            items = tuple(i for v in slots.values() for i in v)
+            data = fight_table(rules, decl, tuple(args.variant), items, relevant, lives=args.lives,
+                               cursed=args.cursed, facts=facts)
+            data["situation"] = [x for x, on in (("lives: " + str(args.lives), args.lives is not None),
+                                                 ("cursed", args.cursed), ("first step", args.first_step)) if on]
+            return data
+        if not args.hero or not (args.vs or args.vs_hero):
+            raise OddsError("give --hero and --vs OPPONENT (or --vs-hero FIGHTER), or --table")
+        heroes = [e.id for k in fighter_kinds for e in rules.of_kind(k)]
+        _check(fighter_kinds[0], args.hero, heroes)
+        hero = make_fighter(rules, args.hero, lives=args.lives, slots=slots, cursed=args.cursed)
         facts = {"first_step": bool(args.first_step)}
         if args.vs_hero:
-            _check("hero", args.vs_hero, heroes)
+            duel_kinds = sorted({d.duel_with or d.fighter for d in decls})
+            _check(duel_kinds[0], args.vs_hero, [e.id for k in duel_kinds for e in rules.of_kind(k)])
+            other = make_fighter(rules, args.vs_hero, lives=args.vs_lives, cursed=args.vs_cursed,
+                                 slots=_slots(rules, args.vs_items, [], args.vs_weapons, args.vs_spells))
             if args.by is not None and rules.get(args.by) is None:
-                _check("duel source (a variant or a tile)", args.by,
-                       sorted({*rules.variant_ids(), *(e.id for e in rules.of_kind("tile"))}))
-            other = make_hero(rules, args.vs_hero, lives=args.vs_lives, weapons=_ids(args.vs_weapons),
-                              spells=_ids(args.vs_spells), cursed=args.vs_cursed)
-            from cardc.backends.python.balance import duel_row
-
-            return duel_row(rules, hero, other, tuple(args.variant), args.by, facts)
-        _check("monster", args.vs, monsters)
-        from cardc.backends.python.balance import fight_row
-
-        return fight_row(rules, hero, args.vs, tuple(args.variant), facts)
+                starters = {d.by for decl in decls for d in decl.duels if d.by}
+                _check("duel source (a variant or a place)", args.by, sorted({*rules.variant_ids(), *starters}))
+            by = args.by or _default_by(decls, tuple(args.variant), rules)
+            return duel_row(rules, hero, other, tuple(args.variant), by, facts)
+        if not fighting:
+            raise OddsError(f"`{args.game}` declares no opponent to fight (`opponent:` of an odds declaration)")
+        opponent_kinds = sorted({str(d.opponent) for d in fighting})
+        _check(opponent_kinds[0], args.vs, [e.id for k in opponent_kinds for e in rules.of_kind(k)])
+        decl = next(d for d in fighting if rules.entity(args.vs).is_a(str(d.opponent)))
+        return fight_row(rules, decl, hero, args.vs, tuple(args.variant), facts)
     except LoadoutError as e:
         raise OddsError(str(e)) from None
 

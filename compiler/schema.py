@@ -20,7 +20,7 @@ from cardc import syntax as s
 from cardc.catalogue import Catalogue, Verb, default_catalogue
 from cardc.diagnostics import Diagnostic, Severity, Span
 from cardc.irjson import dumps, project_json
-from cardc.lower import BUILTIN_ATTRS, VARIANT_KIND
+from cardc.lower import BUILTIN_ATTRS, BUILTIN_KINDS, builtin_kind
 from cardc.model import TypeExpr
 from cardc.resources import DSL_DIR
 from cardc.types import parse_type_string
@@ -145,10 +145,10 @@ def kinds_schema(project: m.Project, game: str) -> dict[str, Any]:
     """The IR of one game, with the attributes of every entity checked against its kind."""
     kinds = sorted(project.kinds_of(game), key=lambda k: k.id)
     chains = {k.id: _chain(project, game, k.id) for k in kinds}
-    names = [*(k.id for k in kinds), VARIANT_KIND]
-    variant = m.KindDef(VARIANT_KIND, game, "base", None, None, False, 0, None, {}, Span("<builtin>", 1, 1))
-    all_kinds = [*kinds, variant]
-    chains[VARIANT_KIND] = (VARIANT_KIND,)
+    builtins = [builtin_kind(game, b) for b in BUILTIN_KINDS if b not in chains]
+    names = [*(k.id for k in kinds), *(b.id for b in builtins)]
+    all_kinds = [*kinds, *builtins]
+    chains.update((b.id, (b.id,)) for b in builtins)
     defs: dict[str, Any] = {
         "entity": {
             "properties": {"game": {"const": game}, "kind": {"enum": sorted(names)}},
@@ -243,13 +243,22 @@ def validate_project(project: m.Project, catalogue: Catalogue | None = None) -> 
     return sorted(dict.fromkeys(out), key=Diagnostic.sort_key)
 
 
-FAST_MIN_ENTITIES = 1500  # below this, compiling validators costs more than validating (bench/README.md)
+# Compiling a validator costs about as much as validating this many entities and invocations the plain way
+# (bench/README.md): the compiled path pays off when the IR is large for the kinds and verbs it uses.
+COMPILE_COST = 40
 
 
 def _fast_valid(data: Any, effects: dict[str, Any], kinds: dict[str, Any]) -> bool:
-    """The compiled validators' verdict (`schemafast`) for a large IR; False for a small one (then the plain
+    """The compiled validators' verdict (`schemafast`) where compiling pays off; False otherwise (then the plain
     validators run: their verdict and errors are the same) and when fastjsonschema is not installed."""
-    if len(data.get("entities") or ()) < FAST_MIN_ENTITIES:
+    entities = data.get("entities") or ()
+    shapes = {e.get("kind") for e in entities if isinstance(e, dict)}
+    items = len(entities)
+    for i, ent in enumerate(entities):
+        for _path, inv in _invocations(ent.get("effects") if isinstance(ent, dict) else None, ("entities", i)):
+            shapes.add(inv.get("verb"))
+            items += 1
+    if items < COMPILE_COST * len(shapes):
         return False
     try:
         from cardc.schemafast import ir_is_valid

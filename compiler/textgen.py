@@ -324,6 +324,8 @@ class TextGen:
                 return Rendered([self._mention(target, lang)])
         text = self._word(verb, pname, v.name, lang, key)
         if text is None:
+            text = self._content_name(entity, v.name, lang)
+        if text is None:
             self.gaps.append(f"word {_word_ids(verb.name, pname, v.name)[0]} (or {v.name}): no {lang} form"
                              f"{f' {key}' if key else ''}")
             text = v.name.replace("_", " ")
@@ -419,6 +421,15 @@ class TextGen:
             if wid in self.lexicon.words:
                 return self.lexicon.form(wid, lang, key)
         return None
+
+    def _content_name(self, entity: Entity, ident: str, lang: str) -> str | None:
+        """A name the content gives an ident the lexicon does not know: an expansion's (a tag that names
+        an expansion, such as the monsters of one realm), else an entity's."""
+        module = next((x for x in self.project.modules_of(entity.game) if x.id == ident), None)
+        if module is not None and module.name is not None:
+            return module.name.get(lang) or module.name.get(self._fallback(entity))
+        target = self.project.entity(entity.game, ident)
+        return self._name(target, lang) if target is not None else None
 
     def _word_gender(self, verb: Verb, pname: str, value: str, lang: str) -> str | None:
         for wid in _word_ids(verb.name, pname, value):

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from cardc.frontend import FrontEndResult
 from cardc.irjson import project_json
+from cardc.lower import ODDS_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 REGENT_LANGS = {"cs", "sk", "de", "pl", "en", "fr"}
@@ -21,7 +22,9 @@ BASE_LANGS = {"cs", "en"}
 
 @pytest.fixture(scope="module")
 def ir(bundled: FrontEndResult) -> dict[str, Any]:
-    return project_json(bundled.project, "karak")
+    """The components and rules of Karak (the odds declarations for the tools are tested with them)."""
+    data = project_json(bundled.project, "karak")
+    return {**data, "entities": [e for e in data["entities"] if e["kind"] not in ODDS_KINDS]}
 
 
 def _by_module(ir: dict[str, Any], module: str) -> list[dict[str, Any]]:
@@ -187,6 +190,7 @@ EXPECTED_PROVISIONAL = {
     ("battle_arena", "shape"), ("battle_arena", "exits"), ("battle_arena", "room"),
     ("cursed_chamber", "shape"), ("cursed_chamber", "exits"), ("cursed_chamber", "room"),
     ("regent_room", "shape"), ("regent_room", "exits"),
+    ("cursed_chamber", "curse(who)"), ("bear_attack", "die_counts_as(in_doubles)"),
 }
 
 
@@ -236,6 +240,12 @@ def _holds(cond: dict[str, Any] | None, facts: dict[str, Any]) -> bool:
         return a == b and within(args["faces"], a)
     if verb == "lives":
         return within(args["range"], facts["lives"])
+    if verb == "last_life":
+        return bool(facts["lives"] == 1)
+    if verb == "on_turn":
+        return bool(facts.get("on_turn", False))
+    if verb == "armed":
+        return bool(facts["armed"])
     if verb == "margin":
         return within(args["range"], facts["margin"])
     if verb == "result":
@@ -256,8 +266,19 @@ def _attack_bonus(entity: dict[str, Any], facts: dict[str, Any]) -> int:
 
 
 def _fired(entity: dict[str, Any], trigger: str, facts: dict[str, Any]) -> list[dict[str, Any]]:
+    """The statements that run, with `if` statements inside a body resolved by the same facts."""
+
+    def run(body: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for st in body:
+            if "if" in st:
+                out.extend(run(st["then"] if _holds(st["if"], facts) else st["else"]))
+            else:
+                out.append(st)
+        return out
+
     return [st for eff in entity["effects"] if eff["trigger"]["verb"] == trigger and _holds(eff["condition"], facts)
-            for st in eff["body"]]
+            for st in run(eff["body"])]
 
 
 def test_critical_hits_table(ir: dict[str, Any]) -> None:
@@ -281,13 +302,30 @@ def test_house_rules_worked_duel(ir: dict[str, Any]) -> None:
                                            "lives": 5})
     takes = [st["may"]["args"] for st in winner if "may" in st]
     assert takes == [{"from": "loser", "chosen_by": "owner", "refused": "on_tile"}]
-    loser = _fired(duel, "fight_result", {"result": "loss", "margin": 0, "fight_by": "hero_duel", "lives": 5})
+    # Victorius, on turn, loses: he flees and his turn ends (the example's last sentence).
+    loser = _fired(duel, "fight_result", {"result": "loss", "margin": 0, "fight_by": "hero_duel", "lives": 5,
+                                          "on_turn": True})
     verbs = [st["do"]["verb"] for st in loser if "do" in st]
     assert "flee" in verbs and "end_turn" in verbs
+    # A defender who is not on turn flees too, but has no turn to end.
+    defender = _fired(duel, "fight_result", {"result": "loss", "margin": 0, "fight_by": "hero_duel", "lives": 5,
+                                             "on_turn": False})
+    verbs = [st["do"]["verb"] for st in defender if "do" in st]
+    assert "flee" in verbs and "end_turn" not in verbs
     flee = next(st["do"]["args"] for st in loser if "do" in st and st["do"]["verb"] == "flee")
     assert flee == {"steps": 5}
     last_life = _fired(duel, "fight_result", {"result": "loss", "margin": 0, "fight_by": "hero_duel", "lives": 1})
     assert "flee" not in [st["do"]["verb"] for st in last_life if "do" in st]
+
+
+def test_duel_only_between_heroes_on_the_same_tile(ir: dict[str, Any]) -> None:
+    """The house-rule duel fights the hero met on the tile; only the arena calls a hero from elsewhere."""
+    duel = _fired(_ent(ir, "hero_duel"), "heroes_meet", {"armed": True})
+    assert [(st["may"]["verb"], st["may"]["args"]) for st in duel] == [("challenge", {"who": "other"})]
+    assert _fired(_ent(ir, "hero_duel"), "heroes_meet", {"armed": False}) == []
+    arena = [st for eff in _ent(ir, "battle_arena")["effects"] for st in eff["body"]
+             if st.get("do", {}).get("verb") == "challenge"]
+    assert [st["do"]["args"] for st in arena] == [{"who": "chosen"}]
 
 
 def test_berserk_bonus_by_lives(ir: dict[str, Any]) -> None:
@@ -364,7 +402,9 @@ def test_regent_abilities_carry_their_numbers(ir: dict[str, Any]) -> None:
         return out
 
     assert calls("sword_master")["weapon_value"] == {"item": "sword", "value": 3}
-    assert calls("bear_attack")["die_counts_as"] == {"face": 1, "as": 6}
+    counts = calls("bear_attack")["die_counts_as"]
+    assert (counts["face"], counts["as"]) == (1, 6)
+    assert counts["in_doubles"]["provisional"] and counts["in_doubles"]["value"] is True
     assert calls("throwing_daggers")["item_in_slot"] == {"item": "daggers", "slot": "spell"}
     assert calls("throwing_daggers")["keep_after_use"] == {"item": "daggers"}
     assert calls("sprint")["steps"] == {"count": 8} and "no_explore" in calls("sprint")

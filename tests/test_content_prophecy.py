@@ -15,6 +15,7 @@ import pytest
 from cardc import model as m
 from cardc import syntax as s
 from cardc.frontend import FrontEndResult, compile_paths
+from cardc.lower import ODDS_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 PROPHECY = ROOT / "content" / "prophecy"
@@ -43,8 +44,8 @@ def project(compiled: FrontEndResult) -> m.Project:
 
 
 def entities(project: m.Project, kind: str | None = None, module: str | None = None) -> list[m.Entity]:
-    return [e for e in project.entities_of("prophecy")
-            if (kind is None or e.is_a(kind)) and (module is None or e.module == module)]
+    return [e for e in project.entities_of("prophecy") if e.kind not in ODDS_KINDS
+            and (kind is None or e.is_a(kind)) and (module is None or e.module == module)]
 
 
 def get(project: m.Project, ident: str, module: str | None = None) -> m.Entity:
@@ -226,35 +227,56 @@ def test_stat_at_maximum_heals_instead(project: m.Project) -> None:
         stat = arg_name(eff.trigger, "stat")
         [branch] = eff.body
         assert isinstance(branch, m.If)
-        assert [(c.verb, arg_name(c, "stat")) for c in conditions(branch.cond)] == [("at_maximum", stat)]
+        assert [(c.verb, arg_name(c, "variant") if c.verb == "variant_on" else arg_name(c, "stat"))
+                for c in conditions(branch.cond)] == [("variant_on", "stones_at_maximum"), ("at_maximum", stat)]
         assert [i.verb for i in statements(branch.then)] == ["prevent", "restore"]
         assert [i.verb for i in statements(branch.orelse)] == ["raise_stat"]
 
 
-def deals(e: m.Entity) -> dict[int, tuple[int, int]]:
-    """players -> (cards dealt, passes) of a draft rule, from its nested `if players(n..n)`."""
-    out: dict[int, tuple[int, int]] = {}
+def dealt(e: m.Entity, players: int, variants: frozenset[str] = frozenset()) -> tuple[int, int]:
+    """(cards dealt, passes) of the draft a rule runs for that many players with those variants on."""
 
-    def walk(body: tuple[m.Statement, ...], players: int | None) -> None:
+    def holds(c: m.Condition) -> bool:
+        if isinstance(c, m.AndCond):
+            return holds(c.left) and holds(c.right)
+        assert isinstance(c, m.Invocation), c
+        if c.verb == "players":
+            rng = c.arg("range")
+            assert isinstance(rng, s.RangeV)
+            return rng.lo <= players <= rng.hi
+        assert c.verb == "variant_on", c.verb
+        return arg_name(c, "variant") in variants
+
+    def run(body: tuple[m.Statement, ...]) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
         for st in body:
             if isinstance(st, m.If):
-                [c] = list(conditions(st.cond))
-                rng = c.arg("range")
-                assert isinstance(rng, s.RangeV)
-                walk(st.then, rng.lo)
-                walk(st.orelse, None)
-            elif isinstance(st, m.Do) and st.call.verb == "draft" and players not in out:
-                out[players or 0] = (number(st.call.arg("deal")), number(st.call.arg("passes")))
+                out += run(st.then if holds(st.cond) else st.orelse)
+            elif isinstance(st, m.Do) and st.call.verb == "draft":
+                out.append((number(st.call.arg("deal")), number(st.call.arg("passes"))))
+        return out
 
-    for eff in e.effects:
-        walk(eff.body, None)
-    return out
+    [deal] = [d for eff in e.effects for d in run(eff.body)]
+    return deal
 
 
-def test_draft_for_two_or_three_players(project: m.Project) -> None:
-    assert deals(get(project, "character_draft")) == {0: (2, 2)}
-    assert deals(get(project, "character_draft", module="base_additions")) == {2: (4, 1), 3: (3, 1), 0: (2, 2)}
-    assert deals(get(project, "race_draft")) == {2: (4, 1), 3: (3, 1), 0: (2, 2)}
+def test_draft_for_two_or_three_players_is_a_recommended_variant(project: m.Project) -> None:
+    base, errata = get(project, "character_draft"), get(project, "character_draft", module="base_additions")
+    on = frozenset({"draft_for_two_or_three"})
+    for n in range(2, 6):
+        assert dealt(base, n) == (2, 2)
+        assert dealt(errata, n) == (2, 2), "the seed only recommends the change: off unless switched on"
+    assert [dealt(errata, n, on) for n in range(2, 6)] == [(4, 1), (3, 1), (2, 2), (2, 2)]
+    assert get(project, "draft_for_two_or_three").is_a("variant")
+    assert get(project, "stones_at_maximum").is_a("variant")
+
+
+def test_race_cards_are_dealt_like_the_profession_cards(project: m.Project) -> None:
+    """The seed deals races together with professions and the same way, so no race deal of its own."""
+    race = get(project, "race_draft")
+    assert not calls(race, "draft")
+    [along] = calls(race, "draft_alongside")
+    assert (arg_name(along, "cards"), arg_name(along, "like")) == ("race_cards", "profession_cards")
 
 
 # ---- the Dragon Realm's rules as effects ------------------------------------------------------
@@ -401,6 +423,35 @@ def test_realm_monsters_are_tagged_for_dragon_slayers(project: m.Project) -> Non
     assert isinstance(eff.condition, m.NotCond)
     assert [(c.verb, c.arg("tag").name) for c in conditions(eff.condition)] == [  # type: ignore[union-attr]
         ("opponent_tagged", "dragon_realm")]
+
+
+def _on_result(rule: m.Entity, outcome: str) -> m.Effect:
+    [eff] = [e for e in rule.effects if e.trigger.verb == "fight_result"
+             and ("result", outcome) in [(c.verb, arg_name(c, "outcome")) for c in conditions(e.condition)
+                                         if c.verb == "result"]]
+    return eff
+
+
+def test_thrown_back_by_a_realm_monster(project: m.Project) -> None:
+    """Seed 4.nestvury: a loss throws the character beside the Gate, the cards there leave it alone this
+    round, and its turn ends."""
+    loss = _on_result(get(project, "realm_monsters"), "loss")
+    assert [st.call.verb for st in loss.body if isinstance(st, m.Do)] == [
+        "leave_board", "space_cards_inactive", "end_turn"]
+
+
+def test_realm_duel_loser_who_gives_a_life_leaves_as_if_beaten_by_a_monster(project: m.Project) -> None:
+    """Seed 5.boj-mezi-postavami: giving a life means leaving as after a monster (4.nestvury), turn end
+    included for a loser on turn; giving an item lets it stay."""
+    loss = _on_result(get(project, "realm_character_fights"), "loss")
+    [choose] = [st for st in loss.body if isinstance(st, m.Choose)]
+    options = {o.name: o.body for o in choose.options}
+    life = options["lose_a_life"]
+    assert [st.call.verb for st in life if isinstance(st, m.Do)] == ["lose_life", "leave_board",
+                                                                    "space_cards_inactive"]
+    [turn] = [st for st in life if isinstance(st, m.If)]
+    assert [c.verb for c in conditions(turn.cond)] == ["on_turn"] and verbs_in(turn.then) == ["end_turn"]
+    assert "leave_board" not in verbs_in(options["give_an_item"])
 
 
 # ---- setup order and the end of the paths ------------------------------------------------------

@@ -68,7 +68,8 @@ def test_only_lists_the_backends_in_help(capsys: pytest.CaptureFixture[str]) -> 
      "--vs-lives, --vs-cursed apply only to a duel"),
     (["--table", "--hero", "horan"], "--hero does not apply to --table"),
     (["--hero", "horan", "--vs", "dragon", "--lives", "0"], "--lives must be from 1 to 99, not 0"),
-    (["--hero", "horan"], "give --hero and --vs MONSTER (or --vs-hero HERO), or --table"),
+    (["--hero", "horan"], "give --hero and --vs OPPONENT (or --vs-hero FIGHTER), or --table"),
+    (["--table", "--lives", "0"], "--lives must be from 1 to 99, not 0"),
 ])
 def test_odds_flags(broken: Path, argv: list[str], message: str) -> None:
     code, err = run(["odds", "--game", "karak", *argv], broken)
@@ -79,7 +80,7 @@ def test_odds_flags(broken: Path, argv: list[str], message: str) -> None:
 def test_odds_unknown_duel_source_is_named_with_the_known_ones() -> None:
     code, err = run(["odds", "--game", "karak", "--hero", "horan", "--vs-hero", "taia", "--by", "battle_arna"])
     assert code == 2
-    assert "unknown duel source (a variant or a tile) `battle_arna`; did you mean `battle_arena`?" in err
+    assert "unknown duel source (a variant or a place) `battle_arna`; did you mean `battle_arena`?" in err
 
 
 def test_dump_unknown_game() -> None:

@@ -55,7 +55,7 @@ def test_duel_with_its_own_loadout(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "--hero", "horan", "--weapons", "sword", "--vs-hero", "victorius",
                         "--vs-weapons", "sword,sword", "--vs-lives", "2", "--variant", "hero_duel", "--json")
     data = json.loads(out)
-    assert code == 0 and data["by"] == "hero_duel" and data["vs"]["hero"]["lives"] == 2
+    assert code == 0 and data["by"] == "hero_duel" and data["vs"]["fighter"]["lives"] == 2
     assert sum(_fractions(data).values()) == 1 and 0 < _fractions(data)["win"] < 1
     assert "defender:flee(5)" in data["also"]  # the loser flees (Victorius at 2 lives survives the loss)
 
@@ -73,6 +73,53 @@ def test_table_lists_every_hero(capsys: pytest.CaptureFixture[str]) -> None:
     for hero in ("Horan", "Aderyn", "Argentus", "Lord Xanros", "Victorius", "Taia", "Valduk", "Hannah"):
         assert f"| {hero} |" in out
     assert "Dragon (15)" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ("--hero", "aderyn", "--lives", "1", "--weapons", "sword,battle_axe", "--spells", "magic_missile"),
+    ("--hero", "aderyn", "--lives", "2", "--weapons", "sword", "--spells", "frost_fist"),
+    ("--hero", "xanros", "--lives", "3", "--weapons", "sword", "--spells", "magic_missile"),
+])
+def test_a_spell_cast_and_lost_to_the_stronger_dragon(capsys: pytest.CaptureFixture[str], argv) -> None:  # type: ignore[no-untyped-def]
+    """Issue 9.8: losing to the stronger dragon at 1-2 lives drops an item; a spell cast in that fight is
+    spent (discarded after it), so it is not among the items that can be dropped, and nothing crashes."""
+    code, out, err = _run(capsys, *argv, "--vs", "dragon", "--variant", "stronger_dragon", "--json")
+    assert code == 0 and "Traceback" not in err
+    data = json.loads(out)
+    assert sum(_fractions(data).values()) == 1
+    for flag in data["also"]:
+        if flag.startswith("hero:drop_item("):
+            dropped = flag[len("hero:drop_item("):].split(",")[0]
+            assert dropped in data["fighter"]["items"]
+
+
+def test_a_cast_spell_is_never_the_dropped_item(capsys: pytest.CaptureFixture[str]) -> None:
+    """Aderyn at 1 life with one magic missile: she casts it whenever it can turn a loss into a win, so on
+    a loss she leaves the battle axe (the better weapon for the others) or the sword, never the spent spell."""
+    code, out, _ = _run(capsys, "--hero", "aderyn", "--lives", "1", "--weapons", "sword,battle_axe", "--spells",
+                        "magic_missile", "--vs", "dragon", "--variant", "stronger_dragon", "--json")
+    data = json.loads(out)
+    assert code == 0 and _fractions(data)["loss"] == Fraction(13, 18)
+    assert not any("drop_item(magic_missile" in f for f in data["also"])
+
+
+def test_table_honours_lives_cursed_and_first_step(capsys: pytest.CaptureFixture[str]) -> None:
+    code, plain, _ = _run(capsys, "--table", "--json")
+    code2, weak, _ = _run(capsys, "--table", "--lives", "1", "--cursed", "--json")
+    assert code == code2 == 0
+    rows = {r["fighter"]: r for r in json.loads(plain)["rows"]}
+    weak_rows = {r["fighter"]: r for r in json.loads(weak)["rows"]}
+    # Valduk's berserk (+1 at 3-4 lives) and Aderyn's tie-wins are abilities: gone when cursed
+    assert weak_rows["aderyn"]["cells"]["giant_rat"] != rows["aderyn"]["cells"]["giant_rat"]
+    code3, out, _ = _run(capsys, "--table", "--lives", "2", "--first-step")
+    assert code3 == 0 and "situation: lives: 2" in out and "situation: first step" in out
+    code4, single, _ = _run(capsys, "--hero", "aderyn", "--lives", "1", "--cursed", "--vs", "giant_rat", "--json")
+    assert json.loads(single)["win"] == weak_rows["aderyn"]["cells"]["giant_rat"]["win"]
+
+
+def test_table_refuses_lives_a_fighter_cannot_have(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(capsys, "--table", "--lives", "9")
+    assert code == 2 and out == "" and "lives" in err
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -158,7 +158,7 @@ def test_catalogue_python_template_drives_the_generated_call(tmp_path: Path) -> 
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     files = game_package(_mini(), load_catalogue(path), "mini")
     assert "v.attack(ctx, 10 * 1)" in files["mini/base.py"]
-    assert "v.attack(ctx, 1)" in python_files(_mini())["mini/base.py"]
+    assert "v.attack(ctx, amount=1)" in python_files(_mini())["mini/base.py"]
 
 
 def _conditions(c):  # type: ignore[no-untyped-def]

@@ -39,14 +39,14 @@ def triple(o) -> tuple[Fraction, Fraction, Fraction]:  # type: ignore[no-untyped
 # ---- the house rules' worked duel --------------------------------------------------------------
 
 
-def _seed_duel(victorius_spell: int):  # type: ignore[no-untyped-def]
+def _seed_duel(victorius_spell: int, active: str = "victorius"):  # type: ignore[no-untyped-def]
     r = rules()
     horan = make_hero(r, "horan", weapons=("sword", "battle_axe"), spells=("magic_missile", "magic_missile"))
     victorius = make_hero(r, "victorius", weapons=("sword", "sword"), spells=("magic_missile", "healing_portal"))
     script = Scripted(dice=[1, 2, 4, 4, 1, 3, 4], choices={
         "horan:double_attack#1": True, "horan:spell*:magic_missile": 2,
         "victorius:combat_training#1": True, "victorius:spell*:magic_missile": victorius_spell})
-    ctx = Context(r, script, DUEL, {"fight_by": "hero_duel"})
+    ctx = Context(r, script, DUEL, {"fight_by": "hero_duel", "active": active})
     return duel(ctx, horan, victorius), ctx
 
 
@@ -61,6 +61,16 @@ def test_seed_duel_horan_16_beats_victorius_12() -> None:
     assert ("victorius", "flee", 5) in ctx.log
     assert d.who.lives == 4 and a.who.lives == 5
     assert a.who.spells == [] and d.who.spells == ["healing_portal"]
+
+
+def test_seed_duel_ends_only_the_turn_of_a_loser_on_turn() -> None:
+    """Victorius stepped onto Horan's tile (his turn) and lost: his turn ends. Had it been Horan's turn,
+    Victorius (defending, not on turn) would flee all the same but have no turn to end."""
+    _, on_turn = _seed_duel(victorius_spell=1, active="victorius")
+    assert ("victorius", "end_turn") in on_turn.log
+    _, off_turn = _seed_duel(victorius_spell=1, active="horan")
+    assert ("victorius", "flee", 5) in off_turn.log
+    assert not [e for e in off_turn.log if e[1:2] == ("end_turn",)]
 
 
 def test_seed_duel_without_victorius_missile_lets_horan_pick() -> None:
@@ -309,6 +319,30 @@ def test_critical_hits_count_after_abilities() -> None:
     ctx = Context(r, Scripted(dice=[1, 1]), frozenset({"critical_hits"}))
     report = fight_monster(ctx, make_hero(r, "lady_lorraine"), "giant_rat")
     assert report.total == 14  # 1-1 counts as 6-6, then +2 for a double six
+
+
+def test_bear_attack_one_and_six_judged_a_double_six_provisionally() -> None:
+    """Lady Lorraine's 1 counts as 6 before doubles are judged (provisional): 1 and 6 make a double six."""
+    r = rules()
+    ctx = Context(r, Scripted(dice=[1, 6]), frozenset({"critical_hits"}))
+    report = fight_monster(ctx, make_hero(r, "lady_lorraine"), "giant_rat")
+    assert report.total == 14  # 6 + 6, then +2 for a double six
+    assert any("counted as 6 makes a double" in note for note in report.provisional)
+
+
+def test_die_counted_as_rolled_when_doubles_are_judged() -> None:
+    """`die_counts_as(in_doubles: false)`: the face counts for the total, not for a double."""
+    from cardc.backends.python.runtime.cardc_runtime import verbs
+    from cardc.backends.python.runtime.cardc_runtime.context import Fight, Side
+
+    r = rules()
+    for in_doubles, double_six in ((True, True), (False, False)):
+        ctx = Context(r, Scripted())
+        side = Side(make_hero(r, "lady_lorraine"), dice=[1, 6])
+        ctx.fight, ctx.actor, ctx.side = Fight("monster", [side]), side.who, side
+        verbs.die_counts_as(ctx, 1, 6, in_doubles)
+        assert side.faces() == [6, 6]
+        assert verbs.double(ctx, (6, 6)) is double_six
 
 
 def test_stronger_dragon_costs_three_lives() -> None:

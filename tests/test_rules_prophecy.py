@@ -98,8 +98,8 @@ def test_dragonslayer_variant_strengthens_the_lake_monster() -> None:
     assert _lake_fight(stripped("fire_lake", index, game="prophecy"), ("dragonslayer",)).outcome == "tie"
 
 
-def _gain_at_max(r, restore: bool = True):  # type: ignore[no-untyped-def]
-    ctx = Context(r, Scripted(choices={"stat_increase#1": restore}))
+def _gain_at_max(r, restore: bool = True, variants=("stones_at_maximum",)):  # type: ignore[no-untyped-def]
+    ctx = Context(r, Scripted(choices={"stat_increase#1": restore}), frozenset(variants))
     who, s = make_character(ctx, "paladin", "elf_card")
     who.stats["strength"] = 8
     who.spent["strength"] = 2
@@ -113,6 +113,9 @@ def test_stat_gain_at_maximum_heals_instead() -> None:
     assert _gain_at_max(rules("prophecy"), restore=False).spent["strength"] == 2
     base = _gain_at_max(rules("prophecy", ("ancient_races",)))  # without the rule change
     assert base.stats["strength"] == 8 and base.spent["strength"] == 2
+    # The seed only recommends the change: with the expansion but without its variant, nothing heals.
+    off = _gain_at_max(rules("prophecy"), variants=())
+    assert off.stats["strength"] == 8 and off.spent["strength"] == 2
 
 
 def test_stat_gain_below_maximum_adds_a_stone() -> None:

@@ -1,7 +1,7 @@
 """Physical sizes in millimetres: card-size presets, the names kinds use for them, and paper sizes.
 
-A kind says `size: token`; this table turns that name into a trim size and a cut shape. The sizes of
-the Karak components are the usual print-and-play approximations, not measurements of the box.
+A kind says `size: token`; this table turns that name into a trim size and a cut shape. The tile, token
+and sheet sizes are the usual print-and-play approximations, not measurements of any box.
 """
 
 from __future__ import annotations

@@ -53,7 +53,8 @@ class _Writer:
             names = {name: src for (name, _), src in zip(inv.args, args, strict=True)}
             return template.format(ctx="ctx", **names)
         if inv.verb in RUNTIME_VERBS and not keyword.iskeyword(inv.verb):
-            return f"v.{inv.verb}({', '.join(['ctx', *args])})"
+            named = [f"{py_name(name)}={src}" for (name, _), src in zip(inv.args, args, strict=True)]
+            return f"v.{inv.verb}({', '.join(['ctx', *named])})"
         self.fallbacks.add(inv.verb)
         helper = FALLBACK.get(inv.role, "fallback_action")
         return f"v.{helper}({', '.join(['ctx', repr(inv.verb), *args])})"
@@ -123,6 +124,11 @@ class _Writer:
                     out.append(f"{pad}else:")
                     out.extend(self.stmts(st.orelse, depth + 1))
         return out
+
+
+def py_name(param: str) -> str:
+    """The runtime's name for a catalogue parameter: the same, with `_` after a Python keyword."""
+    return f"{param}_" if keyword.iskeyword(param) else param
 
 
 def _typed(verb: Verb | None, name: str, x: object) -> object:

@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 from cardc import syntax as s
+from cardc.lower import ODDS_KINDS
 from cardc.model import Entity, Game, Module, Project
 from cardc.textgen import Mention, Rendered, TextGen
 
@@ -55,7 +56,8 @@ class RefContext:
 
     def __post_init__(self) -> None:
         self.gen = TextGen(self.project)
-        self.entities = self.project.entities_of(self.game.id)
+        # the odds declarations label the balance tables; they are not components or rules to list
+        self.entities = [e for e in self.project.entities_of(self.game.id) if e.kind not in ODDS_KINDS]
         self.where = {}
         modules = {m.id: m for m in self.project.modules_of(self.game.id)}
         for e in self.entities:
@@ -126,11 +128,10 @@ class RefContext:
         """Plain text with every mention of an entity's name (in this language) linked to its entry."""
         if self._names is None:
             counts: dict[str, int] = {}
-            for e in self.entities:
-                if not e.errata:
-                    counts[self.name(e)] = counts.get(self.name(e), 0) + 1
-            self._by_name = {self.name(e): e for e in self.entities
-                             if not e.errata and len(self.name(e)) >= 3 and counts[self.name(e)] == 1}
+            targets = [e for e in self.entities if not e.errata]
+            for e in targets:
+                counts[self.name(e)] = counts.get(self.name(e), 0) + 1
+            self._by_name = {self.name(e): e for e in targets if len(self.name(e)) >= 3 and counts[self.name(e)] == 1}
             names = sorted(self._by_name, key=lambda n: (-len(n), n))
             self._names = re.compile(r"(?<!\w)(" + "|".join(re.escape(n) for n in names) + r")(?!\w)") \
                 if names else re.compile(r"(?!x)x")

@@ -17,7 +17,6 @@ from cardc.textcheck import effect_invocations
 
 Page = dict[str, Any]
 Block = dict[str, Any]
-LIMIT_SETS = ("standard", "longer", "dragon_realm", "dragon_realm_longer")
 SKIP_ATTRS = {"image", "note", "gender"}  # gender only steers the generated grammar
 
 
@@ -293,14 +292,12 @@ def balance_page(ctx: RefContext) -> Page:
         sections = [{"id": "missing", "title": "", "blocks": [_p(ctx.s("balance_missing"), "missing")]}]
     else:
         try:
-            if "tables" in data:
-                sections = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("balance_intro"))]}]
-                sections += [_fight_table(ctx, i, table) for i, table in enumerate(data["tables"])]
-            elif "rows" in data:
-                sections = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("balance_intro"))]},
-                            _stats_table(ctx, data)]
-            else:
-                raise ValueError("unknown balance format")
+            sections = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("balance_intro"))]}]
+            sections += [_fight_table(ctx, i, table) for i, table in enumerate(data.get("tables", []))]
+            sections += [_duel_table(ctx, i, table) for i, table in enumerate(data.get("duels", []))]
+            sections += [_sheet_table(ctx, i, table) for i, table in enumerate(data.get("sheets", []))]
+            if len(sections) == 1:
+                raise ValueError("no table this page knows")
         except (AttributeError, KeyError, TypeError, ValueError):  # a format this page does not know
             sections = [{"id": "missing", "title": "", "blocks": [_p(ctx.s("balance_missing"), "missing")]}]
     from cardc.backends.reference.winrates import sections as winrate_sections
@@ -313,27 +310,47 @@ def _name_link(ctx: RefContext, ident: str | None, fallback: str = "") -> Rich:
     return [ctx.link(e)] if e is not None else _t(fallback or (ident or "-"))
 
 
+def _percent(cell: dict[str, Any] | None) -> Rich:
+    win = (cell or {}).get("win", {}).get("decimal")
+    return _t("?" if win is None else f"{100 * float(win):.1f} %")
+
+
+def _provisional_list(ctx: RefContext, notes: list[str] | None) -> list[Block]:
+    if not notes:
+        return []
+    badge = ctx.s("provisional_badge")
+    return [{"type": "list", "items": [[{"t": badge, "badge": "provisional"}, {"t": " " + str(n)}] for n in notes]}]
+
+
 def _fight_table(ctx: RefContext, i: int, table: dict[str, Any]) -> dict[str, Any]:
-    monsters = table.get("monsters", [])
-    head = [ctx.s("name")] + [f"{_label(ctx, m.get('id'), m.get('name', ''))} ({m.get('strength', '?')})"
-                              for m in monsters]
-    rows = []
-    for row in table.get("rows", []):
-        cells: list[Rich] = [_name_link(ctx, row.get("hero"), row.get("name", ""))]
-        for m in monsters:
-            cell = row.get("cells", {}).get(m.get("id"), {})
-            win = cell.get("win", {}).get("decimal")
-            cells.append(_t("?" if win is None else f"{100 * float(win):.1f} %"))
-        rows.append(cells)
+    shown = table.get("show", [])
+    opponents = table["opponents"]
+
+    def head(o: dict[str, Any]) -> str:
+        values = [str(o[a]) for a in shown if o.get(a) is not None]
+        name = _label(ctx, o.get("id"), o.get("name", ""))
+        return f"{name} ({', '.join(values)})" if values else name
+
+    rows = [[_name_link(ctx, row.get("fighter"), row.get("name", "")),
+             *(_percent(row["cells"].get(o["id"])) for o in opponents)] for row in table["rows"]]
     variants = ", ".join(_label(ctx, v, v) for v in table.get("variants", [])) or ctx.s("none")
-    loadout_items = [*table.get("weapons", []), *table.get("spells", [])]
-    loadout = ", ".join(_label(ctx, x, x) for x in loadout_items) or ctx.s("none")
+    loadout = ", ".join(_label(ctx, x, x) for x in table.get("items", [])) or ctx.s("none")
     title = f"{ctx.s('loadout')}: {loadout}; {ctx.s('variants')}: {variants}"
+    blocks: list[Block] = [{"type": "table", "head": [ctx.s("name"), *map(head, opponents)], "rows": rows}]
+    return {"id": f"table-{i + 1}", "title": title, "blocks": blocks + _provisional_list(ctx, table.get("provisional"))}
+
+
+def _duel_table(ctx: RefContext, i: int, table: dict[str, Any]) -> dict[str, Any]:
+    fighters = table.get("fighters", [])
+    rows = [[_name_link(ctx, row.get("fighter"), row.get("name", "")),
+             *(_percent(row["cells"][f.get("id")]) if f.get("id") in row.get("cells", {}) else _t("-")
+               for f in fighters)] for row in table.get("rows", [])]
+    head = [ctx.s("name"), *(_label(ctx, f.get("id"), f.get("name", "")) for f in fighters)]
+    by = ", ".join(_label(ctx, b, b) for b in [table.get("by"), *table.get("also_by", [])] if b)
+    loadout = ", ".join(_label(ctx, x, x) for x in table.get("items", [])) or ctx.s("none")
+    title = f"{by}; {ctx.s('loadout')}: {loadout}"
     blocks: list[Block] = [{"type": "table", "head": head, "rows": rows}]
-    if table.get("provisional"):
-        blocks.append({"type": "list", "items": [[{"t": ctx.s("provisional_badge"), "badge": "provisional"},
-                                                  {"t": " " + str(n)}] for n in table["provisional"]]})
-    return {"id": f"table-{i + 1}", "title": title, "blocks": blocks}
+    return {"id": f"duel-{i + 1}", "title": title, "blocks": blocks + _provisional_list(ctx, table.get("provisional"))}
 
 
 def _label(ctx: RefContext, ident: str | None, fallback: str) -> str:
@@ -341,25 +358,37 @@ def _label(ctx: RefContext, ident: str | None, fallback: str) -> str:
     return ctx.name(e) if e is not None else fallback
 
 
-def _stats_table(ctx: RefContext, data: dict[str, Any]) -> dict[str, Any]:
+def _sheet_table(ctx: RefContext, i: int, data: dict[str, Any]) -> dict[str, Any]:
+    """Stats at the start and at most, and the slot limits in each declared setting, per fighter (and card)."""
     def n(x: Any) -> str:
         return "?" if x is None else str(x)
 
-    def lim(x: Any) -> str:
-        return "-" if not x else f"{n(x.get('ability'))} / {n(x.get('item'))}"
-
+    stats, limits, settings = data.get("stats", []), data.get("limits", []), data.get("settings", [])
+    combine = data.get("combine")
     rows = []
     for r in data.get("rows", []):
-        start, most = r.get("start", {}), r.get("maximum", {})
         star = [{"t": ctx.s("provisional_badge"), "badge": "provisional"}] if r.get("provisional") else []
-        rows.append([_name_link(ctx, r.get("profession")),
-                     _name_link(ctx, r.get("race_card"), "-") if r.get("race_card") else _t("-"),
-                     _t(f"{n(start.get('strength'))} / {n(start.get('will'))}") + star,
-                     _t(f"{n(most.get('strength'))} / {n(most.get('will'))}") + star,
-                     *(_t(lim(r.get(f"limits_{k}"))) for k in LIMIT_SETS)])
-    head = [ctx.s("profession"), ctx.s("race_card"), ctx.s("start"), ctx.s("maximum"),
-            *(f"{ctx.s('limits')}: {ctx.s(f'limits_{k}')}" for k in LIMIT_SETS)]
-    return {"id": "stats", "title": "", "blocks": [{"type": "table", "head": head, "rows": rows}]}
+        start, most = r.get("start", {}), r.get("maximum", {})
+        cells: list[Rich] = [_name_link(ctx, r.get("fighter"))]
+        if combine:
+            cells.append(_name_link(ctx, r.get("card"), "-") if r.get("card") else _t("-"))
+        if stats:
+            cells.append(_t(" / ".join(n(start.get(x)) for x in stats)) + star)
+            cells.append(_t(" / ".join(n(most.get(x)) for x in stats)) + star)
+        for s_ in settings if limits else []:
+            got = r.get("limits", {}).get(s_.get("id"))
+            cells.append(_t("-" if not got else " / ".join(n(got.get(x)) for x in limits)))
+        rows.append(cells)
+    head = [ctx.kind_name(data.get("fighter", ""))]
+    if combine:
+        head.append(ctx.kind_name(combine))
+    if stats:
+        head += [ctx.s("start"), ctx.s("maximum")]
+    if limits:
+        slots = " / ".join(ctx.kind_name(x) for x in limits)
+        head += [f"{_label(ctx, s_.get('id'), s_.get('name', ''))}: {slots}" for s_ in settings]
+    title = _label(ctx, data.get("odds"), data.get("title", ""))
+    return {"id": f"sheet-{i + 1}", "title": title, "blocks": [{"type": "table", "head": head, "rows": rows}]}
 
 
 def all_pages(ctx: RefContext) -> list[Page]:

@@ -174,6 +174,8 @@ def settle(ctx: Context, side: Side) -> None:
             continue
         if spell in side.keep:
             ctx.log.append((who.id, "spell_kept", spell))
+        elif spell not in who.spells:  # an effect of the fight already took it (it is not discarded twice)
+            ctx.log.append((who.id, "spell_gone", spell))
         else:
             who.spells.remove(spell)
             ctx.log.append((who.id, "spell_discarded", spell))

@@ -12,7 +12,7 @@ from .context import Character, Context, Fight, Side
 from .fight import DuelReport, FightReport, _compare, duel, fight_monster, roll_side
 from .inputs import Inputs
 from .model import Ruleset
-from .odds import Dist, Enumerator, Leaf, Odds, build_tree, evaluate, memo
+from .odds import Dist, Enumerator, Leaf, Odds, build_tree, certain, evaluate, memo, prob
 
 # Logged events that are bookkeeping, not consequences worth a probability of their own.
 QUIET = frozenset({"roll", "reroll", "spell_kept", "spell_discarded", "lose_life", "reward", "lord_roll",
@@ -55,7 +55,7 @@ def monster_enumerator(rules: Ruleset, hero: Character, monster: str, variants: 
     def value(r: FightReport) -> Dist:
         assert r.side is not None
         flags = _flags(r.log, {hero.id: "hero"})
-        return {Leaf(r.outcome, r.hero.lives, _spent(r.side), 0, flags): Fraction(1)}
+        return certain(Leaf(r.outcome, r.hero.lives, _spent(r.side), 0, flags))
 
     return Enumerator(process, value, hero.id), provisional
 
@@ -85,7 +85,7 @@ def duel_odds(rules: Ruleset, attacker: Character, defender: Character, variants
 
         def value(r: DuelReport) -> Dist:
             flags = _flags(r.log, roles)
-            return {Leaf(r.outcome, r.attacker.who.lives, 0, _spent(r.defender), flags): Fraction(1)}
+            return certain(Leaf(r.outcome, r.attacker.who.lives, 0, _spent(r.defender), flags))
 
         enum = Enumerator(process, value, attacker.id)
         dist = enum.explore()
@@ -108,7 +108,7 @@ def duel_odds(rules: Ruleset, attacker: Character, defender: Character, variants
         assert side.total is not None
         dist = phase2((side.total, side.tie_wins, side.opponent_mod, side.lives_spent))
         cost = _spent(side)
-        return {Leaf(leaf.outcome, leaf.lives, cost, leaf.their_cost, leaf.flags): p for leaf, p in dist.items()}
+        return dist.map(lambda leaf: Leaf(leaf.outcome, leaf.lives, cost, leaf.their_cost, leaf.flags))
 
     enum = Enumerator(process, value, attacker.id)
     dist = enum.explore()
@@ -125,9 +125,8 @@ def curse_odds(rules: Ruleset, hero: Character, tile: str, variants: Iterable[st
         enter_tile(ctx, who, tile)
         return who.cursed
 
-    enum = Enumerator(process, lambda cursed: {Leaf("win" if cursed else "loss"): Fraction(1)}, hero.id)
-    dist = enum.explore()
-    return sum((p for leaf, p in dist.items() if leaf.outcome == "win"), Fraction(0))
+    enum = Enumerator(process, lambda cursed: certain(Leaf("win" if cursed else "loss")), hero.id)
+    return prob(enum.explore(), "win")
 
 
 def duel_outcome_odds(rules: Ruleset, attacker: Character, defender: Character, variants: Iterable[str] = (),
@@ -158,7 +157,7 @@ def duel_outcome_odds(rules: Ruleset, attacker: Character, defender: Character, 
     def against(a: tuple[int, bool, int, int]) -> Dist:
         def value(d: tuple[int, bool, int, int]) -> Dist:
             outcome = _compare(a[0] + d[2], d[0] + a[2], a[1], d[1])
-            return {Leaf(outcome, 0, a[3], d[3]): Fraction(1)}
+            return certain(Leaf(outcome, 0, a[3], d[3]))
         return evaluate(defender_tree, value, attacker.id)
 
     table = memo(against)

@@ -622,15 +622,17 @@ def fight_monster(ctx: Context) -> None:
         ctx.facts["fight_by"] = saved
 
 
-def challenge(ctx: Context) -> None:
-    """Pick another hero (one standing here, or any conscious hero, who is then moved here) and fight it."""
-    ctx.record("challenge")
+def challenge(ctx: Context, who: str = "chosen") -> None:
+    """Fight another hero: `other` - one standing on this tile; `chosen` - any other conscious hero, who is
+    moved here first."""
+    ctx.record("challenge", who)
     play = ctx.play
     if play is None:
         return
     me = _actor(ctx)
     here = play.others_at(me.id)
-    pool = [w for w in (here or play.order) if w != me.id and not ctx.characters[w].unconscious]
+    pool = [w for w in (here if who == "other" else play.order)
+            if w != me.id and not ctx.characters[w].unconscious]
     if not pool:
         return
     other = str(ctx.ask("challenge_whom", tuple(pool), me.id)) if len(pool) > 1 else pool[0]
@@ -651,6 +653,16 @@ def challenge(ctx: Context) -> None:
                 ctx.facts.pop(k, None)
             else:
                 ctx.facts[k] = v
+
+
+def on_turn(ctx: Context) -> bool:
+    """The hero is the one whose turn it is (in play the table knows; alone, the fact `active` says)."""
+    if ctx.play is not None:
+        return ctx.actor is not None and ctx.actor.id == ctx.play.current
+    active = ctx.facts.get("active")
+    if active is None:
+        ctx.provisional.add("assumed no hero is on turn (fact `active` not given)")
+    return active == _actor(ctx).id
 
 
 def heal_full(ctx: Context) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
+from cardc_runtime import Context, EffectDef, EntityData
 from cardc_runtime import verbs as v
 
 GAME = 'karak'
@@ -40,7 +40,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=1,
     ),
     EntityData(
         id='double_attack',
@@ -55,7 +54,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='002_cbefe6d082d470f6.txt#Příklad boje s hrdinou',
-        copies=None,
     ),
     EntityData(
         id='reincarnation',
@@ -81,7 +79,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='aderyn',
@@ -105,7 +102,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=1,
     ),
     EntityData(
         id='backstab',
@@ -118,7 +114,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='sneak',
@@ -131,7 +126,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='argentus',
@@ -159,7 +153,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=1,
     ),
     EntityData(
         id='magic_affinity',
@@ -172,7 +165,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='spirit_walk',
@@ -185,7 +177,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='xanros',
@@ -198,7 +189,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=1,
     ),
     EntityData(
         id='sacrifice',
@@ -211,7 +201,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='002_cbefe6d082d470f6.txt#Souboj hrdinů',
-        copies=None,
     ),
     EntityData(
         id='substitution',
@@ -224,7 +213,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='victorius',
@@ -237,7 +225,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=1,
     ),
     EntityData(
         id='combat_training',
@@ -250,7 +237,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='002_cbefe6d082d470f6.txt#Příklad boje s hrdinou',
-        copies=None,
     ),
     EntityData(
         id='unstoppable',
@@ -263,7 +249,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='taia',
@@ -287,7 +272,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=1,
     ),
     EntityData(
         id='premonition',
@@ -305,7 +289,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='004_dc563c5159c76d25.txt#Battle Arena',
-        copies=None,
     ),
     EntityData(
         id='fate_weaver',
@@ -318,7 +301,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.10',
-        copies=None,
     ),
     EntityData(
         id='daggers',
@@ -331,7 +313,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
-        copies=None,
     ),
     EntityData(
         id='sword',
@@ -344,7 +325,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
-        copies=None,
     ),
     EntityData(
         id='battle_axe',
@@ -357,7 +337,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
-        copies=None,
     ),
     EntityData(
         id='magic_missile',
@@ -386,7 +365,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
-        copies=None,
     ),
     EntityData(
         id='healing_portal',
@@ -406,7 +384,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
-        copies=None,
     ),
     EntityData(
         id='key',
@@ -419,7 +396,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.7',
-        copies=None,
     ),
     EntityData(
         id='treasure',
@@ -432,7 +408,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=None,
     ),
     EntityData(
         id='dragon_treasure',
@@ -445,7 +420,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=None,
     ),
     EntityData(
         id='chest',
@@ -458,7 +432,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=10,
     ),
     EntityData(
         id='giant_rat',
@@ -471,7 +444,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=8,
     ),
     EntityData(
         id='giant_spider',
@@ -484,7 +456,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=4,
     ),
     EntityData(
         id='mummy',
@@ -497,7 +468,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.8',
-        copies=8,
     ),
     EntityData(
         id='skeleton_turnkey',
@@ -521,7 +491,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=12,
     ),
     EntityData(
         id='skeleton_warrior',
@@ -534,7 +503,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=5,
     ),
     EntityData(
         id='skeleton_king',
@@ -547,7 +515,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=3,
     ),
     EntityData(
         id='fallen',
@@ -560,7 +527,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.6',
-        copies=2,
     ),
     EntityData(
         id='dragon',
@@ -573,7 +539,54 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.9',
-        copies=1,
+    ),
+    EntityData(
+        id='fights',
+        kind='odds',
+        kinds=('odds',),
+        module='base',
+        name={'cs': 'Boje hrdinů s nestvůrami', 'en': 'Heroes against monsters'},
+        attrs={'duel_with': 'hero', 'fighter': 'hero', 'opponent': 'monster', 'show': ('strength',)},
+        parent=None,
+        variant=None,
+        tags=(),
+        source=None,
+    ),
+    EntityData(
+        id='no_items',
+        kind='loadout',
+        kinds=('loadout',),
+        module='base',
+        name={'cs': 'bez předmětů', 'en': 'no items'},
+        attrs={'items': ()},
+        parent='fights',
+        variant=None,
+        tags=(),
+        source=None,
+    ),
+    EntityData(
+        id='sword_only',
+        kind='loadout',
+        kinds=('loadout',),
+        module='base',
+        name={'cs': 'meč', 'en': 'sword'},
+        attrs={'items': ('sword',)},
+        parent='fights',
+        variant=None,
+        tags=(),
+        source=None,
+    ),
+    EntityData(
+        id='sword_axe_missile',
+        kind='loadout',
+        kinds=('loadout',),
+        module='base',
+        name={'cs': 'meč, sekera, magická střela', 'en': 'sword, battle axe, magic missile'},
+        attrs={'items': ('sword', 'battle_axe', 'magic_missile')},
+        parent='fights',
+        variant=None,
+        tags=(),
+        source=None,
     ),
     EntityData(
         id='turn',
@@ -586,7 +599,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.2',
-        copies=None,
     ),
     EntityData(
         id='monster_encounter',
@@ -594,17 +606,11 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('rule',),
         module='base',
         name={'cs': 'Setkání s nestvůrou', 'en': 'Meeting a monster'},
-        attrs={
-            'note': (
-                'The fight itself is started by the procedure `arrive` (play.cardc), after the effects of '
-                'meet_monster, so that an ability may prevent it.'
-            ),
-        },
+        attrs={},
         parent=None,
         variant=None,
         tags=(),
         source='base-game-facts.md#1.2',
-        copies=None,
     ),
     EntityData(
         id='fight',
@@ -617,7 +623,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.3',
-        copies=None,
     ),
     EntityData(
         id='room_action',
@@ -630,7 +635,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.2',
-        copies=None,
     ),
     EntityData(
         id='inventory',
@@ -643,7 +647,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.5',
-        copies=None,
     ),
     EntityData(
         id='unconsciousness',
@@ -662,7 +665,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.4',
-        copies=None,
     ),
     EntityData(
         id='curse',
@@ -682,7 +684,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.8',
-        copies=1,
     ),
     EntityData(
         id='scoring',
@@ -690,12 +691,11 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('rule',),
         module='base',
         name={'cs': 'Konec hry', 'en': 'End of the game'},
-        attrs={'note': 'The end and the winner are declared in play.cardc (`end when`, `winner by`).'},
+        attrs={},
         parent=None,
         variant=None,
         tags=(),
         source='base-game-facts.md#1.9',
-        copies=None,
     ),
     EntityData(
         id='start_tile',
@@ -708,7 +708,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=1,
     ),
     EntityData(
         id='room_crossing',
@@ -721,7 +720,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=21,
     ),
     EntityData(
         id='room_t',
@@ -734,7 +732,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=13,
     ),
     EntityData(
         id='room_straight',
@@ -747,7 +744,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=13,
     ),
     EntityData(
         id='room_corner',
@@ -760,7 +756,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=13,
     ),
     EntityData(
         id='fountain_corner',
@@ -773,7 +768,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.2',
-        copies=2,
     ),
     EntityData(
         id='portal_straight',
@@ -786,7 +780,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.2',
-        copies=4,
     ),
     EntityData(
         id='corridor_t',
@@ -799,7 +792,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=5,
     ),
     EntityData(
         id='corridor_straight',
@@ -812,7 +804,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=4,
     ),
     EntityData(
         id='corridor_corner',
@@ -825,7 +816,6 @@ ENTITIES: tuple[EntityData, ...] = (
         variant=None,
         tags=(),
         source='base-game-facts.md#1.1',
-        copies=4,
     ),
 )
 
@@ -843,10 +833,10 @@ def fx_double_attack_1(ctx: Context) -> None:
     - may reroll(which=all, repeat=False): Roll the fight's dice again and keep the new result.
     Source: karak/base/heroes.cardc:25; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
     """
-    if not (v.first_use(ctx, 'fight')):
+    if not (v.first_use(ctx, per='fight')):
         return
     if ctx.may('double_attack#1', 'reroll', 'all', False):
-        v.reroll(ctx, 'all', False)
+        v.reroll(ctx, which='all', repeat=False)
 
 
 def fx_reincarnation_1(ctx: Context) -> None:
@@ -869,9 +859,9 @@ def fx_reincarnation_1(ctx: Context) -> None:
     Source: karak/base/heroes.cardc:36; base-game-facts.md#1.10
     """
     v.prevent(ctx)
-    v.teleport(ctx, 'fountain', 'self', 'nearest')
+    v.fallback_action(ctx, 'teleport', 'fountain', 'self', 'nearest')
     v.heal_full(ctx)
-    v.end_turn(ctx)
+    v.fallback_action(ctx, 'end_turn')
 
 
 def fx_backstab_1(ctx: Context) -> None:
@@ -924,7 +914,7 @@ def fx_magic_affinity_1(ctx: Context) -> None:
     - keep_after_use(item=magic_missile): The item is not discarded after use.
     Source: karak/base/heroes.cardc:101; base-game-facts.md#1.10
     """
-    v.keep_after_use(ctx, 'magic_missile')
+    v.keep_after_use(ctx, item='magic_missile')
 
 
 def fx_spirit_walk_1(ctx: Context) -> None:
@@ -939,7 +929,7 @@ def fx_spirit_walk_1(ctx: Context) -> None:
         even where no passage connects them (one step); it cannot reveal a tile that way.
     Source: karak/base/heroes.cardc:112; base-game-facts.md#1.10
     """
-    v.walk_through_walls(ctx)
+    v.fallback_modifier(ctx, 'walk_through_walls')
 
 
 def fx_sacrifice_1(ctx: Context) -> None:
@@ -960,12 +950,12 @@ def fx_sacrifice_1(ctx: Context) -> None:
         - nothing
     Source: karak/base/heroes.cardc:132; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (v.first_use(ctx, 'turn') and not v.lives(ctx, (1, 1))):
+    if not (v.first_use(ctx, per='turn') and not v.lives(ctx, range=(1, 1))):
         return
     choice1 = ctx.choose('sacrifice#1', ('sacrifice', 'keep'))
     if choice1 == 'sacrifice':
-        v.lose_life(ctx, 1)
-        v.attack(ctx, 1)
+        v.lose_life(ctx, amount=1)
+        v.attack(ctx, amount=1)
     elif choice1 == 'keep':
         pass
 
@@ -973,12 +963,10 @@ def fx_sacrifice_1(ctx: Context) -> None:
 def fx_substitution_1(ctx: Context) -> None:
     """Substitution (ability `substitution`), effect 1: on turn_start.
 
-    Rule: At the start of your turn, if your turn goes on: choose one: swap places with another hero of
-      your choice and your turn ends; or do nothing.
+    Rule: At the start of your turn: choose one: swap places with another hero of your choice and your
+      turn ends; or do nothing.
 
     When: At the start of the hero's turn.
-    Only if not turn_over (turn_over: Something has ended the hero's turn (end_turn), and nothing has
-      let it go on since (continue_turn).)
     Then:
     - choose one of: swap, move_normally
       swap:
@@ -988,12 +976,10 @@ def fx_substitution_1(ctx: Context) -> None:
         - nothing
     Source: karak/base/heroes.cardc:149; base-game-facts.md#1.10
     """
-    if not (not v.turn_over(ctx)):
-        return
     choice1 = ctx.choose('substitution#1', ('swap', 'move_normally'))
     if choice1 == 'swap':
-        v.swap_places(ctx)
-        v.end_turn(ctx)
+        v.fallback_action(ctx, 'swap_places')
+        v.fallback_action(ctx, 'end_turn')
     elif choice1 == 'move_normally':
         pass
 
@@ -1012,10 +998,10 @@ def fx_combat_training_1(ctx: Context) -> None:
     - may reroll(which=ones, repeat=False): Roll the fight's dice again and keep the new result.
     Source: karak/base/heroes.cardc:174; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
     """
-    if not (v.die_shows(ctx, 1, False) and v.first_use(ctx, 'fight')):
+    if not (v.die_shows(ctx, face=1, any_roll=False) and v.first_use(ctx, per='fight')):
         return
     if ctx.may('combat_training#1', 'reroll', 'ones', False):
-        v.reroll(ctx, 'ones', False)
+        v.reroll(ctx, which='ones', repeat=False)
 
 
 def fx_unstoppable_1(ctx: Context) -> None:
@@ -1031,9 +1017,9 @@ def fx_unstoppable_1(ctx: Context) -> None:
     - continue_turn: The hero may use the remaining steps of the turn.
     Source: karak/base/heroes.cardc:187; base-game-facts.md#1.10
     """
-    if not (v.die_shows(ctx, 6, True)):
+    if not (v.die_shows(ctx, face=6, any_roll=True)):
         return
-    v.continue_turn(ctx)
+    v.fallback_action(ctx, 'continue_turn')
 
 
 def fx_premonition_1(ctx: Context) -> None:
@@ -1051,7 +1037,7 @@ def fx_premonition_1(ctx: Context) -> None:
     """
     if not (v.first_step(ctx) or v.defending(ctx)):
         return
-    v.attack(ctx, 1)
+    v.attack(ctx, amount=1)
 
 
 def fx_fate_weaver_1(ctx: Context) -> None:
@@ -1064,7 +1050,7 @@ def fx_fate_weaver_1(ctx: Context) -> None:
     - draw_tokens(count=2, keep=1): Draw tokens and keep some of them, returning the rest.
     Source: karak/base/heroes.cardc:222; base-game-facts.md#1.10
     """
-    v.draw_tokens(ctx, 2, 1)
+    v.fallback_action(ctx, 'draw_tokens', 2, 1)
 
 
 def fx_healing_portal_1(ctx: Context) -> None:
@@ -1086,10 +1072,10 @@ def fx_healing_portal_1(ctx: Context) -> None:
       - end_turn: The hero's turn ends.
     Source: karak/base/items.cardc:49; base-game-facts.md#1.7
     """
-    v.teleport(ctx, 'fountain', 'self', 'any')
+    v.fallback_action(ctx, 'teleport', 'fountain', 'self', 'any')
     v.heal_full(ctx)
-    if v.steps_taken(ctx, (1, 4)):
-        v.end_turn(ctx)
+    if v.fallback_condition(ctx, 'steps_taken', (1, 4)):
+        v.fallback_action(ctx, 'end_turn')
 
 
 def fx_chest_1(ctx: Context) -> None:
@@ -1106,10 +1092,10 @@ def fx_chest_1(ctx: Context) -> None:
         tile; its contents lie on the tile to be taken.
     Source: karak/base/items.cardc:94; base-game-facts.md#1.6
     """
-    if not (v.holds(ctx, 'key')):
+    if not (v.holds(ctx, item='key')):
         return
     if ctx.may('chest#1', 'open_chest', False):
-        v.open_chest(ctx, False)
+        v.fallback_action(ctx, 'open_chest', False)
 
 
 def fx_mummy_1(ctx: Context) -> None:
@@ -1123,7 +1109,7 @@ def fx_mummy_1(ctx: Context) -> None:
         picks, itself included; chosen_other - another hero the acting player picks).
     Source: karak/base/monsters.cardc:36; base-game-facts.md#1.8
     """
-    v.curse(ctx, 'chosen')
+    v.curse(ctx, who='chosen')
 
 
 def fx_dragon_1(ctx: Context) -> None:
@@ -1140,8 +1126,8 @@ def fx_dragon_1(ctx: Context) -> None:
     - end_game: The game ends at once; the hero with the most treasure wins.
     Source: karak/base/monsters.cardc:95; base-game-facts.md#1.9
     """
-    v.take_item(ctx, 'reward', 'self', 'stays')
-    v.end_game(ctx)
+    v.fallback_action(ctx, 'take_item', 'reward', 'self', 'stays')
+    v.fallback_action(ctx, 'end_game')
 
 
 def fx_turn_1(ctx: Context) -> None:
@@ -1154,7 +1140,22 @@ def fx_turn_1(ctx: Context) -> None:
     - steps(count=4): The hero has this many steps this turn instead of the usual number.
     Source: karak/base/rules.cardc:15; base-game-facts.md#1.2
     """
-    v.steps(ctx, 4)
+    v.fallback_modifier(ctx, 'steps', 4)
+
+
+def fx_monster_encounter_1(ctx: Context) -> None:
+    """Meeting a monster (rule `monster_encounter`), effect 1: on meet_monster.
+
+    Rule: When you step onto a tile with an undefeated monster, before the fight: fight the monster on
+      your tile now.
+
+    When: When the hero steps onto a tile where an undefeated monster stands, before the fight that
+      follows; `prevent` here cancels the fight, not the step.
+    Then:
+    - fight_monster: Fight the monster on the hero's tile now.
+    Source: karak/base/rules.cardc:25; base-game-facts.md#1.2
+    """
+    v.fallback_action(ctx, 'fight_monster')
 
 
 def fx_fight_1(ctx: Context) -> None:
@@ -1167,7 +1168,7 @@ def fx_fight_1(ctx: Context) -> None:
     - fight_dice(dice=2d6): The dice the fight is rolled with; their sum starts the attack total.
     Source: karak/base/rules.cardc:35; base-game-facts.md#1.3
     """
-    v.fight_dice(ctx, (2, 6))
+    v.fight_dice(ctx, dice=(2, 6))
 
 
 def fx_fight_2(ctx: Context) -> None:
@@ -1185,9 +1186,9 @@ def fx_fight_2(ctx: Context) -> None:
         chosen by the hero).
     Source: karak/base/rules.cardc:36; base-game-facts.md#1.3
     """
-    v.loss_costs(ctx, 1)
-    v.tie_costs(ctx, 0)
-    v.retreat_to(ctx, 'came_from')
+    v.loss_costs(ctx, lives=1)
+    v.tie_costs(ctx, lives=0)
+    v.retreat_to(ctx, where='came_from')
 
 
 def fx_room_action_1(ctx: Context) -> None:
@@ -1201,9 +1202,9 @@ def fx_room_action_1(ctx: Context) -> None:
     - end_turn: The hero's turn ends.
     Source: karak/base/rules.cardc:43; base-game-facts.md#1.2
     """
-    if not (v.against(ctx, 'monster')):
+    if not (v.against(ctx, opponent='monster')):
         return
-    v.end_turn(ctx)
+    v.fallback_action(ctx, 'end_turn')
 
 
 def fx_inventory_1(ctx: Context) -> None:
@@ -1222,9 +1223,9 @@ def fx_inventory_1(ctx: Context) -> None:
         slot_limit changes.
     Source: karak/base/rules.cardc:53; base-game-facts.md#1.5
     """
-    v.set_limit(ctx, 'weapon', 2)
-    v.set_limit(ctx, 'spell', 3)
-    v.set_limit(ctx, 'key', 1)
+    v.set_limit(ctx, slot='weapon', value=2)
+    v.set_limit(ctx, slot='spell', value=3)
+    v.set_limit(ctx, slot='key', value=1)
 
 
 def fx_unconsciousness_1(ctx: Context) -> None:
@@ -1253,10 +1254,10 @@ def fx_unconsciousness_2(ctx: Context) -> None:
     - gain_life(amount=1): Gain lives, up to the maximum.
     Source: karak/base/rules.cardc:65; base-game-facts.md#1.4
     """
-    if not (v.lives(ctx, (0, 0))):
+    if not (v.lives(ctx, range=(0, 0))):
         return
-    v.end_turn(ctx)
-    v.gain_life(ctx, 1)
+    v.fallback_action(ctx, 'end_turn')
+    v.gain_life(ctx, amount=1)
 
 
 def fx_curse_1(ctx: Context) -> None:
@@ -1283,9 +1284,24 @@ def fx_curse_2(ctx: Context) -> None:
     - remove_curse: The curse is removed from the hero.
     Source: karak/base/rules.cardc:80; base-game-facts.md#1.8
     """
-    if not (v.at_maximum(ctx, 'lives')):
+    if not (v.at_maximum(ctx, stat='lives')):
         return
     v.remove_curse(ctx)
+
+
+def fx_scoring_1(ctx: Context) -> None:
+    """End of the game (rule `scoring`), effect 1: on game_end.
+
+    Rule: When the game ends: the hero whose treasures add up to the highest value wins; on a tie, all
+      tied heroes win.
+
+    When: When the game ends.
+    Then:
+    - declare_winner(ties=shared): The hero whose treasures add up to the highest value wins (ties -
+        shared - every tied hero wins).
+    Source: karak/base/rules.cardc:90; base-game-facts.md#1.9
+    """
+    v.fallback_action(ctx, 'declare_winner', 'shared')
 
 
 def fx_start_tile_1(ctx: Context) -> None:
@@ -1326,123 +1342,7 @@ def fx_portal_straight_1(ctx: Context) -> None:
         between them costs one step.
     Source: karak/base/tiles.cardc:81; base-game-facts.md#1.2
     """
-    v.portal_link(ctx)
-
-
-def proc_setup(ctx: Context) -> None:
-    """Procedure `setup` (content/karak/base/play.cardc:11)."""
-    v.place_start(ctx)
-    v.stack_tiles(ctx)
-    v.fill_bag(ctx, ('monster', 'chest'))
-    v.place_players(ctx)
-    v.pick_first_player(ctx)
-
-
-def proc_turn(ctx: Context) -> None:
-    """Procedure `turn` (content/karak/base/play.cardc:21)."""
-    ctx.fire_here('always')
-    ctx.fire_here('turn_start')
-    while ctx.loop('turn.while') and v.steps_left(ctx) and not v.turn_over(ctx) and not v.game_over(ctx):
-        ctx.run_procedure('step')
-    if not v.game_over(ctx):
-        ctx.fire_here('turn_end')
-
-
-def proc_step(ctx: Context) -> None:
-    """Procedure `step` (content/karak/base/play.cardc:34)."""
-    ctx.fire_here('step_action')
-    if v.steps_left(ctx) and not v.turn_over(ctx):
-        choice1_options = tuple(name for name, offered in (
-            ('explore', v.can_explore(ctx)),
-            ('walk', v.can_walk(ctx)),
-            ('use_item', v.can_use_item(ctx)),
-            ('pick_up', v.items_here(ctx)),
-            ('stop', True),
-        ) if offered)
-        choice1 = ctx.choose('step', choice1_options)
-        if choice1 == 'explore':
-            v.explore(ctx, True)
-            ctx.run_procedure('reveal')
-            ctx.run_procedure('arrive')
-        elif choice1 == 'walk':
-            v.walk(ctx)
-            ctx.run_procedure('arrive')
-        elif choice1 == 'use_item':
-            v.use_item(ctx)
-        elif choice1 == 'pick_up':
-            v.take_item(ctx, 'tile', 'self', 'stays')
-            v.end_turn(ctx)
-        elif choice1 == 'stop':
-            v.end_turn(ctx)
-
-
-def proc_reveal(ctx: Context) -> None:
-    """Procedure `reveal` (content/karak/base/play.cardc:49)."""
-    ctx.fire_here('reveal_tile')
-    if v.tile_attr(ctx, 'room'):
-        ctx.fire_here('reveal_room')
-        if not v.token_here(ctx):
-            v.draw_tokens(ctx, 1, 1)
-    if v.revealed(ctx, 'chamber'):
-        ctx.fire_here('chambers_revealed')
-
-
-def proc_arrive(ctx: Context) -> None:
-    """Procedure `arrive` (content/karak/base/play.cardc:65)."""
-    ctx.fire_here('enter_tile')
-    if v.monster_here(ctx) and not v.turn_over(ctx):
-        ctx.fire_here('meet_monster')
-        if not v.prevented(ctx):
-            v.fight_monster(ctx)
-    if v.other_hero_here(ctx) and not v.turn_over(ctx):
-        ctx.fire_here('heroes_meet')
-        for _ in ctx.each('other_here'):
-            if not v.turn_over(ctx):
-                ctx.fire_here('heroes_meet')
-
-
-def proc_attack_roll(ctx: Context) -> None:
-    """Procedure `attack_roll` (content/karak/base/play.cardc:85)."""
-    ctx.fire_here('always')
-    ctx.fire_here('fight_start')
-    v.choose_spells(ctx, 'before_roll')
-    v.roll_attack(ctx)
-    ctx.fire_here('fight_roll')
-    v.choose_spells(ctx, 'after_roll')
-    ctx.fire_here('fight_total')
-    v.count_attack(ctx)
-
-
-def proc_fight(ctx: Context) -> None:
-    """Procedure `fight` (content/karak/base/play.cardc:99)."""
-    for _ in ctx.each('side'):
-        if not v.rolled(ctx):
-            ctx.run_procedure('attack_roll')
-    v.compare_totals(ctx)
-    for _ in ctx.each('side'):
-        ctx.fire_here('fight_result')
-    for _ in ctx.each('side'):
-        v.settle_fight(ctx)
-        if v.must_retreat(ctx):
-            v.retreat(ctx)
-            ctx.fire_here('enter_tile')
-    for _ in ctx.each('side'):
-        if v.result(ctx, 'win') and v.against(ctx, 'monster'):
-            v.defeat_monster(ctx)
-            ctx.fire_here('monster_defeated')
-            if v.items_here(ctx) and not v.game_over(ctx):
-                if ctx.may('fight.may.take_item', 'take_item', 'tile', 'self', 'stays'):
-                    v.take_item(ctx, 'tile', 'self', 'stays')
-
-
-def end_when_1(ctx: Context) -> bool:
-    """`end when game_over` (content/karak/base/play.cardc:127)."""
-    return bool(v.game_over(ctx))
-
-
-def winner_by(ctx: Context) -> None:
-    """`winner by declare_winner(ties=shared)` (content/karak/base/play.cardc:129)."""
-    v.declare_winner(ctx, 'shared')
+    v.fallback_modifier(ctx, 'portal_link')
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -1625,6 +1525,16 @@ EFFECTS: tuple[EffectDef, ...] = (
         provisional=(),
     ),
     EffectDef(
+        owner='monster_encounter',
+        index=1,
+        trigger='meet_monster',
+        trigger_args=(),
+        run=fx_monster_encounter_1,
+        module='karak',
+        variant=None,
+        provisional=(),
+    ),
+    EffectDef(
         owner='fight',
         index=1,
         trigger='fight_start',
@@ -1705,6 +1615,16 @@ EFFECTS: tuple[EffectDef, ...] = (
         provisional=(),
     ),
     EffectDef(
+        owner='scoring',
+        index=1,
+        trigger='game_end',
+        trigger_args=(),
+        run=fx_scoring_1,
+        module='karak',
+        variant=None,
+        provisional=('R1 declares several winners on a remaining tie; no rule text seen',),
+    ),
+    EffectDef(
         owner='start_tile',
         index=1,
         trigger='turn_end',
@@ -1737,17 +1657,19 @@ EFFECTS: tuple[EffectDef, ...] = (
 )
 
 
-PROCEDURES: tuple[ProcedureDef, ...] = (
-    ProcedureDef('setup', proc_setup, 'procedure', MODULE),
-    ProcedureDef('turn', proc_turn, 'procedure', MODULE),
-    ProcedureDef('step', proc_step, 'procedure', MODULE),
-    ProcedureDef('reveal', proc_reveal, 'procedure', MODULE),
-    ProcedureDef('arrive', proc_arrive, 'procedure', MODULE),
-    ProcedureDef('attack_roll', proc_attack_roll, 'procedure', MODULE),
-    ProcedureDef('fight', proc_fight, 'procedure', MODULE),
-    ProcedureDef('end#1', end_when_1, 'end', MODULE),
-    ProcedureDef('winner', winner_by, 'winner', MODULE),
+FALLBACK_VERBS: tuple[str, ...] = (
+    'continue_turn',
+    'declare_winner',
+    'draw_tokens',
+    'end_game',
+    'end_turn',
+    'fight_monster',
+    'open_chest',
+    'portal_link',
+    'steps',
+    'steps_taken',
+    'swap_places',
+    'take_item',
+    'teleport',
+    'walk_through_walls',
 )
-
-
-FALLBACK_VERBS: tuple[str, ...] = ()

@@ -14,7 +14,32 @@ EXPANSION = 'house_rules'
 VARIANT = None
 
 
-ENTITIES: tuple[EntityData, ...] = ()
+ENTITIES: tuple[EntityData, ...] = (
+    EntityData(
+        id='house_duels',
+        kind='odds',
+        kinds=('odds',),
+        module='house_rules',
+        name={'cs': 'Souboje hrdinů', 'en': 'Hero duels'},
+        attrs={'duel_with': 'hero', 'fighter': 'hero'},
+        parent=None,
+        variant=None,
+        tags=(),
+        source=None,
+    ),
+    EntityData(
+        id='house_duel',
+        kind='duel',
+        kinds=('duel',),
+        module='house_rules',
+        name={'cs': 'souboj hrdinů (domácí pravidla)', 'en': 'hero duel (house rules)'},
+        attrs={'by': 'hero_duel', 'items': ('sword',), 'variants': ('hero_duel',)},
+        parent='house_duels',
+        variant=None,
+        tags=(),
+        source=None,
+    ),
+)
 
 
 EFFECTS: tuple[EffectDef, ...] = ()

@@ -36,7 +36,11 @@ ENTITIES: tuple[EntityData, ...] = (
                 "lost to it fires last_life_lost as usual (Horan's Reincarnation). The Czech, Slovak, German and "
                 'French notes add that the wizard removes it after use as well (see errata magic_affinity); the '
                 'Polish note also names the magic shot (magic_missile), which contradicts the Frost Fist note and '
-                'is not followed.'
+                "is not followed. Language parts: the German text has the thorn take 'his life' (nimmt ihm das "
+                "Leben) where the other five take one life; the content takes 1 life, as five parts and the item's "
+                "single-use nature agree. The Polish text allows several thorns 'in one move' (w jednym ruchu) "
+                'where the others say in one turn; the content follows the turn (no per-turn limit), since a thorn '
+                "costs no step and is used only on one's own turn."
             ),
             'slot': 'spell',
             'used_in': 'own_turn',
@@ -60,7 +64,16 @@ ENTITIES: tuple[EntityData, ...] = (
             'en': 'Frost Fist',
             'fr': 'Poing glacial',
         },
-        attrs={'attack': 2, 'slot': 'spell', 'used_in': 'fight'},
+        attrs={
+            'attack': 2,
+            'note': (
+                "Language parts: the Polish text wins it from an 'ice skeleton' (lodowy szkieletor, the Polish "
+                'name of ice_mage) and calls it both Mrożąca pięść and, once, lodowa pięść (ice fist); the content '
+                'keeps one Polish name, Mrożąca pięść, the name of its heading, and one monster, ice_mage.'
+            ),
+            'slot': 'spell',
+            'used_in': 'fight',
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -296,7 +309,13 @@ ENTITIES: tuple[EntityData, ...] = (
             'en': 'Throwing daggers',
             'fr': 'Lanceuse de poignard',
         },
-        attrs={},
+        attrs={
+            'note': (
+                "Language parts: the Polish text puts the sentence 'from the tile where she stops she may take an "
+                "item, heal or fight a monster' under Throwing daggers; the cs, sk, de and fr parts give it to "
+                'Sprint, where the content has it (it speaks of where a move ends, which only Sprint changes).'
+            ),
+        },
         parent='hannah',
         variant=None,
         tags=(),
@@ -309,7 +328,15 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('ability',),
         module='regent',
         name={'cs': 'Sprint', 'sk': 'Šprint', 'de': 'Sprint', 'pl': 'Sprint', 'en': 'Sprint', 'fr': 'Sprint'},
-        attrs={},
+        attrs={
+            'note': (
+                'Language parts: cs, sk, de, en and fr say up to 8 tiles; the Polish text says a distance of 8 '
+                'fields, which could be read as exactly 8. The content follows the five: up to 8 (steps(8) is a '
+                'maximum, like the usual 4). The sentence that she may still fight, pick up an item or heal is in '
+                'cs, sk, de and fr (under Throwing daggers in Polish, see there) and missing in English; the '
+                'content keeps it.'
+            ),
+        },
         parent='hannah',
         variant=None,
         tags=(),
@@ -360,7 +387,13 @@ ENTITIES: tuple[EntityData, ...] = (
             'en': 'Bear attack',
             'fr': "Attaque d'ours",
         },
-        attrs={},
+        attrs={
+            'note': (
+                "With the house rules' critical hits, the content judges doubles on the counted dice: a 1 and a 6 "
+                'make a double six (+2), two 1s too. The house rules count criticals after abilities that change '
+                'the dice, but predate this ability; the rulebooks do not say, so this is provisional.'
+            ),
+        },
         parent='lady_lorraine',
         variant=None,
         tags=(),
@@ -384,7 +417,9 @@ ENTITIES: tuple[EntityData, ...] = (
             'note': (
                 'An arena revealed this way lies face down until its first entry (battle_arena: '
                 'face_down_until_entered); it activates on entering, not on revealing, but it counts as revealed '
-                "for the Lord of Karak's five chambers."
+                "for the Lord of Karak's five chambers. Language parts: the Polish text adds that she draws the "
+                'monster token without having to fight it and that the monster stays on its tile; the others imply '
+                'the same (she does not enter), so the content needs nothing more than explore(enter: false).'
             ),
         },
         parent='lady_lorraine',
@@ -414,6 +449,44 @@ ENTITIES: tuple[EntityData, ...] = (
         copies=None,
     ),
     EntityData(
+        id='arena_duels',
+        kind='odds',
+        kinds=('odds',),
+        module='regent',
+        name={
+            'cs': 'Souboje v aréně',
+            'sk': 'Súboje v aréne',
+            'de': 'Duelle in der Arena',
+            'pl': 'Pojedynki na arenie',
+            'en': 'Arena duels',
+            'fr': "Duels dans l'arène",
+        },
+        attrs={'duel_with': 'hero', 'fighter': 'hero'},
+        parent=None,
+        variant=None,
+        tags=(),
+        source=None,
+    ),
+    EntityData(
+        id='arena',
+        kind='duel',
+        kinds=('duel',),
+        module='regent',
+        name={
+            'cs': 'bojová aréna (Regent)',
+            'sk': 'bojová aréna (Regent)',
+            'de': 'Kampfarena (Regent)',
+            'pl': 'arena walki (Regent)',
+            'en': 'battle arena (Regent)',
+            'fr': 'arène de combat (Regent)',
+        },
+        attrs={'by': 'battle_arena', 'items': ('sword',)},
+        parent='arena_duels',
+        variant=None,
+        tags=(),
+        source=None,
+    ),
+    EntityData(
         id='battle_arena',
         kind='chamber',
         kinds=('chamber', 'tile'),
@@ -432,7 +505,10 @@ ENTITIES: tuple[EntityData, ...] = (
             'note': (
                 'Abilities work in the arena duel as in any fight; a cursed hero has none (see curse). An arena '
                 "revealed without being entered (Lady Lorraine's Eavesdropping) lies face down until its first "
-                'entry.'
+                'entry. Language parts: cs, sk, de, en and fr have the entrant decide on spells and abilities and '
+                'roll first, then the summoned hero; the Polish text only orders the decisions (the entrant '
+                'decides first, then the summoned hero) and does not say who rolls first. The content follows the '
+                'five: the entrant decides and rolls first (challenge).'
             ),
             'room': Provisional(
                 False,
@@ -469,6 +545,12 @@ ENTITIES: tuple[EntityData, ...] = (
         attrs={
             'exits': None,
             'feature': 'none',
+            'note': (
+                'The rulebook says only that the hero takes a curse token. The base game has a single curse token '
+                '(base-game facts 1.8, verified) that leaves its previous holder when it moves (corroborated, not '
+                'verified), so the content reads taking it as moving it: a hero cursed here frees whoever held the '
+                'curse. Provisional until a rulebook confirms it.'
+            ),
             'room': Provisional(
                 False,
                 'the rulebook calls it a new room but never says that a token is drawn onto it',
@@ -533,7 +615,7 @@ def fx_thorn_of_darkness_1(ctx: Context) -> None:
     - damage_opponent(amount=1): Take lives away from another hero of your choice.
     Source: karak/regent/equipment.cardc:19; 004_dc563c5159c76d25.txt#The Thorn of Darkness
     """
-    v.damage_opponent(ctx, 1)
+    v.damage_opponent(ctx, amount=1)
 
 
 def fx_frost_fist_1(ctx: Context) -> None:
@@ -544,7 +626,7 @@ def fx_frost_fist_1(ctx: Context) -> None:
     When: Right after the dice of a fight are rolled, when abilities may change the dice.
     Then:
     - after_roll: This spell may also be used after the dice of the fight are rolled.
-    Source: karak/regent/equipment.cardc:36; 004_dc563c5159c76d25.txt#The Frost Fist
+    Source: karak/regent/equipment.cardc:37; 004_dc563c5159c76d25.txt#The Frost Fist
     """
     v.after_roll(ctx)
 
@@ -560,9 +642,9 @@ def fx_berserk_1(ctx: Context) -> None:
     - attack(amount=+1): Change the attack total.
     Source: karak/regent/heroes.cardc:32; 004_dc563c5159c76d25.txt#Valduk — the Barbarian
     """
-    if not (v.lives(ctx, (3, 4))):
+    if not (v.lives(ctx, range=(3, 4))):
         return
-    v.attack(ctx, 1)
+    v.attack(ctx, amount=1)
 
 
 def fx_berserk_2(ctx: Context) -> None:
@@ -576,9 +658,9 @@ def fx_berserk_2(ctx: Context) -> None:
     - attack(amount=+2): Change the attack total.
     Source: karak/regent/heroes.cardc:33; 004_dc563c5159c76d25.txt#Valduk — the Barbarian
     """
-    if not (v.lives(ctx, (1, 2))):
+    if not (v.lives(ctx, range=(1, 2))):
         return
-    v.attack(ctx, 2)
+    v.attack(ctx, amount=2)
 
 
 def fx_berserk_3(ctx: Context) -> None:
@@ -608,7 +690,7 @@ def fx_perseverance_1(ctx: Context) -> None:
     - continue_turn: The hero may use the remaining steps of the turn.
     Source: karak/regent/heroes.cardc:48; 004_dc563c5159c76d25.txt#Valduk — the Barbarian
     """
-    if not (v.against(ctx, 'monster') and v.result(ctx, 'win') and not v.took_reward(ctx)):
+    if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='win') and not v.took_reward(ctx)):
         return
     v.continue_turn(ctx)
 
@@ -623,7 +705,7 @@ def fx_sword_master_1(ctx: Context) -> None:
     - weapon_value(item=sword, value=3): An item counts with a different attack value.
     Source: karak/regent/heroes.cardc:76; 004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage
     """
-    v.weapon_value(ctx, 'sword', 3)
+    v.weapon_value(ctx, item='sword', value=3)
 
 
 def fx_blitz_attack_1(ctx: Context) -> None:
@@ -676,9 +758,9 @@ def fx_blitz_attack_2(ctx: Context) -> None:
         chosen by the hero).
     Source: karak/regent/heroes.cardc:97; 004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage
     """
-    if not (v.fight_by(ctx, 'blitz_attack')):
+    if not (v.fight_by(ctx, source='blitz_attack')):
         return
-    v.retreat_to(ctx, 'adjacent_revealed')
+    v.retreat_to(ctx, where='adjacent_revealed')
 
 
 def fx_hannah_1(ctx: Context) -> None:
@@ -696,7 +778,7 @@ def fx_hannah_1(ctx: Context) -> None:
     """
     if not (v.cursed(ctx)):
         return
-    v.slot_frozen(ctx, 'daggers', 'spell')
+    v.slot_frozen(ctx, item='daggers', slot='spell')
 
 
 def fx_throwing_daggers_1(ctx: Context) -> None:
@@ -707,9 +789,9 @@ def fx_throwing_daggers_1(ctx: Context) -> None:
     When: All the time while the card is in play or the rule applies; its modifiers hold throughout.
     Then:
     - item_in_slot(item=daggers, slot=spell): An item may be carried in a slot of another sort.
-    Source: karak/regent/heroes.cardc:129; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
+    Source: karak/regent/heroes.cardc:130; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
     """
-    v.item_in_slot(ctx, 'daggers', 'spell')
+    v.item_in_slot(ctx, item='daggers', slot='spell')
 
 
 def fx_throwing_daggers_2(ctx: Context) -> None:
@@ -720,9 +802,9 @@ def fx_throwing_daggers_2(ctx: Context) -> None:
     When: Before the dice of a fight are rolled, when spells and abilities are chosen.
     Then:
     - keep_after_use(item=daggers): The item is not discarded after use.
-    Source: karak/regent/heroes.cardc:130; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
+    Source: karak/regent/heroes.cardc:131; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
     """
-    v.keep_after_use(ctx, 'daggers')
+    v.keep_after_use(ctx, item='daggers')
 
 
 def fx_sprint_1(ctx: Context) -> None:
@@ -741,7 +823,7 @@ def fx_sprint_1(ctx: Context) -> None:
         - no_explore: The hero may not reveal new tiles or step onto unrevealed places this turn.
       move_normally:
         - nothing
-    Source: karak/regent/heroes.cardc:144; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
+    Source: karak/regent/heroes.cardc:146; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
     """
     if not (not v.turn_over(ctx)):
         return
@@ -760,10 +842,11 @@ def fx_bear_attack_1(ctx: Context) -> None:
 
     When: Right after the dice of a fight are rolled, when abilities may change the dice.
     Then:
-    - die_counts_as(face=1, as=6): A die showing one face counts as another.
-    Source: karak/regent/heroes.cardc:178; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
+    - die_counts_as(face=1, as=6, in_doubles=True): A die showing one face counts as another (in_doubles
+        = false - but when a double is judged, e.g. for a critical hit, the die counts as rolled).
+    Source: karak/regent/heroes.cardc:181; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
     """
-    v.die_counts_as(ctx, 1, 6)
+    v.die_counts_as(ctx, face=1, as_=6, in_doubles=True)
 
 
 def fx_eavesdropping_1(ctx: Context) -> None:
@@ -778,7 +861,7 @@ def fx_eavesdropping_1(ctx: Context) -> None:
     - may explore(enter=False): Reveal an unrevealed place next to the hero's tile, placing a tile there
         and drawing its token if it is a room (enter = false - the hero stays where it is and may enter
         later with another step).
-    Source: karak/regent/heroes.cardc:193; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
+    Source: karak/regent/heroes.cardc:196; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
     """
     if ctx.may('eavesdropping#1', 'explore', False):
         v.explore(ctx, False)
@@ -794,10 +877,10 @@ def fx_magic_affinity_1(ctx: Context) -> None:
     Then:
     - keep_after_use(item=magic_missile): The item is not discarded after use.
     - keep_after_use(item=frost_fist): The item is not discarded after use.
-    Source: karak/regent/heroes.cardc:216; 004_dc563c5159c76d25.txt#The Frost Fist
+    Source: karak/regent/heroes.cardc:219; 004_dc563c5159c76d25.txt#The Frost Fist
     """
-    v.keep_after_use(ctx, 'magic_missile')
-    v.keep_after_use(ctx, 'frost_fist')
+    v.keep_after_use(ctx, item='magic_missile')
+    v.keep_after_use(ctx, item='frost_fist')
 
 
 def fx_battle_arena_1(ctx: Context) -> None:
@@ -810,14 +893,15 @@ def fx_battle_arena_1(ctx: Context) -> None:
       fight (a retreat counts as entering).
     Only if first_entry (first_entry: This tile is entered for the first time.)
     Then:
-    - challenge: Pick another hero, move it to this tile (if it is not already here) and fight it; the
-        challenger chooses spells and abilities and rolls first, then the challenged hero; each total
-        must beat the other's.
+    - challenge(who=chosen): Fight another hero (who = chosen - pick any other hero and move it to this
+        tile first; other - the other hero already on this tile, e.g. the one met); the challenger
+        chooses spells and abilities and rolls first, then the challenged hero; each total must beat the
+        other's.
     Source: karak/regent/tiles.cardc:22; 004_dc563c5159c76d25.txt#Battle Arena
     """
     if not (v.first_entry(ctx)):
         return
-    v.challenge(ctx)
+    v.challenge(ctx, 'chosen')
 
 
 def fx_battle_arena_2(ctx: Context) -> None:
@@ -838,10 +922,10 @@ def fx_battle_arena_2(ctx: Context) -> None:
     - becomes_corridor: The tile works as an ordinary corridor from now on.
     Source: karak/regent/tiles.cardc:23; 004_dc563c5159c76d25.txt#Battle Arena
     """
-    if not (v.fight_by(ctx, 'battle_arena')):
+    if not (v.fight_by(ctx, source='battle_arena')):
         return
-    v.loss_costs(ctx, 1)
-    v.tie_costs(ctx, 0)
+    v.loss_costs(ctx, lives=1)
+    v.tie_costs(ctx, lives=0)
     v.no_retreat(ctx)
     v.becomes_corridor(ctx)
 
@@ -862,7 +946,7 @@ def fx_battle_arena_3(ctx: Context) -> None:
         up); refused says where it goes if the taker declines it (only under `may`).
     Source: karak/regent/tiles.cardc:24; 004_dc563c5159c76d25.txt#Battle Arena
     """
-    if not (v.fight_by(ctx, 'battle_arena') and v.result(ctx, 'win')):
+    if not (v.fight_by(ctx, source='battle_arena') and v.result(ctx, outcome='win')):
         return
     if ctx.may('battle_arena#3', 'take_item', 'loser', 'self', 'stays'):
         v.take_item(ctx, 'loser', 'self', 'stays')
@@ -898,13 +982,13 @@ def fx_cursed_chamber_1(ctx: Context) -> None:
     - if roll_in(range=1..3):
       - curse(who=self): A hero becomes cursed (self - this hero; chosen - any hero the acting player
           picks, itself included; chosen_other - another hero the acting player picks).
-    Source: karak/regent/tiles.cardc:43; 004_dc563c5159c76d25.txt#Cursed Chamber
+    Source: karak/regent/tiles.cardc:44; 004_dc563c5159c76d25.txt#Cursed Chamber
     """
     if not (not v.cursed(ctx)):
         return
-    v.roll(ctx, (1, 6))
-    if v.roll_in(ctx, (1, 3)):
-        v.curse(ctx, 'self')
+    v.roll(ctx, dice=(1, 6))
+    if v.roll_in(ctx, range=(1, 3)):
+        v.curse(ctx, who='self')
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -1046,7 +1130,12 @@ EFFECTS: tuple[EffectDef, ...] = (
         run=fx_bear_attack_1,
         module='karak.regent',
         variant=None,
-        provisional=(),
+        provisional=(
+            (
+                'whether a 1 counted as 6 makes a double for critical hits is not said: the house rules judge '
+                'criticals after abilities that change dice (a re-roll), and this ability is read the same way'
+            ),
+        ),
     ),
     EffectDef(
         owner='eavesdropping',
@@ -1116,7 +1205,12 @@ EFFECTS: tuple[EffectDef, ...] = (
         run=fx_cursed_chamber_1,
         module='karak.regent',
         variant=None,
-        provisional=(),
+        provisional=(
+            (
+                'the base game has one curse token, which moves off its previous holder (base-game facts 1.8: '
+                'corroborated, not verified); the Regent rulebook only says the hero takes a curse token'
+            ),
+        ),
     ),
 )
 

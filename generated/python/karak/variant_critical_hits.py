@@ -45,9 +45,9 @@ def fx_critical_hits_1(ctx: Context) -> None:
     Source: karak/house-rules/house_rules.cardc:47; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
-    if not (v.double(ctx, (1, 1))):
+    if not (v.double(ctx, faces=(1, 1))):
         return
-    v.attack(ctx, -2)
+    v.attack(ctx, amount=-2)
 
 
 def fx_critical_hits_2(ctx: Context) -> None:
@@ -64,9 +64,9 @@ def fx_critical_hits_2(ctx: Context) -> None:
     Source: karak/house-rules/house_rules.cardc:48; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
-    if not (v.double(ctx, (2, 3))):
+    if not (v.double(ctx, faces=(2, 3))):
         return
-    v.attack(ctx, -1)
+    v.attack(ctx, amount=-1)
 
 
 def fx_critical_hits_3(ctx: Context) -> None:
@@ -83,9 +83,9 @@ def fx_critical_hits_3(ctx: Context) -> None:
     Source: karak/house-rules/house_rules.cardc:49; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
-    if not (v.double(ctx, (4, 5))):
+    if not (v.double(ctx, faces=(4, 5))):
         return
-    v.attack(ctx, 1)
+    v.attack(ctx, amount=1)
 
 
 def fx_critical_hits_4(ctx: Context) -> None:
@@ -101,9 +101,9 @@ def fx_critical_hits_4(ctx: Context) -> None:
     Source: karak/house-rules/house_rules.cardc:50; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
-    if not (v.double(ctx, (6, 6))):
+    if not (v.double(ctx, faces=(6, 6))):
         return
-    v.attack(ctx, 2)
+    v.attack(ctx, amount=2)
 
 
 EFFECTS: tuple[EffectDef, ...] = (

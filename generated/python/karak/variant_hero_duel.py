@@ -26,7 +26,11 @@ ENTITIES: tuple[EntityData, ...] = (
             'note': (
                 "Taia's Premonition applies when she is attacked (condition defending), wherever the attacker came "
                 'from. Spells after the roll: the worked example (Příklad boje s hrdinou) has both heroes pick '
-                'their magic shots after seeing their own dice.'
+                'their magic shots after seeing their own dice. Only two heroes standing on the same tile fight '
+                '(challenge(who: other): the hero met, never one called from elsewhere). The end of the turn: the '
+                'worked example ends the turn of the loser who was on turn (Victorius); the seed never shows a '
+                'defender who is not on turn losing, so only the loser on turn ends its turn, and a hero on turn '
+                'who wins goes on with its turn (an inference: the seed says nothing either way).'
             ),
         },
         parent=None,
@@ -42,22 +46,23 @@ def fx_hero_duel_1(ctx: Context) -> None:
     """Hero duel (variant `hero_duel`), effect 1: on heroes_meet.
 
     Rule: When you end a step on a tile with another hero, if both you and the other hero hold at least
-      one weapon: you may call another hero to this tile and fight them.
+      one weapon: you may attack the other hero on this tile.
 
     When: When a hero ends a step on a tile where another hero stands; it fires for both heroes, the
       moving hero first.
     Only if armed(who=both) (armed: The hero holds at least one weapon (who = other - the other hero of
       the meeting or fight; both - the hero and the other hero).)
     Then:
-    - may challenge: Pick another hero, move it to this tile (if it is not already here) and fight it;
-        the challenger chooses spells and abilities and rolls first, then the challenged hero; each
-        total must beat the other's.
+    - may challenge(who=other): Fight another hero (who = chosen - pick any other hero and move it to
+        this tile first; other - the other hero already on this tile, e.g. the one met); the challenger
+        chooses spells and abilities and rolls first, then the challenged hero; each total must beat the
+        other's.
     Source: karak/house-rules/house_rules.cardc:24; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (v.armed(ctx, 'both')):
+    if not (v.armed(ctx, who='both')):
         return
-    if ctx.may('hero_duel#1', 'challenge'):
-        v.challenge(ctx)
+    if ctx.may('hero_duel#1', 'challenge', 'other'):
+        v.challenge(ctx, 'other')
 
 
 def fx_hero_duel_2(ctx: Context) -> None:
@@ -74,7 +79,7 @@ def fx_hero_duel_2(ctx: Context) -> None:
         not only before the roll (the house-rules duel, as its worked example plays it).
     Source: karak/house-rules/house_rules.cardc:25; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (v.fight_by(ctx, 'hero_duel')):
+    if not (v.fight_by(ctx, source='hero_duel')):
         return
     v.spells_after_roll(ctx)
 
@@ -96,10 +101,10 @@ def fx_hero_duel_3(ctx: Context) -> None:
         tile.
     Source: karak/house-rules/house_rules.cardc:26; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (v.fight_by(ctx, 'hero_duel')):
+    if not (v.fight_by(ctx, source='hero_duel')):
         return
-    v.loss_costs(ctx, 1)
-    v.tie_costs(ctx, 0)
+    v.loss_costs(ctx, lives=1)
+    v.tie_costs(ctx, lives=0)
     v.no_retreat(ctx)
 
 
@@ -121,7 +126,7 @@ def fx_hero_duel_4(ctx: Context) -> None:
         up); refused says where it goes if the taker declines it (only under `may`).
     Source: karak/house-rules/house_rules.cardc:27; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (v.fight_by(ctx, 'hero_duel') and v.result(ctx, 'win') and v.margin(ctx, (5, 99))):
+    if not (v.fight_by(ctx, source='hero_duel') and v.result(ctx, outcome='win') and v.margin(ctx, range=(5, 99))):
         return
     if ctx.may('hero_duel#4', 'take_item', 'loser', 'self', 'on_tile'):
         v.take_item(ctx, 'loser', 'self', 'on_tile')
@@ -145,7 +150,11 @@ def fx_hero_duel_5(ctx: Context) -> None:
         up); refused says where it goes if the taker declines it (only under `may`).
     Source: karak/house-rules/house_rules.cardc:30; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (v.fight_by(ctx, 'hero_duel') and v.result(ctx, 'win') and not v.margin(ctx, (5, 99))):
+    if not (
+        v.fight_by(ctx, source='hero_duel')
+        and v.result(ctx, outcome='win')
+        and not v.margin(ctx, range=(5, 99))
+    ):
         return
     if ctx.may('hero_duel#5', 'take_item', 'loser', 'owner', 'on_tile'):
         v.take_item(ctx, 'loser', 'owner', 'on_tile')
@@ -155,23 +164,26 @@ def fx_hero_duel_6(ctx: Context) -> None:
     """Hero duel (variant `hero_duel`), effect 6: on fight_result.
 
     Rule: When a fight is decided, if the fight was started by Hero duel and the fight ended in your
-      loss and you do not have 1 life: flee exactly 5 steps, without entering any tile twice and without
-      other actions and your turn ends.
+      loss and this is not your last life: flee exactly 5 steps, without entering any tile twice and
+      without other actions and if it is your turn, your turn ends.
 
     When: Once a fight is decided as a win, a tie or a loss.
-    Only if ((fight_by(source=hero_duel) and result(outcome=loss)) and not lives(range=1..1)) (fight_by:
-      The fight was started by this entity (a tile, variant or ability whose effects challenged,
-      summoned or teleported the hero into it).; result: The fight ended with this outcome for the
-      hero.; lives: The hero's current lives lie in the range.)
+    Only if ((fight_by(source=hero_duel) and result(outcome=loss)) and not last_life) (fight_by: The
+      fight was started by this entity (a tile, variant or ability whose effects challenged, summoned or
+      teleported the hero into it).; result: The fight ended with this outcome for the hero.; last_life:
+      The hero has one life left; read when a fight's result is known, before the loss is paid, it means
+      the loss takes the hero's last life.)
     Then:
     - flee(steps=5): Move exactly a number of steps without revisiting a tile and without other actions.
-    - end_turn: The hero's turn ends.
+    - if on_turn:
+      - end_turn: The hero's turn ends.
     Source: karak/house-rules/house_rules.cardc:34; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (v.fight_by(ctx, 'hero_duel') and v.result(ctx, 'loss') and not v.lives(ctx, (1, 1))):
+    if not (v.fight_by(ctx, source='hero_duel') and v.result(ctx, outcome='loss') and not v.last_life(ctx)):
         return
     v.flee(ctx, 5)
-    v.end_turn(ctx)
+    if v.on_turn(ctx):
+        v.end_turn(ctx)
 
 
 EFFECTS: tuple[EffectDef, ...] = (

@@ -454,8 +454,9 @@ ENTITIES: tuple[EntityData, ...] = (
         attrs={
             'advice': False,
             'note': (
-                'the two- and three-player deal is the recommendation of section 6.rozdeleni-postav, which covers '
-                'race cards too'
+                "the race deal follows the profession deal, whichever rule sets it: the base game's (two cards, "
+                "passed twice) or, with two or three players, the expansion's recommended deal "
+                '(6.rozdeleni-postav, the variant draft_for_two_or_three), which names race cards too'
             ),
         },
         parent=None,
@@ -574,12 +575,12 @@ def fx_human_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:68; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', None)
-    v.stat_mod(ctx, 'will', None)
+    v.stat_mod(ctx, stat='strength', amount=None)
+    v.stat_mod(ctx, stat='will', amount=None)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_elf_card_1(ctx: Context) -> None:
@@ -601,12 +602,12 @@ def fx_elf_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:86; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', -1)
-    v.stat_mod(ctx, 'will', 1)
+    v.stat_mod(ctx, stat='strength', amount=-1)
+    v.stat_mod(ctx, stat='will', amount=1)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_dwarf_card_1(ctx: Context) -> None:
@@ -628,12 +629,12 @@ def fx_dwarf_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:104; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', None)
-    v.stat_mod(ctx, 'will', None)
+    v.stat_mod(ctx, stat='strength', amount=None)
+    v.stat_mod(ctx, stat='will', amount=None)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_hobbit_card_1(ctx: Context) -> None:
@@ -655,12 +656,12 @@ def fx_hobbit_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:122; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', None)
-    v.stat_mod(ctx, 'will', None)
+    v.stat_mod(ctx, stat='strength', amount=None)
+    v.stat_mod(ctx, stat='will', amount=None)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_orc_card_1(ctx: Context) -> None:
@@ -682,12 +683,12 @@ def fx_orc_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:140; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', None)
-    v.stat_mod(ctx, 'will', None)
+    v.stat_mod(ctx, stat='strength', amount=None)
+    v.stat_mod(ctx, stat='will', amount=None)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_troll_card_1(ctx: Context) -> None:
@@ -709,49 +710,28 @@ def fx_troll_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:158; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, 'strength', None)
-    v.stat_mod(ctx, 'will', None)
+    v.stat_mod(ctx, stat='strength', amount=None)
+    v.stat_mod(ctx, stat='will', amount=None)
     v.fallback_modifier(ctx, 'start_resource', 'gold', None)
     v.fallback_modifier(ctx, 'start_resource', 'experience', None)
-    v.slot_limit(ctx, 'ability', None)
-    v.slot_limit(ctx, 'item', None)
+    v.slot_limit(ctx, slot='ability', amount=None)
+    v.slot_limit(ctx, slot='item', amount=None)
 
 
 def fx_race_draft_1(ctx: Context) -> None:
     """Choosing a race (rule `race_draft`), effect 1: on setup.
 
-    Rule: During setup: if the number of players is 2, deal each player 4 cards from Race cards; once,
-      everyone keeps one card and passes the rest to the next player; at the end each player keeps one
-      card and the rest leave the game; otherwise, if the number of players is 3, deal each player 3
-      cards from Race cards; once, everyone keeps one card and passes the rest to the next player; at
-      the end each player keeps one card and the rest leave the game; otherwise, deal each player 2
-      cards from Race cards; 2 times, everyone keeps one card and passes the rest to the next player; at
-      the end each player keeps one card and the rest leave the game.
+    Rule: During setup: deal Race cards together with Profession cards, as many to each player, and pass
+      and keep them the same way.
 
     When: While the game is set up.
     Then:
-    - if players(range=2..2):
-      - draft(cards=race_cards, deal=4, passes=1): Deal cards of the deck to each player; as often as
-          `passes`, every player keeps one card and passes all the others to the next player; at the end
-          each player chooses one card held and the rest leave the game.
-      otherwise:
-      - if players(range=3..3):
-        - draft(cards=race_cards, deal=3, passes=1): Deal cards of the deck to each player; as often as
-            `passes`, every player keeps one card and passes all the others to the next player; at the
-            end each player chooses one card held and the rest leave the game.
-        otherwise:
-        - draft(cards=race_cards, deal=2, passes=2): Deal cards of the deck to each player; as often as
-            `passes`, every player keeps one card and passes all the others to the next player; at the
-            end each player chooses one card held and the rest leave the game.
+    - draft_alongside(cards=race_cards, like=profession_cards): Deal the cards of the deck at the same
+        time as those of another deck, as many to each player, and pass and keep them in the same way,
+        so that each player ends with one card of each deck.
     Source: prophecy/ancient_races/rules.cardc:10; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
-    if v.players(ctx, (2, 2)):
-        v.fallback_action(ctx, 'draft', 'race_cards', 4, 1)
-    else:
-        if v.players(ctx, (3, 3)):
-            v.fallback_action(ctx, 'draft', 'race_cards', 3, 1)
-        else:
-            v.fallback_action(ctx, 'draft', 'race_cards', 2, 2)
+    v.fallback_action(ctx, 'draft_alongside', 'race_cards', 'profession_cards')
 
 
 def fx_character_fight_experience_with_races_1(ctx: Context) -> None:
@@ -770,12 +750,12 @@ def fx_character_fight_experience_with_races_1(ctx: Context) -> None:
     Then:
     - reward_cap(resource=experience, amount=1): At most this much of the resource is gained as the
         reward.
-    Source: prophecy/ancient_races/rules.cardc:64; 000_3675fda29ad0c57f.txt#7.zkusenost-za-boj
+    Source: prophecy/ancient_races/rules.cardc:54; 000_3675fda29ad0c57f.txt#7.zkusenost-za-boj
     """
     if not (
-        v.against(ctx, 'character')
-        and v.result(ctx, 'win')
-        and v.variant_on(ctx, 'experience_for_character_fights')
+        v.against(ctx, opponent='character')
+        and v.result(ctx, outcome='win')
+        and v.variant_on(ctx, variant='experience_for_character_fights')
     ):
         return
     v.fallback_modifier(ctx, 'reward_cap', 'experience', 1)
@@ -874,4 +854,4 @@ EFFECTS: tuple[EffectDef, ...] = (
 PROCEDURES: tuple[ProcedureDef, ...] = ()
 
 
-FALLBACK_VERBS: tuple[str, ...] = ('draft', 'reward_cap', 'start_resource')
+FALLBACK_VERBS: tuple[str, ...] = ('draft_alongside', 'reward_cap', 'start_resource')

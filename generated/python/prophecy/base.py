@@ -259,7 +259,16 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('monster', 'adventure', 'card'),
         module='base',
         name={'cs': 'Ohnivý drak', 'en': 'Fire Dragon'},
-        attrs={'deck': 'adventure_cards', 'strength': None},
+        attrs={
+            'deck': Provisional(
+                'adventure_cards',
+                (
+                    'inferred: the seed names the Fire Dragon only as a monster of the base game, not the deck it '
+                    'comes from; base-game monsters are taken to be adventure cards'
+                ),
+            ),
+            'strength': None,
+        },
         parent=None,
         variant=None,
         tags=('dragon',),
@@ -482,6 +491,71 @@ ENTITIES: tuple[EntityData, ...] = (
         tags=(),
         source='000_3675fda29ad0c57f.txt#3.draci-rise',
         copies=None,
+    ),
+    EntityData(
+        id='characters',
+        kind='odds',
+        kinds=('odds',),
+        module='base',
+        name={'cs': 'Kameny a limity podle povolání a rasy', 'en': 'Stones and limits by profession and race'},
+        attrs={
+            'combine': 'race_card',
+            'fighter': 'profession',
+            'limits': ('ability', 'item'),
+            'stats': ('strength', 'will'),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source=None,
+    ),
+    EntityData(
+        id='standard',
+        kind='setting',
+        kinds=('setting',),
+        module='base',
+        name={'cs': 'Základní hra', 'en': 'Standard game'},
+        attrs={'without': ('dragon_realm',)},
+        parent='characters',
+        variant=None,
+        tags=(),
+        source=None,
+    ),
+    EntityData(
+        id='longer',
+        kind='setting',
+        kinds=('setting',),
+        module='base',
+        name={'cs': 'Delší hra', 'en': 'Longer game'},
+        attrs={'variants': ('longer_game',), 'without': ('dragon_realm',)},
+        parent='characters',
+        variant=None,
+        tags=(),
+        source=None,
+    ),
+    EntityData(
+        id='dragon_realm_standard',
+        kind='setting',
+        kinds=('setting',),
+        module='base',
+        name={'cs': 'Dračí říše', 'en': 'Dragon Realm'},
+        attrs={},
+        parent='characters',
+        variant=None,
+        tags=(),
+        source=None,
+    ),
+    EntityData(
+        id='dragon_realm_longer',
+        kind='setting',
+        kinds=('setting',),
+        module='base',
+        name={'cs': 'Dračí říše, delší hra', 'en': 'Dragon Realm, longer game'},
+        attrs={'variants': ('longer_game',)},
+        parent='characters',
+        variant=None,
+        tags=(),
+        source=None,
     ),
     EntityData(
         id='paladin',
@@ -712,12 +786,12 @@ def fx_ability_and_item_limits_1(ctx: Context) -> None:
           any slot_limit changes.
     Source: prophecy/base/rules.cardc:31; 000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu
     """
-    if v.variant_on(ctx, 'longer_game'):
-        v.set_limit(ctx, 'ability', 9)
-        v.set_limit(ctx, 'item', 9)
+    if v.variant_on(ctx, variant='longer_game'):
+        v.set_limit(ctx, slot='ability', value=9)
+        v.set_limit(ctx, slot='item', value=9)
     else:
-        v.set_limit(ctx, 'ability', 7)
-        v.set_limit(ctx, 'item', 7)
+        v.set_limit(ctx, slot='ability', value=7)
+        v.set_limit(ctx, slot='item', value=7)
 
 
 def fx_character_draft_1(ctx: Context) -> None:
@@ -748,7 +822,7 @@ def fx_stat_increase_1(ctx: Context) -> None:
         its maximum both rise.
     Source: prophecy/base/rules.cardc:53; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
-    v.raise_stat(ctx, 'strength', 1)
+    v.raise_stat(ctx, stat='strength', amount=1)
 
 
 def fx_stat_increase_2(ctx: Context) -> None:
@@ -762,7 +836,7 @@ def fx_stat_increase_2(ctx: Context) -> None:
         maximum both rise.
     Source: prophecy/base/rules.cardc:54; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
-    v.raise_stat(ctx, 'will', 1)
+    v.raise_stat(ctx, stat='will', amount=1)
 
 
 def fx_guardians_in_spheres_1(ctx: Context) -> None:

@@ -337,7 +337,13 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('rule',),
         module='base_additions',
         name={'cs': 'Zvýšení vlastnosti na maximu', 'en': 'Raising a stat at its maximum'},
-        attrs={'advice': False},
+        attrs={
+            'advice': False,
+            'note': (
+                'a recommendation of the seed, so it applies only with the variant stones_at_maximum; without it a '
+                'stat gained at its maximum is simply not raised, as in the base rule'
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -350,7 +356,13 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('rule',),
         module='base_additions',
         name={'cs': 'Výběr postav pro dva nebo tři hráče', 'en': 'Choosing characters with two or three players'},
-        attrs={'advice': False},
+        attrs={
+            'advice': False,
+            'note': (
+                'a recommendation of the seed, so it applies only with the variant draft_for_two_or_three; race '
+                "cards are dealt alongside (ancient_races' race_draft)"
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -479,13 +491,13 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
 def fx_stat_increase_1(ctx: Context) -> None:
     """Raising a stat at its maximum (rule `stat_increase`), effect 1: on stat_gain(stat=strength).
 
-    Rule: When you would gain a point of strength: if you are at your maximum strength, this does not
-      happen and you may restore 1 point of strength; otherwise, gain 1 point of strength (your maximum
-      rises too).
+    Rule: When you would gain a point of strength: if the variant A stone at the maximum is in play and
+      you are at your maximum strength, this does not happen and you may restore 1 point of strength;
+      otherwise, gain 1 point of strength (your maximum rises too).
 
     When: When the character would gain a point of a stat.
     Then:
-    - if at_maximum(stat=strength):
+    - if (variant_on(variant=stones_at_maximum) and at_maximum(stat=strength)):
       - prevent: The event that fired the rule does not happen; the rule's other statements happen
           instead.
       - may restore(stat=strength, amount=1): Move spent stones of the stat back to the right side,
@@ -493,25 +505,26 @@ def fx_stat_increase_1(ctx: Context) -> None:
       otherwise:
       - raise_stat(stat=strength, amount=1): Take new stones of the stat, so that its current value and
           its maximum both rise.
-    Source: prophecy/base_additions/errata.cardc:118; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base_additions/errata.cardc:119; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
-    if v.at_maximum(ctx, 'strength'):
+    if v.variant_on(ctx, variant='stones_at_maximum') and v.at_maximum(ctx, stat='strength'):
         v.prevent(ctx)
         if ctx.may('stat_increase#1', 'restore', 'strength', 1):
-            v.restore(ctx, 'strength', 1)
+            v.restore(ctx, stat='strength', amount=1)
     else:
-        v.raise_stat(ctx, 'strength', 1)
+        v.raise_stat(ctx, stat='strength', amount=1)
 
 
 def fx_stat_increase_2(ctx: Context) -> None:
     """Raising a stat at its maximum (rule `stat_increase`), effect 2: on stat_gain(stat=will).
 
-    Rule: When you would gain a point of will: if you are at your maximum will, this does not happen and
-      you may restore 1 point of will; otherwise, gain 1 point of will (your maximum rises too).
+    Rule: When you would gain a point of will: if the variant A stone at the maximum is in play and you
+      are at your maximum will, this does not happen and you may restore 1 point of will; otherwise,
+      gain 1 point of will (your maximum rises too).
 
     When: When the character would gain a point of a stat.
     Then:
-    - if at_maximum(stat=will):
+    - if (variant_on(variant=stones_at_maximum) and at_maximum(stat=will)):
       - prevent: The event that fired the rule does not happen; the rule's other statements happen
           instead.
       - may restore(stat=will, amount=1): Move spent stones of the stat back to the right side, healing
@@ -519,35 +532,37 @@ def fx_stat_increase_2(ctx: Context) -> None:
       otherwise:
       - raise_stat(stat=will, amount=1): Take new stones of the stat, so that its current value and its
           maximum both rise.
-    Source: prophecy/base_additions/errata.cardc:126; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base_additions/errata.cardc:127; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
-    if v.at_maximum(ctx, 'will'):
+    if v.variant_on(ctx, variant='stones_at_maximum') and v.at_maximum(ctx, stat='will'):
         v.prevent(ctx)
         if ctx.may('stat_increase#2', 'restore', 'will', 1):
-            v.restore(ctx, 'will', 1)
+            v.restore(ctx, stat='will', amount=1)
     else:
-        v.raise_stat(ctx, 'will', 1)
+        v.raise_stat(ctx, stat='will', amount=1)
 
 
 def fx_character_draft_1(ctx: Context) -> None:
     """Choosing characters with two or three players (rule `character_draft`), effect 1: on setup.
 
-    Rule: During setup: if the number of players is 2, deal each player 4 cards from Profession cards;
-      once, everyone keeps one card and passes the rest to the next player; at the end each player keeps
-      one card and the rest leave the game; otherwise, if the number of players is 3, deal each player 3
-      cards from Profession cards; once, everyone keeps one card and passes the rest to the next player;
-      at the end each player keeps one card and the rest leave the game; otherwise, deal each player 2
-      cards from Profession cards; 2 times, everyone keeps one card and passes the rest to the next
-      player; at the end each player keeps one card and the rest leave the game.
+    Rule: During setup: if the variant Choosing characters with two or three players is in play and the
+      number of players is 2, deal each player 4 cards from Profession cards; once, everyone keeps one
+      card and passes the rest to the next player; at the end each player keeps one card and the rest
+      leave the game; otherwise, if the variant Choosing characters with two or three players is in play
+      and the number of players is 3, deal each player 3 cards from Profession cards; once, everyone
+      keeps one card and passes the rest to the next player; at the end each player keeps one card and
+      the rest leave the game; otherwise, deal each player 2 cards from Profession cards; 2 times,
+      everyone keeps one card and passes the rest to the next player; at the end each player keeps one
+      card and the rest leave the game.
 
     When: While the game is set up.
     Then:
-    - if players(range=2..2):
+    - if (variant_on(variant=draft_for_two_or_three) and players(range=2..2)):
       - draft(cards=profession_cards, deal=4, passes=1): Deal cards of the deck to each player; as often
           as `passes`, every player keeps one card and passes all the others to the next player; at the
           end each player chooses one card held and the rest leave the game.
       otherwise:
-      - if players(range=3..3):
+      - if (variant_on(variant=draft_for_two_or_three) and players(range=3..3)):
         - draft(cards=profession_cards, deal=3, passes=1): Deal cards of the deck to each player; as
             often as `passes`, every player keeps one card and passes all the others to the next player;
             at the end each player chooses one card held and the rest leave the game.
@@ -555,12 +570,12 @@ def fx_character_draft_1(ctx: Context) -> None:
         - draft(cards=profession_cards, deal=2, passes=2): Deal cards of the deck to each player; as
             often as `passes`, every player keeps one card and passes all the others to the next player;
             at the end each player chooses one card held and the rest leave the game.
-    Source: prophecy/base_additions/errata.cardc:140; 000_3675fda29ad0c57f.txt#6.rozdeleni-postav
+    Source: prophecy/base_additions/errata.cardc:142; 000_3675fda29ad0c57f.txt#6.rozdeleni-postav
     """
-    if v.players(ctx, (2, 2)):
+    if v.variant_on(ctx, variant='draft_for_two_or_three') and v.players(ctx, range=(2, 2)):
         v.fallback_action(ctx, 'draft', 'profession_cards', 4, 1)
     else:
-        if v.players(ctx, (3, 3)):
+        if v.variant_on(ctx, variant='draft_for_two_or_three') and v.players(ctx, range=(3, 3)):
             v.fallback_action(ctx, 'draft', 'profession_cards', 3, 1)
         else:
             v.fallback_action(ctx, 'draft', 'profession_cards', 2, 2)

@@ -240,7 +240,13 @@ ENTITIES: tuple[EntityData, ...] = (
         module='dragon_realm',
         name={'cs': 'Jezero zapomnění', 'en': 'Lake of Oblivion'},
         attrs={
-            'deck': 'positive_dragon_cards',
+            'deck': Provisional(
+                'positive_dragon_cards',
+                (
+                    "inferred, like side: the seed names it among the realm's opportunities, and opportunities are "
+                    'positive dragon cards'
+                ),
+            ),
             'note': (
                 'the seed names it only as the example of an opportunity that makes no sense without missing lives '
                 'or magic; that it is a positive dragon card is inferred from where the seed names it, and how '
@@ -673,7 +679,14 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('rule',),
         module='dragon_realm',
         name={'cs': 'Boj mezi postavami v Dračí říši', 'en': 'Fights between characters in the Dragon Realm'},
-        attrs={'advice': False},
+        attrs={
+            'advice': False,
+            'note': (
+                'Leaving as if beaten by a monster (4.nestvury): back beside the Gate, the cards there have no '
+                'effect on it this round, and the turn ends. Only a loser who is on turn has a turn to end; a '
+                'defender who loses keeps its next turn (an inference: the seed does not say).'
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -786,9 +799,9 @@ def fx_fire_lake_1(ctx: Context) -> None:
     - cards_inactive(deck=dragon_slayer_abilities): Cards that came from the deck have no effect here.
     Source: prophecy/dragon_realm/components.cardc:120; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    if not (not v.variant_on(ctx, 'dragonslayer')):
+    if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
-    v.cards_inactive(ctx, 'dragon_slayer_abilities')
+    v.cards_inactive(ctx, deck='dragon_slayer_abilities')
 
 
 def fx_fire_lake_2(ctx: Context) -> None:
@@ -805,7 +818,7 @@ def fx_fire_lake_2(ctx: Context) -> None:
     - end_turn: The hero's turn ends.
     Source: prophecy/dragon_realm/components.cardc:121; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    if not (v.against(ctx, 'guardian') and not v.result(ctx, 'win')):
+    if not (v.against(ctx, opponent='guardian') and not v.result(ctx, outcome='win')):
         return
     v.fallback_action(ctx, 'stay')
     v.end_turn(ctx)
@@ -858,8 +871,8 @@ def fx_fire_lake_4(ctx: Context) -> None:
     if v.fallback_condition(ctx, 'guarded', 'fire_lake'):
         v.fallback_action(ctx, 'besiege', 'fire_lake')
     else:
-        if not v.variant_on(ctx, 'dragonslayer'):
-            if v.owns(ctx, 'dragon_heart'):
+        if not v.variant_on(ctx, variant='dragonslayer'):
+            if v.owns(ctx, card='dragon_heart'):
                 v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
             else:
                 v.fallback_action(ctx, 'take_card', 'dragon_heart')
@@ -879,7 +892,7 @@ def fx_fire_lake_5(ctx: Context) -> None:
         fought.
     Source: prophecy/dragon_realm/components.cardc:141; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    if not (v.variant_on(ctx, 'dragonslayer')):
+    if not (v.variant_on(ctx, variant='dragonslayer')):
         return
     v.fallback_action(ctx, 'fight_one_by_one')
 
@@ -900,10 +913,10 @@ def fx_fire_lake_6(ctx: Context) -> None:
         guardian) for this fight.
     Source: prophecy/dragon_realm/components.cardc:142; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    if not (v.variant_on(ctx, 'dragonslayer') and v.against(ctx, 'monster')):
+    if not (v.variant_on(ctx, variant='dragonslayer') and v.against(ctx, opponent='monster')):
         return
-    v.opponent_stat(ctx, 'strength', 1)
-    v.opponent_stat(ctx, 'will', 1)
+    v.opponent_stat(ctx, stat='strength', amount=1)
+    v.opponent_stat(ctx, stat='will', amount=1)
 
 
 def fx_dragon_heart_1(ctx: Context) -> None:
@@ -950,9 +963,9 @@ def fx_dragon_heart_3(ctx: Context) -> None:
     - attack(amount=+1): Change the attack total.
     Source: prophecy/dragon_realm/components.cardc:161; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
-    if not (v.against(ctx, 'character') and not v.opponent_owns(ctx, 'dragon_heart')):
+    if not (v.against(ctx, opponent='character') and not v.opponent_owns(ctx, card='dragon_heart')):
         return
-    v.attack(ctx, 1)
+    v.attack(ctx, amount=1)
 
 
 def fx_lake_of_oblivion_1(ctx: Context) -> None:
@@ -968,7 +981,7 @@ def fx_lake_of_oblivion_1(ctx: Context) -> None:
     - cannot_use(card=lake_of_oblivion): The character cannot use the card.
     Source: prophecy/dragon_realm/components.cardc:182; 000_3675fda29ad0c57f.txt#5.prilezitosti
     """
-    if not (not (v.spent(ctx, 'strength') or v.spent(ctx, 'will'))):
+    if not (not (v.spent(ctx, stat='strength') or v.spent(ctx, stat='will'))):
         return
     v.fallback_modifier(ctx, 'cannot_use', 'lake_of_oblivion')
 
@@ -1024,7 +1037,7 @@ def fx_dragon_realm_gate_1(ctx: Context) -> None:
         place.
     Source: prophecy/dragon_realm/main_board.cardc:25; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
     """
-    if not (not v.variant_on(ctx, 'dragonslayer')):
+    if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
     v.fallback_action(ctx, 'move_cards_beneath', 'fire_lake')
 
@@ -1055,7 +1068,7 @@ def fx_dragon_realm_gate_2(ctx: Context) -> None:
     Source: prophecy/dragon_realm/main_board.cardc:26; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
     """
     v.fallback_modifier(ctx, 'cannot_use_marked', ':boot:', ('flying_on_monitor_lizards',))
-    if v.on_board(ctx, 'dragon_realm_board'):
+    if v.on_board(ctx, board='dragon_realm_board'):
         v.fallback_action(ctx, 'enter_board', 'dragon_realm_board')
     else:
         choice1 = ctx.choose('dragon_realm_gate#2', ('enter', 'stay_out'))
@@ -1105,7 +1118,7 @@ def fx_dragon_card_layout_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:21;
       000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty
     """
-    if v.variant_on(ctx, 'dragonslayer'):
+    if v.variant_on(ctx, variant='dragonslayer'):
         v.fallback_action(ctx, 'set_aside', 'dragon_queen')
     v.fallback_action(ctx, 'shuffle', 'positive_dragon_cards')
     v.fallback_action(ctx, 'shuffle', 'negative_dragon_cards')
@@ -1128,7 +1141,7 @@ def fx_dragon_heart_setup_1(ctx: Context) -> None:
         as many as there are players) on a place of the board.
     Source: prophecy/dragon_realm/rules.cardc:36; 000_3675fda29ad0c57f.txt#3.draci-srdce
     """
-    if not (not v.variant_on(ctx, 'dragonslayer')):
+    if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
     v.fallback_action(ctx, 'place', 'dragon_hearts', 'fire_lake', 'up', True)
 
@@ -1186,7 +1199,7 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
     v.fallback_action(ctx, 'shuffle', 'lesser_guardians')
     v.fallback_action(ctx, 'keep_top', 'lesser_guardians', 4)
     v.fallback_action(ctx, 'shuffle_into', 'dragon_realm_gate', 'lesser_guardians')
-    if not v.variant_on(ctx, 'dragonslayer'):
+    if not v.variant_on(ctx, variant='dragonslayer'):
         v.fallback_action(ctx, 'shuffle', 'artefacts')
         v.fallback_action(ctx, 'shuffle', 'greater_guardians')
         v.fallback_action(ctx, 'deal_to_spheres', 'artefacts')
@@ -1208,8 +1221,8 @@ def fx_dragon_realm_limits_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:83;
       000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu
     """
-    v.slot_limit(ctx, 'ability', 1)
-    v.slot_limit(ctx, 'item', 1)
+    v.slot_limit(ctx, slot='ability', amount=1)
+    v.slot_limit(ctx, slot='item', amount=1)
 
 
 def fx_dragon_slayer_rules_1(ctx: Context) -> None:
@@ -1239,9 +1252,9 @@ def fx_dragon_slayer_rules_2(ctx: Context) -> None:
     - cards_inactive(deck=dragon_slayer_abilities): Cards that came from the deck have no effect here.
     Source: prophecy/dragon_realm/rules.cardc:96; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
-    if not (not v.opponent_tagged(ctx, 'dragon_realm')):
+    if not (not v.opponent_tagged(ctx, tag='dragon_realm')):
         return
-    v.cards_inactive(ctx, 'dragon_slayer_abilities')
+    v.cards_inactive(ctx, deck='dragon_slayer_abilities')
 
 
 def fx_dragon_slayer_rules_3(ctx: Context) -> None:
@@ -1299,7 +1312,7 @@ def fx_realm_chance_cards_1(ctx: Context) -> None:
         the property, stats or abilities of all characters still count this character.
     Source: prophecy/dragon_realm/rules.cardc:114; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
-    if not (v.on_board(ctx, 'dragon_realm_board')):
+    if not (v.on_board(ctx, board='dragon_realm_board')):
         return
     v.fallback_modifier(ctx, 'ignore_chance_cards')
     v.fallback_modifier(ctx, 'unaffected_by', 'crisis')
@@ -1335,7 +1348,7 @@ def fx_realm_movement_1(ctx: Context) -> None:
             from which its gate is entered, chosen by the player.
     Source: prophecy/dragon_realm/rules.cardc:130; 000_3675fda29ad0c57f.txt#4.pohyb
     """
-    if not (v.on_board(ctx, 'dragon_realm_board')):
+    if not (v.on_board(ctx, board='dragon_realm_board')):
         return
     choice1 = ctx.choose('realm_movement#1', ('forward', 'stand', 'go_back'))
     if choice1 == 'forward':
@@ -1382,7 +1395,7 @@ def fx_realm_movement_3(ctx: Context) -> None:
         character's field.
     Source: prophecy/dragon_realm/rules.cardc:141; 000_3675fda29ad0c57f.txt#4.pohyb
     """
-    if not (v.on_board(ctx, 'dragon_realm_board')):
+    if not (v.on_board(ctx, board='dragon_realm_board')):
         return
     v.fallback_modifier(ctx, 'cannot_use_marked', ':boot:', ('flying_on_monitor_lizards',))
     v.fallback_modifier(ctx, 'cannot_use', 'teleportation_scroll')
@@ -1404,7 +1417,7 @@ def fx_realm_instead_of_moving_1(ctx: Context) -> None:
     - cannot_use(card=hospitality): The character cannot use the card.
     Source: prophecy/dragon_realm/rules.cardc:153; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
     """
-    if not (v.on_board(ctx, 'dragon_realm_board')):
+    if not (v.on_board(ctx, board='dragon_realm_board')):
         return
     v.fallback_modifier(ctx, 'terrain_cards_unusable')
     v.fallback_modifier(ctx, 'cannot_use', 'hospitality')
@@ -1456,7 +1469,8 @@ def fx_realm_monsters_1(ctx: Context) -> None:
     """Monsters (rule `realm_monsters`), effect 1: on fight_result.
 
     Rule: When a fight is decided, if you fight a monster and the fight ended in your loss: leave Dragon
-      Realm for one of the two spaces beside its gate and your turn ends.
+      Realm for one of the two spaces beside its gate, the cards on the space where you land have no
+      effect on you this round and your turn ends.
 
     When: Once a fight is decided as a win, a tie or a loss.
     Only if (against(opponent=monster) and result(outcome=loss)) (against: The opponent of the fight is
@@ -1464,12 +1478,15 @@ def fx_realm_monsters_1(ctx: Context) -> None:
     Then:
     - leave_board(board=dragon_realm_board): Leave the board for one of the two main-board spaces from
         which its gate is entered, chosen by the player.
+    - space_cards_inactive: The cards on the space where the character now stands have no effect on it
+        for the rest of this round (a character thrown back to another board).
     - end_turn: The hero's turn ends.
     Source: prophecy/dragon_realm/rules.cardc:187; 000_3675fda29ad0c57f.txt#4.nestvury
     """
-    if not (v.against(ctx, 'monster') and v.result(ctx, 'loss')):
+    if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='loss')):
         return
     v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
+    v.fallback_modifier(ctx, 'space_cards_inactive')
     v.end_turn(ctx)
 
 
@@ -1485,9 +1502,9 @@ def fx_realm_monsters_2(ctx: Context) -> None:
     Then:
     - stay_back: The character does not get onto the field and stays on the one it came from.
     - end_turn: The hero's turn ends.
-    Source: prophecy/dragon_realm/rules.cardc:191; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:192; 000_3675fda29ad0c57f.txt#4.nestvury
     """
-    if not (v.against(ctx, 'monster') and v.result(ctx, 'tie')):
+    if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='tie')):
         return
     v.fallback_action(ctx, 'stay_back')
     v.end_turn(ctx)
@@ -1507,9 +1524,9 @@ def fx_realm_monsters_3(ctx: Context) -> None:
     - take_reward: Gain the reward and the experience printed on the card.
     - remove_from_game: The card leaves the game.
     - reveal_lower: Turn face up the positive card that lay under the negative card just overcome.
-    Source: prophecy/dragon_realm/rules.cardc:195; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:196; 000_3675fda29ad0c57f.txt#4.nestvury
     """
-    if not (v.against(ctx, 'monster') and v.result(ctx, 'win')):
+    if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='win')):
         return
     v.fallback_action(ctx, 'take_reward')
     v.fallback_action(ctx, 'remove_from_game')
@@ -1525,7 +1542,7 @@ def fx_realm_items_1(ctx: Context) -> None:
     When: When a character ends its movement on a field or space, or stays on it.
     Then:
     - may take_free: Take this card without paying for it.
-    Source: prophecy/dragon_realm/rules.cardc:215; 000_3675fda29ad0c57f.txt#5.predmety
+    Source: prophecy/dragon_realm/rules.cardc:216; 000_3675fda29ad0c57f.txt#5.predmety
     """
     if ctx.may('realm_items#1', 'take_free'):
         v.fallback_action(ctx, 'take_free')
@@ -1539,7 +1556,7 @@ def fx_realm_items_2(ctx: Context) -> None:
     When: When the holder discards this card or loses it in any way.
     Then:
     - remove_from_game: The card leaves the game.
-    Source: prophecy/dragon_realm/rules.cardc:216; 000_3675fda29ad0c57f.txt#5.predmety
+    Source: prophecy/dragon_realm/rules.cardc:217; 000_3675fda29ad0c57f.txt#5.predmety
     """
     v.fallback_action(ctx, 'remove_from_game')
 
@@ -1558,7 +1575,7 @@ def fx_realm_opportunities_1(ctx: Context) -> None:
         - remove_from_game: The card leaves the game.
       leave_it:
         - nothing
-    Source: prophecy/dragon_realm/rules.cardc:224; 000_3675fda29ad0c57f.txt#5.prilezitosti
+    Source: prophecy/dragon_realm/rules.cardc:225; 000_3675fda29ad0c57f.txt#5.prilezitosti
     """
     choice1 = ctx.choose('realm_opportunities#1', ('use_it', 'leave_it'))
     if choice1 == 'use_it':
@@ -1578,7 +1595,7 @@ def fx_realm_dragon_abilities_1(ctx: Context) -> None:
     Then:
     - may buy(pay_with=('experience',)): Buy this card for its printed price, paying only with the
         listed resources.
-    Source: prophecy/dragon_realm/rules.cardc:241; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
+    Source: prophecy/dragon_realm/rules.cardc:242; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
     """
     if ctx.may('realm_dragon_abilities#1', 'buy', ('experience',)):
         v.fallback_action(ctx, 'buy', ('experience',))
@@ -1592,7 +1609,7 @@ def fx_realm_dragon_abilities_2(ctx: Context) -> None:
     When: When the holder discards this card or loses it in any way.
     Then:
     - remove_from_game: The card leaves the game.
-    Source: prophecy/dragon_realm/rules.cardc:242; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
+    Source: prophecy/dragon_realm/rules.cardc:243; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
     """
     v.fallback_action(ctx, 'remove_from_game')
 
@@ -1610,9 +1627,9 @@ def fx_realm_character_fights_1(ctx: Context) -> None:
     Then:
     - may attack_character: Attack a character on the same field, choosing which one if there are
         several.
-    Source: prophecy/dragon_realm/rules.cardc:249; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
+    Source: prophecy/dragon_realm/rules.cardc:251; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
-    if not (v.on_board(ctx, 'dragon_realm_board')):
+    if not (v.on_board(ctx, board='dragon_realm_board')):
         return
     if ctx.may('realm_character_fights#1', 'attack_character'):
         v.fallback_action(ctx, 'attack_character')
@@ -1623,8 +1640,9 @@ def fx_realm_character_fights_2(ctx: Context) -> None:
       fight_result.
 
     Rule: When a fight is decided, if you are on the board Dragon Realm and you fight a character and
-      the fight ended in your loss: choose one: lose 1 life and leave Dragon Realm for one of the two
-      spaces beside its gate; or the winner picks one of the loser's items.
+      the fight ended in your loss: choose one: lose 1 life, leave Dragon Realm for one of the two
+      spaces beside its gate, the cards on the space where you land have no effect on you this round and
+      if it is your turn, your turn ends; or the winner picks one of the loser's items.
 
     When: Once a fight is decided as a win, a tie or a loss.
     Only if ((on_board(board=dragon_realm_board) and against(opponent=character)) and
@@ -1637,16 +1655,27 @@ def fx_realm_character_fights_2(ctx: Context) -> None:
         - lose_life(amount=1): Lose lives.
         - leave_board(board=dragon_realm_board): Leave the board for one of the two main-board spaces
             from which its gate is entered, chosen by the player.
+        - space_cards_inactive: The cards on the space where the character now stands have no effect on
+            it for the rest of this round (a character thrown back to another board).
+        - if on_turn:
+          - end_turn: The hero's turn ends.
       give_an_item:
         - winner_picks_item: The winner of the fight picks one of the loser's items.
-    Source: prophecy/dragon_realm/rules.cardc:250; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
+    Source: prophecy/dragon_realm/rules.cardc:252; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
-    if not (v.on_board(ctx, 'dragon_realm_board') and v.against(ctx, 'character') and v.result(ctx, 'loss')):
+    if not (
+        v.on_board(ctx, board='dragon_realm_board')
+        and v.against(ctx, opponent='character')
+        and v.result(ctx, outcome='loss')
+    ):
         return
     choice1 = ctx.choose('realm_character_fights#2', ('lose_a_life', 'give_an_item'))
     if choice1 == 'lose_a_life':
-        v.lose_life(ctx, 1)
+        v.lose_life(ctx, amount=1)
         v.fallback_action(ctx, 'leave_board', 'dragon_realm_board')
+        v.fallback_modifier(ctx, 'space_cards_inactive')
+        if v.on_turn(ctx):
+            v.end_turn(ctx)
     elif choice1 == 'give_an_item':
         v.fallback_action(ctx, 'winner_picks_item')
 
@@ -1661,7 +1690,7 @@ def fx_dragon_heart_victory_1(ctx: Context) -> None:
     Then:
     - win_needs_artefacts_of(card=dragon_heart): To win, a character must also take the artefacts of
         every other character who owns the card.
-    Source: prophecy/dragon_realm/rules.cardc:281; 000_3675fda29ad0c57f.txt#5.draci-srdce
+    Source: prophecy/dragon_realm/rules.cardc:285; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
     v.fallback_modifier(ctx, 'win_needs_artefacts_of', 'dragon_heart')
 
@@ -1677,10 +1706,10 @@ def fx_realm_death_1(ctx: Context) -> None:
       card that opens the way to it counts as being on it.)
     Then:
     - leave_artefacts: The character's artefacts stay on the field where it lost its last life.
-    Source: prophecy/dragon_realm/rules.cardc:288;
+    Source: prophecy/dragon_realm/rules.cardc:292;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
-    if not (v.on_board(ctx, 'dragon_realm_board')):
+    if not (v.on_board(ctx, board='dragon_realm_board')):
         return
     v.fallback_action(ctx, 'leave_artefacts')
 
@@ -1696,10 +1725,10 @@ def fx_realm_death_2(ctx: Context) -> None:
       card that opens the way to it counts as being on it.)
     Then:
     - take_left_cards: Take the cards a character who died left on this field.
-    Source: prophecy/dragon_realm/rules.cardc:289;
+    Source: prophecy/dragon_realm/rules.cardc:293;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
-    if not (v.on_board(ctx, 'dragon_realm_board')):
+    if not (v.on_board(ctx, board='dragon_realm_board')):
         return
     v.fallback_action(ctx, 'take_left_cards')
 
@@ -1715,10 +1744,10 @@ def fx_realm_death_3(ctx: Context) -> None:
       died lie on a field of the board.)
     Then:
     - blocks_final_battle: The final battle cannot begin while this holds.
-    Source: prophecy/dragon_realm/rules.cardc:290;
+    Source: prophecy/dragon_realm/rules.cardc:294;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
-    if not (v.left_cards_on(ctx, 'dragon_realm_board')):
+    if not (v.left_cards_on(ctx, board='dragon_realm_board')):
         return
     v.fallback_modifier(ctx, 'blocks_final_battle')
 
@@ -1735,9 +1764,9 @@ def fx_last_artefact_1(ctx: Context) -> None:
     Then:
     - win_needs_owner(place=fire_lake): The game cannot end until some character owns the artefact of
         this sphere, unless every other player concedes.
-    Source: prophecy/dragon_realm/rules.cardc:297; 000_3675fda29ad0c57f.txt#5.posledni-artefakt
+    Source: prophecy/dragon_realm/rules.cardc:301; 000_3675fda29ad0c57f.txt#5.posledni-artefakt
     """
-    if not (not v.variant_on(ctx, 'dragonslayer')):
+    if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
     v.fallback_modifier(ctx, 'win_needs_owner', 'fire_lake')
 
@@ -1752,7 +1781,7 @@ def fx_realm_final_battle_1(ctx: Context) -> None:
     Then:
     - remove_board(board=dragon_realm_board): The board and every card left on it leave the game;
         characters on it move to the main-board spaces beside its gate.
-    Source: prophecy/dragon_realm/rules.cardc:304; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    Source: prophecy/dragon_realm/rules.cardc:308; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
     v.fallback_action(ctx, 'remove_board', 'dragon_realm_board')
 
@@ -1768,7 +1797,7 @@ def fx_realm_final_battle_2(ctx: Context) -> None:
     Then:
     - redraw_instead(cards=('legends_of_dragons', 'clairvoyant_dream')): When one of these cards is
         drawn it is ignored and another card is drawn at once (if none is left, the Apocalypse begins).
-    Source: prophecy/dragon_realm/rules.cardc:305; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    Source: prophecy/dragon_realm/rules.cardc:309; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
     if not (v.final_battle(ctx)):
         return
@@ -2299,6 +2328,7 @@ FALLBACK_VERBS: tuple[str, ...] = (
     'set_aside',
     'shuffle',
     'shuffle_into',
+    'space_cards_inactive',
     'stand_on_obstacle',
     'stay',
     'stay_back',

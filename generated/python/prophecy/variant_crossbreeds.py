@@ -43,7 +43,7 @@ def fx_crossbreeds_1(ctx: Context) -> None:
     - combine_races(count=2): Each player gets this many race cards (chosen the usual way with few
         players, by lot or by agreement with many) and the character adds up all their modifiers,
         advantages and disadvantages.
-    Source: prophecy/ancient_races/rules.cardc:73; 000_3675fda29ad0c57f.txt#7.krizenci
+    Source: prophecy/ancient_races/rules.cardc:63; 000_3675fda29ad0c57f.txt#7.krizenci
     """
     v.fallback_action(ctx, 'combine_races', 2)
 

@@ -55,7 +55,7 @@ def fx_dragonslayer_1(ctx: Context) -> None:
         at them.
     - place(cards=dragon_queen, to=fire_lake, face=up, per_player=False): Put the cards (all of them, or
         as many as there are players) on a place of the board.
-    Source: prophecy/dragon_realm/rules.cardc:322; 000_3675fda29ad0c57f.txt#7.drakobijecka-varianta
+    Source: prophecy/dragon_realm/rules.cardc:326; 000_3675fda29ad0c57f.txt#7.drakobijecka-varianta
     """
     v.fallback_action(ctx, 'remove_rest', 'greater_guardians')
     v.fallback_action(ctx, 'remove_rest', 'artefacts')
@@ -73,7 +73,7 @@ def fx_dragonslayer_2(ctx: Context) -> None:
     Then:
     - win_by_defeat(place=fire_lake): The first character to defeat every monster lying at this place
         wins, and the game ends at once.
-    Source: prophecy/dragon_realm/rules.cardc:328; 000_3675fda29ad0c57f.txt#7.drakobijecka-varianta
+    Source: prophecy/dragon_realm/rules.cardc:332; 000_3675fda29ad0c57f.txt#7.drakobijecka-varianta
     """
     v.fallback_modifier(ctx, 'win_by_defeat', 'fire_lake')
 

@@ -40,7 +40,7 @@ def fx_longer_game_with_races_1(ctx: Context) -> None:
     When: While the game is set up.
     Then:
     - switch_on(variant=longer_game): Switch the variant on as well.
-    Source: prophecy/ancient_races/rules.cardc:56; 000_3675fda29ad0c57f.txt#7.prastare-rasy
+    Source: prophecy/ancient_races/rules.cardc:46; 000_3675fda29ad0c57f.txt#7.prastare-rasy
     """
     v.fallback_action(ctx, 'switch_on', 'longer_game')
 

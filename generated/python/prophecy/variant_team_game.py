@@ -81,10 +81,10 @@ def fx_team_game_1(ctx: Context) -> None:
     - switch_on(variant=trading): Switch the variant on as well.
     Source: prophecy/base_additions/additions.cardc:73; 000_3675fda29ad0c57f.txt#7.tymova-hra
     """
-    if v.players(ctx, (4, 4)):
+    if v.players(ctx, range=(4, 4)):
         v.fallback_action(ctx, 'form_teams', 2)
     else:
-        if v.players(ctx, (6, 6)):
+        if v.players(ctx, range=(6, 6)):
             choice1 = ctx.choose('team_game#1', ('two_teams', 'three_teams'))
             if choice1 == 'two_teams':
                 v.fallback_action(ctx, 'form_teams', 3)

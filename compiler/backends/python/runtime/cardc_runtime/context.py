@@ -78,6 +78,7 @@ class Side:
     tie_wins: bool = False
     weapon_values: dict[str, int] = field(default_factory=dict)
     counts_as: dict[int, int] = field(default_factory=dict)
+    rolled_in_doubles: set[int] = field(default_factory=set)  # faces counted as rolled when judging a double
     keep: set[str] = field(default_factory=set)
     after_roll: set[str] = field(default_factory=set)
     slot_ok: set[tuple[str, str]] = field(default_factory=set)

@@ -170,10 +170,10 @@ def settle(ctx: Context, side: Side) -> None:
     """Spells go (unless kept), lives go on a loss (and on a tie where a rule says so)."""
     who = side.who
     for spell in side.spells_used:
-        if spell not in who.spells:  # it left the fighter's hands during the fight (dropped, taken): not discarded
-            continue
         if spell in side.keep:
             ctx.log.append((who.id, "spell_kept", spell))
+        elif spell not in who.spells:  # an effect of the fight already took it (it is not discarded twice)
+            ctx.log.append((who.id, "spell_gone", spell))
         else:
             who.spells.remove(spell)
             ctx.log.append((who.id, "spell_discarded", spell))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from math import factorial
+from math import factorial, gcd, lcm
 from typing import Any
 
 from .inputs import Choice, Dice, NeedInput, Replay
@@ -31,30 +31,93 @@ class Leaf:
     flags: tuple[str, ...] = ()
 
 
-Dist = dict[Leaf, Fraction]
+class Dist:
+    """A distribution over leaves with integer weights over one denominator: exact, and without `Fraction`
+    arithmetic in the enumeration's inner loop (mixing and comparing are integer operations)."""
+
+    __slots__ = ("den", "w")
+
+    def __init__(self, w: dict[Leaf, int], den: int = 1) -> None:
+        self.w = w
+        self.den = den
+
+    def items(self) -> list[tuple[Leaf, Fraction]]:
+        """Each leaf with its probability as a Fraction (for results, not for the inner loop)."""
+        return [(leaf, Fraction(n, self.den)) for leaf, n in self.w.items()]
+
+    def map(self, fn: Callable[[Leaf], Leaf]) -> Dist:
+        """The same probabilities on other leaves (leaves mapped to one leaf add up)."""
+        out: dict[Leaf, int] = {}
+        for leaf, n in self.w.items():
+            new = fn(leaf)
+            out[new] = out.get(new, 0) + n
+        return Dist(out, self.den)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Dist) and self.w.keys() == other.w.keys() and all(
+            n * other.den == other.w[leaf] * self.den for leaf, n in self.w.items())
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Dist({self.w!r}, den={self.den})"
+
+
 Process = Callable[[Replay], Any]
 
 
-def mix(parts: list[tuple[Fraction, Dist]]) -> Dist:
-    out: Dist = {}
+def certain(leaf: Leaf) -> Dist:
+    """The distribution of a finished run: this leaf with probability 1."""
+    return Dist({leaf: 1})
+
+
+def mix(parts: list[tuple[int, Dist]]) -> Dist:
+    """The weighted sum of distributions, weights being whole numbers (ways a die can fall): over the
+    common denominator of the parts times the total weight, reduced."""
+    total = sum(w for w, _ in parts)
+    dens = {d.den for _, d in parts}
+    common = dens.pop() if len(dens) == 1 else lcm(*dens)
+    out: dict[Leaf, int] = {}
     for weight, dist in parts:
-        for leaf, p in dist.items():
-            out[leaf] = out.get(leaf, Fraction(0)) + weight * p
-    return out
+        scale = weight * (common // dist.den)
+        for leaf, n in dist.w.items():
+            out[leaf] = out.get(leaf, 0) + scale * n
+    den = total * common
+    g = gcd(den, *out.values())
+    if g > 1:
+        out = {leaf: n // g for leaf, n in out.items()}
+        den //= g
+    return Dist(out, den)
 
 
 def prob(dist: Dist, outcome: str) -> Fraction:
-    return sum((p for leaf, p in dist.items() if leaf.outcome == outcome), Fraction(0))
+    return Fraction(sum(n for leaf, n in dist.w.items() if leaf.outcome == outcome), dist.den)
 
 
-def policy_key(dist: Dist, mine: bool) -> tuple[Fraction, Fraction, Fraction]:
-    """Larger is better for the chooser: win, then not losing, then a low cost."""
-    win, loss = prob(dist, "win"), prob(dist, "loss")
+def _key(dist: Dist, mine: bool, scale: int) -> tuple[int, int, int]:
+    """Larger is better for the chooser: win, then not losing, then a low cost; numerators over a common
+    denominator (`scale` is that denominator over the dist's own)."""
+    win = loss = cost = 0
+    for leaf, n in dist.w.items():
+        if leaf.outcome == "win":
+            win += n
+        elif leaf.outcome == "loss":
+            loss += n
+        cost += n * (leaf.cost if mine else leaf.their_cost)
     if mine:
-        cost = sum((p * leaf.cost for leaf, p in dist.items()), Fraction(0))
-        return (win, -loss, -cost)
-    cost = sum((p * leaf.their_cost for leaf, p in dist.items()), Fraction(0))
-    return (loss, -win, -cost)
+        return (win * scale, -loss * scale, -cost * scale)
+    return (loss * scale, -win * scale, -cost * scale)
+
+
+def best_of(dists: Sequence[Dist], mine: bool) -> int:
+    """The index of the distribution the chooser prefers (the first among equals)."""
+    common = lcm(*(d.den for d in dists))
+    best, best_key = 0, None
+    for i, d in enumerate(dists):
+        key = _key(d, mine, common // d.den)
+        if best_key is None or key > best_key:
+            best, best_key = i, key
+    return best
 
 
 @dataclass
@@ -77,21 +140,14 @@ class Enumerator:
                 return self._choose(prefix, what)
             if isinstance(what, Dice):
                 return mix([(w, self.explore((*prefix, faces))) for faces, w in throws(what.count, what.sides)])
-            weight = Fraction(1, int(what))
-            return mix([(weight, self.explore((*prefix, face))) for face in range(1, int(what) + 1)])
+            return mix([(1, self.explore((*prefix, face))) for face in range(1, int(what) + 1)])
         return self.value(result)
 
     def _choose(self, prefix: tuple[Any, ...], choice: Choice) -> Dist:
-        best: tuple[Any, Dist] | None = None
-        best_key: tuple[Fraction, ...] | None = None
-        for option in choice.options:
-            dist = self.explore((*prefix, option))
-            key = policy_key(dist, choice.chooser == self.me)
-            if best_key is None or key > best_key:
-                best, best_key = (option, dist), key
-        assert best is not None
-        self.decisions[prefix] = best[0]
-        return best[1]
+        dists = [self.explore((*prefix, option)) for option in choice.options]
+        i = best_of(dists, choice.chooser == self.me)
+        self.decisions[prefix] = choice.options[i]
+        return dists[i]
 
     def best_option(self, prefix: tuple[Any, ...], choice: Choice) -> Any:
         """What the policy picks at this point (used to drive simulations with the same policy)."""
@@ -105,14 +161,15 @@ class Enumerator:
 
 
 @lru_cache(maxsize=64)
-def throws(count: int, sides: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
-    """Every sorted outcome of `count` dice with its probability (multinomial weights)."""
+def throws(count: int, sides: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every sorted outcome of `count` dice with the number of ways it can fall (multinomial weights;
+    they add up to sides ** count)."""
     out = []
     for faces in combinations_with_replacement(range(1, sides + 1), count):
         ways = factorial(count)
         for face in set(faces):
             ways //= factorial(faces.count(face))
-        out.append((faces, Fraction(ways, sides**count)))
+        out.append((faces, ways))
     return tuple(out)
 
 
@@ -142,14 +199,15 @@ class Odds:
 
     @classmethod
     def of(cls, dist: Dist, provisional: set[str] | tuple[str, ...] = (), runs: int = 0) -> Odds:
-        flags = sorted({f for leaf in dist for f in leaf.flags})
-        extra = {f: sum((p for leaf, p in dist.items() if f in leaf.flags), Fraction(0)) for f in flags}
-        total = sum(dist.values(), Fraction(0))
-        assert total == 1, f"probabilities add up to {total}"
-        lives: dict[int, Fraction] = {}
-        for leaf, p in dist.items():
-            lives[leaf.lives] = lives.get(leaf.lives, Fraction(0)) + p
-        spent = sum((p * leaf.cost for leaf, p in dist.items()), Fraction(0))
+        w, den = dist.w, dist.den
+        flags = sorted({f for leaf in w for f in leaf.flags})
+        extra = {f: Fraction(sum(n for leaf, n in w.items() if f in leaf.flags), den) for f in flags}
+        assert sum(w.values()) == den, f"probabilities add up to {sum(w.values())}/{den}"
+        counts: dict[int, int] = {}
+        for leaf, n in w.items():
+            counts[leaf.lives] = counts.get(leaf.lives, 0) + n
+        lives = {k: Fraction(n, den) for k, n in counts.items()}
+        spent = Fraction(sum(n * leaf.cost for leaf, n in w.items()), den)
         return cls(prob(dist, "win"), prob(dist, "tie"), prob(dist, "loss"), extra,
                    tuple(sorted(provisional)), runs, dict(sorted(lives.items())), spent)
 
@@ -170,8 +228,7 @@ def build_tree(process: Process, summary: Callable[[Any], Hashable], prefix: tup
         if isinstance(what, Dice):
             return ("dice", tuple((w, build_tree(process, summary, (*prefix, faces)))
                                   for faces, w in throws(what.count, what.sides)))
-        weight = Fraction(1, int(what))
-        return ("dice", tuple((weight, build_tree(process, summary, (*prefix, face)))
+        return ("dice", tuple((1, build_tree(process, summary, (*prefix, face)))
                               for face in range(1, int(what) + 1)))
     return ("leaf", summary(result))
 
@@ -183,12 +240,5 @@ def evaluate(tree: Tree, value: Callable[[Any], Dist], me: str) -> Dist:
         return value(tree[1])
     if kind == "dice":
         return mix([(w, evaluate(sub, value, me)) for w, sub in tree[1]])
-    best: Dist | None = None
-    best_key: tuple[Fraction, ...] | None = None
-    for _, sub in tree[2]:
-        dist = evaluate(sub, value, me)
-        key = policy_key(dist, tree[1] == me)
-        if best_key is None or key > best_key:
-            best, best_key = dist, key
-    assert best is not None
-    return best
+    dists = [evaluate(sub, value, me) for _, sub in tree[2]]
+    return dists[best_of(dists, tree[1] == me)]

@@ -1,4 +1,5 @@
-"""The effect vocabulary in Python: one function per catalogue verb, called positionally by generated code.
+"""The effect vocabulary in Python: one function per catalogue verb, called by generated code with the
+catalogue's parameter names as keywords (a Python keyword gets a trailing underscore: `from_`).
 
 Conditions return a bool; modifiers change the fight side or the setup in progress; actions change the
 state or, where the runtime does not model the board (moving, ending a turn), are recorded in the log.
@@ -35,12 +36,25 @@ def _actor(ctx: Context) -> Character:
 # ---- conditions ------------------------------------------------------------------------
 
 
-def lives(ctx: Context, r: Range) -> bool:
-    return _in(_actor(ctx).lives, r)
+def lives(ctx: Context, range: Range) -> bool:  # noqa: A002 - the catalogue's parameter name
+    return _in(_actor(ctx).lives, range)
 
 
-def stat_is(ctx: Context, stat: str, r: Range) -> bool:
-    return _in(_actor(ctx).stats.get(stat, 0), r)
+def last_life(ctx: Context) -> bool:
+    """One life left: at a fight's result, before the loss is paid, the loss would take the last one."""
+    return _actor(ctx).lives == 1
+
+
+def on_turn(ctx: Context) -> bool:
+    """The hero is the one whose turn it is: the fact `active` names it (absent: assumed not on turn)."""
+    active = ctx.facts.get("active")
+    if active is None:
+        ctx.provisional.add("assumed no hero is on turn (fact `active` not given)")
+    return active == _actor(ctx).id
+
+
+def stat_is(ctx: Context, stat: str, range: Range) -> bool:  # noqa: A002
+    return _in(_actor(ctx).stats.get(stat, 0), range)
 
 
 def at_maximum(ctx: Context, stat: str) -> bool:
@@ -69,14 +83,15 @@ def result(ctx: Context, outcome: str) -> bool:
 
 
 def double(ctx: Context, faces: Range) -> bool:
-    dice = _side(ctx).faces()
+    side = _side(ctx)
+    dice = [d if d in side.rolled_in_doubles else side.counts_as.get(d, d) for d in side.dice]
     return len(dice) == 2 and dice[0] == dice[1] and _in(dice[0], faces)
 
 
 
 
-def roll_in(ctx: Context, r: Range) -> bool:
-    return ctx.last_roll is not None and _in(ctx.last_roll, r)
+def roll_in(ctx: Context, range: Range) -> bool:  # noqa: A002
+    return ctx.last_roll is not None and _in(ctx.last_roll, range)
 
 
 def first_step(ctx: Context) -> bool:
@@ -97,12 +112,12 @@ def first_entry(ctx: Context) -> bool:
     return bool(ctx.fact("first_entry", True))
 
 
-def players(ctx: Context, r: Range) -> bool:
-    return _in(int(ctx.facts.get("players", len(ctx.characters))), r)
+def players(ctx: Context, range: Range) -> bool:  # noqa: A002
+    return _in(int(ctx.facts.get("players", len(ctx.characters))), range)
 
 
-def margin(ctx: Context, r: Range) -> bool:
-    return _in(_side(ctx).margin, r)
+def margin(ctx: Context, range: Range) -> bool:  # noqa: A002
+    return _in(_side(ctx).margin, range)
 
 
 def took_reward(ctx: Context) -> bool:
@@ -138,8 +153,11 @@ def weapon_value(ctx: Context, item: str, value: int) -> None:
     _side(ctx).weapon_values[item] = value
 
 
-def die_counts_as(ctx: Context, face: int, as_: int) -> None:
-    _side(ctx).counts_as[face] = as_
+def die_counts_as(ctx: Context, face: int, as_: int, in_doubles: bool = True) -> None:
+    side = _side(ctx)
+    side.counts_as[face] = as_
+    if not in_doubles:
+        side.rolled_in_doubles.add(face)
 
 
 def tie_wins(ctx: Context) -> None:
@@ -191,12 +209,12 @@ def retreat_to(ctx: Context, where: str) -> None:
     _side(ctx).retreat_to = where
 
 
-def loss_costs(ctx: Context, amount: int) -> None:
-    _side(ctx).loss_costs = amount
+def loss_costs(ctx: Context, lives: int) -> None:
+    _side(ctx).loss_costs = lives
 
 
-def tie_costs(ctx: Context, amount: int) -> None:
-    _side(ctx).tie_costs = amount
+def tie_costs(ctx: Context, lives: int) -> None:
+    _side(ctx).tie_costs = lives
 
 
 def opponent_mod(ctx: Context, amount: int) -> None:
@@ -425,11 +443,24 @@ def curse(ctx: Context, who: str = "self") -> None:
     ctx.record("cursed", target)
 
 
+def _droppable(ctx: Context, who: Character) -> list[str]:
+    """What the hero can still leave behind: not the spells it has just cast in this fight and will
+    discard after it (a spent spell is gone, it cannot be left on a tile for someone else)."""
+    held = who.held()
+    side = ctx.side
+    if side is not None and side.who is who:
+        for spell in side.spells_used:
+            if spell not in side.keep and spell in held:
+                held.remove(spell)
+    return held
+
+
 def drop_item(ctx: Context, where: str = "here") -> None:
     """Leave an item on a tile: the item running this effect, or one the hero picks."""
     who = _actor(ctx)
-    item = ctx.owner if ctx.owner in who.held() else (
-        str(ctx.ask("drop_item", tuple(sorted(set(who.held()))))) if who.held() else None)
+    held = _droppable(ctx, who)
+    item = ctx.owner if ctx.owner in held else (
+        str(ctx.ask("drop_item", tuple(sorted(set(held))))) if held else None)
     if item is not None:
         _remove(who, item)
     ctx.record("drop_item", item, where)
@@ -465,7 +496,7 @@ def cards_inactive(ctx: Context, deck: str) -> None:
         ctx.inactive.add(deck)
 
 
-def gain_abilities(ctx: Context, source: str = "other_heroes_in_play") -> None:
+def gain_abilities(ctx: Context, from_: str = "other_heroes_in_play") -> None:
     """The hero takes on the abilities of every other hero in play."""
     who = _actor(ctx)
     have = list(who.abilities) if who.abilities is not None else list(who.own_abilities(ctx.rules))
@@ -473,7 +504,7 @@ def gain_abilities(ctx: Context, source: str = "other_heroes_in_play") -> None:
         if other != who.id:
             have.extend(a for a in ctx.characters[other].own_abilities(ctx.rules) if a not in have)
     who.abilities = have
-    ctx.record("gain_abilities", source)
+    ctx.record("gain_abilities", from_)
 
 
 def lose_abilities(ctx: Context) -> None:

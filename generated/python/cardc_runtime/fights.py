@@ -1,0 +1,85 @@
+"""Game-neutral entry points for exact fight odds: what `cardc odds` and the balance tables call.
+
+The compiler names no game: it reads from the content which kinds fight (an `odds` declaration) and asks
+this module for fighters and odds. Items go into the slot their `slot` attribute names. The fight itself
+is resolved by the engine (today `karak.py`'s skeleton; the procedures declared in content replace it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .context import Character, Context
+from .inputs import Scripted
+from .karak import LoadoutError, can_challenge, make_hero
+from .karak_odds import duel_odds, duel_outcome_odds, monster_odds
+from .model import Ruleset
+from .odds import Odds
+
+__all__ = ["LoadoutError", "challenge_allowed", "duel", "duel_outcome", "fight", "make_fighter", "place_items"]
+
+# Character fields that hold each slot's items (any other slot: `items`).
+_SLOT_FIELDS = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "treasures"}
+
+
+def place_items(rules: Ruleset, items: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Items by the slot their `slot` attribute names, in the order given."""
+    slots: dict[str, list[str]] = {}
+    for item in items:
+        entity = rules.get(item)
+        if entity is None:
+            raise LoadoutError(f"no item {item!r}")
+        slot = entity.attr("slot")
+        if not isinstance(slot, str):
+            raise LoadoutError(f"{item} has no slot: it cannot be carried")
+        slots.setdefault(slot, []).append(item)
+    return {k: tuple(v) for k, v in slots.items()}
+
+
+def make_fighter(rules: Ruleset, ident: str, *, lives: int | None = None,
+                 slots: Mapping[str, Sequence[str]] | None = None, cursed: bool = False) -> Character:
+    """A fighter with the items in its slots (checked against the slot limits)."""
+    given = dict(slots or {})
+    unknown = sorted(set(given) - set(_SLOT_FIELDS))
+    if unknown:
+        raise LoadoutError(f"no slot {unknown[0]!r}; slots: {', '.join(_SLOT_FIELDS)}")
+    fields = {_SLOT_FIELDS[k]: tuple(v) for k, v in given.items()}
+    return make_hero(rules, ident, lives=lives, cursed=cursed, **fields)
+
+
+def fight(rules: Ruleset, who: Character, opponent: str, variants: Iterable[str] = (),
+          facts: dict[str, Any] | None = None) -> Odds:
+    """Exact odds of `who` fighting the opponent entity."""
+    return monster_odds(rules, who, opponent, variants, facts)
+
+
+def duel(rules: Ruleset, attacker: Character, defender: Character, variants: Iterable[str] = (),
+         facts: dict[str, Any] | None = None) -> Odds:
+    """Exact odds of a duel with its consequences (lives, items, flights) as extra events."""
+    return duel_odds(rules, attacker, defender, variants, facts)
+
+
+def duel_outcome(rules: Ruleset, attacker: Character, defender: Character, variants: Iterable[str] = (),
+                 facts: dict[str, Any] | None = None) -> Odds:
+    """Exact win / tie / loss of the attacker in a duel, without the consequences (faster)."""
+    return duel_outcome_odds(rules, attacker, defender, variants, facts)
+
+
+def challenge_allowed(rules: Ruleset, attacker: Character, defender: Character, variants: Iterable[str],
+                      facts: dict[str, Any]) -> bool:
+    """Whether a rule offers the attacker a challenge when the two meet (e.g. both armed)."""
+    return can_challenge(Context(rules, Scripted(), frozenset(variants), dict(facts)), attacker, defender)
+
+
+def sheet(rules: Ruleset, fighter: str, card: str | None, variants: Iterable[str], stats: Sequence[str],
+          limits: Sequence[str]) -> tuple[dict[str, int | None], dict[str, int | None], dict[str, int | None],
+                                          list[str]]:
+    """A fighter's stats at the start and at most, and its slot limits (None: not known), with the notes
+    of the provisional values they rest on."""
+    from .prophecy import make_character
+
+    ctx = Context(rules, Scripted(), frozenset(variants))
+    _, got = make_character(ctx, fighter, card)
+    return ({k: got.start.get(k) for k in stats}, {k: got.maximum.get(k) for k in stats},
+            {k: got.limits.get(k) for k in limits}, list(got.provisional))
