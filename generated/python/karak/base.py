@@ -999,11 +999,11 @@ def fx_sacrifice_1(ctx: Context) -> None:
     """Sacrifice (ability `sacrifice`), effect 1: on fight_roll.
 
     Rule: After the dice are rolled in a fight, if this effect has not yet been used this turn and you
-      do not have 1 life: choose one: lose 1 life and +1 to your attack; or do nothing.
+      have 2 or more lives: choose one: lose 1 life and +1 to your attack; or do nothing.
 
     When: Right after the dice of a fight are rolled, when abilities may change the dice.
-    Only if (first_use(per=turn) and not lives(range=1)) (first_use: This effect has not yet run in the
-      current fight, turn or game.; lives: The hero's current lives lie in the range.)
+    Only if (first_use(per=turn) and lives(range=(2, 99))) (first_use: This effect has not yet run in
+      the current fight, turn or game.; lives: The hero's current lives lie in the range.)
     Then:
     - choose one of: sacrifice, keep
       sacrifice:
@@ -1013,7 +1013,7 @@ def fx_sacrifice_1(ctx: Context) -> None:
         - nothing
     Source: karak/base/heroes.cardc:132; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (v.first_use(ctx, per='turn') and not v.lives(ctx, range=(1, 1))):
+    if not (v.first_use(ctx, per='turn') and v.lives(ctx, range=(2, 99))):
         return
     choice1 = ctx.choose('sacrifice#1', ('sacrifice', 'keep'))
     if choice1 == 'sacrifice':
