@@ -54,7 +54,8 @@ def check_odds_flags(args: argparse.Namespace) -> list[str]:
     """Errors in the flags of `cardc odds` that need no content: combinations that contradict or do not apply."""
     errors = []
     duel_only = {"vs_lives": "--vs-lives", "vs_items": "--vs-items", "vs_weapons": "--vs-weapons",
-                 "vs_spells": "--vs-spells", "vs_cursed": "--vs-cursed", "by": "--by"}
+                 "vs_spells": "--vs-spells", "vs_cursed": "--vs-cursed", "vs_cards": "--vs-cards",
+                 "vs_stat": "--vs-stat", "by": "--by"}
     for dest, flag in (("lives", "--lives"), ("vs_lives", "--vs-lives")):
         value = getattr(args, dest)
         if value is not None and not 1 <= value <= 99:
