@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import count
 from typing import TYPE_CHECKING, Any, Literal
 
 from .inputs import Choice, Inputs
@@ -112,6 +113,9 @@ class Fight:
     sides: list[Side]
     monster: EntityData | None = None
     target: int | None = None  # the value to beat when fighting a monster
+    # names this fight for `first_use(per=fight)`; never reused in a process (an `id()` could be, once the
+    # fight before it is freed, which made "once per fight" effects depend on memory layout)
+    serial: int = field(default_factory=count().__next__)
 
     def other(self, side: Side) -> Side | None:
         return next((s for s in self.sides if s is not side), None)
@@ -136,7 +140,7 @@ class Context:
     provisional: set[str] = field(default_factory=set)
     setup: dict[str, int] = field(default_factory=dict)  # stat and slot modifiers collected at setup
     effect: str = ""  # the key of the effect running now (owner#index)
-    used: set[tuple[str, str]] = field(default_factory=set)  # (effect, scope) for first_use
+    used: set[tuple[str, object]] = field(default_factory=set)  # (effect, scope) for first_use
     prevented: bool = False  # a `prevent` ran for the event being fired
     loops: dict[str, int] = field(default_factory=dict)
     turn: int = 0

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import random
+import weakref
 from collections import deque
 from collections.abc import Sequence
 from typing import Any
@@ -26,7 +27,6 @@ from .state import Play, Pos, opposite, step
 
 WIN_ENOUGH = 0.5
 LOW_LIVES = 2
-_ODDS: dict[tuple[Any, ...], float] = {}
 
 
 class _FirstOption(Inputs):
@@ -39,12 +39,12 @@ class _FirstOption(Inputs):
 
 def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozenset[str]) -> float:
     """The exact chance that `hero` beats `monster` with its weapons and abilities, spells not counted
-    (a spell can only raise it, and the bot casts one when this chance is too low), at full lives. Cached per
-    process, so
-    the enumeration runs once per loadout and monster over all the games a worker plays."""
+    (a spell can only raise it, and the bot casts one when this chance is too low), at full lives. Memoized on
+    the ruleset, so the enumeration runs once per loadout and monster over all the games a worker plays."""
     weapons = tuple(sorted(hero.weapons))
-    key = (id(rules), hero.id, weapons, hero.cursed, monster, variants)
-    if key not in _ODDS:
+    key = ("greedy odds", hero.id, weapons, hero.cursed, monster, variants)
+
+    def compute() -> float:
         from .fight_odds import monster_odds
 
         probe = hero.copy()
@@ -52,10 +52,16 @@ def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozense
         probe.unconscious = False
         probe.lives = probe.max_lives  # lives change often and rarely the odds: one figure per loadout
         try:
-            _ODDS[key] = float(monster_odds(rules, probe, monster, variants).win)
+            return float(monster_odds(rules, probe, monster, variants).win)
         except (ValueError, KeyError):  # a monster without a known strength: unknown odds, avoid it
-            _ODDS[key] = 0.0
-    return _ODDS[key]
+            return 0.0
+
+    return float(rules.memo(key, compute))
+
+
+def cached_odds(rules: Ruleset) -> dict[tuple[Any, ...], float]:
+    """The win chances `win_chance` has computed on this ruleset so far (for tests and reports)."""
+    return {k: v for k, v in rules._cache.items() if isinstance(k, tuple) and k[:1] == ("greedy odds",)}
 
 
 def _probe_heals(rules: Ruleset, owner: str, trigger: str, variants: frozenset[str]) -> bool:
@@ -94,14 +100,15 @@ def _monster(ctx: Context, play: Play, pos: Pos) -> str | None:
     return next((t for t in placed.tokens if ctx.rules.entity(t).attr("strength") is not None), None)
 
 
-_ADJ: dict[int, tuple[int, dict[Pos, list[Pos]]]] = {}
+_ADJ: dict[int, tuple[weakref.ref[Play], int, dict[Pos, list[Pos]]]] = {}
 
 
 def _adjacency(play: Play) -> dict[Pos, list[Pos]]:
-    """Tiles joined by a passage, rebuilt only when a tile was added (placed tiles never turn again)."""
+    """Tiles joined by a passage, rebuilt only when a tile was added (placed tiles never turn again). Kept by
+    `id(play)` with a weak reference to check it is the same table (an id is reused once a game is freed)."""
     cached = _ADJ.get(id(play))
-    if cached is not None and cached[0] == len(play.board):
-        return cached[1]
+    if cached is not None and cached[0]() is play and cached[1] == len(play.board):
+        return cached[2]
     board = play.board
     adj: dict[Pos, list[Pos]] = {}
     for p, placed in board.items():
@@ -114,7 +121,7 @@ def _adjacency(play: Play) -> dict[Pos, list[Pos]]:
         adj[p] = sorted(out)
     if len(_ADJ) > 64:
         _ADJ.clear()
-    _ADJ[id(play)] = (len(board), adj)
+    _ADJ[id(play)] = (weakref.ref(play), len(board), adj)
     return adj
 
 
