@@ -283,17 +283,63 @@ class Context:
             own.extend(e.id for e in self.rules.of_kind("curse"))
         return glob + tuple(o for o in dict.fromkeys(own) if o in known)
 
+    def relevant_owners(self, actor: Character | None, trigger: str) -> tuple[str, ...]:
+        """`owners(actor, trigger)` reduced to the entities that have an effect of `trigger` at all, in the
+        same order: the same effects in the same order, found without building (and hashing) the whole list
+        on every event."""
+        rules = self.rules
+        has = rules.owners_of(trigger)
+        if not has:
+            return ()
+        if trigger in WORLD_TRIGGERS:
+            return tuple(o for o in sorted(rules.entities) if o in has)
+        glob = rules.memo(("global owners of", trigger), lambda: tuple(
+            o for o in self.owners(None, trigger) if o in has))
+        if actor is None:
+            return glob  # type: ignore[no-any-return]
+        own: list[str] = []
+        if trigger in TILE_TRIGGERS:
+            play = self.play
+            if play is not None:
+                placed = play.last_revealed if self.facts.get("revealing") else play.here(actor.id)
+                if placed is not None and not placed.corridor:
+                    own.append(placed.tile)
+                    own += placed.tokens
+            else:
+                tile = self.facts.get("tile")
+                if isinstance(tile, tuple):
+                    own += tile
+                elif tile is not None:
+                    own.append(str(tile))
+        if "place" in self.facts:
+            own.append(str(self.facts["place"]))
+        fight = self.fight
+        if fight is not None and fight.monster is not None:
+            own.append(fight.monster.id)
+        own.append(actor.id)
+        own += actor.cards
+        if not actor.no_abilities:
+            own += actor.abilities if actor.abilities is not None else actor.own_abilities(rules)
+        own += actor.weapons
+        own += actor.spells
+        own += actor.keys
+        own += actor.treasures
+        own += actor.items
+        if actor.cursed:  # the curse is a card the cursed hero carries (its effects switch abilities off)
+            own += rules.memo(("curse cards",), lambda: [e.id for e in rules.of_kind("curse")])
+        mine = [o for o in own if o in has]
+        return glob + tuple(mine) if mine else glob  # type: ignore[no-any-return]
+
     def fire(self, trigger: str, actor: Character | None = None, side: Side | None = None,
              **event: Any) -> list[EffectDef]:
         """Run every active effect of `trigger` for `actor`; returns the effects that ran."""
-        saved = (self.actor, self.side, self.owner, self.effect)
-        self.actor, self.side = actor, side
         if trigger == "always" and actor is not None:
             actor.no_abilities = False  # `always` modifiers hold while their card or rule does: recomputed
-        effects = self.rules.effects_of(self.owners(actor, trigger), trigger, self.variants, event)
+        effects = self.rules.effects_of(self.relevant_owners(actor, trigger), trigger, self.variants, event)
         if not effects:
-            self.actor, self.side = saved[0], saved[1]
             return effects
+        saved = (self.actor, self.side, self.owner, self.effect)
+        self.actor, self.side = actor, side
         try:
             for fx in effects:
                 if not self._inactive(fx.owner):

@@ -318,11 +318,10 @@ def _neighbours(play: Play, pos: Pos | None, *, walls: bool = False, ctx: Contex
     """Revealed tiles one step away: through a passage, through a wall (walls=True) or by portal."""
     if pos is None or pos not in play.board:
         return []
-    out = []
-    for side in range(4):
-        there = step(pos, side)
-        if there in play.board and (walls or play.connected(pos, side)):
-            out.append(there)
+    if walls:
+        out = [there for side in range(4) if (there := step(pos, side)) in play.board]
+    else:
+        out = list(play.passages()[pos])
     if ctx is not None and _tile_has(ctx, play.board[pos].tile, "portal_link"):
         out += [p for p, t in play.board.items() if p != pos and _tile_has(ctx, t.tile, "portal_link")]
     return out
