@@ -63,8 +63,12 @@ class Character:
                          dict(self.spent), self.no_abilities)
 
     def own_abilities(self, rules: Ruleset) -> tuple[str, ...]:
-        return rules.memo(("abilities", self.id), lambda: tuple(  # type: ignore[no-any-return]
-            sorted(e.id for e in rules.children(self.id, "ability"))))
+        key = ("abilities", self.id)
+        try:
+            return rules._cache[key]  # type: ignore[no-any-return]
+        except KeyError:
+            return rules.memo(key, lambda: tuple(  # type: ignore[no-any-return]
+                sorted(e.id for e in rules.children(self.id, "ability"))))
 
 
 @dataclass
@@ -286,49 +290,59 @@ class Context:
     def relevant_owners(self, actor: Character | None, trigger: str) -> tuple[str, ...]:
         """`owners(actor, trigger)` reduced to the entities that have an effect of `trigger` at all, in the
         same order: the same effects in the same order, found without building (and hashing) the whole list
-        on every event."""
+        on every event. Each group of candidates (tile, items, ...) is looked at only when it holds one."""
         rules = self.rules
-        has = rules.owners_of(trigger)
-        if not has:
+        plan = rules.memo(("fire plan", trigger), lambda: self._fire_plan(trigger))
+        if plan is None:
             return ()
-        if trigger in WORLD_TRIGGERS:
-            return tuple(o for o in sorted(rules.entities) if o in has)
-        glob = rules.memo(("global owners of", trigger), lambda: tuple(
-            o for o in self.owners(None, trigger) if o in has))
-        if actor is None:
+        glob, local = plan
+        if actor is None or not local:
             return glob  # type: ignore[no-any-return]
-        own: list[str] = []
+        mine: list[str] = []
         if trigger in TILE_TRIGGERS:
             play = self.play
             if play is not None:
                 placed = play.last_revealed if self.facts.get("revealing") else play.here(actor.id)
                 if placed is not None and not placed.corridor:
-                    own.append(placed.tile)
-                    own += placed.tokens
+                    if placed.tile in local:
+                        mine.append(placed.tile)
+                    if placed.tokens and not local.isdisjoint(placed.tokens):
+                        mine += [o for o in placed.tokens if o in local]
             else:
                 tile = self.facts.get("tile")
                 if isinstance(tile, tuple):
-                    own += tile
-                elif tile is not None:
-                    own.append(str(tile))
-        if "place" in self.facts:
-            own.append(str(self.facts["place"]))
+                    mine += [o for o in tile if o in local]
+                elif tile is not None and str(tile) in local:
+                    mine.append(str(tile))
+        facts = self.facts
+        if "place" in facts and str(facts["place"]) in local:
+            mine.append(str(facts["place"]))
         fight = self.fight
-        if fight is not None and fight.monster is not None:
-            own.append(fight.monster.id)
-        own.append(actor.id)
-        own += actor.cards
-        if not actor.no_abilities:
-            own += actor.abilities if actor.abilities is not None else actor.own_abilities(rules)
-        own += actor.weapons
-        own += actor.spells
-        own += actor.keys
-        own += actor.treasures
-        own += actor.items
+        if fight is not None and fight.monster is not None and fight.monster.id in local:
+            mine.append(fight.monster.id)
+        if actor.id in local:
+            mine.append(actor.id)
+        for group in (actor.cards,
+                      () if actor.no_abilities else
+                      actor.abilities if actor.abilities is not None else actor.own_abilities(rules),
+                      actor.weapons, actor.spells, actor.keys, actor.treasures, actor.items):
+            if group and not local.isdisjoint(group):
+                mine += [o for o in group if o in local]
         if actor.cursed:  # the curse is a card the cursed hero carries (its effects switch abilities off)
-            own += rules.memo(("curse cards",), lambda: [e.id for e in rules.of_kind("curse")])
-        mine = [o for o in own if o in has]
+            mine += [o for o in rules.memo(("curse cards",), lambda: [e.id for e in rules.of_kind("curse")])
+                     if o in local]
         return glob + tuple(mine) if mine else glob  # type: ignore[no-any-return]
+
+    def _fire_plan(self, trigger: str) -> tuple[tuple[str, ...], frozenset[str]] | None:
+        """For `trigger`: the global owners that have an effect of it (in order), and the other entities that
+        have one (None: no entity has one)."""
+        has = self.rules.owners_of(trigger)
+        if not has:
+            return None
+        if trigger in WORLD_TRIGGERS:
+            return tuple(o for o in sorted(self.rules.entities) if o in has), frozenset()
+        glob = tuple(o for o in self.owners(None, trigger) if o in has)
+        return glob, has - frozenset(glob)
 
     def fire(self, trigger: str, actor: Character | None = None, side: Side | None = None,
              **event: Any) -> list[EffectDef]:

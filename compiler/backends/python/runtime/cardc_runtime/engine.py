@@ -18,7 +18,7 @@ from .fight import make_hero, slot_limits
 from .inputs import Choice, Inputs
 from .model import Ruleset
 from .play_verbs import _takeable
-from .state import Play, step
+from .state import Play
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +43,10 @@ class RandomBot:
 
     def choose(self, view: View, options: Sequence[Any]) -> int:
         return self.rng.randrange(len(options))
+
+
+def _holding(me: Character) -> tuple[Any, ...]:
+    return (me.id, tuple(me.weapons), tuple(me.spells), tuple(me.keys), tuple(me.treasures), tuple(me.items))
 
 
 def _slot(ctx: Context, item: str) -> str:
@@ -98,11 +102,10 @@ class SensibleBot(RandomBot):
         placed = play.here(who) if play is not None else None
         return placed is not None and self._worth(ctx, ctx.characters[who], placed)
 
-    def _worth(self, ctx: Context, me: Character, placed: Any) -> bool:
+    def _worth(self, ctx: Context, me: Character, placed: Any, holds: tuple[Any, ...] | None = None) -> bool:
         """An item lies there that fills a free slot or beats the weakest item of its full slot. Remembered
         per game by what the hero holds and what lies there (all the answer depends on)."""
-        key = (me.id, tuple(me.weapons), tuple(me.spells), tuple(me.keys), tuple(me.treasures), tuple(me.items),
-               tuple(placed.items))
+        key = (holds or _holding(me), tuple(placed.items))
         seen = self._worth_seen
         if seen.get("_table") is not ctx:  # a new game (or another table): start afresh
             seen.clear()
@@ -148,13 +151,12 @@ class SensibleBot(RandomBot):
         monsters = {p: strength[tok] for p, t in play.board.items() for tok in t.tokens if tok in strength}
         goals = {p for p, s in monsters.items() if s < power + 3}
         if not goals:  # nothing to fight yet: the frontier, where new tiles (and items) are found
-            board = play.board
-            goals = {p for p, t in board.items() if any(step(p, s) not in board for s in t.exits)} \
-                if play.zones.get("stack") else set()
+            goals = set(play.open_edges()) if play.zones.get("stack") else set()
         if not goals and monsters:
             weakest = min(monsters.values())
             goals = {p for p, s in monsters.items() if s == weakest}
-        goals |= {p for p, t in play.board.items() if t.items and self._worth(ctx, me, t)}
+        holds = _holding(me)
+        goals |= {p for p, t in play.board.items() if t.items and self._worth(ctx, me, t, holds)}
         goals.discard(play.position.get(who))
         if not goals or self.rng.random() < 0.2:
             return self.rng.randrange(len(labels))

@@ -15,15 +15,13 @@
 from __future__ import annotations
 
 import random
-import weakref
-from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
 from .context import Character, Context
 from .inputs import Inputs
 from .model import Ruleset
-from .state import Play, Pos, opposite, step
+from .state import Play, Pos
 
 WIN_ENOUGH = 0.5
 LOW_LIVES = 2
@@ -95,51 +93,44 @@ def _pos(label: Any) -> Pos:
 
 def _monster(ctx: Context, play: Play, pos: Pos) -> str | None:
     placed = play.board.get(pos)
-    if placed is None:
+    if placed is None or not placed.tokens:
         return None
-    return next((t for t in placed.tokens if ctx.rules.entity(t).attr("strength") is not None), None)
+    fighters = _fighters(ctx.rules)
+    for t in placed.tokens:
+        fights = fighters.get(t)
+        if fights is None:
+            fights = fighters[t] = ctx.rules.entity(t).attr("strength") is not None
+        if fights:
+            return t
+    return None
 
 
-_ADJ: dict[int, tuple[weakref.ref[Play], int, dict[Pos, list[Pos]]]] = {}
+def _fighters(rules: Ruleset) -> dict[str, bool]:
+    """Whether each token seen so far has a strength (is fought), remembered per ruleset."""
+    try:
+        return rules._cache[("greedy fighters",)]  # type: ignore[no-any-return]
+    except KeyError:
+        return rules.memo(("greedy fighters",), dict)  # type: ignore[no-any-return]
 
 
-def _adjacency(play: Play) -> dict[Pos, list[Pos]]:
-    """Tiles joined by a passage, rebuilt only when a tile was added (placed tiles never turn again). Kept by
-    `id(play)` with a weak reference to check it is the same table (an id is reused once a game is freed)."""
-    cached = _ADJ.get(id(play))
-    if cached is not None and cached[0]() is play and cached[1] == len(play.board):
-        return cached[2]
-    board = play.board
-    adj: dict[Pos, list[Pos]] = {}
-    for p, placed in board.items():
-        out = []
-        for side in placed.exits:
-            q = step(p, side)
-            there = board.get(q)
-            if there is not None and opposite(side) in there.exits:
-                out.append(q)
-        adj[p] = sorted(out)
-    if len(_ADJ) > 64:
-        _ADJ.clear()
-    _ADJ[id(play)] = (weakref.ref(play), len(board), adj)
-    return adj
-
-
-def _path_next(play: Play, start: Pos, goals: set[Pos], blocked: set[Pos]) -> tuple[dict[Pos, Pos], dict[Pos, int]]:
-    """Breadth-first from `start` along passages, not through `blocked`: first step and distance to each tile."""
-    adj = _adjacency(play)
-    first: dict[Pos, Pos] = {}
+def _distances(play: Play, start: Pos, goals: set[Pos], blocked: set[Pos]) -> dict[Pos, int]:
+    """Breadth-first from `start` along passages, not through `blocked` (unless it is a goal): the distance
+    to each tile reached."""
+    passages = play.passages()
     dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        p = queue.popleft()
-        for q in adj.get(p, ()):
-            if q in dist or (q in blocked and q not in goals):
-                continue
-            dist[q] = dist[p] + 1
-            first[q] = q if p == start else first[p]
-            queue.append(q)
-    return first, dist
+    frontier = [start]
+    d = 0
+    while frontier:
+        d += 1
+        nxt = []
+        for p in frontier:
+            for q in passages.get(p, ()):
+                if q in dist or (q in blocked and q not in goals):
+                    continue
+                dist[q] = d
+                nxt.append(q)
+        frontier = nxt
+    return dist
 
 
 class GreedyBot:
@@ -200,13 +191,13 @@ class GreedyBot:
             heal = self._heal_step(ctx, me, here, opts)
             if heal is not None:
                 return heal
-        blocked = {p for p in play.board if (m := _monster(ctx, play, p)) is not None
-                   and win_chance(ctx.rules, me, m, ctx.variants) < self.WIN_ENOUGH}
+        monsters = {p: m for p, t in play.board.items() if t.tokens and (m := _monster(ctx, play, p)) is not None}
+        blocked = {p for p, m in monsters.items() if win_chance(ctx.rules, me, m, ctx.variants) < self.WIN_ENOUGH}
         self.avoid = blocked
-        goals = {p for p in play.board if p != here and p not in blocked and (
-            _monster(ctx, play, p) is not None or self._wants_here(ctx, me, p))}
+        goals = {p for p, t in play.board.items() if p != here and p not in blocked and (
+            p in monsters or (t.items and self._wants_here(ctx, me, p)))}
         if "walk" in opts and here is not None:
-            first, dist = _path_next(play, here, goals, blocked)
+            dist = _distances(play, here, goals, blocked)
             reachable = [g for g in goals if g in dist]
             if reachable:
                 self.target = min(reachable, key=lambda g: (dist[g], g))
@@ -215,9 +206,8 @@ class GreedyBot:
         if "explore" in opts and self._explore_good(ctx, me):
             return "explore"
         if "walk" in opts and here is not None:  # towards an open edge of the board, to explore from there
-            edges = {p for p, t in play.board.items() if p != here and p not in blocked
-                     and any(step(p, s) not in play.board for s in t.exits)}
-            first, dist = _path_next(play, here, edges, blocked)
+            edges = {p for p in play.open_edges() if p != here and p not in blocked}
+            dist = _distances(play, here, edges, blocked)
             reachable = [g for g in edges if g in dist]
             if reachable and play.zones.get("stack"):
                 self.target = min(reachable, key=lambda g: (dist[g], g))
@@ -227,7 +217,7 @@ class GreedyBot:
         if "walk" in opts and here is not None and me.lives > self.LOW_LIVES:
             # nothing better left: take on the monster with the best odds (a lost fight costs a life, and
             # only beaten monsters end the game)
-            first, dist = _path_next(play, here, blocked, set())
+            dist = _distances(play, here, blocked, set())
             chances = {p: win_chance(ctx.rules, me, m, ctx.variants) for p in blocked if p in dist
                        and (m := _monster(ctx, play, p)) is not None}
             if chances:
@@ -261,9 +251,9 @@ class GreedyBot:
         if here in healing:
             return "stop" if "stop" in opts else None
         if "walk" in opts and here is not None:
-            blocked = {p for p in play.board if _monster(ctx, play, p) is not None}
+            blocked = {p for p, t in play.board.items() if t.tokens and _monster(ctx, play, p) is not None}
             self.avoid = blocked
-            _, dist = _path_next(play, here, healing, blocked)
+            dist = _distances(play, here, healing, blocked)
             near = [p for p in healing if p in dist]
             if near:
                 self.target = min(near, key=lambda p: (dist[p], p))
@@ -290,7 +280,7 @@ class GreedyBot:
         best, best_d = None, 10**9
         me = ctx.characters[who]
         # passages join both ways: one search from the target, around the monsters the step avoided
-        _, dist = _path_next(play, self.target, set(), self.avoid - {self.target})
+        dist = _distances(play, self.target, set(), self.avoid - {self.target})
         for i, label in enumerate(opts):
             try:
                 pos = _pos(label)

@@ -111,6 +111,24 @@ class Play:
         self._passages = (len(board), found)
         return found
 
+    _edges: tuple[int, set[Pos]] = field(default_factory=lambda: (0, set()), init=False, repr=False, compare=False)
+
+    def open_edges(self) -> set[Pos]:
+        """The tiles with an exit towards a square where no tile lies yet (where the board can grow). The
+        caller must not change the set."""
+        board = self.board
+        size, found = self._edges
+        if size != len(board):
+            found = set()
+            for (x, y), placed in board.items():
+                for side in placed.exits:
+                    dx, dy = DELTA[side]
+                    if (x + dx, y + dy) not in board:
+                        found.add((x, y))
+                        break
+            self._edges = (len(board), found)
+        return found
+
     def here(self, who: str) -> Placed | None:
         pos = self.position.get(who)
         return None if pos is None else self.board.get(pos)
