@@ -306,6 +306,11 @@ def portal_link(ctx: Context) -> None:
 
 def _tile_has(ctx: Context, tile: str, modifier: str) -> bool:
     """Whether the tile's own `always` effects set `modifier` (e.g. portal_link)."""
+    try:
+        return bool(ctx.rules._cache[("tile has", tile, modifier, ctx.variants)])
+    except KeyError:
+        pass
+
     def probe() -> bool:
         test = Context(ctx.rules, ctx.inputs, ctx.variants)
         for fx in ctx.rules.effects_of([tile], "always", ctx.variants):
@@ -851,8 +856,19 @@ def can_use_item(ctx: Context) -> bool:
 
 
 def _usable_now(ctx: Context, who: Character) -> list[str]:
-    return sorted({i for i in who.held() if ctx.rules.entity(i).attr("used_in") == "own_turn"
-                   and ctx.rules.effects_of([i], "use", ctx.variants)})
+    if not (who.weapons or who.spells or who.keys or who.treasures or who.items):
+        return []
+    known: dict[tuple[str, frozenset[str]], bool] = ctx.rules.memo(("usable in own turn",), dict)
+    out = set()
+    for i in who.held():
+        key = (i, ctx.variants)
+        usable = known.get(key)
+        if usable is None:
+            usable = known[key] = bool(ctx.rules.entity(i).attr("used_in") == "own_turn"
+                                       and ctx.rules.effects_of([i], "use", ctx.variants))
+        if usable:
+            out.add(i)
+    return sorted(out)
 
 
 def use_item(ctx: Context) -> None:
