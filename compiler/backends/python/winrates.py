@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from cardc.lower import ODDS_KIND, ODDS_PARTS
 from cardc.model import Project
 
 SEED = 2026
@@ -51,6 +52,11 @@ def _code_digest() -> str:
     return h.hexdigest()
 
 
+# Declarations that are not pieces of play: an expansion made only of these (e.g. variants and their odds
+# tables) is shown through its variants' columns, not as a column of its own.
+NOT_PIECES = frozenset({"variant", "expansion", ODDS_KIND, *ODDS_PARTS})
+
+
 def setups(job: Any) -> list[dict[str, Any]]:
     """Base game, each expansion that brings pieces of its own, each variant (with the expansion it needs)."""
     from cardc.simulation.table import game_options, load_package
@@ -60,7 +66,7 @@ def setups(job: Any) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{"id": "base", "expansions": [], "variants": []}]
     for e in options.expansions:
         pieces = [x for m in package.MODULES if m.EXPANSION == e and getattr(m, "VARIANT", None) is None
-                  for x in m.ENTITIES if x.kind not in ("variant", "expansion")]
+                  for x in m.ENTITIES if x.kind not in NOT_PIECES]
         if pieces:
             out.append({"id": e, "expansions": [e], "variants": []})
     for v, e in sorted(options.variants.items()):
