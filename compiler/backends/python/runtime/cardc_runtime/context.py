@@ -292,7 +292,11 @@ class Context:
         same order: the same effects in the same order, found without building (and hashing) the whole list
         on every event. Each group of candidates (tile, items, ...) is looked at only when it holds one."""
         rules = self.rules
-        plan = rules.memo(("fire plan", trigger), lambda: self._fire_plan(trigger))
+        plans: dict[str, Any] = rules.memo(("fire plans",), dict)
+        try:
+            plan = plans[trigger]
+        except KeyError:
+            plan = plans[trigger] = self._fire_plan(trigger)
         if plan is None:
             return ()
         glob, local = plan
@@ -322,10 +326,13 @@ class Context:
             mine.append(fight.monster.id)
         if actor.id in local:
             mine.append(actor.id)
-        for group in (actor.cards,
-                      () if actor.no_abilities else
-                      actor.abilities if actor.abilities is not None else actor.own_abilities(rules),
-                      actor.weapons, actor.spells, actor.keys, actor.treasures, actor.items):
+        if actor.cards and not local.isdisjoint(actor.cards):
+            mine += [o for o in actor.cards if o in local]
+        if not actor.no_abilities:
+            group = actor.abilities if actor.abilities is not None else actor.own_abilities(rules)
+            if group and not local.isdisjoint(group):
+                mine += [o for o in group if o in local]
+        for group in (actor.weapons, actor.spells, actor.keys, actor.treasures, actor.items):
             if group and not local.isdisjoint(group):
                 mine += [o for o in group if o in local]
         if actor.cursed:  # the curse is a card the cursed hero carries (its effects switch abilities off)

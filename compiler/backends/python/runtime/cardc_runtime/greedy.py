@@ -21,6 +21,7 @@ from typing import Any
 from .context import Character, Context
 from .inputs import Inputs
 from .model import Ruleset
+from .play_verbs import _monster_token
 from .state import Play, Pos
 
 WIN_ENOUGH = 0.5
@@ -93,24 +94,7 @@ def _pos(label: Any) -> Pos:
 
 def _monster(ctx: Context, play: Play, pos: Pos) -> str | None:
     placed = play.board.get(pos)
-    if placed is None or not placed.tokens:
-        return None
-    fighters = _fighters(ctx.rules)
-    for t in placed.tokens:
-        fights = fighters.get(t)
-        if fights is None:
-            fights = fighters[t] = ctx.rules.entity(t).attr("strength") is not None
-        if fights:
-            return t
-    return None
-
-
-def _fighters(rules: Ruleset) -> dict[str, bool]:
-    """Whether each token seen so far has a strength (is fought), remembered per ruleset."""
-    try:
-        return rules._cache[("greedy fighters",)]  # type: ignore[no-any-return]
-    except KeyError:
-        return rules.memo(("greedy fighters",), dict)  # type: ignore[no-any-return]
+    return None if placed is None else _monster_token(ctx, placed)
 
 
 def _distances(play: Play, start: Pos, goals: set[Pos], blocked: set[Pos]) -> dict[Pos, int]:

@@ -458,9 +458,16 @@ def token_here(ctx: Context) -> bool:
 
 
 def _monster_token(ctx: Context, placed: Placed | None) -> str | None:
-    if placed is None:
+    if placed is None or not placed.tokens:
         return None
-    return next((t for t in placed.tokens if ctx.rules.entity(t).attr("strength") is not None), None)
+    known: dict[str, bool] = ctx.rules.memo(("has strength",), dict)  # token -> fought (remembered per ruleset)
+    for t in placed.tokens:
+        fought = known.get(t)
+        if fought is None:
+            fought = known[t] = ctx.rules.entity(t).attr("strength") is not None
+        if fought:
+            return t
+    return None
 
 
 def monster_here(ctx: Context) -> bool:
@@ -539,8 +546,13 @@ def teleport(ctx: Context, to: str = "fountain", who: str = "self", pick: str = 
 
 
 def _values(ctx: Context, tile: str) -> set[Any]:
-    return {v for k in ctx.rules.entity(tile).attrs for v in [ctx.rules.entity(tile).attr(k)]
-            if isinstance(v, str)}
+    """The tile's attribute values that are words (remembered per ruleset; callers only read the set)."""
+    known: dict[str, set[Any]] = ctx.rules.memo(("word values",), dict)
+    found = known.get(tile)
+    if found is None:
+        found = known[tile] = {v for k in ctx.rules.entity(tile).attrs for v in [ctx.rules.entity(tile).attr(k)]
+                               if isinstance(v, str)}
+    return found
 
 
 def _distances(ctx: Context, play: Play, start: Pos) -> dict[Pos, int]:
