@@ -171,7 +171,7 @@ class Context:
             event = {**self.event_values, **event}
             self.event_values = {}
         self.prevented = False
-        self.fire(trigger, self.actor, self.side, **event)
+        self._fire(trigger, self.actor, self.side, event)
 
     def loop(self, point: str) -> bool:
         """Counts the passes of a `while`; past the cap the game is stopped (it would never end)."""
@@ -354,17 +354,28 @@ class Context:
     def fire(self, trigger: str, actor: Character | None = None, side: Side | None = None,
              **event: Any) -> list[EffectDef]:
         """Run every active effect of `trigger` for `actor`; returns the effects that ran."""
+        return self._fire(trigger, actor, side, event)
+
+    def _fire(self, trigger: str, actor: Character | None, side: Side | None,
+              event: dict[str, Any]) -> list[EffectDef]:
         if trigger == "always" and actor is not None:
             actor.no_abilities = False  # `always` modifiers hold while their card or rule does: recomputed
-        effects = self.rules.effects_of(self.relevant_owners(actor, trigger), trigger, self.variants, event)
+        owners = self.relevant_owners(actor, trigger)
+        if not owners:
+            return []
+        effects = self.rules.effects_of(owners, trigger, self.variants, event)
         if not effects:
             return effects
         saved = (self.actor, self.side, self.owner, self.effect)
         self.actor, self.side = actor, side
         try:
             for fx in effects:
-                if not self._inactive(fx.owner):
-                    self.run(fx)
+                if (self.inactive or (self.side is not None and self.side.inactive)) and self._inactive(fx.owner):
+                    continue
+                self.owner, self.effect = fx.owner, fx.key
+                if fx.provisional:
+                    self.provisional.update(fx.provisional)
+                fx.run(self)
         finally:
             self.actor, self.side, self.owner, self.effect = saved
         return effects
