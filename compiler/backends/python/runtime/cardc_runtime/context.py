@@ -299,7 +299,7 @@ class Context:
             plan = plans[trigger] = self._fire_plan(trigger)
         if plan is None:
             return ()
-        glob, local = plan
+        glob, local = plan[0], plan[1]
         if actor is None or not local:
             return glob  # type: ignore[no-any-return]
         mine: list[str] = []
@@ -329,9 +329,14 @@ class Context:
         if actor.cards and not local.isdisjoint(actor.cards):
             mine += [o for o in actor.cards if o in local]
         if not actor.no_abilities:
-            group = actor.abilities if actor.abilities is not None else actor.own_abilities(rules)
-            if group and not local.isdisjoint(group):
-                mine += [o for o in group if o in local]
+            if actor.abilities is not None:
+                if not local.isdisjoint(actor.abilities):
+                    mine += [o for o in actor.abilities if o in local]
+            else:  # the character's own abilities that have the trigger, found once per character
+                own = plan[2].get(actor.id)
+                if own is None:
+                    own = plan[2][actor.id] = tuple(o for o in actor.own_abilities(rules) if o in local)
+                mine += own
         for group in (actor.weapons, actor.spells, actor.keys, actor.treasures, actor.items):
             if group and not local.isdisjoint(group):
                 mine += [o for o in group if o in local]
@@ -340,16 +345,17 @@ class Context:
                      if o in local]
         return glob + tuple(mine) if mine else glob  # type: ignore[no-any-return]
 
-    def _fire_plan(self, trigger: str) -> tuple[tuple[str, ...], frozenset[str]] | None:
-        """For `trigger`: the global owners that have an effect of it (in order), and the other entities that
-        have one (None: no entity has one)."""
+    def _fire_plan(self, trigger: str) -> tuple[tuple[str, ...], frozenset[str], dict[str, tuple[str, ...]]] | None:
+        """For `trigger`: the global owners that have an effect of it (in order), the other entities that
+        have one, and (filled as characters act) each character's own abilities among them. None: no entity
+        has an effect of `trigger`."""
         has = self.rules.owners_of(trigger)
         if not has:
             return None
         if trigger in WORLD_TRIGGERS:
-            return tuple(o for o in sorted(self.rules.entities) if o in has), frozenset()
+            return tuple(o for o in sorted(self.rules.entities) if o in has), frozenset(), {}
         glob = tuple(o for o in self.owners(None, trigger) if o in has)
-        return glob, has - frozenset(glob)
+        return glob, has - frozenset(glob), {}
 
     def fire(self, trigger: str, actor: Character | None = None, side: Side | None = None,
              **event: Any) -> list[EffectDef]:
