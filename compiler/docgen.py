@@ -50,7 +50,8 @@ def catalogue_tables(catalogue: Catalogue) -> str:
         out.append("| verb | parameters | written | what it does |")
         out.append("|---|---|---|---|")
         for v in verbs:
-            out.append(f"| `{v.name}` | {_params(v)} | {_example(v)} | {_cell(v.doc)} |")
+            doc = v.doc + (f" *Not simulated (descriptive): {v.descriptive}*" if v.descriptive else "")
+            out.append(f"| `{v.name}` | {_params(v)} | {_example(v)} | {_cell(doc)} |")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 

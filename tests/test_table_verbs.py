@@ -77,3 +77,32 @@ def test_start_resource_changes_the_counter_now() -> None:
     ctx, who = _ctx()
     verbs.start_resource(ctx, resource="experience", amount=2)
     assert who.stats["experience"] == 2 and ctx.setup["start:experience"] == 2
+
+
+def test_board_conditions_are_read_from_the_table_for_each_character() -> None:
+    """`on_board` and `left_cards_on` are what the table shows: who stands on the realm's paths, which
+    cards lie on its fields; `final_battle` is whether its start was fired. Nothing is assumed."""
+    ctx, who = _ctx()
+    other = Character("b", cards=["paladin"])
+    ctx.characters["b"] = other
+    board = "dragon_realm_board"
+    assert any(e.attr("board") == board for e in ctx.rules.of_kind("path"))
+    assert not verbs.on_board(ctx, board=board) and not verbs.left_cards_on(ctx, board=board)
+    verbs.enter_board(ctx, board=board)
+    assert verbs.on_board(ctx, board=board)
+    ctx.actor = other
+    assert not verbs.on_board(ctx, board=board)  # only the character who entered stands there
+    ctx.actor = who
+    artefact = next(e.id for e in ctx.rules.entities.values() if e.is_a("artefact"))
+    who.cards.append(artefact)
+    verbs.leave_artefacts(ctx)
+    assert verbs.left_cards_on(ctx, board=board) and artefact not in who.cards
+    ctx.actor = other
+    verbs.enter_board(ctx, board=board)
+    verbs.take_left_cards(ctx)  # the other one stands on the same first field and takes them
+    assert artefact in other.cards and not verbs.left_cards_on(ctx, board=board)
+    verbs.leave_board(ctx, board=board)
+    assert not verbs.on_board(ctx, board=board)
+    assert not verbs.final_battle(ctx)
+    ctx.fire("final_battle_start")
+    assert verbs.final_battle(ctx)

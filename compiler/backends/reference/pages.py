@@ -259,7 +259,28 @@ def provisional_page(ctx: RefContext) -> Page:
                        "rows": rows})
     else:
         blocks.append(_p(ctx.s("nothing")))
-    return page(ctx, "provisional", ctx.s("provisional"), [{"id": "all", "title": "", "blocks": blocks}])
+    return page(ctx, "provisional", ctx.s("provisional"), [{"id": "all", "title": "", "blocks": blocks},
+                                                          not_simulated_section(ctx)])
+
+
+def not_simulated_section(ctx: RefContext) -> dict[str, Any]:
+    """Every use of a verb the catalogue marks `descriptive`: described on the cards, not played by the rules."""
+    verbs = ctx.gen.catalogue.verbs
+    rows = []
+    for e in ctx.entities:
+        for fx in e.effects:
+            for inv in effect_invocations(fx):
+                verb = verbs.get(inv.verb)
+                if verb is not None and verb.descriptive:
+                    rows.append([[ctx.link(e)], _t(ctx.gen.invocation(e, inv, ctx.lang).plain),
+                                 [{"t": verb.descriptive, "lang": "en"}]])
+    blocks: list[Block] = [_p(ctx.s("not_simulated_intro"))]
+    if rows:
+        blocks.append({"type": "table", "head": [ctx.s("name"), ctx.s("not_simulated_rule"),
+                                                 ctx.s("not_simulated_reason")], "rows": rows})
+    else:
+        blocks.append(_p(ctx.s("nothing")))
+    return {"id": "not-simulated", "title": ctx.s("not_simulated"), "blocks": blocks}
 
 
 def index_page(ctx: RefContext) -> Page:

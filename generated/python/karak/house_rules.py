@@ -48,6 +48,3 @@ EFFECTS: tuple[EffectDef, ...] = ()
 
 
 PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
-FALLBACK_VERBS: tuple[str, ...] = ()
