@@ -322,6 +322,12 @@ def make_parser() -> argparse.ArgumentParser:
     add_odds_arguments(p)
     p.set_defaults(func=cmd_odds)
 
+    from cardc.commands import simulate
+
+    p = sub.add_parser("simulate", help="play many whole games with bots: win rates, game length, lives, items")
+    simulate.add_arguments(p)
+    p.set_defaults(func=simulate.run)
+
     from cardc.commands import play
 
     p = sub.add_parser("play", help="play a whole game with bots (or at the terminal) and print its turn log")

@@ -545,4 +545,7 @@ def write_balance(project: Project, out: Path, options: BuildOptions) -> list[Di
         (folder / f"{ident}.json").write_text(json.dumps(data, indent=1, ensure_ascii=False, default=_json_default)
                                               + "\n", encoding="utf-8")
         (folder / f"{ident}.md").write_text(balance_markdown(data, title, names), encoding="utf-8")
+    from cardc.backends.python.winrates import write_winrates
+
+    write_winrates(project, out)  # win rates from whole games (cached on the content's digest)
     return []

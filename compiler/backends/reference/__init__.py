@@ -17,6 +17,7 @@ from cardc.backends import BuildOptions
 from cardc.backends.reference.context import RefContext, all_strings
 from cardc.backends.reference.gallery import gallery_cards, gallery_filters, print_images
 from cardc.backends.reference.pages import all_pages, page
+from cardc.backends.reference.winrates import figures
 from cardc.diagnostics import Diagnostic
 from cardc.model import Project
 from jinja2 import Environment, FileSystemLoader
@@ -85,12 +86,15 @@ def render_language(project: Project, game: str, lang: str, folder: Path, build_
     s = _strings(lang)
     folder.mkdir(parents=True, exist_ok=True)
     html_page, md_page = html_env().get_template("page.html"), md_env().get_template("page.md")
-    for p in all_pages(ctx):
+    pages = all_pages(ctx)
+    for p in pages:
         (folder / f"{p['stem']}.html").write_text(html_page.render(page=p, s=s), encoding="utf-8")
         (folder / f"{p['stem']}.md").write_text(_tidy(md_page.render(page=p, s=s)), encoding="utf-8")
     with_print = (options is not None and options.wants("print") and build_dir is not None
                   and (build_dir / "print" / "png").is_dir())  # only images the print backend really wrote
     cards = gallery_cards(ctx, print_images(options.settings if options else {}), with_print=with_print)
+    for name, svg in figures(pages).items():  # charts drawn at build time, in this language
+        (folder / name).write_text(svg, encoding="utf-8")
     gallery = page(ctx, "gallery", s["gallery"], [])
     (folder / "gallery.html").write_text(
         html_env().get_template("gallery.html").render(page=gallery, s=s, cards=cards,

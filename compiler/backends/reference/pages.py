@@ -321,7 +321,9 @@ def balance_page(ctx: RefContext) -> Page:
                 raise ValueError("no table this page knows")
         except (AttributeError, KeyError, TypeError, ValueError):  # a format this page does not know
             sections = [{"id": "missing", "title": "", "blocks": [_p(ctx.s("balance_missing"), "missing")]}]
-    return page(ctx, "balance", ctx.s("balance"), sections)
+    from cardc.backends.reference.winrates import sections as winrate_sections
+
+    return page(ctx, "balance", ctx.s("balance"), [*sections, *winrate_sections(ctx)])
 
 
 def _name_link(ctx: RefContext, ident: str | None, fallback: str = "") -> Rich:

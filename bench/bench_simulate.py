@@ -1,0 +1,89 @@
+"""Time whole-game playouts: 4-player Karak games (base + Regent) per second on one core, the speed-up with
+2 workers, and the profile's top entries.
+
+    python3 bench/bench_simulate.py [--games N] [--bot greedy|sensible|random] [--players 4] [--json]
+
+Compiles content/, then plays the same games (seed 1, game seeds from (1, i)) with 1 worker in this process,
+then with 2 worker processes, and profiles one more run of a few games with cProfile. The 1- and 2-worker
+runs must report the same statistics (the script says whether they did). Timing only: nothing is asserted.
+A bot's caches (the greedy bot's exact fight odds) warm up in each process: the first games are slower.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import platform
+import pstats
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cardc.frontend import compile_paths  # noqa: E402
+from cardc.simulation.jobs import Job, package_files  # noqa: E402
+from cardc.simulation.runner import play_batch, run  # noqa: E402
+from cardc.simulation.stats import summarize  # noqa: E402
+from cardc.simulation.table import validate  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--bot", default="greedy")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--expansion", action="append", default=None)
+    parser.add_argument("--profile-games", type=int, default=5)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    expansions = tuple(args.expansion if args.expansion is not None else ["regent"])
+
+    start = time.perf_counter()
+    project = compile_paths([ROOT / "content"]).project
+    files, digest = package_files(project, "karak")
+    job = validate(Job("karak", files, digest, args.players, expansions, (), args.bot))
+    play_batch(job, 0, [])  # load the package and build the table before timing
+    setup = time.perf_counter() - start
+
+    figures: dict[str, object] = {"games": args.games, "bot": args.bot, "players": args.players,
+                                  "expansions": list(expansions), "setup_s": round(setup, 2),
+                                  "python": platform.python_version(), "cpus": os.cpu_count()}
+    stats = {}
+    for workers in (2, 1):  # 2 first: forked workers must not inherit caches warmed by the 1-worker run
+        t0 = time.perf_counter()
+        result = run([job], args.games, 1, workers=workers)
+        dt = time.perf_counter() - t0
+        stats[workers] = summarize(result.records[0])
+        figures[f"workers_{workers}_s"] = round(dt, 2)
+        figures[f"workers_{workers}_games_per_s"] = round(args.games / dt, 3)
+    figures["speedup_2_workers"] = round(float(figures["workers_2_games_per_s"])  # type: ignore[arg-type]
+                                         / float(figures["workers_1_games_per_s"]), 2)  # type: ignore[arg-type]
+    figures["same_statistics"] = stats[1] == stats[2]
+    figures["mean_turns"] = round(stats[1]["length"]["mean"], 1)
+    figures["capped_share"] = round(stats[1]["turn_cap"]["share"], 3)
+
+    profile = cProfile.Profile()
+    profile.enable()
+    play_batch(job, 2, list(range(args.profile_games)))
+    profile.disable()
+    text = io.StringIO()
+    pstats.Stats(profile, stream=text).sort_stats("tottime").print_stats(12)
+    if args.json:
+        print(json.dumps(figures, indent=1))
+    else:
+        for key, value in figures.items():
+            print(f"{key:>26}: {value}")
+        print(f"\nprofile (internal time) of {args.profile_games} more games (seed 2), one process:")
+        lines = text.getvalue().splitlines()
+        start_at = next((i for i, line in enumerate(lines) if "ncalls" in line), 0)
+        print("\n".join(lines[start_at:start_at + 13]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,205 @@
+"""`cardc simulate`: play many whole games with bots and report win rates, game length, lives, items.
+
+Each game's seed derives from (--seed, game index), so the figures are identical for any --workers and for
+--engine local or ray. Ctrl-C stops the run and reports the games that finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from cardc.diagnostics import did_you_mean
+
+EXIT_INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """A value on the command line that the content or the engine does not accept (exit 2)."""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", required=True, help="the game to play (e.g. karak)")
+    p.add_argument("--players", type=int, default=None, help="players per game (default 2, or as many as --heroes)")
+    p.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
+    p.add_argument("--seed", type=int, default=1, help="run seed; game i plays with a seed derived from (seed, i)")
+    p.add_argument("--expansion", action="extend", nargs="+", default=[], metavar="ID",
+                   help="expansions in play besides the base game (repeatable)")
+    p.add_argument("--variant", action="extend", nargs="+", default=[], metavar="ID",
+                   help="variants switched on (repeatable)")
+    p.add_argument("--bot", default="greedy", help="the bot every player uses: a registered name (random, greedy) "
+                   "or module:Class / path/to/file.py:Class (default greedy)")
+    p.add_argument("--heroes", metavar="ID,ID", help="the heroes in play (default: drawn for each game by its seed)")
+    p.add_argument("--turn-cap", type=int, help="turns (all players counted) after which a game is stopped and "
+                   "counted as capped (default 400)")
+    p.add_argument("--workers", type=int, help="processes (default: every core)")
+    p.add_argument("--engine", choices=("local", "ray"), default="local",
+                   help="local process pool (default) or Ray tasks")
+    p.add_argument("--ray-address", metavar="ADDR", help="a running Ray cluster (default: start a local Ray)")
+    p.add_argument("--sweep", action="append", default=[], metavar="KEY=VALUES",
+                   help="a grid axis: players=2..5, variant=none,critical_hits, expansion=none,regent, "
+                   "bot=random,greedy (repeatable; one table per cell)")
+    p.add_argument("--content", type=Path, default=Path("content"), help="content folder (default: content/)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    from cardc.cli import _front, _report
+    from cardc.simulation.runner import SimulationError
+
+    result = _front([args.content])
+    if _report([d for d in result.diagnostics if d.is_error], result.sources):
+        return 1
+    try:
+        jobs, cells = make_jobs(result.project, args)
+    except UsageError as e:
+        print(f"cardc simulate: error: {e}", file=sys.stderr)
+        return 2
+    try:
+        data, interrupted = simulate(jobs, cells, args)
+    except SimulationError as e:
+        print(f"cardc simulate: error: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        sys.stdout.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(render(data))
+    if interrupted:
+        print(f"interrupted: {data['finished']} of {data['requested']} games finished and are reported above",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+def _check(kind: str, ident: str, known: list[str]) -> None:
+    if ident not in known:
+        hint = did_you_mean(ident, known)
+        raise UsageError(f"unknown {kind} `{ident}`" + (f"; {hint}" if hint else f"; known: {', '.join(known)}"))
+
+
+def make_jobs(project: Any, args: argparse.Namespace) -> tuple[list[Any], list[dict[str, str]]]:
+    """One job per sweep cell (one job without --sweep), every name checked against the content."""
+    from cardc.simulation.bots_loader import bot_names, check_bot
+    from cardc.simulation.jobs import Job, package_files
+    from cardc.simulation.sweep import SweepError, cells, parse_axis, switched
+    from cardc.simulation.table import TableError, validate
+
+    if args.game not in project.games:
+        _check("game", args.game, sorted(project.games))
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if args.ray_address and args.engine != "ray":
+        raise UsageError("--ray-address needs --engine ray")
+    try:
+        grid = cells([parse_axis(a) for a in args.sweep]) if args.sweep else [{}]
+    except SweepError as e:
+        raise UsageError(str(e)) from None
+    files, digest = package_files(project, args.game)
+    heroes = tuple(h.strip() for h in (args.heroes or "").split(",") if h.strip())
+    jobs = []
+    for cell in grid:
+        bot = cell.get("bot", args.bot)
+        try:
+            check_bot(bot)
+        except LookupError as e:
+            raise UsageError(f"{e}; registered bots: {', '.join(bot_names())}") from None
+        job = Job(args.game, files, digest, int(cell.get("players", args.players or 0)),
+                  tuple(dict.fromkeys([*args.expansion, *switched(cell.get("expansion", "none"))])),
+                  tuple(dict.fromkeys([*args.variant, *switched(cell.get("variant", "none"))])),
+                  bot, args.turn_cap, heroes, ", ".join(f"{k}={v}" for k, v in cell.items()))
+        try:
+            jobs.append(validate(job))
+        except TableError as e:
+            raise UsageError(str(e)) from None
+    return jobs, grid
+
+
+def simulate(jobs: list[Any], grid: list[dict[str, str]], args: argparse.Namespace) -> tuple[dict[str, Any], bool]:
+    """Run every cell with a progress bar; the JSON-ready report and whether Ctrl-C stopped it."""
+    from cardc.simulation.runner import run
+    from cardc.simulation.stats import summarize
+    from cardc.simulation.table import names_of
+
+    total = args.games * len(jobs)
+    started = time.perf_counter()
+    with _progress(total, not args.no_progress) as advance:
+        outcome = run(jobs, args.games, args.seed, workers=args.workers, engine=args.engine,
+                      ray_address=args.ray_address, on_batch=lambda cell, recs: advance(len(recs)))
+    elapsed = time.perf_counter() - started
+    if args.engine == "ray":
+        from cardc.simulation.ray_engine import stop_local_ray
+
+        stop_local_ray()
+    out_cells = []
+    for i, (job, cell) in enumerate(zip(jobs, grid, strict=True)):
+        summary = summarize(outcome.records.get(i, []), requested=args.games)
+        out_cells.append({"cell": cell, "setup": job.describe(), **summary})
+    data = {"game": args.game, "seed": args.seed, "requested": total, "finished": outcome.finished,
+            "interrupted": outcome.interrupted, "engine": outcome.engine, "workers": outcome.workers,
+            "seconds": round(elapsed, 3), "names": names_of(jobs[0]), "cells": out_cells}
+    return data, outcome.interrupted
+
+
+def render(data: dict[str, Any]) -> str:
+    from cardc.simulation.stats import render_text
+
+    parts = []
+    for cell in data["cells"]:
+        setup = cell["setup"]
+        title = (f"{data['game']}: {setup['players']} players, expansions: {', '.join(setup['expansions']) or 'none'}"
+                 f", variants: {', '.join(setup['variants']) or 'none'}, bot: {setup['bot']}, seed {data['seed']}")
+        if cell["cell"]:
+            title = f"[{', '.join(f'{k}={v}' for k, v in cell['cell'].items())}] " + title
+        parts.append(render_text(cell, title, data["names"]))
+    rate = data["finished"] / data["seconds"] if data["seconds"] else 0.0
+    parts.append(f"{data['finished']} games in {data['seconds']:.1f} s ({rate:.{0 if rate >= 10 else 2}f} games/s, "
+                 f"{data['engine']}, "
+                 f"{data['workers']} worker{'s' if data['workers'] != 1 else ''})\n")
+    return "\n".join(parts)
+
+
+class _progress:
+    """A rich progress bar on stderr with the rate and the time left; nothing when off or not a terminal."""
+
+    def __init__(self, total: int, show: bool) -> None:
+        self.total, self.show = total, show and sys.stderr.isatty()
+        self.bar: Any = None
+
+    def __enter__(self) -> Any:
+        if not self.show:
+            return lambda n: None
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TaskProgressColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.bar = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
+                            TextColumn("{task.fields[rate]}"),
+                            TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                            console=Console(stderr=True), transient=True)
+        self.bar.start()
+        task = self.bar.add_task("games", total=self.total, rate="")
+        started = time.perf_counter()
+
+        def advance(n: int) -> None:
+            done = self.bar.tasks[0].completed + n
+            rate = done / max(1e-9, time.perf_counter() - started)
+            self.bar.update(task, advance=n, rate=f"{rate:,.0f} games/s")
+        return advance
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()

@@ -1,0 +1,336 @@
+"""The `greedy` bot: a sensible player that knows no game, only what the content and the exact odds say.
+
+- It fights when the odds are good: before walking onto an undefeated monster it computes the exact chance
+  to win that fight with its weapons and abilities (`fight_odds.monster_odds`, every die face enumerated;
+  spells left out, they only add to it), and before exploring, the chance against the median monster still
+  in the bag. Below `WIN_ENOUGH` it stays away, unless nothing else is left to do.
+- It heals when low: at `LOW_LIVES` lives or fewer it heads for the nearest tile that heals at the end of a
+  turn (found by trying the tile's effects on a wounded probe hero), or uses an item that heals.
+- It keeps the better weapon: when a slot is full it drops the held item worth least (attack, treasure
+  value) if the new one is worth more, and takes the most valuable item when it may pick one.
+- Spells: before the roll it casts one when the exact odds without it are below `WIN_ENOUGH`; after the
+  roll when the dice so far would not win. Any other choice it does not know is a seeded random option.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+from .context import Character, Context
+from .inputs import Inputs
+from .model import Ruleset
+from .state import Play, Pos, opposite, step
+
+WIN_ENOUGH = 0.5
+LOW_LIVES = 2
+_ODDS: dict[tuple[Any, ...], float] = {}
+
+
+class _FirstOption(Inputs):
+    def roll(self, sides: int) -> int:
+        return 1
+
+    def choose(self, choice: Any) -> Any:
+        return choice.options[0]
+
+
+def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozenset[str]) -> float:
+    """The exact chance that `hero` beats `monster` with its weapons and abilities, spells not counted
+    (a spell can only raise it, and the bot casts one when this chance is too low), at full lives. Cached per
+    process, so
+    the enumeration runs once per loadout and monster over all the games a worker plays."""
+    weapons = tuple(sorted(hero.weapons))
+    key = (id(rules), hero.id, weapons, hero.cursed, monster, variants)
+    if key not in _ODDS:
+        from .fight_odds import monster_odds
+
+        probe = hero.copy()
+        probe.spells = []
+        probe.unconscious = False
+        probe.lives = probe.max_lives  # lives change often and rarely the odds: one figure per loadout
+        try:
+            _ODDS[key] = float(monster_odds(rules, probe, monster, variants).win)
+        except (ValueError, KeyError):  # a monster without a known strength: unknown odds, avoid it
+            _ODDS[key] = 0.0
+    return _ODDS[key]
+
+
+def _probe_heals(rules: Ruleset, owner: str, trigger: str, variants: frozenset[str]) -> bool:
+    """Whether the owner's effects of `trigger` give a wounded hero lives back (tried on a probe)."""
+
+    def compute() -> bool:
+        probe = Character("_probe_", 1, 5)
+        ctx = Context(rules, _FirstOption(), variants, {}, {probe.id: probe})
+        ctx.actor = probe
+        try:
+            for fx in rules.effects_of([owner], trigger, variants):
+                ctx.run(fx)
+        except Exception:  # noqa: BLE001 - an effect that needs a table to run: judged by what it did so far
+            pass
+        return probe.lives > 1
+
+    return bool(rules.memo(("greedy heals", owner, trigger, variants), compute))
+
+
+def worth(rules: Ruleset, item: str) -> float:
+    e = rules.get(item)
+    if e is None:
+        return 0.0
+    return float(e.attr("attack", 0) or 0) + 2 * float(e.attr("value", 0) or 0) + (0.5 if e.is_a("spell") else 0.0)
+
+
+def _pos(label: Any) -> Pos:
+    x, y = str(label).rsplit("@", 1)[1].split(",")
+    return (int(x), int(y))
+
+
+def _monster(ctx: Context, play: Play, pos: Pos) -> str | None:
+    placed = play.board.get(pos)
+    if placed is None:
+        return None
+    return next((t for t in placed.tokens if ctx.rules.entity(t).attr("strength") is not None), None)
+
+
+_ADJ: dict[int, tuple[int, dict[Pos, list[Pos]]]] = {}
+
+
+def _adjacency(play: Play) -> dict[Pos, list[Pos]]:
+    """Tiles joined by a passage, rebuilt only when a tile was added (placed tiles never turn again)."""
+    cached = _ADJ.get(id(play))
+    if cached is not None and cached[0] == len(play.board):
+        return cached[1]
+    board = play.board
+    adj: dict[Pos, list[Pos]] = {}
+    for p, placed in board.items():
+        out = []
+        for side in placed.exits:
+            q = step(p, side)
+            there = board.get(q)
+            if there is not None and opposite(side) in there.exits:
+                out.append(q)
+        adj[p] = sorted(out)
+    if len(_ADJ) > 64:
+        _ADJ.clear()
+    _ADJ[id(play)] = (len(board), adj)
+    return adj
+
+
+def _path_next(play: Play, start: Pos, goals: set[Pos], blocked: set[Pos]) -> tuple[dict[Pos, Pos], dict[Pos, int]]:
+    """Breadth-first from `start` along passages, not through `blocked`: first step and distance to each tile."""
+    adj = _adjacency(play)
+    first: dict[Pos, Pos] = {}
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        p = queue.popleft()
+        for q in adj.get(p, ()):
+            if q in dist or (q in blocked and q not in goals):
+                continue
+            dist[q] = dist[p] + 1
+            first[q] = q if p == start else first[p]
+            queue.append(q)
+    return first, dist
+
+
+class GreedyBot:
+    """See the module docstring. `WIN_ENOUGH` and `LOW_LIVES` are class attributes a subclass may change."""
+
+    WIN_ENOUGH = WIN_ENOUGH
+    LOW_LIVES = LOW_LIVES
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self.target: Pos | None = None
+        self.avoid: set[Pos] = set()  # tiles whose monster the last step decided not to fight
+
+    # ---- the decision points -------------------------------------------------------------------
+
+    def choose(self, view: Any, options: Sequence[Any]) -> int:
+        point = view.point.split(":", 1)[1] if ":" in view.point else view.point
+        opts = list(options)
+        ctx: Context = view.ctx
+        who = view.chooser
+        name = point.split("#", 1)[0]
+        if name == "step" and ctx.play is not None and who in ctx.characters:
+            return opts.index(self._step(ctx, who, opts))
+        if name == "walk_to" and self.target is not None and ctx.play is not None:
+            return self._towards(ctx, who, opts)
+        if name == "explore_turn":  # the most exits leave the most ways on
+            return max(range(len(opts)), key=lambda i: (str(opts[i]).count("-"), -i))
+        if name.startswith("swap_for"):
+            new = point.split(":", 1)[1] if ":" in point else ""
+            held = [(worth(ctx.rules, str(o)), i) for i, o in enumerate(opts) if o != "keep"]
+            low, i = min(held) if held else (0.0, 0)
+            return i if held and worth(ctx.rules, new) > low else opts.index("keep") if "keep" in opts else 0
+        if name in ("take_which", "give_which"):
+            return max(range(len(opts)), key=lambda i: (worth(ctx.rules, str(opts[i])), -i))
+        if name in ("drop_item", "stake_which", "return_token"):
+            return min(range(len(opts)), key=lambda i: (worth(ctx.rules, str(opts[i])), i))
+        if name == "take_reward" and True in opts:
+            return opts.index(True)
+        if name == "heal_to":
+            return max(range(len(opts)), key=lambda i: (int(opts[i]), -i))
+        if name == "use_which":
+            return self._use_which(ctx, who, opts)
+        if name.startswith("spell") and all(isinstance(o, int) for o in opts):
+            return self._spells(ctx, who, point, opts)
+        return self.rng.randrange(len(opts))
+
+    # ---- a step: pick up, heal, fight or explore -----------------------------------------------
+
+    def _step(self, ctx: Context, who: str, opts: list[Any]) -> Any:
+        play = ctx.play
+        assert play is not None
+        me = ctx.characters[who]
+        here = play.position.get(who)
+        self.target = None
+        if "pick_up" in opts and self._wants_here(ctx, me, here):
+            return "pick_up"
+        if me.lives <= self.LOW_LIVES:
+            heal = self._heal_step(ctx, me, here, opts)
+            if heal is not None:
+                return heal
+        blocked = {p for p in play.board if (m := _monster(ctx, play, p)) is not None
+                   and win_chance(ctx.rules, me, m, ctx.variants) < self.WIN_ENOUGH}
+        self.avoid = blocked
+        goals = {p for p in play.board if p != here and p not in blocked and (
+            _monster(ctx, play, p) is not None or self._wants_here(ctx, me, p))}
+        if "walk" in opts and here is not None:
+            first, dist = _path_next(play, here, goals, blocked)
+            reachable = [g for g in goals if g in dist]
+            if reachable:
+                self.target = min(reachable, key=lambda g: (dist[g], g))
+                if dist[self.target] == 1 or "explore" not in opts or not self._explore_good(ctx, me):
+                    return "walk"
+        if "explore" in opts and self._explore_good(ctx, me):
+            return "explore"
+        if "walk" in opts and here is not None:  # towards an open edge of the board, to explore from there
+            edges = {p for p, t in play.board.items() if p != here and p not in blocked
+                     and any(step(p, s) not in play.board for s in t.exits)}
+            first, dist = _path_next(play, here, edges, blocked)
+            reachable = [g for g in edges if g in dist]
+            if reachable and play.zones.get("stack"):
+                self.target = min(reachable, key=lambda g: (dist[g], g))
+                return "walk"
+        if "explore" in opts:
+            return "explore"
+        if "walk" in opts and here is not None and me.lives > self.LOW_LIVES:
+            # nothing better left: take on the monster with the best odds (a lost fight costs a life, and
+            # only beaten monsters end the game)
+            first, dist = _path_next(play, here, blocked, set())
+            chances = {p: win_chance(ctx.rules, me, m, ctx.variants) for p in blocked if p in dist
+                       and (m := _monster(ctx, play, p)) is not None}
+            if chances:
+                self.target = max(chances, key=lambda p: (chances[p], -dist[p], p))
+                return "walk"
+        return "stop" if "stop" in opts else opts[0]
+
+    def _wants_here(self, ctx: Context, me: Character, pos: Pos | None) -> bool:
+        placed = ctx.play.board.get(pos) if ctx.play is not None and pos is not None else None
+        if placed is None or not placed.items:
+            return False
+        from .fight import slot_limits
+
+        limits = slot_limits(ctx.rules, ctx.variants)
+        for item in placed.items:
+            slot = str(ctx.rules.entity(item).attr("slot", "item"))
+            held = {"weapon": me.weapons, "spell": me.spells, "key": me.keys, "treasure": me.treasures}.get(slot,
+                                                                                                          me.items)
+            if slot not in limits or len(held) < limits[slot]:
+                return True
+            if held and worth(ctx.rules, item) > min(worth(ctx.rules, h) for h in held):
+                return True
+        return False
+
+    def _heal_step(self, ctx: Context, me: Character, here: Pos | None, opts: list[Any]) -> Any:
+        play = ctx.play
+        assert play is not None
+        if "use_item" in opts and any(_probe_heals(ctx.rules, i, "use", ctx.variants) for i in me.held()):
+            return "use_item"
+        healing = {p for p, t in play.board.items() if _probe_heals(ctx.rules, t.tile, "turn_end", ctx.variants)}
+        if here in healing:
+            return "stop" if "stop" in opts else None
+        if "walk" in opts and here is not None:
+            blocked = {p for p in play.board if _monster(ctx, play, p) is not None}
+            self.avoid = blocked
+            _, dist = _path_next(play, here, healing, blocked)
+            near = [p for p in healing if p in dist]
+            if near:
+                self.target = min(near, key=lambda p: (dist[p], p))
+                return "walk"
+        return None
+
+    def _explore_good(self, ctx: Context, me: Character) -> bool:
+        """Whether a new room is worth the risk: the exact chance to beat the bag's median monster (by
+        strength, counting every token; one enumeration per loadout instead of one per monster), weighed by
+        how likely a room holds a monster at all."""
+        play = ctx.play
+        assert play is not None
+        bag = play.zones.get("bag", [])
+        monsters = sorted((int(s), t) for t in bag if isinstance(s := ctx.rules.entity(t).attr("strength"), int))
+        if not monsters or me.lives <= self.LOW_LIVES:
+            return me.lives > self.LOW_LIVES
+        chance = win_chance(ctx.rules, me, monsters[len(monsters) // 2][1], ctx.variants)
+        rooms_hold_monster = len(monsters) / max(1, len(bag))
+        return rooms_hold_monster * (1 - chance) < 1 - self.WIN_ENOUGH
+
+    def _towards(self, ctx: Context, who: str, opts: list[Any]) -> int:
+        play = ctx.play
+        assert play is not None and self.target is not None
+        best, best_d = None, 10**9
+        me = ctx.characters[who]
+        # passages join both ways: one search from the target, around the monsters the step avoided
+        _, dist = _path_next(play, self.target, set(), self.avoid - {self.target})
+        for i, label in enumerate(opts):
+            try:
+                pos = _pos(label)
+            except (ValueError, IndexError):
+                continue
+            m = _monster(ctx, play, pos)
+            if m is not None and pos != self.target and win_chance(ctx.rules, me, m, ctx.variants) < self.WIN_ENOUGH:
+                continue
+            d = dist.get(pos, 10**6)
+            if d < best_d:
+                best, best_d = i, d
+        return best if best is not None else self.rng.randrange(len(opts))
+
+    def _use_which(self, ctx: Context, who: str, opts: list[Any]) -> int:
+        me = ctx.characters.get(who)
+        if me is not None and me.lives <= self.LOW_LIVES:
+            for i, o in enumerate(opts):
+                if _probe_heals(ctx.rules, str(o), "use", ctx.variants):
+                    return i
+        return self.rng.randrange(len(opts))
+
+    def _spells(self, ctx: Context, who: str, point: str, opts: list[Any]) -> int:
+        """How many of a spell to cast now: one when the odds without it are not good enough."""
+        fight = ctx.fight
+        me = ctx.characters.get(who)
+        if fight is None or me is None or max(opts) < 1:
+            return 0
+        if fight.monster is None:  # a duel: the exact odds need the other side's choices; cast when armed less
+            return 1 if self.rng.random() < 0.5 else 0
+        if point.startswith("spell_after_roll"):
+            side = next((s for s in fight.sides if s.who.id == who), None)
+            target = getattr(fight, "target", None)
+            if side is None or target is None:
+                return 0
+            weapons = sum(float(ctx.rules.entity(w).attr("attack", 0) or 0) for w in me.weapons)
+            return 1 if sum(side.dice) + weapons + side.attack <= target else 0
+        spell = point.split(":", 1)[1] if ":" in point else ""
+        bare = me.copy()
+        if spell in bare.spells:
+            bare.spells = [s for s in bare.spells if s != spell]
+        return 1 if win_chance(ctx.rules, bare, fight.monster.id, ctx.variants) < self.WIN_ENOUGH else 0
+
+
+def _register() -> None:
+    from .bots import register_bot
+
+    register_bot("greedy")(GreedyBot)
+
+
+_register()

@@ -1,0 +1,216 @@
+"""`cardc simulate`: whole games with bots, the same numbers for any number of workers, sweeps, Ctrl-C,
+designer bots, a new expansion in the language alone, and a fight-only cross-check against `cardc odds`."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cardc.frontend import FrontEndResult
+from cardc.simulation.jobs import Job, package_files
+from cardc.simulation.runner import play_batch, run
+from cardc.simulation.seeds import game_seed
+from cardc.simulation.stats import summarize, wilson
+from cardc.simulation.table import validate
+from test_cli import run as cli
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "tests" / "fixtures" / "sim_expansion"
+QUICK = ["--game", "karak", "--turn-cap", "80", "--no-progress"]
+
+
+@pytest.fixture(scope="module")
+def job(bundled: FrontEndResult) -> Job:
+    files, digest = package_files(bundled.project, "karak")
+    return validate(Job("karak", files, digest, 3, bot="sensible", turn_cap=80))
+
+
+def _stats(result: Any, cell: int = 0) -> dict[str, Any]:
+    return summarize(result.records[cell])
+
+
+def test_text_report_has_every_figure() -> None:
+    code, out, err = cli(["simulate", *QUICK, "--players", "2", "--games", "4", "--seed", "5", "--workers", "1",
+                          "--bot", "random"])
+    assert code == 0, err
+    for needle in ("95% interval", "game length (turns): mean", "hit the turn cap:", "lives lost by cause:",
+                   "heroes killed (knocked out) by cause:", "items:", "4 games in"):
+        assert needle in out
+
+
+def test_json_report() -> None:
+    code, out, err = cli(["simulate", *QUICK, "--players", "3", "--games", "5", "--seed", "9", "--workers", "1",
+                          "--bot", "sensible", "--json"])
+    assert code == 0, err
+    data = json.loads(out)
+    cell = data["cells"][0]
+    assert data["finished"] == 5 and not data["interrupted"] and cell["games"] == 5
+    assert sum(h["games"] for h in cell["heroes"]) == 15
+    for h in cell["heroes"]:
+        assert h["ci95"][0] <= h["win_rate"] <= h["ci95"][1]
+        assert h["ci95"] == list(wilson(h["wins"], h["games"]))
+    assert cell["length"]["min"] <= cell["length"]["median"] <= cell["length"]["p90"] <= cell["length"]["max"] <= 80
+    assert cell["setup"] == {"game": "karak", "players": 3, "expansions": [], "variants": [], "bot": "sensible",
+                             "turn_cap": 80, "heroes": []}
+
+
+def test_same_numbers_for_any_number_of_workers(job: Job) -> None:
+    one = run([job], 8, 42, workers=1)
+    two = run([job], 8, 42, workers=2)
+    assert not one.interrupted and not two.interrupted
+    assert _stats(one) == _stats(two)
+    assert sorted(r.index for r in two.records[0]) == list(range(8))
+    # a game depends only on (seed, index): replaying game 5 alone gives the same record
+    assert play_batch(job, 42, [5])[0] == next(r for r in one.records[0] if r.index == 5)
+
+
+def test_unknown_names_and_bad_values_are_usage_errors() -> None:
+    code, _, err = cli(["simulate", *QUICK, "--games", "1", "--variant", "critical_hit"])
+    assert code == 2 and "unknown variant `critical_hit`" in err and "critical_hits" in err
+    code, _, err = cli(["simulate", *QUICK, "--games", "1", "--expansion", "regnet"])
+    assert code == 2 and "regent" in err
+    code, _, err = cli(["simulate", *QUICK, "--games", "1", "--bot", "clever"])
+    assert code == 2 and "greedy" in err and "random" in err
+    code, _, err = cli(["simulate", *QUICK, "--games", "1", "--players", "40"])
+    assert code == 2 and "40 players cannot play" in err
+    code, _, err = cli(["simulate", *QUICK, "--games", "1", "--sweep", "colour=red"])
+    assert code == 2 and "unknown key `colour`" in err
+    code, _, err = cli(["simulate", *QUICK, "--games", "1", "--ray-address", "x:1"])
+    assert code == 2 and "--engine ray" in err
+
+
+def test_sweep_reports_a_table_per_cell() -> None:
+    code, out, err = cli(["simulate", *QUICK, "--games", "2", "--workers", "1", "--bot", "random", "--json",
+                          "--sweep", "players=2..3", "--sweep", "variant=none,critical_hits"])
+    assert code == 0, err
+    data = json.loads(out)
+    got = [(c["setup"]["players"], c["setup"]["variants"]) for c in data["cells"]]
+    assert got == [(2, []), (2, ["critical_hits"]), (3, []), (3, ["critical_hits"])]
+    assert all(c["games"] == 2 for c in data["cells"]) and data["finished"] == 8
+    code, out, _ = cli(["simulate", *QUICK, "--games", "1", "--workers", "1", "--bot", "random",
+                        "--sweep", "variant=none,stronger_dragon"])
+    assert code == 0 and out.count("games: 1") == 2 and "[variant=stronger_dragon]" in out
+
+
+def test_ctrl_c_keeps_the_finished_games(job: Job) -> None:
+    seen: list[int] = []
+
+    def stop_after_first(cell: int, records: list[Any]) -> None:
+        seen.extend(r.index for r in records)
+        raise KeyboardInterrupt
+
+    for workers in (1, 2):
+        seen.clear()
+        result = run([job], 30, 1, workers=workers, on_batch=stop_after_first)
+        assert result.interrupted and 0 < result.finished < 30
+        assert sorted(r.index for r in result.records[0]) == sorted(seen)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process group is POSIX")
+def test_ctrl_c_on_the_command_line_reports_what_finished(tmp_path: Path) -> None:
+    cmd = [sys.executable, "-m", "cardc", "simulate", *QUICK, "--games", "100000", "--workers", "2",
+           "--bot", "random", "--json"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    time.sleep(12)
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal sends to the whole foreground group
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    data = json.loads(out)
+    assert data["interrupted"] and data["finished"] == data["cells"][0]["games"] < 100000
+    assert "interrupted:" in err and "Traceback" not in err
+
+
+BOT_FILE = '''
+from cardc_runtime.bots import register_bot
+
+ASKED = []
+
+
+@register_bot("first_option_test")
+class FirstOption:
+    """Always the first legal option; records what it was shown."""
+
+    def __init__(self, seed):
+        self.seed = seed
+
+    def choose(self, view, options):
+        assert len(options) > 1 and view.point.startswith(view.chooser + ":")
+        ASKED.append(view.point)
+        return 0
+'''
+
+
+def test_a_designer_bot_from_a_file(tmp_path: Path, job: Job) -> None:
+    path = tmp_path / "mybot.py"
+    path.write_text(BOT_FILE, encoding="utf-8")
+    spec = f"{path}:FirstOption"
+    code, out, err = cli(["simulate", *QUICK, "--games", "2", "--workers", "1", "--bot", spec, "--json"])
+    assert code == 0, err
+    assert json.loads(out)["cells"][0]["setup"]["bot"] == spec
+    records = play_batch(job.with_(bot=spec), 3, [0])
+    from cardc.simulation.bots_loader import resolve_bot
+
+    module = sys.modules[resolve_bot(spec).__module__]
+    assert records and module.ASKED  # it was asked, and only ever saw legal options
+    code, _, err = cli(["simulate", *QUICK, "--games", "1", "--bot", f"{path}:Nope"])
+    assert code == 2 and "not a bot class" in err
+
+
+def test_greedy_plays_whole_games_and_uses_the_exact_odds(job: Job) -> None:
+    from cardc_runtime import greedy
+
+    greedy._ODDS.clear()
+    records = play_batch(job.with_(bot="greedy"), 11, [0, 1])
+    assert len(records) == 2 and all(r.turns > 0 for r in records)
+    assert greedy._ODDS  # the fight decisions consulted the exact fight odds
+    assert all(0.0 <= p <= 1.0 for p in greedy._ODDS.values())
+
+
+def test_new_expansion_in_the_language_alone_shows_up(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    shutil.copytree(FIXTURE / "karak" / "frost", content / "karak" / "frost")
+    code, out, err = cli(["simulate", *QUICK, "--content", str(content), "--expansion", "frost", "--variant",
+                          "long_winter", "--heroes", "brina,horan", "--games", "3", "--workers", "1", "--bot",
+                          "sensible", "--json"])
+    assert code == 0, err
+    cell = json.loads(out)["cells"][0]
+    assert {h["hero"] for h in cell["heroes"]} == {"brina", "horan"}
+    assert cell["setup"]["expansions"] == ["frost"] and cell["setup"]["variants"] == ["long_winter"]
+    code, _, err = cli(["simulate", *QUICK, "--content", str(content), "--games", "1", "--heroes", "brina"])
+    assert code == 2 and "brina" in err  # without the expansion the hero is not in play
+
+
+@pytest.mark.parametrize(("hero", "monster", "variants"), [
+    ("aderyn", "skeleton_warrior", ()),
+    ("victorius", "mummy", ("critical_hits",)),
+])
+def test_fight_only_simulation_agrees_with_cardc_odds(bundled: FrontEndResult, hero: str, monster: str,
+                                                      variants: tuple[str, ...]) -> None:
+    """Sampled fights, each with its own seed from (S, i), fall within their 99% Wilson interval around the
+    exact chance `cardc odds` prints; choices are made by the exact policy, so both measure one thing."""
+    from cardc.backends.python.loader import load_games
+    from cardc_runtime import Seeded
+    from cardc_runtime.fight import make_hero
+    from cardc_runtime.fight_odds import monster_enumerator
+
+    code, out, err = cli(["odds", "--game", "karak", "--hero", hero, "--vs", monster, "--json",
+                          *(["--variant", *variants] if variants else [])])
+    assert code == 0, err
+    exact = json.loads(out)["win"]["decimal"]
+    rules = load_games(bundled.project)["karak"].ruleset()
+    enum, _ = monster_enumerator(rules, make_hero(rules, hero), monster, variants)
+    n = 3000
+    wins = sum(enum.process(Seeded(seed=game_seed(77, i), policy=enum.policy())).outcome == "win"
+               for i in range(n))
+    low, high = wilson(wins, n, z=2.5758)
+    assert low <= exact <= high, (hero, monster, wins / n, exact)
