@@ -396,7 +396,7 @@ def _acceptable(err: UnexpectedToken) -> set[str]:
     attribute's value; the interactive parser tries each one through the pending reductions."""
     try:
         accepted = set(err.interactive_parser.accepts()) if err.interactive_parser is not None else set()
-    except Exception:  # pragma: no cover - defensive: fall back to the state's set
+    except LarkError:  # pragma: no cover - defensive: fall back to the state's set
         accepted = set()
     return accepted or set(err.expected)
 

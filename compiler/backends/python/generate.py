@@ -226,10 +226,7 @@ def _sentence(project: m.Project | None, e: m.Entity, fx: m.Effect) -> str | Non
         return None
     from cardc.textgen import TextGen
 
-    try:
-        return TextGen(project).effect(e, fx, "en").plain.strip() or None
-    except Exception:  # noqa: BLE001 - the docstring then gives the catalogue's wording only
-        return None
+    return TextGen(project).effect(e, fx, "en").plain.strip() or None
 
 
 def effect_doc(catalogue: Catalogue, e: m.Entity, fx: m.Effect, project: m.Project | None = None) -> str:

@@ -5,6 +5,7 @@ Generated effect functions receive a `Context`; the verbs in `verbs.py` are its 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -106,12 +107,18 @@ class Side:
         return [self.counts_as.get(d, d) for d in self.dice]
 
 
+_FIGHT_NUMBERS = itertools.count(1)
+
+
 @dataclass
 class Fight:
     against: str  # monster | hero | dragon | guardian | character
     sides: list[Side]
     monster: EntityData | None = None
     target: int | None = None  # the value to beat when fighting a monster
+    # Which fight this is, unique in the process: `first_use(per: fight)` is scoped by it (an `id()` of a
+    # finished fight may be reused by the next one, which then looked as if the ability had been used).
+    number: int = field(default_factory=_FIGHT_NUMBERS.__next__, compare=False)
 
     def other(self, side: Side) -> Side | None:
         return next((s for s in self.sides if s is not side), None)

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import random
+import weakref
 from collections import deque
 from collections.abc import Sequence
 from typing import Any
@@ -27,6 +28,7 @@ from .state import Play, Pos, opposite, step
 WIN_ENOUGH = 0.5
 LOW_LIVES = 2
 _ODDS: dict[tuple[Any, ...], float] = {}
+_ODDS_OF: dict[tuple[Any, ...], weakref.ref[Ruleset]] = {}
 
 
 class _FirstOption(Inputs):
@@ -44,7 +46,9 @@ def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozense
     the enumeration runs once per loadout and monster over all the games a worker plays."""
     weapons = tuple(sorted(hero.weapons))
     key = (id(rules), hero.id, weapons, hero.cursed, monster, variants)
-    if key not in _ODDS:
+    # The weak reference tells this ruleset from a later one that got the same id() once the first was freed
+    # (the games would then depend on memory layout, and a ruleset could get another expansion set's odds).
+    if key not in _ODDS or _ODDS_OF[key]() is not rules:
         from .fight_odds import monster_odds
 
         probe = hero.copy()
@@ -55,6 +59,7 @@ def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozense
             _ODDS[key] = float(monster_odds(rules, probe, monster, variants).win)
         except (ValueError, KeyError):  # a monster without a known strength: unknown odds, avoid it
             _ODDS[key] = 0.0
+        _ODDS_OF[key] = weakref.ref(rules)
     return _ODDS[key]
 
 
@@ -68,7 +73,7 @@ def _probe_heals(rules: Ruleset, owner: str, trigger: str, variants: frozenset[s
         try:
             for fx in rules.effects_of([owner], trigger, variants):
                 ctx.run(fx)
-        except Exception:  # noqa: BLE001 - an effect that needs a table to run: judged by what it did so far
+        except RuntimeError:  # an effect that needs a fight or a table (verbs say so): judged by what it did so far
             pass
         return probe.lives > 1
 
@@ -94,14 +99,15 @@ def _monster(ctx: Context, play: Play, pos: Pos) -> str | None:
     return next((t for t in placed.tokens if ctx.rules.entity(t).attr("strength") is not None), None)
 
 
-_ADJ: dict[int, tuple[int, dict[Pos, list[Pos]]]] = {}
+_ADJ: dict[int, tuple[weakref.ref[Play], int, dict[Pos, list[Pos]]]] = {}
 
 
 def _adjacency(play: Play) -> dict[Pos, list[Pos]]:
     """Tiles joined by a passage, rebuilt only when a tile was added (placed tiles never turn again)."""
     cached = _ADJ.get(id(play))
-    if cached is not None and cached[0] == len(play.board):
-        return cached[1]
+    # The weak reference tells this play from a later one that got the same id() once it was freed.
+    if cached is not None and cached[0]() is play and cached[1] == len(play.board):
+        return cached[2]
     board = play.board
     adj: dict[Pos, list[Pos]] = {}
     for p, placed in board.items():
@@ -114,7 +120,7 @@ def _adjacency(play: Play) -> dict[Pos, list[Pos]]:
         adj[p] = sorted(out)
     if len(_ADJ) > 64:
         _ADJ.clear()
-    _ADJ[id(play)] = (len(board), adj)
+    _ADJ[id(play)] = (weakref.ref(play), len(board), adj)
     return adj
 
 
