@@ -436,7 +436,8 @@ def test_chamber_effects(ir: dict[str, Any]) -> None:
 def test_provisional_name_keeps_its_value(ir: dict[str, Any]) -> None:
     """`name: provisional { ... } "note"` is flagged, and the name itself is still there for every language."""
     backstab = _ent(ir, "backstab")
-    assert backstab["name"] == {"cs": "Útok zezadu", "en": "Attack from behind"}
+    assert backstab["name"] == {"cs": "Útok zezadu", "en": "Attack from behind", "sk": "Útok zozadu",
+                                "de": "Angriff von hinten", "pl": "Atak od tyłu", "fr": "Attaque par derrière"}
     assert [p["attr"] for p in backstab["provisional"]] == ["name"]
     # a value the research verifies (the wizard's Czech class, K3) is plain
     assert _ent(ir, "argentus")["attrs"]["class"]["cs"] == "Čaroděj"

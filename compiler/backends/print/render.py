@@ -263,11 +263,19 @@ def _draw_legend(c: Canvas, page: Page, s: PrintSettings, text: str) -> None:
             return
 
 
+# The calibration page's geometry (mm): a scale reads +-CAL_RANGE in steps of CAL_STEP; it lies CAL_GAP from
+# the target, beside the front cross's arm it measures (arms CAL_ARM long, so they still cross it at the
+# largest offset the scale reads).
+CAL_RANGE, CAL_STEP, CAL_GAP, CAL_ARM = 5.0, 0.5, 8.0, 20.0
+CAL_TICKS = (1.2, 2.2, 3.8)  # tick lengths (mm): every 0.5 mm, odd mm, even mm
+CAL_LABEL_PT = 6.0  # the numbers: one every mm, odd and even in two rows so that none touches
+
+
 def draw_calibration(c: Canvas, s: PrintSettings) -> None:
-    """Two pages: a target on the front; on the back, the target mirrored with mm scales around it.
+    """Two pages: a target on the front; on the back, the target mirrored with mm scales beside it.
 
     Print both sides, hold the sheet against the light and read on the back's scales where the front's
-    target shows through: the two numbers are the `print.back_offset` to set (right, down on the back).
+    cross shows through: the two numbers are the `print.back_offset` to set (right, down on the back).
     A portrait pair and a landscape pair: measure with the one whose orientation your sheets use.
     """
     pw, ph = s.paper_size
@@ -293,31 +301,49 @@ def _calibration_pair(c: Canvas, W: float, H: float, s: PrintSettings) -> None:
                 _scales(c, tx, ty)
             else:
                 c.circle(tx * mm, ty * mm, 2 * mm)
-                c.line((tx - 6) * mm, ty * mm, (tx + 6) * mm, ty * mm)
-                c.line(tx * mm, (ty - 6) * mm, tx * mm, (ty + 6) * mm)
+                c.line((tx - CAL_ARM) * mm, ty * mm, (tx + CAL_ARM) * mm, ty * mm)
+                c.line(tx * mm, (ty - CAL_ARM) * mm, tx * mm, (ty + CAL_ARM) * mm)
         orient = "portrait" if W < H else "landscape"
-        title = (f"cardc calibration ({orient}): print both sides (duplex {mode} edge), hold to the light"
+        lines = ([f"cardc calibration ({orient}): print both sides (duplex {mode} edge), hold the sheet to the light."]
                  if side == "front" else
-                 "read where the front's cross shows through: x (right) and y (down) in mm, "
-                 "then build with --back-offset X,Y")
-        c.setFont(regular.name, 8)
-        c.drawString(15 * mm, (H - 15) * mm, title)
+                 ["Read where the front's cross shows through: the upper scale gives x, the right-hand scale y (mm).",
+                  "x: \u2212 left, + right;  y: \u2212 up, + down.  Then build with --back-offset X,Y"])
+        c.setFont(regular.name, 9)
+        for i, line in enumerate(lines):
+            c.drawString(15 * mm, (H - 15) * mm - i * 12, line)
         c.showPage()
 
 
 def _scales(c: Canvas, tx: float, ty: float) -> None:
-    """A ruler in x and one in y through (tx, ty), ticks every 0.5 mm, numbers every 1 mm, zero at the target."""
+    """Two rulers beside the mirrored target (tx, ty): one above it for x, one right of it for y.
+
+    Ticks every 0.5 mm (longer every 1 mm, longer still at even mm), a number at every mm, zero in line with
+    the target. The x ruler crosses the front's vertical arm, the y ruler its horizontal arm; where the arm
+    shows through is the correction: x to the right, y downwards, seen from the back. The numbers are the
+    distance; the sign stands at each end. Odd and even numbers stand in two rows past the ticks, so that
+    no two numbers touch and none touches a tick."""
     regular = font("regular")
-    c.setFont(regular.name, 4)
-    for i in range(-10, 11):
-        d = i * 0.5
-        long = i % 2 == 0
-        tick = 2.0 if long else 1.0
-        # the number under the front's cross is the correction: right (x) and down (y), seen from the back
-        c.line((tx + d) * mm, ty * mm, (tx + d) * mm, (ty + tick) * mm)
-        c.line(tx * mm, (ty - d) * mm, (tx + tick) * mm, (ty - d) * mm)
-        if long and i:
-            c.drawCentredString((tx + d) * mm, (ty + 2.6) * mm, f"{int(d):+d}")
-            c.drawString((tx + 2.4) * mm, (ty - d) * mm - 1.4, f"{int(d):+d}")
-    c.line((tx - 5) * mm, ty * mm, (tx + 5) * mm, ty * mm)
-    c.line(tx * mm, (ty - 5) * mm, tx * mm, (ty + 5) * mm)
+    n = round(CAL_RANGE / CAL_STEP)
+    rx, ry = ty + CAL_GAP, tx + CAL_GAP  # the x ruler's line (a y), the y ruler's line (an x)
+    for i in range(-n, n + 1):
+        d = i * CAL_STEP
+        whole = abs(d - round(d)) < 1e-9
+        tick = CAL_TICKS[0] if not whole else CAL_TICKS[2] if round(d) % 2 == 0 else CAL_TICKS[1]
+        c.setLineWidth(0.6 if i == 0 else 0.25)
+        c.line((tx + d) * mm, rx * mm, (tx + d) * mm, (rx + tick) * mm)  # x: to the right is +
+        c.line(ry * mm, (ty - d) * mm, (ry + tick) * mm, (ty - d) * mm)  # y: downwards is +
+    c.setLineWidth(0.25)
+    c.line((tx - CAL_RANGE) * mm, rx * mm, (tx + CAL_RANGE) * mm, rx * mm)
+    c.line(ry * mm, (ty - CAL_RANGE) * mm, ry * mm, (ty + CAL_RANGE) * mm)
+    c.setFont(regular.name, CAL_LABEL_PT)
+    cap = CAL_LABEL_PT * 0.73 / mm  # the height of a digit, in mm
+    for k in range(-round(CAL_RANGE), round(CAL_RANGE) + 1):
+        lift = CAL_TICKS[2] + 0.6 + (cap + 0.6 if k % 2 == 0 else 0)  # odd numbers next to the ticks, even beyond
+        c.drawCentredString((tx + k) * mm, (rx + lift) * mm, str(abs(k)))
+        c.drawString((ry + lift) * mm, (ty - k - cap / 2) * mm, str(abs(k)))
+    c.setFont(regular.name, CAL_LABEL_PT + 3)
+    end = CAL_RANGE + 1.6
+    c.drawCentredString((tx - end) * mm, (rx + 0.6) * mm, "−")
+    c.drawCentredString((tx + end) * mm, (rx + 0.6) * mm, "+")
+    c.drawCentredString((ry + 1.2) * mm, (ty + end - cap / 2) * mm, "−")  # up
+    c.drawCentredString((ry + 1.2) * mm, (ty - end - cap / 2) * mm, "+")  # down

@@ -161,10 +161,12 @@ class RefContext:
         """An attribute value as rich text: references link to their entries; an enum value or a kind reads
         in this language (the lexicon's `<attr>.<value>`, then `<value>`, then the kind's name); doubt is marked."""
         if isinstance(v, s.ProvisionalV):
+            # the note says why, in English, for designers (`--designer`)
             return [*self.value(v.value, attr), {"t": self.s("provisional_badge"), "badge": "provisional",
-                                                 "title": v.note}]
+                                                 "title": v.note if self.designer else ""}]
         if isinstance(v, s.UnknownV):
-            return [{"t": "?"}, {"t": self.s("unknown_badge"), "badge": "unknown", "title": v.note or ""}]
+            return [{"t": "?"}, {"t": self.s("unknown_badge"), "badge": "unknown",
+                                 "title": (v.note or "") if self.designer else ""}]
         if isinstance(v, s.CallV) and v.args is None:
             own = self.gen.lexicon.form(f"{attr}.{v.name}", self.lang, None) if attr else None
             if own:  # an enum value with its own word (`used_in: fight` is not the rule `fight`)
@@ -210,6 +212,29 @@ class RefContext:
         if self.project.kinds.get((self.game.id, value)) is not None:
             return self.kind_name(value)
         return value.replace("_", " ")
+
+    def tag_name(self, tag: str) -> str:
+        """A tag in the page's language: a word of the lexicon, else the name of the entity or expansion it
+        names (a tag `dragon_realm` reads as that expansion's name), else the identifier in words."""
+        word = self.gen.lexicon.form(tag, self.lang, None)
+        if word:
+            return word
+        e = self.ref(tag)
+        if e is not None:
+            return self.name(e)
+        for mod in self.modules():
+            if mod.id == tag:
+                return self.module_name(mod)
+        return tag.replace("_", " ")
+
+    def provisional_label(self, e: Entity, attr: str) -> str:
+        """What a provisional note is about, in the page's language: an attribute's label, the copies, the name,
+        the card text, or a number in the effects (`verb(param)`)."""
+        if "(" in attr:
+            return self.s("provisional_effect")
+        if attr in ("copies", "name", "text"):
+            return self.s({"copies": "count", "name": "name", "text": "card_text_short"}[attr])
+        return self.attr_label(e.kind, attr)
 
     def attr_label(self, kind: str, attr: str) -> str:
         kd = self.project.kinds.get((self.game.id, kind))

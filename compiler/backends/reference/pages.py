@@ -45,9 +45,10 @@ def entry(ctx: RefContext, e: Entity, kids: dict[str, list[Entity]], level: int 
     badges: Rich = []
     if e.errata:
         badges.append({"t": ctx.s("errata_badge"), "badge": "errata"})
-    if e.provisional:
-        badges.append({"t": ctx.s("provisional_badge"), "badge": "provisional",
-                       "title": "; ".join(f"{a}: {n}" for a, n in e.provisional)})
+    if e.provisional:  # the notes say why, for designers; players see what is provisional
+        title = ("; ".join(f"{a}: {n}" for a, n in e.provisional) if ctx.designer
+                 else ", ".join(dict.fromkeys(ctx.provisional_label(e, a) for a, _ in e.provisional)))
+        badges.append({"t": ctx.s("provisional_badge"), "badge": "provisional", "title": title})
     attrs: list[tuple[str, Rich]] = []
     if e.copies is not None and ctx.project.kinds.get((e.game, e.kind)) is not None \
             and ctx.project.kinds[(e.game, e.kind)].physical:
@@ -59,7 +60,7 @@ def entry(ctx: RefContext, e: Entity, kids: dict[str, list[Entity]], level: int 
         if a == "copies" and not any(lbl == ctx.s("count") for lbl, _ in attrs):
             attrs.append((ctx.s("count"), [{"t": "?"}]))
     if e.tags:
-        attrs.append((ctx.s("tags"), _t(", ".join(e.tags))))
+        attrs.append((ctx.s("tags"), _t(", ".join(ctx.tag_name(x) for x in e.tags))))
     if e.variant:
         v = ctx.ref(e.variant)
         attrs.append((ctx.s("variant_only"), [ctx.link(v)] if v else _t(e.variant)))
@@ -212,16 +213,26 @@ def glossary_page(ctx: RefContext) -> Page:
     for k in ctx.project.kinds_of(ctx.game.id):
         parent = _t(ctx.kind_name(k.parent)) if k.parent else _t("")
         rows.append([_t(ctx.kind_name(k.id)), parent, _t(str(counts.get(k.id, 0)))])
-    trig_rows = []
-    seen: set[tuple[str, str]] = set()
+    # a trigger phrase and the entries whose effects it starts; the catalogue's (English) explanation of the
+    # verb speaks of the language's parameters, so it is shown to designers only
+    users: dict[tuple[str, str], list[Entity]] = {}
     for e in ctx.entities:
         for fx in e.effects:
             phrase = ctx.gen.invocation(e, fx.trigger, ctx.lang).plain
-            if (fx.trigger.verb, phrase) in seen:
-                continue
-            seen.add((fx.trigger.verb, phrase))
-            verb = ctx.gen.catalogue.verbs.get(fx.trigger.verb)
-            trig_rows.append((phrase, [_t(phrase), [{"t": verb.doc if verb else "", "lang": "en"}]]))
+            found = users.setdefault((fx.trigger.verb, phrase), [])
+            if e not in found:
+                found.append(e)
+    trig_rows = []
+    for (verb_id, phrase), entries in users.items():
+        used: Rich = []
+        for i, e in enumerate(entries):
+            used += [{"t": ", "}] if i else []
+            used.append(ctx.link(e))
+        row: list[Rich] = [_t(phrase), used]
+        if ctx.designer:
+            verb = ctx.gen.catalogue.verbs.get(verb_id)
+            row.append([{"t": verb.doc if verb else "", "lang": "en"}])
+        trig_rows.append((phrase, row))
     trig_rows.sort(key=lambda r: r[0].lower())
     tags: dict[str, list[Entity]] = {}
     for e in ctx.entities:
@@ -229,7 +240,7 @@ def glossary_page(ctx: RefContext) -> Page:
             tags.setdefault(tag, []).append(e)
     tag_rows = []
     for tag in sorted(tags):
-        word = ctx.gen.lexicon.form(tag, ctx.lang, None) or tag.replace("_", " ")
+        word = ctx.tag_name(tag)
         links: Rich = []
         for i, e in enumerate(tags[tag]):
             if i:
@@ -240,7 +251,8 @@ def glossary_page(ctx: RefContext) -> Page:
         {"id": "kinds", "title": ctx.s("glossary_kinds"), "blocks": [
             {"type": "table", "head": [ctx.s("kind"), ctx.s("part_of"), ctx.s("entries")], "rows": rows}]},
         {"id": "triggers", "title": ctx.s("glossary_triggers"), "blocks": [
-            {"type": "table", "head": ["", ""], "rows": [r for _, r in trig_rows]}]},
+            {"type": "table", "rows": [r for _, r in trig_rows],
+             "head": [ctx.s("trigger"), ctx.s("used_by"), *([ctx.s("meaning")] if ctx.designer else [])]}]},
     ]
     if tag_rows:
         sections.append({"id": "tags", "title": ctx.s("glossary_tags"), "blocks": [
@@ -249,14 +261,18 @@ def glossary_page(ctx: RefContext) -> Page:
 
 
 def provisional_page(ctx: RefContext) -> Page:
+    # the notes (why a value is not confirmed, which source it was taken from) are English designer notes
     rows = []
     for e in ctx.entities:
         for attr, note in e.provisional:
-            rows.append([[ctx.link(e)], _t(ctx.kind_name(e.kind)), _t(attr), _t(note)])
+            row = [[ctx.link(e)], _t(ctx.kind_name(e.kind)), _t(ctx.provisional_label(e, attr))]
+            rows.append(row + [_t(f"{attr}: {note}")] if ctx.designer else row)
+    if not ctx.designer:  # one row per entity and label
+        rows = [r for i, r in enumerate(rows) if r not in rows[:i]]
     blocks: list[Block] = [_p(ctx.s("provisional_intro"))]
     if rows:
-        blocks.append({"type": "table", "head": [ctx.s("name"), ctx.s("kind"), ctx.s("attributes"), ctx.s("note")],
-                       "rows": rows})
+        head = [ctx.s("name"), ctx.s("kind"), ctx.s("what_provisional"), *([ctx.s("note")] if ctx.designer else [])]
+        blocks.append({"type": "table", "head": head, "rows": rows})
     else:
         blocks.append(_p(ctx.s("nothing")))
     return page(ctx, "provisional", ctx.s("provisional"), [{"id": "all", "title": "", "blocks": blocks},
@@ -337,9 +353,15 @@ def _percent(cell: dict[str, Any] | None) -> Rich:
 
 
 def _provisional_list(ctx: RefContext, notes: list[str] | None) -> list[Block]:
+    """Under a table: its provisional assumptions (English designer notes) for designers, one line for players."""
     if not notes:
         return []
     badge = ctx.s("provisional_badge")
+    if not ctx.designer:
+        return [{"type": "p", "cls": "", "rich": [{"t": badge, "badge": "provisional"},
+                                                  {"t": " " + ctx.s("balance_provisional") + " "},
+                                                  {"t": ctx.s("provisional"), "href": "provisional", "anchor": ""},
+                                                  {"t": "."}]}]
     return [{"type": "list", "items": [[{"t": badge, "badge": "provisional"}, {"t": " " + str(n)}] for n in notes]}]
 
 

@@ -20,7 +20,7 @@ from . import (
 )
 
 GAME = 'karak'
-NAME: dict[str, str] = {'cs': 'Karak', 'en': 'Karak'}
+NAME: dict[str, str] = {'cs': 'Karak', 'en': 'Karak', 'sk': 'Karak', 'de': 'Karak', 'pl': 'Karak', 'fr': 'Karak'}
 VARIANTS: tuple[str, ...] = ('critical_hits', 'hero_duel', 'lord_of_karak', 'stronger_dragon')
 MODULES = (
     base,

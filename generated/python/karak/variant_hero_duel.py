@@ -21,7 +21,14 @@ ENTITIES: tuple[EntityData, ...] = (
         kind='variant',
         kinds=('variant',),
         module='house_rules',
-        name={'cs': 'Souboj hrdinů', 'en': 'Hero duel'},
+        name={
+            'cs': 'Souboj hrdinů',
+            'en': 'Hero duel',
+            'sk': 'Súboj hrdinov',
+            'de': 'Heldenduell',
+            'pl': 'Pojedynek bohaterów',
+            'fr': 'Duel de héros',
+        },
         attrs={
             'note': (
                 "Taia's Premonition applies when she is attacked (condition defending), wherever the attacker "

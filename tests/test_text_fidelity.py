@@ -1,0 +1,138 @@
+"""Issue 14's wording, kept from coming back: the player-facing reference speaks the page's language (no English
+designer notes, catalogue docs or tag ids on other languages' pages), the seed's words are used, and the
+generated sentences read as a card would. Each test names the exact strings a regression would bring back."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from cardc.backends import BuildOptions
+from cardc.backends.reference import render_language, write_reference
+from cardc.frontend import FrontEndResult
+
+ROOT = Path(__file__).resolve().parent.parent
+# words that mark an English sentence; none is a word of cs, sk, de, pl or fr
+ENGLISH = re.compile(r"\b(the|when|which|while|with|not|is|are|its|your|of)\b")
+GENERATED_PAGES = ("glossary", "provisional", "components", "variants")
+
+
+@pytest.fixture(scope="module")
+def player(bundled: FrontEndResult, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("player")
+    write_reference(bundled.project, out, BuildOptions())
+    return out / "reference"
+
+
+@pytest.fixture(scope="module")
+def designer(bundled: FrontEndResult, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("designer")
+    write_reference(bundled.project, out, BuildOptions(designer=True))
+    return out / "reference"
+
+
+def _read(root: Path, game: str, lang: str, stem: str) -> str:
+    return (root / game / lang / f"{stem}.md").read_text(encoding="utf-8")
+
+
+def _english_lines(text: str) -> list[str]:
+    """Lines with two or more English function words, link targets and anchors left out."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("<a id="):
+            continue
+        plain = re.sub(r"\]\([^)]*\)", "]", line)
+        if len(ENGLISH.findall(plain)) >= 2:
+            out.append(line)
+    return out
+
+
+def test_generated_pages_of_other_languages_have_no_english_sentence(player: Path) -> None:
+    for game, langs in (("karak", ("cs", "sk", "de", "pl", "fr")), ("prophecy", ("cs",))):
+        for lang in langs:
+            for stem in GENERATED_PAGES:
+                text = _read(player, game, lang, stem)
+                if game == "karak" and stem == "variants":  # house rules' hand texts exist in cs and en only
+                    text = "\n".join(x for x in text.splitlines() if not x.startswith("*"))
+                assert _english_lines(text) == [], (game, lang, stem)
+
+
+def test_the_detector_sees_an_english_note() -> None:
+    assert _english_lines("| [Elf](a.md#e-elf) | Karta rasy | copies | per-race split not in the seed: the most |")
+    assert not _english_lines("| Když je odhaleno 5 komnat | [Pán Karaku](regent.md#e-lord_of_karak) |")
+
+
+def test_glossary_triggers_list_their_entries_and_keep_the_catalogue_doc_for_designers(
+        player: Path, designer: Path) -> None:
+    cs = _read(player, "karak", "cs", "glossary")
+    assert "| Kdy | Kde se objevuje |" in cs
+    assert "| Když je odhaleno 5 komnat | [Pán Karaku](regent.md#e-lord_of_karak) |" in cs
+    assert "count-th tile" not in cs and "Each time the hero could spend" not in cs
+    de = _read(player, "karak", "de", "glossary")
+    assert "| Wenn 5 Gemächer aufgedeckt sind | [Der Herr von Karak](regent.md#e-lord_of_karak) |" in de
+    doc = _read(designer, "karak", "cs", "glossary")
+    assert "When the count-th tile of the kind" in doc and "Význam (katalog)" in doc
+
+
+def test_tags_read_in_the_page_language(player: Path) -> None:
+    cs = _read(player, "prophecy", "cs", "glossary")
+    assert "| místo pohybu | [Zbrojířství](base.md#e-armoury)" in cs
+    assert "| Dračí říše | [Dračí královna](dragon_realm.md#e-dragon_queen) |" in cs
+    assert "instead of movement" not in cs and "| dragon realm |" not in cs
+    assert "- **Štítky:** pohyb" in _read(player, "prophecy", "cs", "base")
+
+
+def test_provisional_page_names_what_is_unconfirmed_and_keeps_the_reasons_for_designers(
+        player: Path, designer: Path) -> None:
+    cs = _read(player, "prophecy", "cs", "provisional")
+    assert "| [Člověk](ancient_races.md#e-human_card) | Karta rasy | Číslo v účincích |" in cs
+    assert "| [Člověk](ancient_races.md#e-human_card) | Karta rasy | Počet kusů |" in cs
+    assert "not in the seed" not in cs and "start\\_resource" not in cs
+    karak = _read(player, "karak", "en", "provisional")
+    assert "tilebag.ts" not in karak and "base-game-facts.md" not in karak  # source files are for designers
+    doc = _read(designer, "karak", "en", "provisional")
+    assert "split of the 80 tiles from R1 tilebag.ts only" in doc
+    html = (player / "karak" / "cs" / "regent.html").read_text(encoding="utf-8")
+    assert 'title="Tvar, Východy, Místnost">nepotvrzeno' in html and "rulebook does not show" not in html
+    assert "rulebook does not show which sides" in \
+        (designer / "karak" / "cs" / "regent.html").read_text(encoding="utf-8")
+
+
+def test_balance_notes_are_for_designers(bundled: FrontEndResult, tmp_path: Path) -> None:
+    build = tmp_path / "build"
+    (build / "balance").mkdir(parents=True)
+    note = "R1 forbids giving up the last life, R3 allows it; no rule text seen"
+    table = {"variants": [], "items": [], "show": ["strength"],
+             "opponents": [{"id": "giant_bat", "name": "Giant bat", "strength": 6}],
+             "rows": [{"fighter": "xanros", "cells": {"giant_bat": {"win": {"decimal": 0.5}}}}],
+             "provisional": [note]}
+    (build / "balance" / "karak.json").write_text(json.dumps({"tables": [table]}), encoding="utf-8")
+    render_language(bundled.project, "karak", "cs", tmp_path / "p", build)
+    md = (tmp_path / "p" / "balance.md").read_text(encoding="utf-8")
+    assert "R1 forbids" not in md
+    assert "Některé hodnoty, z nichž tabulka vychází, zatím nejsou potvrzené; viz [Dosud nepotvrzeno]" \
+           "(provisional.md)." in md
+    render_language(bundled.project, "karak", "cs", tmp_path / "d", build, BuildOptions(designer=True))
+    assert note in (tmp_path / "d" / "balance.md").read_text(encoding="utf-8")
+
+
+def test_seed_words_in_the_content() -> None:
+    """The seed's own words: "Legendy o dracích" (not "drácích") is the card's name and links to it."""
+    realm = (ROOT / "content" / "prophecy" / "dragon_realm" / "components.cardc").read_text(encoding="utf-8")
+    assert "drácích" not in realm and "(ne Legendy o dracích)" in realm
+
+
+def test_fire_lake_links_the_legends_by_their_name(player: Path) -> None:
+    realm = _read(player, "prophecy", "cs", "dragon_realm")
+    assert "(ne [Legendy o dracích](dragon_realm.md#e-legends_of_dragons))" in realm
+
+
+def test_sacrifice_reads_as_a_card_would(player: Path) -> None:
+    en = _read(player, "karak", "en", "base")
+    assert "if this effect has not yet been used this turn and you have 2 or more lives: choose one: " \
+           "lose 1 life and +1 to your attack; or do nothing." in en
+    assert "you do not have 1 life" not in en
+    cs = _read(player, "karak", "cs", "base")
+    assert "pokud tento účinek v tomto tahu ještě neproběhl a máš 2 a více životů: vyber si jedno: " in cs
