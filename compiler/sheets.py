@@ -223,7 +223,7 @@ def _move(node: T, where: Callable[[Span], Span]) -> T:
         return tuple(_move(x, where) for x in node)  # type: ignore[return-value]
     if dataclasses.is_dataclass(node) and not isinstance(node, type):
         changes = {f.name: _move(getattr(node, f.name), where) for f in dataclasses.fields(node)}
-        return dataclasses.replace(node, **changes)  # type: ignore[type-var]
+        return dataclasses.replace(node, **changes)
     return node
 
 

@@ -205,7 +205,7 @@ def _body_text(catalogue: Catalogue, body: tuple[m.Statement, ...], depth: int =
             for o in st.options:
                 out.append(f"{pad}  {o.name}:")
                 out.extend(_body_text(catalogue, o.body, depth + 2) or [f"{pad}    - nothing"])
-        else:
+        elif isinstance(st, m.If):  # effects hold no procedure statements (E305)
             out.append(f"{pad}- if {_cond_text(st.cond)}:")
             out.extend(_body_text(catalogue, st.then, depth + 1))
             if st.orelse:

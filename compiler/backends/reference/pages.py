@@ -192,7 +192,7 @@ def variants_page(ctx: RefContext) -> Page:
 def errata_page(ctx: RefContext) -> Page:
     kids = children_of(ctx)
     modules = {m.id: m for m in ctx.project.modules_of(ctx.game.id)}
-    sections = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("errata_intro"))]}]
+    sections: list[dict[str, Any]] = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("errata_intro"))]}]
     for e in (x for x in ctx.entities if x.errata):
         original = ctx.ref(e.id)
         mod = modules.get(e.module)
