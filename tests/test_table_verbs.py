@@ -106,3 +106,20 @@ def test_board_conditions_are_read_from_the_table_for_each_character() -> None:
     assert not verbs.final_battle(ctx)
     ctx.fire("final_battle_start")
     assert verbs.final_battle(ctx)
+
+
+def test_move_takes_up_to_its_steps_over_the_board_and_may_stop() -> None:
+    """`move(steps)`: extra steps besides the turn's own, each to a joined revealed tile; the hero may stop."""
+    from test_play_karak import _table
+
+    r = rules("karak")
+    tiles = {(1, 0): "room_crossing", (2, 0): "room_crossing", (3, 0): "room_crossing"}
+    script = Scripted(choices={"taia:move_to": ["room_crossing@1,0", "room_crossing@2,0", "stop",
+                                                "room_crossing@3,0"]})
+    ctx = _table(r, ["taia"], script, tiles=tiles)
+    ctx.actor = ctx.characters["taia"]
+    steps = ctx.play.steps_left
+    verbs.move(ctx, steps=5)
+    assert ctx.play.position["taia"] == (2, 0) and ctx.play.steps_left == steps  # stopped after two
+    verbs.move(ctx, steps=1)
+    assert ctx.play.position["taia"] == (3, 0)  # one step, and no question after it
