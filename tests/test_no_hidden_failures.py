@@ -1,6 +1,7 @@
-"""No `except Exception` hides a failure in the package: the only broad handlers are the two top-level ones
-that report an internal error (the command line's, exit 3, and the language server's, per request), each
-writing a report. Everything else catches the errors it expects by name."""
+"""No `except Exception` hides a failure in the package: the only broad handlers are the top-level ones that
+report an internal error (the command line's, exit 3; the language server's, per request, each writing a
+report; a backend's forked process, which sends the error to the build, which raises it). Everything else
+catches the errors it expects by name."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TOP_LEVEL = {"compiler/cli.py", "compiler/editor/server.py"}
+TOP_LEVEL = {"compiler/cli.py", "compiler/editor/server.py", "compiler/build.py"}
 BROAD = re.compile(r"^\s*except\s*(\(\s*)?(Exception|BaseException)?\s*(\)|\s+as\s+\w+)?\s*:", re.M)
 
 
