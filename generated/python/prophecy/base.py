@@ -1001,6 +1001,3 @@ PROCEDURES: tuple[ProcedureDef, ...] = (
     ProcedureDef('fight', proc_fight, 'procedure', MODULE),
     ProcedureDef('attack_roll', proc_attack_roll, 'procedure', MODULE),
 )
-
-
-FALLBACK_VERBS: tuple[str, ...] = ()
