@@ -641,7 +641,7 @@ class Lowering:
                     self.sink.error("E303", f"`{verb.name}` needs its `{p.name}` parameter", call.span,
                                     _signature(verb))
                 else:
-                    out.append((p.name, _default_value(p.default, call.span)))
+                    out.append((p.name, default_value(p.default, call.span)))
                 continue
             where[0] = vctx.where = f"{verb.name}({p.name})"
             check_value(bound[p.name], p.type, vctx)
@@ -817,7 +817,8 @@ def _signature(verb: Verb) -> str:
     return f"usage: {verb.name}({params})"
 
 
-def _default_value(raw: object, span: Span) -> s.Value:
+def default_value(raw: object, span: Span = BUILTIN_SPAN) -> s.Value:
+    """A catalogue parameter's default (plain YAML) as the value a call without that argument gets."""
     if isinstance(raw, bool):
         return s.BoolV(raw, span)
     if isinstance(raw, int):

@@ -166,13 +166,16 @@ def test_a_designer_bot_from_a_file(tmp_path: Path, job: Job) -> None:
 
 
 def test_greedy_plays_whole_games_and_uses_the_exact_odds(job: Job) -> None:
+    from cardc.simulation.table import table_for
     from cardc_runtime import greedy
 
-    greedy._ODDS.clear()
+    rules = table_for(job.with_(bot="greedy")).rules
+    rules._cache.clear()  # the odds are memoized on the ruleset: start cold
     records = play_batch(job.with_(bot="greedy"), 11, [0, 1])
     assert len(records) == 2 and all(r.turns > 0 for r in records)
-    assert greedy._ODDS  # the fight decisions consulted the exact fight odds
-    assert all(0.0 <= p <= 1.0 for p in greedy._ODDS.values())
+    odds = greedy.cached_odds(rules)
+    assert odds  # the fight decisions consulted the exact fight odds
+    assert all(0.0 <= p <= 1.0 for p in odds.values())
 
 
 def test_new_expansion_in_the_language_alone_shows_up(tmp_path: Path) -> None:

@@ -14,9 +14,10 @@ from typing import Any
 from cardc import model as m
 from cardc.backends.export.values import Localizer, ValueEncoder, type_tree
 from cardc.catalogue import Catalogue, default_catalogue
+from cardc.lower import default_value
 
 EXPORT_FORMAT = "cardc-export"
-EXPORT_VERSION = 2  # 2: the game's procedures, end and winner rules travel as data
+EXPORT_VERSION = 2  # 2: the game's procedures, end and winner rules (and the verbs they use) travel as data
 SCHEMA_ID = "https://cardc.invalid/schemas/export.schema.json"
 
 RulesText = Callable[[m.Project, m.Entity, str], list[str]]
@@ -50,6 +51,7 @@ class GameExport:
         self.loc = Localizer(self.langs, self.game.fallback)
         self.enc = ValueEncoder(self.by_id, self.loc)
         self.replaced_by: dict[str, list[str]] = {}
+        self.used_verbs: set[str] = set()  # every catalogue verb a call of this game names (see `verbs`)
         for e in self.entities:
             if e.errata:
                 self.replaced_by.setdefault(e.id, []).append(e.key)
@@ -69,13 +71,28 @@ class GameExport:
             "kinds": self.kinds(),
             "entities": [self.entity(e) for e in self.entities],
             "procedures": [self.procedure(p) for p in self.project.procedures_of(g.id)],
+            "verbs": self.verbs(),  # last: the calls above collect the verbs used
         }
+
+    def verbs(self) -> dict[str, dict[str, Any]]:
+        """The catalogue entry of every verb the game's effects and procedures use: what another engine must
+        implement, with the parameters in their order (a call's `args` are keyed by name)."""
+        out: dict[str, dict[str, Any]] = {}
+        for name in sorted(self.used_verbs):
+            verb = self.catalogue.verbs.get(name)
+            if verb is None:  # pragma: no cover - the checker rejects unknown verbs before any backend runs
+                continue
+            out[name] = {"role": verb.role, "doc": verb.doc.strip(), "params": [
+                {"name": p.name, "type": str(p.type), "type_tree": type_tree(p.type), "required": p.required,
+                 "default": None if p.required else self.enc.encode(default_value(p.default), p.type),
+                 "doc": p.doc} for p in verb.params]}
+        return out
 
     def procedure(self, p: m.Procedure | m.EndRule | m.WinnerRule) -> dict[str, Any]:
         """How the game is played, as data: a procedure's statements, an end condition or the winner rule."""
         head: dict[str, Any] = {"module": p.module,
                                 "provisional": [{"path": path, "note": note} for path, note in p.provisional],
-                                "source": {"file": p.span.file, "line": p.span.line}}
+                                "source": {"file": self.project.source_name(p.span.file), "line": p.span.line}}
         if isinstance(p, m.Procedure):
             return {"type": "procedure", "name": p.name, "body": [self.statement(st) for st in p.body], **head}
         if isinstance(p, m.EndRule):
@@ -174,6 +191,7 @@ class GameExport:
 
     def call(self, inv: m.Invocation) -> dict[str, Any]:
         verb = self.catalogue.verbs.get(inv.verb)
+        self.used_verbs.add(inv.verb)
         args = {}
         for name, value in inv.args:
             param = verb.param(name) if verb is not None else None

@@ -46,6 +46,11 @@ def make_hero(rules: Ruleset, hero_id: str, *, lives: int | None = None, weapons
 
 def slot_limits(rules: Ruleset, variants: frozenset[str] = frozenset()) -> dict[str, int]:
     """How many items of each slot a character may carry, as the content's `set_limit` modifiers say."""
+    try:
+        return rules._cache[("slot limits", variants)]  # type: ignore[no-any-return]
+    except KeyError:
+        pass
+
     def compute() -> dict[str, int]:
         probe = Context(rules, _FirstOption(), variants)
         probe.fire("always", None)

@@ -306,6 +306,11 @@ def portal_link(ctx: Context) -> None:
 
 def _tile_has(ctx: Context, tile: str, modifier: str) -> bool:
     """Whether the tile's own `always` effects set `modifier` (e.g. portal_link)."""
+    try:
+        return bool(ctx.rules._cache[("tile has", tile, modifier, ctx.variants)])
+    except KeyError:
+        pass
+
     def probe() -> bool:
         test = Context(ctx.rules, ctx.inputs, ctx.variants)
         for fx in ctx.rules.effects_of([tile], "always", ctx.variants):
@@ -318,11 +323,10 @@ def _neighbours(play: Play, pos: Pos | None, *, walls: bool = False, ctx: Contex
     """Revealed tiles one step away: through a passage, through a wall (walls=True) or by portal."""
     if pos is None or pos not in play.board:
         return []
-    out = []
-    for side in range(4):
-        there = step(pos, side)
-        if there in play.board and (walls or play.connected(pos, side)):
-            out.append(there)
+    if walls:
+        out = [there for side in range(4) if (there := step(pos, side)) in play.board]
+    else:
+        out = list(play.passages()[pos])
     if ctx is not None and _tile_has(ctx, play.board[pos].tile, "portal_link"):
         out += [p for p, t in play.board.items() if p != pos and _tile_has(ctx, t.tile, "portal_link")]
     return out
@@ -454,9 +458,16 @@ def token_here(ctx: Context) -> bool:
 
 
 def _monster_token(ctx: Context, placed: Placed | None) -> str | None:
-    if placed is None:
+    if placed is None or not placed.tokens:
         return None
-    return next((t for t in placed.tokens if ctx.rules.entity(t).attr("strength") is not None), None)
+    known: dict[str, bool] = ctx.rules.memo(("has strength",), dict)  # token -> fought (remembered per ruleset)
+    for t in placed.tokens:
+        fought = known.get(t)
+        if fought is None:
+            fought = known[t] = ctx.rules.entity(t).attr("strength") is not None
+        if fought:
+            return t
+    return None
 
 
 def monster_here(ctx: Context) -> bool:
@@ -535,8 +546,13 @@ def teleport(ctx: Context, to: str = "fountain", who: str = "self", pick: str = 
 
 
 def _values(ctx: Context, tile: str) -> set[Any]:
-    return {v for k in ctx.rules.entity(tile).attrs for v in [ctx.rules.entity(tile).attr(k)]
-            if isinstance(v, str)}
+    """The tile's attribute values that are words (remembered per ruleset; callers only read the set)."""
+    known: dict[str, set[Any]] = ctx.rules.memo(("word values",), dict)
+    found = known.get(tile)
+    if found is None:
+        found = known[tile] = {v for k in ctx.rules.entity(tile).attrs for v in [ctx.rules.entity(tile).attr(k)]
+                               if isinstance(v, str)}
+    return found
 
 
 def _distances(ctx: Context, play: Play, start: Pos) -> dict[Pos, int]:
@@ -852,8 +868,19 @@ def can_use_item(ctx: Context) -> bool:
 
 
 def _usable_now(ctx: Context, who: Character) -> list[str]:
-    return sorted({i for i in who.held() if ctx.rules.entity(i).attr("used_in") == "own_turn"
-                   and ctx.rules.effects_of([i], "use", ctx.variants)})
+    if not (who.weapons or who.spells or who.keys or who.treasures or who.items):
+        return []
+    known: dict[tuple[str, frozenset[str]], bool] = ctx.rules.memo(("usable in own turn",), dict)
+    out = set()
+    for i in who.held():
+        key = (i, ctx.variants)
+        usable = known.get(key)
+        if usable is None:
+            usable = known[key] = bool(ctx.rules.entity(i).attr("used_in") == "own_turn"
+                                       and ctx.rules.effects_of([i], "use", ctx.variants))
+        if usable:
+            out.add(i)
+    return sorted(out)
 
 
 def use_item(ctx: Context) -> None:

@@ -336,7 +336,12 @@ def die_shows(ctx: Context, face: int, any_roll: bool = False) -> bool:
 
 def first_use(ctx: Context, per: str) -> bool:
     """True the first time in the scope; asking marks the effect as used (it is about to run)."""
-    scope = {"fight": f"fight:{id(ctx.fight)}", "turn": f"turn:{ctx.turn}"}.get(per, "game")
+    if per == "fight":
+        scope: object = ("fight", ctx.fight.serial if ctx.fight is not None else None)
+    elif per == "turn":
+        scope = ("turn", ctx.turn)
+    else:
+        scope = "game"
     key = (ctx.effect, scope)
     if key in ctx.used:
         return False

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import count
 from typing import TYPE_CHECKING, Any, Literal
 
 from .inputs import Choice, Inputs
@@ -62,8 +63,12 @@ class Character:
                          dict(self.spent), self.no_abilities)
 
     def own_abilities(self, rules: Ruleset) -> tuple[str, ...]:
-        return rules.memo(("abilities", self.id), lambda: tuple(  # type: ignore[no-any-return]
-            sorted(e.id for e in rules.children(self.id, "ability"))))
+        key = ("abilities", self.id)
+        try:
+            return rules._cache[key]  # type: ignore[no-any-return]
+        except KeyError:
+            return rules.memo(key, lambda: tuple(  # type: ignore[no-any-return]
+                sorted(e.id for e in rules.children(self.id, "ability"))))
 
 
 @dataclass
@@ -112,6 +117,9 @@ class Fight:
     sides: list[Side]
     monster: EntityData | None = None
     target: int | None = None  # the value to beat when fighting a monster
+    # names this fight for `first_use(per=fight)`; never reused in a process (an `id()` could be, once the
+    # fight before it is freed, which made "once per fight" effects depend on memory layout)
+    serial: int = field(default_factory=count().__next__)
 
     def other(self, side: Side) -> Side | None:
         return next((s for s in self.sides if s is not side), None)
@@ -136,7 +144,7 @@ class Context:
     provisional: set[str] = field(default_factory=set)
     setup: dict[str, int] = field(default_factory=dict)  # stat and slot modifiers collected at setup
     effect: str = ""  # the key of the effect running now (owner#index)
-    used: set[tuple[str, str]] = field(default_factory=set)  # (effect, scope) for first_use
+    used: set[tuple[str, object]] = field(default_factory=set)  # (effect, scope) for first_use
     prevented: bool = False  # a `prevent` ran for the event being fired
     loops: dict[str, int] = field(default_factory=dict)
     turn: int = 0
@@ -163,7 +171,7 @@ class Context:
             event = {**self.event_values, **event}
             self.event_values = {}
         self.prevented = False
-        self.fire(trigger, self.actor, self.side, **event)
+        self._fire(trigger, self.actor, self.side, event)
 
     def loop(self, point: str) -> bool:
         """Counts the passes of a `while`; past the cap the game is stopped (it would never end)."""
@@ -279,21 +287,101 @@ class Context:
             own.extend(e.id for e in self.rules.of_kind("curse"))
         return glob + tuple(o for o in dict.fromkeys(own) if o in known)
 
+    def relevant_owners(self, actor: Character | None, trigger: str) -> tuple[str, ...]:
+        """`owners(actor, trigger)` reduced to the entities that have an effect of `trigger` at all, in the
+        same order: the same effects in the same order, found without building (and hashing) the whole list
+        on every event. Each group of candidates (tile, items, ...) is looked at only when it holds one."""
+        rules = self.rules
+        plans: dict[str, Any] = rules.memo(("fire plans",), dict)
+        try:
+            plan = plans[trigger]
+        except KeyError:
+            plan = plans[trigger] = self._fire_plan(trigger)
+        if plan is None:
+            return ()
+        glob, local = plan[0], plan[1]
+        if actor is None or not local:
+            return glob  # type: ignore[no-any-return]
+        mine: list[str] = []
+        if trigger in TILE_TRIGGERS:
+            play = self.play
+            if play is not None:
+                placed = play.last_revealed if self.facts.get("revealing") else play.here(actor.id)
+                if placed is not None and not placed.corridor:
+                    if placed.tile in local:
+                        mine.append(placed.tile)
+                    if placed.tokens and not local.isdisjoint(placed.tokens):
+                        mine += [o for o in placed.tokens if o in local]
+            else:
+                tile = self.facts.get("tile")
+                if isinstance(tile, tuple):
+                    mine += [o for o in tile if o in local]
+                elif tile is not None and str(tile) in local:
+                    mine.append(str(tile))
+        facts = self.facts
+        if "place" in facts and str(facts["place"]) in local:
+            mine.append(str(facts["place"]))
+        fight = self.fight
+        if fight is not None and fight.monster is not None and fight.monster.id in local:
+            mine.append(fight.monster.id)
+        if actor.id in local:
+            mine.append(actor.id)
+        if actor.cards and not local.isdisjoint(actor.cards):
+            mine += [o for o in actor.cards if o in local]
+        if not actor.no_abilities:
+            if actor.abilities is not None:
+                if not local.isdisjoint(actor.abilities):
+                    mine += [o for o in actor.abilities if o in local]
+            else:  # the character's own abilities that have the trigger, found once per character
+                own = plan[2].get(actor.id)
+                if own is None:
+                    own = plan[2][actor.id] = tuple(o for o in actor.own_abilities(rules) if o in local)
+                mine += own
+        for group in (actor.weapons, actor.spells, actor.keys, actor.treasures, actor.items):
+            if group and not local.isdisjoint(group):
+                mine += [o for o in group if o in local]
+        if actor.cursed:  # the curse is a card the cursed hero carries (its effects switch abilities off)
+            mine += [o for o in rules.memo(("curse cards",), lambda: [e.id for e in rules.of_kind("curse")])
+                     if o in local]
+        return glob + tuple(mine) if mine else glob  # type: ignore[no-any-return]
+
+    def _fire_plan(self, trigger: str) -> tuple[tuple[str, ...], frozenset[str], dict[str, tuple[str, ...]]] | None:
+        """For `trigger`: the global owners that have an effect of it (in order), the other entities that
+        have one, and (filled as characters act) each character's own abilities among them. None: no entity
+        has an effect of `trigger`."""
+        has = self.rules.owners_of(trigger)
+        if not has:
+            return None
+        if trigger in WORLD_TRIGGERS:
+            return tuple(o for o in sorted(self.rules.entities) if o in has), frozenset(), {}
+        glob = tuple(o for o in self.owners(None, trigger) if o in has)
+        return glob, has - frozenset(glob), {}
+
     def fire(self, trigger: str, actor: Character | None = None, side: Side | None = None,
              **event: Any) -> list[EffectDef]:
         """Run every active effect of `trigger` for `actor`; returns the effects that ran."""
-        saved = (self.actor, self.side, self.owner, self.effect)
-        self.actor, self.side = actor, side
+        return self._fire(trigger, actor, side, event)
+
+    def _fire(self, trigger: str, actor: Character | None, side: Side | None,
+              event: dict[str, Any]) -> list[EffectDef]:
         if trigger == "always" and actor is not None:
             actor.no_abilities = False  # `always` modifiers hold while their card or rule does: recomputed
-        effects = self.rules.effects_of(self.owners(actor, trigger), trigger, self.variants, event)
+        owners = self.relevant_owners(actor, trigger)
+        if not owners:
+            return []
+        effects = self.rules.effects_of(owners, trigger, self.variants, event)
         if not effects:
-            self.actor, self.side = saved[0], saved[1]
             return effects
+        saved = (self.actor, self.side, self.owner, self.effect)
+        self.actor, self.side = actor, side
         try:
             for fx in effects:
-                if not self._inactive(fx.owner):
-                    self.run(fx)
+                if (self.inactive or (self.side is not None and self.side.inactive)) and self._inactive(fx.owner):
+                    continue
+                self.owner, self.effect = fx.owner, fx.key
+                if fx.provisional:
+                    self.provisional.update(fx.provisional)
+                fx.run(self)
         finally:
             self.actor, self.side, self.owner, self.effect = saved
         return effects

@@ -18,7 +18,7 @@ from .fight import make_hero, slot_limits
 from .inputs import Choice, Inputs
 from .model import Ruleset
 from .play_verbs import _takeable
-from .state import Play, step
+from .state import Play
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +45,29 @@ class RandomBot:
         return self.rng.randrange(len(options))
 
 
+def _holding(me: Character) -> tuple[Any, ...]:
+    return (me.id, tuple(me.weapons), tuple(me.spells), tuple(me.keys), tuple(me.treasures), tuple(me.items))
+
+
+def _slot(ctx: Context, item: str) -> str:
+    """The item's `slot` attribute ("" without one), looked up once per ruleset."""
+    known: dict[str, str] = ctx.rules.memo(("bot slot",), dict)
+    try:
+        return known[item]
+    except KeyError:
+        pass
+    slot = known[item] = str(ctx.rules.entity(item).attr("slot", ""))
+    return slot
+
+
 class SensibleBot(RandomBot):
     """A bot that plays with purpose, knowing no game: it explores and walks towards the nearest monster it
     expects to beat (by the `strength` and `attack` attributes), takes items that add attack, and otherwise
     chooses at random. `cardc play` and simulations use it unless told otherwise."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self._worth_seen: dict[Any, Any] = {}
 
     def choose(self, view: View, options: Sequence[Any]) -> int:
         point = view.point.split(":", 1)[-1]
@@ -83,12 +102,26 @@ class SensibleBot(RandomBot):
         placed = play.here(who) if play is not None else None
         return placed is not None and self._worth(ctx, ctx.characters[who], placed)
 
-    def _worth(self, ctx: Context, me: Character, placed: Any) -> bool:
-        """An item lies there that fills a free slot or beats the weakest item of its full slot."""
+    def _worth(self, ctx: Context, me: Character, placed: Any, holds: tuple[Any, ...] | None = None) -> bool:
+        """An item lies there that fills a free slot or beats the weakest item of its full slot. Remembered
+        per game by what the hero holds and what lies there (all the answer depends on)."""
+        key = (holds or _holding(me), tuple(placed.items))
+        seen = self._worth_seen
+        if seen.get("_table") is not ctx:  # a new game (or another table): start afresh
+            seen.clear()
+            seen["_table"] = ctx
+        try:
+            return bool(seen[key])
+        except KeyError:
+            pass
+        found = seen[key] = self._worth_now(ctx, me, placed)
+        return found
+
+    def _worth_now(self, ctx: Context, me: Character, placed: Any) -> bool:
         limits = slot_limits(ctx.rules, ctx.variants)
         for item in _takeable(ctx, me, placed):
-            slot = str(ctx.rules.entity(item).attr("slot", ""))
-            held = [h for h in me.held() if str(ctx.rules.entity(h).attr("slot", "")) == slot]
+            slot = _slot(ctx, item)
+            held = [h for h in me.held() if _slot(ctx, h) == slot]
             if slot not in limits or len(held) < limits[slot]:
                 return True
             if self._attack(ctx, item) > min(self._attack(ctx, h) for h in held):
@@ -97,10 +130,15 @@ class SensibleBot(RandomBot):
 
     @staticmethod
     def _attack(ctx: Context, item: str) -> float:
+        known: dict[str, float] = ctx.rules.memo(("bot attack",), dict)
+        try:
+            return known[item]
+        except KeyError:
+            pass
         e = ctx.rules.get(item)
-        if e is None:
-            return 0.0
-        return float(e.attr("attack", 0) or 0) + float(e.attr("value", 0) or 0) * 2
+        value = 0.0 if e is None else float(e.attr("attack", 0) or 0) + float(e.attr("value", 0) or 0) * 2
+        known[item] = value
+        return value
 
     def _towards(self, ctx: Context, who: str, labels: list[Any]) -> int:
         """The neighbour on a shortest path to the nearest monster the hero expects to beat (or, with none,
@@ -113,20 +151,23 @@ class SensibleBot(RandomBot):
         monsters = {p: strength[tok] for p, t in play.board.items() for tok in t.tokens if tok in strength}
         goals = {p for p, s in monsters.items() if s < power + 3}
         if not goals:  # nothing to fight yet: the frontier, where new tiles (and items) are found
-            goals = {p for p, t in play.board.items()
-                     if play.zones.get("stack") and any(step(p, s) not in play.board for s in t.exits)}
+            goals = set(play.open_edges()) if play.zones.get("stack") else set()
         if not goals and monsters:
             weakest = min(monsters.values())
             goals = {p for p, s in monsters.items() if s == weakest}
-        goals |= {p for p, t in play.board.items() if t.items and self._worth(ctx, me, t)}
+        holds = _holding(me)
+        goals |= {p for p, t in play.board.items() if t.items and self._worth(ctx, me, t, holds)}
         goals.discard(play.position.get(who))
         if not goals or self.rng.random() < 0.2:
             return self.rng.randrange(len(labels))
-        dist = _distances_from(play, goals)
-        best, best_d = 0, 10**6
-        for i, label in enumerate(labels):
+        targets = []
+        for label in labels:
             x, y = (int(v) for v in str(label).rsplit("@", 1)[1].split(","))
-            d = dist.get((x, y), 10**6)
+            targets.append((x, y))
+        dist = _distances_from(play, goals, set(targets))
+        best, best_d = 0, 10**6
+        for i, pos in enumerate(targets):
+            d = dist.get(pos, 10**6)
             if d < best_d:
                 best, best_d = i, d
         return best
@@ -137,22 +178,25 @@ class SensibleBot(RandomBot):
         return ctx.rules.memo("bot strengths", compute)  # type: ignore[no-any-return]
 
 
-def _distances_from(play: Play, goals: set[tuple[int, int]]) -> dict[tuple[int, int], int]:
-    """Steps along passages from every tile to the nearest goal (one search from all goals at once)."""
+def _distances_from(play: Play, goals: set[tuple[int, int]],
+                    wanted: set[tuple[int, int]] | None = None) -> dict[tuple[int, int], int]:
+    """Steps along passages from every tile to the nearest goal (one search from all goals at once); with
+    `wanted`, the search stops once each of those tiles has its distance."""
     dist = dict.fromkeys(goals, 0)
     frontier = list(goals)
-    board = play.board
-    while frontier:
+    passages = play.passages()
+    left = None if wanted is None else wanted - goals
+    d = 0
+    while frontier and (left is None or left):
+        d += 1
         nxt = []
         for p in frontier:
-            here = board[p]
-            d = dist[p] + 1
-            for side in here.exits:
-                q = step(p, side)
-                there = board.get(q)
-                if there is not None and q not in dist and (side + 2) % 4 in there.exits:
+            for q in passages[p]:
+                if q not in dist:
                     dist[q] = d
                     nxt.append(q)
+                    if left is not None:
+                        left.discard(q)
         frontier = nxt
     return dist
 

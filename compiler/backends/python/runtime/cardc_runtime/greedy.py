@@ -15,18 +15,17 @@
 from __future__ import annotations
 
 import random
-from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
 from .context import Character, Context
 from .inputs import Inputs
 from .model import Ruleset
-from .state import Play, Pos, opposite, step
+from .play_verbs import _monster_token
+from .state import Play, Pos
 
 WIN_ENOUGH = 0.5
 LOW_LIVES = 2
-_ODDS: dict[tuple[Any, ...], float] = {}
 
 
 class _FirstOption(Inputs):
@@ -39,12 +38,12 @@ class _FirstOption(Inputs):
 
 def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozenset[str]) -> float:
     """The exact chance that `hero` beats `monster` with its weapons and abilities, spells not counted
-    (a spell can only raise it, and the bot casts one when this chance is too low), at full lives. Cached per
-    process, so
-    the enumeration runs once per loadout and monster over all the games a worker plays."""
+    (a spell can only raise it, and the bot casts one when this chance is too low), at full lives. Memoized on
+    the ruleset, so the enumeration runs once per loadout and monster over all the games a worker plays."""
     weapons = tuple(sorted(hero.weapons))
-    key = (id(rules), hero.id, weapons, hero.cursed, monster, variants)
-    if key not in _ODDS:
+    key = ("greedy odds", hero.id, weapons, hero.cursed, monster, variants)
+
+    def compute() -> float:
         from .fight_odds import monster_odds
 
         probe = hero.copy()
@@ -52,10 +51,16 @@ def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozense
         probe.unconscious = False
         probe.lives = probe.max_lives  # lives change often and rarely the odds: one figure per loadout
         try:
-            _ODDS[key] = float(monster_odds(rules, probe, monster, variants).win)
+            return float(monster_odds(rules, probe, monster, variants).win)
         except (ValueError, KeyError):  # a monster without a known strength: unknown odds, avoid it
-            _ODDS[key] = 0.0
-    return _ODDS[key]
+            return 0.0
+
+    return float(rules.memo(key, compute))
+
+
+def cached_odds(rules: Ruleset) -> dict[tuple[Any, ...], float]:
+    """The win chances `win_chance` has computed on this ruleset so far (for tests and reports)."""
+    return {k: v for k, v in rules._cache.items() if isinstance(k, tuple) and k[:1] == ("greedy odds",)}
 
 
 def _probe_heals(rules: Ruleset, owner: str, trigger: str, variants: frozenset[str]) -> bool:
@@ -89,50 +94,27 @@ def _pos(label: Any) -> Pos:
 
 def _monster(ctx: Context, play: Play, pos: Pos) -> str | None:
     placed = play.board.get(pos)
-    if placed is None:
-        return None
-    return next((t for t in placed.tokens if ctx.rules.entity(t).attr("strength") is not None), None)
+    return None if placed is None else _monster_token(ctx, placed)
 
 
-_ADJ: dict[int, tuple[int, dict[Pos, list[Pos]]]] = {}
-
-
-def _adjacency(play: Play) -> dict[Pos, list[Pos]]:
-    """Tiles joined by a passage, rebuilt only when a tile was added (placed tiles never turn again)."""
-    cached = _ADJ.get(id(play))
-    if cached is not None and cached[0] == len(play.board):
-        return cached[1]
-    board = play.board
-    adj: dict[Pos, list[Pos]] = {}
-    for p, placed in board.items():
-        out = []
-        for side in placed.exits:
-            q = step(p, side)
-            there = board.get(q)
-            if there is not None and opposite(side) in there.exits:
-                out.append(q)
-        adj[p] = sorted(out)
-    if len(_ADJ) > 64:
-        _ADJ.clear()
-    _ADJ[id(play)] = (len(board), adj)
-    return adj
-
-
-def _path_next(play: Play, start: Pos, goals: set[Pos], blocked: set[Pos]) -> tuple[dict[Pos, Pos], dict[Pos, int]]:
-    """Breadth-first from `start` along passages, not through `blocked`: first step and distance to each tile."""
-    adj = _adjacency(play)
-    first: dict[Pos, Pos] = {}
+def _distances(play: Play, start: Pos, goals: set[Pos], blocked: set[Pos]) -> dict[Pos, int]:
+    """Breadth-first from `start` along passages, not through `blocked` (unless it is a goal): the distance
+    to each tile reached."""
+    passages = play.passages()
     dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        p = queue.popleft()
-        for q in adj.get(p, ()):
-            if q in dist or (q in blocked and q not in goals):
-                continue
-            dist[q] = dist[p] + 1
-            first[q] = q if p == start else first[p]
-            queue.append(q)
-    return first, dist
+    frontier = [start]
+    d = 0
+    while frontier:
+        d += 1
+        nxt = []
+        for p in frontier:
+            for q in passages.get(p, ()):
+                if q in dist or (q in blocked and q not in goals):
+                    continue
+                dist[q] = d
+                nxt.append(q)
+        frontier = nxt
+    return dist
 
 
 class GreedyBot:
@@ -193,13 +175,13 @@ class GreedyBot:
             heal = self._heal_step(ctx, me, here, opts)
             if heal is not None:
                 return heal
-        blocked = {p for p in play.board if (m := _monster(ctx, play, p)) is not None
-                   and win_chance(ctx.rules, me, m, ctx.variants) < self.WIN_ENOUGH}
+        monsters = {p: m for p, t in play.board.items() if t.tokens and (m := _monster(ctx, play, p)) is not None}
+        blocked = {p for p, m in monsters.items() if win_chance(ctx.rules, me, m, ctx.variants) < self.WIN_ENOUGH}
         self.avoid = blocked
-        goals = {p for p in play.board if p != here and p not in blocked and (
-            _monster(ctx, play, p) is not None or self._wants_here(ctx, me, p))}
+        goals = {p for p, t in play.board.items() if p != here and p not in blocked and (
+            p in monsters or (t.items and self._wants_here(ctx, me, p)))}
         if "walk" in opts and here is not None:
-            first, dist = _path_next(play, here, goals, blocked)
+            dist = _distances(play, here, goals, blocked)
             reachable = [g for g in goals if g in dist]
             if reachable:
                 self.target = min(reachable, key=lambda g: (dist[g], g))
@@ -208,9 +190,8 @@ class GreedyBot:
         if "explore" in opts and self._explore_good(ctx, me):
             return "explore"
         if "walk" in opts and here is not None:  # towards an open edge of the board, to explore from there
-            edges = {p for p, t in play.board.items() if p != here and p not in blocked
-                     and any(step(p, s) not in play.board for s in t.exits)}
-            first, dist = _path_next(play, here, edges, blocked)
+            edges = {p for p in play.open_edges() if p != here and p not in blocked}
+            dist = _distances(play, here, edges, blocked)
             reachable = [g for g in edges if g in dist]
             if reachable and play.zones.get("stack"):
                 self.target = min(reachable, key=lambda g: (dist[g], g))
@@ -220,7 +201,7 @@ class GreedyBot:
         if "walk" in opts and here is not None and me.lives > self.LOW_LIVES:
             # nothing better left: take on the monster with the best odds (a lost fight costs a life, and
             # only beaten monsters end the game)
-            first, dist = _path_next(play, here, blocked, set())
+            dist = _distances(play, here, blocked, set())
             chances = {p: win_chance(ctx.rules, me, m, ctx.variants) for p in blocked if p in dist
                        and (m := _monster(ctx, play, p)) is not None}
             if chances:
@@ -254,9 +235,9 @@ class GreedyBot:
         if here in healing:
             return "stop" if "stop" in opts else None
         if "walk" in opts and here is not None:
-            blocked = {p for p in play.board if _monster(ctx, play, p) is not None}
+            blocked = {p for p, t in play.board.items() if t.tokens and _monster(ctx, play, p) is not None}
             self.avoid = blocked
-            _, dist = _path_next(play, here, healing, blocked)
+            dist = _distances(play, here, healing, blocked)
             near = [p for p in healing if p in dist]
             if near:
                 self.target = min(near, key=lambda p: (dist[p], p))
@@ -283,7 +264,7 @@ class GreedyBot:
         best, best_d = None, 10**9
         me = ctx.characters[who]
         # passages join both ways: one search from the target, around the monsters the step avoided
-        _, dist = _path_next(play, self.target, set(), self.avoid - {self.target})
+        dist = _distances(play, self.target, set(), self.avoid - {self.target})
         for i, label in enumerate(opts):
             try:
                 pos = _pos(label)

@@ -41,7 +41,9 @@ class EntityData:
         return kind in self.kinds
 
     def attr(self, name: str, default: Any = None) -> Any:
-        value = plain(self.attrs.get(name, default))
+        value = self.attrs.get(name)  # (hot: same as `plain(attrs.get(name, default))`, None -> default)
+        if value.__class__ is Provisional:
+            value = value.value
         return default if value is None else value
 
     def provisional(self, name: str) -> str | None:
@@ -66,9 +68,10 @@ class EffectDef:
     variant: str | None = None
     provisional: tuple[str, ...] = ()
 
-    @property
-    def key(self) -> str:
-        return f"{self.owner}#{self.index}"
+    key: str = field(init=False, repr=False, compare=False)  # "owner#index", named once (read per run)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", f"{self.owner}#{self.index}")
 
     def matches(self, trigger: str, event: dict[str, Any]) -> bool:
         if trigger != self.trigger:
@@ -84,6 +87,10 @@ class ProcedureDef:
     run: Callable[[Context], Any]
     kind: str
     module: str
+
+
+_BY_TRIGGER = ("by trigger",)  # keys of the ruleset's own cache entries
+_OWNERS_OF = "owners of"
 
 
 @dataclass
@@ -154,16 +161,42 @@ class Ruleset:
                     event: dict[str, Any] | None) -> list[EffectDef]:
         wanted = list(dict.fromkeys(owners))
         order = {o: i for i, o in enumerate(wanted)}
-        found = [fx for fx in self.effects
+        found = [fx for fx in self.by_trigger().get(trigger, ())
                  if fx.owner in order and fx.matches(trigger, event or {})
                  and (fx.variant is None or fx.variant in variants)]
         return sorted(found, key=lambda fx: (order[fx.owner], fx.index))
 
+    def by_trigger(self) -> dict[str, list[EffectDef]]:
+        """The effects of each trigger, in declaration order."""
+        try:
+            return self._cache[_BY_TRIGGER]  # type: ignore[no-any-return]
+        except KeyError:
+            pass
+        index: dict[str, list[EffectDef]] = {}
+        for fx in self.effects:
+            index.setdefault(fx.trigger, []).append(fx)
+        self._cache[_BY_TRIGGER] = index
+        return index
+
+    def owners_of(self, trigger: str) -> frozenset[str]:
+        """The entities that have an effect of `trigger` (whatever its arguments and variant)."""
+        key = (_OWNERS_OF, trigger)
+        try:
+            return self._cache[key]  # type: ignore[no-any-return]
+        except KeyError:
+            pass
+        found = self._cache[key] = frozenset(fx.owner for fx in self.by_trigger().get(trigger, ())
+                                             if fx.owner in self.entities)
+        return found
+
     def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
         """A value derived from the ruleset, computed once."""
-        if key not in self._cache:
-            self._cache[key] = compute()
-        return self._cache[key]
+        try:
+            return self._cache[key]
+        except KeyError:
+            pass
+        value = self._cache[key] = compute()
+        return value
 
     def variant_ids(self) -> list[str]:
         return [e.id for e in self.of_kind("variant")]

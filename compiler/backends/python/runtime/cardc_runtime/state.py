@@ -79,6 +79,56 @@ class Play:
     picked_up: dict[str, Counter[str]] = field(default_factory=dict)
     used: dict[str, Counter[str]] = field(default_factory=dict)
 
+    # passages between laid tiles, by the board size they were found for (tiles are only ever added and a
+    # laid tile never turns, so the size says whether they still hold)
+    _passages: tuple[int, dict[Pos, list[Pos]]] = field(default_factory=lambda: (0, {}), init=False,
+                                                         repr=False, compare=False)
+
+    def passages(self) -> dict[Pos, list[Pos]]:
+        """For every tile, the tiles one step away joined to it by a passage (both open towards each
+        other), in side order (north, east, south, west)."""
+        board = self.board
+        size, found = self._passages
+        if size == len(board):
+            return found
+        new = [p for p in board if p not in found]  # tiles laid since: they and their neighbours change
+        stale = []
+        for x, y in new:
+            for dx, dy in DELTA.values():
+                q = (x + dx, y + dy)
+                if q in found:
+                    stale.append(q)
+        for pos in (*new, *stale):
+            x, y = pos
+            out = []
+            for side in sorted(board[pos].exits):
+                dx, dy = DELTA[side]
+                q = (x + dx, y + dy)
+                there = board.get(q)
+                if there is not None and (side + 2) % 4 in there.exits:
+                    out.append(q)
+            found[pos] = out
+        self._passages = (len(board), found)
+        return found
+
+    _edges: tuple[int, set[Pos]] = field(default_factory=lambda: (0, set()), init=False, repr=False, compare=False)
+
+    def open_edges(self) -> set[Pos]:
+        """The tiles with an exit towards a square where no tile lies yet (where the board can grow). The
+        caller must not change the set."""
+        board = self.board
+        size, found = self._edges
+        if size != len(board):
+            found = set()
+            for (x, y), placed in board.items():
+                for side in placed.exits:
+                    dx, dy = DELTA[side]
+                    if (x + dx, y + dy) not in board:
+                        found.add((x, y))
+                        break
+            self._edges = (len(board), found)
+        return found
+
     def here(self, who: str) -> Placed | None:
         pos = self.position.get(who)
         return None if pos is None else self.board.get(pos)
