@@ -24,13 +24,16 @@ import errno
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import traceback
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from cardc import backends
-from cardc.backends import BuildOptions
+from cardc.backends import BuildOptions, Writer
 from cardc.buildcache import CACHE_DIR, BuildCache, ir_fingerprint, is_ours, up_to_date
 from cardc.diagnostics import Diagnostic
 from cardc.model import Project
@@ -40,6 +43,7 @@ _MARKER_NOTE = ("written by `cardc build`: the next build replaces the files lis
                 "other file in this folder")
 _BUILD_INFIX = ".build-"
 _OLD_INFIX = ".old-"
+_PARTS = ".cardc-parts"  # in a build's temporary folder: one folder per backend running in a process
 
 
 class BuildFailed(Exception):
@@ -192,9 +196,9 @@ def current_output(out: Path, inputs: str) -> tuple[list[Diagnostic], list[Diagn
     return current
 
 
-# Backends that read what another wrote in the same build: the reference shows the balance tables, the
-# Tabletop Simulator export reuses the print backend's card images.
-READS = {"reference": ("balance",), "export": ("print",)}
+# Backends that read what another wrote in the same build: the reference shows the balance tables and
+# (in its gallery) the print backend's card images, the Tabletop Simulator export reuses those images.
+READS = {"reference": ("balance", "print"), "export": ("print",)}
 
 # Backends whose files name the folder they end up in (TTS image URLs): its key includes that folder.
 NAMES_DESTINATION = ("export",)
@@ -219,21 +223,18 @@ def _run_backends(project: Project, target: Path, tmp: Path, options: BuildOptio
     keys: dict[str, str] = {}
     diagnostics: list[Diagnostic] = []
     before = set(_files(tmp))
+    if options.jobs > 1:
+        return _run_parallel(project, target, tmp, options, old, manifest, cache, common, progress)
     for name, write in backends.BACKENDS:  # looked up now: tests and plugins may replace the list
         if not options.wants(name):
             continue
         if cache is not None:
-            deps = [keys.get(d) or cache.previous_key(d) or "" for d in READS.get(name, ())]
-            where = str(options.destination) if name in NAMES_DESTINATION else ""
-            keys[name] = key = cache.backend_key(name, *common, where, *deps)
-            again = cache.previous(name, key)
-            if again is not None and name in old and cache.unchanged(name, target, old[name]):
-                for rel in old[name]:
-                    _copy_in(target / rel, tmp / rel)  # a copy: nothing this build does can reach the old output
+            keys[name] = _backend_key(name, cache, keys, common, options)
+            again = _reuse(name, cache, keys[name], target, tmp, old)
+            if again is not None:
                 if progress:
                     progress(name, "reused")
                 diagnostics.extend(again)
-                cache.record(name, key, again)
                 manifest[name] = list(old[name])
                 before = set(_files(tmp))
                 continue
@@ -250,6 +251,162 @@ def _run_backends(project: Project, target: Path, tmp: Path, options: BuildOptio
         manifest[name] = sorted(after - before)
         before = after
     return diagnostics, manifest
+
+
+def _backend_key(name: str, cache: BuildCache, keys: dict[str, str], common: tuple[str, ...],
+                 options: BuildOptions) -> str:
+    """What backend `name`'s output depends on: the IR, assets and options, where the output goes if its files
+    name it, and the keys of the backends it reads."""
+    deps = [keys.get(d) or cache.previous_key(d) or "" for d in READS.get(name, ())]
+    where = str(options.destination) if name in NAMES_DESTINATION else ""
+    return cache.backend_key(name, *common, where, *deps)
+
+
+def _reuse(name: str, cache: BuildCache, key: str, target: Path, tmp: Path, old: dict[str, list[str]]
+           ) -> list[Diagnostic] | None:
+    """The previous run's diagnostics, its files copied into `tmp`, if backend `name` ran on `key` last time and
+    its files are as it wrote them; None if it must run."""
+    again = cache.previous(name, key)
+    if again is None or name not in old or not cache.unchanged(name, target, old[name]):
+        return None
+    for rel in old[name]:
+        _copy_in(target / rel, tmp / rel)  # a copy: nothing this build does can reach the old output
+    cache.record(name, key, again)
+    return again
+
+
+def _run_parallel(project: Project, target: Path, tmp: Path, options: BuildOptions, old: dict[str, list[str]],
+                  manifest: dict[str, list[str]], cache: BuildCache | None, common: tuple[str, ...],
+                  progress: Progress | None) -> tuple[list[Diagnostic], dict[str, list[str]]]:
+    """Run the wanted backends up to `options.jobs` at a time, each in a forked process writing into a folder of
+    its own beside the output (so the files of each are known and relative paths are those of the output).
+
+    A backend starts once the backends it reads (`READS`) are done, and sees only their files: the outputs are
+    those of a serial build. Diagnostics and summary notes are gathered in the order of `BACKENDS`."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:  # no fork on this platform: one backend after another
+        return _run_backends(project, target, tmp, dataclasses.replace(options, jobs=1), old, progress)
+    order = [(name, write) for name, write in backends.BACKENDS if options.wants(name)]
+    keys: dict[str, str] = {}
+    found: dict[str, list[Diagnostic]] = {}
+    notes: dict[str, list[str]] = {}
+    pending: list[tuple[str, Writer]] = []
+    for name, write in order:
+        if cache is not None:
+            keys[name] = _backend_key(name, cache, keys, common, options)
+            again = _reuse(name, cache, keys[name], target, tmp, old)
+            if again is not None:
+                if progress:
+                    progress(name, "reused")
+                found[name], manifest[name] = again, list(old[name])
+                continue
+        pending.append((name, write))
+    running: dict[Any, tuple[str, Any, Path]] = {}  # connection -> (backend, process, its folder)
+    try:
+        while pending or running:
+            for name, write in list(pending):
+                if len(running) >= options.jobs:
+                    break
+                if any(d in dict(pending) or d in {n for n, _, _ in running.values()} for d in READS.get(name, ())):
+                    continue  # waits for what it reads
+                pending.remove((name, write))
+                part = tmp / _PARTS / name  # inside the build's folder: a killed build leaves one folder
+                part.mkdir(parents=True)
+                for dep in READS.get(name, ()):
+                    for top in sorted({rel.split("/")[0] for rel in manifest.get(dep, [])}):
+                        if not (part / top).exists():
+                            os.symlink(tmp / top, part / top)
+                mine, theirs = context.Pipe(duplex=False)
+                child_options = dataclasses.replace(options, notes=[])
+                proc = context.Process(target=_backend_process, name=f"cardc-build-{name}",
+                                       args=(theirs, write, project, part, child_options, os.getpid()))
+                if progress:
+                    progress(name, "start")
+                proc.start()
+                theirs.close()
+                running[mine] = (name, proc, part)
+            for conn in wait(list(running)):
+                name, proc, part = running.pop(conn)
+                try:
+                    result = conn.recv()
+                except EOFError:
+                    proc.join()
+                    result = ("crash", f"its process stopped without a result (exit code {proc.exitcode})", "")
+                proc.join()
+                if result[0] == "interrupted":
+                    raise KeyboardInterrupt
+                if result[0] != "ok":
+                    raise BackendCrashed(name, result[1], result[2])
+                _, diags, lines, hits = result
+                if cache is not None:
+                    cache.hits += hits
+                    cache.record(name, keys[name], diags, reused=hits)
+                found[name], notes[name] = diags, lines
+                manifest[name] = _move_in(part, tmp)
+                if progress:
+                    progress(name, "done")
+    finally:
+        for conn, (_, proc, _) in running.items():
+            proc.terminate()
+            proc.join()
+            conn.close()
+        shutil.rmtree(tmp / _PARTS, ignore_errors=True)
+    for name, _ in order:
+        options.notes.extend(notes.get(name, []))
+    return [d for name, _ in order for d in found.get(name, [])], manifest
+
+
+class BackendCrashed(RuntimeError):
+    """A backend running in a process of its own raised: what it raised and its traceback, for the crash report."""
+
+    def __init__(self, backend: str, message: str, trace: str) -> None:
+        super().__init__(f"backend {backend}: {message}\n{trace}".rstrip())
+
+
+def _backend_process(conn: Any, write: Writer, project: Project, part: Path, options: BuildOptions,
+                     parent: int) -> None:
+    """Run one backend in a forked process and send back ("ok", diagnostics, notes, cache hits) or why not."""
+    _die_with(parent)
+    cache = options.cache if isinstance(options.cache, BuildCache) else None
+    hits = cache.hits if cache is not None else 0
+    try:
+        diags = write(project, part, options)
+        conn.send(("ok", diags, options.notes, (cache.hits - hits) if cache is not None else 0))
+    except KeyboardInterrupt:
+        conn.send(("interrupted", "", ""))
+    except BaseException as err:  # noqa: BLE001 - sent to the parent, which raises it as a crash of the build
+        conn.send(("error", f"{type(err).__name__}: {err}", traceback.format_exc()))
+    finally:
+        conn.close()
+
+
+def _die_with(parent: int) -> None:
+    """A backend's process ends when the build's does, even by SIGKILL: it would hold the build lock (an
+    inherited descriptor) and keep writing into a folder the next build removes."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the build ended before the line above
+        os._exit(1)
+
+
+def _move_in(part: Path, tmp: Path) -> list[str]:
+    """Move what a backend wrote in its own folder into the build's folder; its files, relative, sorted.
+    The links to the folders it read are dropped first."""
+    for entry in part.iterdir():
+        if entry.is_symlink():
+            entry.unlink()
+    files = sorted(_files(part))
+    for rel in files:
+        dest = tmp / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(part / rel, dest)
+    shutil.rmtree(part, ignore_errors=True)
+    return files
 
 
 def _carry_user_files(target: Path, tmp: Path, old: dict[str, list[str]], manifest: dict[str, list[str]],

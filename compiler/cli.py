@@ -6,6 +6,7 @@ Exit codes: 0 success (warnings allowed), 1 errors in the content, 2 a bad comma
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -89,7 +90,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     except OutputRefused as refused:
         print(f"cardc build: error: {refused}", file=sys.stderr)
         return 2
-    options = BuildOptions(only=frozenset(args.only or ()), settings=settings, designer=args.designer)
+    options = BuildOptions(only=frozenset(args.only or ()), settings=settings, designer=args.designer,
+                           jobs=args.jobs if args.jobs is not None else (os.cpu_count() or 1))
     root = find_content_root(content)
     inputs = inputs_fingerprint(root, {"paths": [str(p) for p in content], "out": str(args.out),
                                        "only": sorted(options.only), "settings": options.settings})
@@ -256,6 +258,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", action="append", metavar="BACKEND", help="build only this backend (repeatable): "
                    + ", ".join(name for name, _ in BACKENDS))
     p.add_argument("--strict", action="store_true", help="refuse to build with provisional values")
+    p.add_argument("--jobs", "-j", type=int, metavar="N",
+                   help="backends built at once, each in a process of its own (default: the number of cores); "
+                   "the outputs are the same for any N")
     add_report_arguments(p)
     p.add_argument("--designer", action="store_true",
                    help="the rules reference also shows designer notes and the rulebook sections entities cite")

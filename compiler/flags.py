@@ -33,6 +33,8 @@ def check_build_flags(args: argparse.Namespace, backends: Sequence[str], setting
     """Errors in the flags of `cardc build`: --only names, print and export values, flags for backends left out."""
     only = list(args.only or ())
     errors = unknown_names("backend", only, backends)
+    if getattr(args, "jobs", None) is not None and args.jobs < 1:
+        errors.append(f"--jobs must be 1 or more, not {args.jobs}")
     wanted = set(only) or set(backends)
     for group, flags in (("print", PRINT_FLAGS), ("export", EXPORT_FLAGS)):
         given = [flag for dest, flag in flags.items() if getattr(args, dest, None) is not None]

@@ -23,6 +23,7 @@ class BuildOptions:
     designer: bool = False  # the reference shows designer notes and source sections
     cache: Any = field(default=None, compare=False)  # a cardc.buildcache.BuildCache during `cardc build`
     notes: list[str] = field(default_factory=list, compare=False)  # summary lines backends add for the CLI
+    jobs: int = 1  # backends run at once (each in a process of its own when above 1); never changes an output
 
     def wants(self, name: str) -> bool:
         return not self.only or name in self.only
