@@ -4,7 +4,9 @@
     python3 bench/bench_simulate.py [--games N] [--bot greedy|sensible|random] [--players 4] [--json]
 
 Compiles content/, then plays the same games (seed 1, game seeds from (1, i)) with 1 worker in this process,
-then with 2 worker processes, and profiles one more run of a few games with cProfile. The 1- and 2-worker
+then with 2 worker processes, and profiles one more run of a few games with cProfile. Besides wall-clock
+rates it reports games per CPU second (this process and its workers), the per-core figure that holds on a
+shared machine. The 1- and 2-worker
 runs must report the same statistics (the script says whether they did). Timing only: nothing is asserted.
 A bot's caches (the greedy bot's exact fight odds) warm up in each process: the first games are slower.
 """
@@ -18,6 +20,7 @@ import json
 import os
 import platform
 import pstats
+import resource
 import sys
 import time
 from pathlib import Path
@@ -30,6 +33,12 @@ from cardc.simulation.jobs import Job, package_files  # noqa: E402
 from cardc.simulation.runner import play_batch, run  # noqa: E402
 from cardc.simulation.stats import summarize  # noqa: E402
 from cardc.simulation.table import validate  # noqa: E402
+
+
+def _cpu() -> float:
+    """User + system CPU seconds of this process and of its children that have ended."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def main() -> int:
@@ -56,11 +65,17 @@ def main() -> int:
     stats = {}
     for workers in (2, 1):  # 2 first: forked workers must not inherit caches warmed by the 1-worker run
         t0 = time.perf_counter()
+        cpu0 = _cpu()
         result = run([job], args.games, 1, workers=workers)
         dt = time.perf_counter() - t0
+        cpu = _cpu() - cpu0
         stats[workers] = summarize(result.records[0])
         figures[f"workers_{workers}_s"] = round(dt, 2)
         figures[f"workers_{workers}_games_per_s"] = round(args.games / dt, 3)
+        # CPU seconds of this process and its finished workers: what a game costs a core, whatever else
+        # the machine runs (wall-clock on a shared machine measures the other programs too)
+        figures[f"workers_{workers}_cpu_s"] = round(cpu, 2)
+        figures[f"workers_{workers}_games_per_cpu_s"] = round(args.games / cpu, 3) if cpu > 0 else None
     figures["speedup_2_workers"] = round(float(figures["workers_2_games_per_s"])  # type: ignore[arg-type]
                                          / float(figures["workers_1_games_per_s"]), 2)  # type: ignore[arg-type]
     figures["same_statistics"] = stats[1] == stats[2]

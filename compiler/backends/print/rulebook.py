@@ -191,7 +191,7 @@ class Rulebook:
         if kind == "table":
             rows = [[Paragraph(f"<b>{escape(str(h))}</b>", st["cell"]) for h in b["head"]]]
             rows += [[Paragraph(_rich(cell), st["cell"]) for cell in row] for row in b["rows"]]
-            t = Table(rows, repeatRows=1, hAlign="LEFT")
+            t = Table(rows, repeatRows=1, hAlign="LEFT", splitInRow=1)  # a row taller than a page goes on
             t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.3, colors.Color(0.75, 0.75, 0.75)),
                                    ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.93, 0.91, 0.87)),
                                    ("VALIGN", (0, 0), (-1, -1), "TOP")]))
@@ -234,7 +234,7 @@ class Rulebook:
             scale = min(1.0, FACE_HEIGHT / h)
             pic_w = w * scale * mm
             pic_cols = [pic_w + 3 * mm] * len(pics)
-            t = Table([[text, *pics]], colWidths=[self.width - sum(pic_cols), *pic_cols])
+            t = Table([[text, *pics]], colWidths=[self.width - sum(pic_cols), *pic_cols], splitInRow=1)
             t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                    ("RIGHTPADDING", (0, 0), (-1, -1), 3)]))
             out.append(t)

@@ -11,6 +11,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Protocol
 
 from .context import Character, Context, TurnCap
@@ -43,6 +44,13 @@ class RandomBot:
 
     def choose(self, view: View, options: Sequence[Any]) -> int:
         return self.rng.randrange(len(options))
+
+
+@lru_cache(maxsize=4096)
+def _label_pos(label: str) -> tuple[int, int]:
+    """The board position in a `<tile>@x,y` option label (labels repeat: parsed once)."""
+    x, y = (int(v) for v in label.rsplit("@", 1)[1].split(","))
+    return (x, y)
 
 
 def _holding(me: Character) -> tuple[Any, ...]:
@@ -148,7 +156,15 @@ class SensibleBot(RandomBot):
         me = ctx.characters[who]
         power = 7 + sum(self._attack(ctx, w) for w in me.weapons) + (1 if me.spells else 0)
         strength = self._strengths(ctx)
-        monsters = {p: strength[tok] for p, t in play.board.items() for tok in t.tokens if tok in strength}
+        monsters: dict[tuple[int, int], int] = {}
+        with_items = []
+        for p, t in play.board.items():  # one pass: monsters by tile (the last token counts), tiles with items
+            if t.tokens:
+                for tok in t.tokens:
+                    if tok in strength:
+                        monsters[p] = strength[tok]
+            if t.items:
+                with_items.append((p, t))
         goals = {p for p, s in monsters.items() if s < power + 3}
         if not goals:  # nothing to fight yet: the frontier, where new tiles (and items) are found
             goals = set(play.open_edges()) if play.zones.get("stack") else set()
@@ -156,14 +172,11 @@ class SensibleBot(RandomBot):
             weakest = min(monsters.values())
             goals = {p for p, s in monsters.items() if s == weakest}
         holds = _holding(me)
-        goals |= {p for p, t in play.board.items() if t.items and self._worth(ctx, me, t, holds)}
+        goals |= {p for p, t in with_items if self._worth(ctx, me, t, holds)}
         goals.discard(play.position.get(who))
         if not goals or self.rng.random() < 0.2:
             return self.rng.randrange(len(labels))
-        targets = []
-        for label in labels:
-            x, y = (int(v) for v in str(label).rsplit("@", 1)[1].split(","))
-            targets.append((x, y))
+        targets = [_label_pos(str(label)) for label in labels]
         dist = _distances_from(play, goals, set(targets))
         best, best_d = 0, 10**6
         for i, pos in enumerate(targets):

@@ -21,10 +21,11 @@ QUIET = frozenset({"roll", "reroll", "spell_kept", "spell_discarded", "lose_life
 
 def _flags(log: Iterable[tuple[Any, ...]], roles: dict[str, str]) -> tuple[str, ...]:
     flags = set()
-    for who, verb, *args in log:
+    for event in log:
+        who, verb = event[0], event[1]
         if verb in QUIET or who not in roles:
             continue
-        shown = ",".join(str(a) for a in args if a is not None)
+        shown = ",".join(str(a) for a in event[2:] if a is not None)
         flags.add(f"{roles[who]}:{verb}" + (f"({shown})" if shown else ""))
     return tuple(sorted(flags))
 
