@@ -332,7 +332,7 @@ def _run_parallel(project: Project, target: Path, tmp: Path, options: BuildOptio
             for conn in wait(list(running)):
                 name, proc, part = running.pop(conn)
                 try:
-                    result = conn.recv()
+                    result: tuple[Any, ...] = _received(conn)
                 except EOFError:
                     proc.join()
                     result = ("crash", f"its process stopped without a result (exit code {proc.exitcode})", "")
@@ -566,3 +566,9 @@ def _exchange(a: Path, b: Path) -> bool:
     if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
         return False  # the file system cannot exchange: fall back to two renames
     raise OSError(err, os.strerror(err), str(b))
+
+
+def _received(conn: Any) -> tuple[Any, ...]:
+    """What a backend's process sent back (a connection from `multiprocessing.connection.wait`)."""
+    result: tuple[Any, ...] = conn.recv()
+    return result

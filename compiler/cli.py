@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cardc import __version__
+from cardc.catalogue import CatalogueError
 from cardc.diagnostics import Diagnostic
 from cardc.frontend import FrontEndResult, compile_paths
 from cardc.report import BadOptions, Reporter, ReportOptions, add_report_arguments
@@ -35,6 +36,10 @@ def _reporter(args: argparse.Namespace, result: FrontEndResult, paths: list[Path
 
 
 def _front(paths: list[Path]) -> FrontEndResult:
+    from cardc.backends.python.vocabulary import check_runtime
+    from cardc.catalogue import default_catalogue
+
+    check_runtime(default_catalogue())  # a verb the rules could not run fails `check` as it would `build`
     return compile_paths(paths or [DEFAULT_CONTENT])
 
 
@@ -370,6 +375,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BadOptions as err:
         print(f"cardc: error: {err}", file=sys.stderr)
         return 2
+    except CatalogueError as err:  # the vocabulary itself is broken: its lines, like any content error
+        from cardc.diagnostics import SourceIndex
+
+        index = SourceIndex(err.sources)
+        for d in sorted(err.diagnostics, key=Diagnostic.sort_key):
+            print(d.render(index=index), file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

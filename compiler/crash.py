@@ -30,7 +30,7 @@ def handle(exc: BaseException, argv: Sequence[str] | None) -> int:
         where = f" {printable(os.fsdecode(exc.filename))}:" if exc.filename is not None else ""
         print(f"cardc: error:{where} {exc.strerror or exc}", file=sys.stderr)
         return ENVIRONMENT_ERROR
-    report = _write_report(exc, argv)
+    report = write_report(exc, argv)
     detail = printable(str(exc))
     if len(detail) > 200:
         detail = detail[:200] + "..."
@@ -40,7 +40,7 @@ def handle(exc: BaseException, argv: Sequence[str] | None) -> int:
     return INTERNAL_ERROR
 
 
-def _write_report(exc: BaseException, argv: Sequence[str] | None) -> str | None:
+def write_report(exc: BaseException, argv: Sequence[str] | None) -> str | None:
     from cardc import __version__
 
     try:
@@ -51,5 +51,5 @@ def _write_report(exc: BaseException, argv: Sequence[str] | None) -> str | None:
             f.write(f"cwd: {os.getcwd()}\n\n")
             f.write("".join(traceback.format_exception(exc)))
         return path
-    except Exception:  # noqa: BLE001 - the report is a courtesy: failing to write it must not hide the error line
+    except (OSError, ValueError, MemoryError, RecursionError):  # a courtesy: failing must not hide the error line
         return None

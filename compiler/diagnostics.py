@@ -149,6 +149,10 @@ CODES: dict[str, str] = {
     "E115": "an image or file that does not exist",
     "E116": "a card sheet (CSV or XLSX) that cannot be used: no `id` column, a bad column name or id, no `as KIND`",
     "E130": "an export given to `cardc import` that is not JSON or does not follow the export schema",
+    "E150": "the effect catalogue (dsl/catalogue.yaml) is malformed: not YAML, not what its schema allows, an "
+            "unknown parameter type or a verb declared twice",
+    "E151": "a catalogue verb the generated rules cannot run: no runtime function and not marked `descriptive`, "
+            "or runtime parameters that differ from the catalogue",
     "E200": "an unknown entity kind",
     "E201": "an unknown attribute for the kind",
     "E202": "a required attribute is missing",

@@ -8,6 +8,7 @@ markers, so the README never disagrees with dsl/catalogue.yaml or `compiler.diag
 from __future__ import annotations
 
 import re
+from functools import partial
 from pathlib import Path
 
 from cardc.catalogue import ROLES, Catalogue, Verb, default_catalogue
@@ -50,7 +51,8 @@ def catalogue_tables(catalogue: Catalogue) -> str:
         out.append("| verb | parameters | written | what it does |")
         out.append("|---|---|---|---|")
         for v in verbs:
-            out.append(f"| `{v.name}` | {_params(v)} | {_example(v)} | {_cell(v.doc)} |")
+            doc = v.doc + (f" *Not simulated (descriptive): {v.descriptive}*" if v.descriptive else "")
+            out.append(f"| `{v.name}` | {_params(v)} | {_example(v)} | {_cell(doc)} |")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
@@ -69,6 +71,10 @@ def sections(catalogue: Catalogue | None = None) -> dict[str, str]:
     return {"catalogue": catalogue_tables(catalogue or default_catalogue()), "codes": codes_table()}
 
 
+def _fill(body: str, m: re.Match[str]) -> str:
+    return f"{m.group(1)}\n{body}\n{m.group(2)}"
+
+
 def render(text: str, catalogue: Catalogue | None = None) -> str:
     """`text` with every generated section replaced by its current content."""
     for name, body in sections(catalogue).items():
@@ -76,7 +82,7 @@ def render(text: str, catalogue: Catalogue | None = None) -> str:
                              re.DOTALL)
         if not pattern.search(text):
             raise ValueError(f"dsl/README.md has no generated section `{name}`")
-        text = pattern.sub(lambda m, body=body: m.group(1) + "\n" + body + "\n" + m.group(2), text)
+        text = pattern.sub(partial(_fill, body), text)
     return text
 
 

@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from cardc.parser import GRAMMAR_PATH
 from lark import Lark, Token, Tree
+from lark.exceptions import LarkError
 
 _NO_SPACE_BEFORE = frozenset({"RPAR", "RSQB", "COMMA", "COLON", "DOT"})
 _NO_SPACE_AFTER = frozenset({"LPAR", "LSQB", "DOT"})
@@ -64,7 +65,7 @@ def _parse(text: str) -> _Parsed:
     collector.comments = []
     try:
         tree = lark.parse(text)
-    except Exception as err:  # any Lark failure: the caller reports the real diagnostic
+    except LarkError as err:  # any Lark failure: the caller reports the real diagnostic
         raise FormatError(f"syntax error: {err}") from None
     return _Parsed(tree, sorted(collector.comments, key=lambda t: t.start_pos or 0))
 

@@ -60,7 +60,7 @@ def condition_json(c: m.Condition, names: Mapping[str, str] = _NO_NAMES) -> dict
     if isinstance(c, m.NotCond):
         return {"not": condition_json(c.cond, names)}
     key = "and" if isinstance(c, m.AndCond) else "or"
-    return {key: [condition_json(c.left, names), condition_json(c.right, names)]}  # type: ignore[union-attr]
+    return {key: [condition_json(c.left, names), condition_json(c.right, names)]}
 
 
 def statement_json(st: m.Statement, names: Mapping[str, str] = _NO_NAMES) -> dict[str, Any]:

@@ -74,7 +74,7 @@ def load(paths: list[Path], sink: DiagnosticSink, overlay: Mapping[Path, str] | 
 
 def _load_sheets(out: LoadedSources, sink: DiagnosticSink) -> None:
     """Each imported spreadsheet as a file of declarations (after every `.cardc` file: kinds tell string columns)."""
-    from cardc.sheets import kind_string_attrs, read_rows, sheet_declarations
+    from cardc.sheets import SheetError, kind_string_attrs, read_rows, sheet_declarations
 
     seen: set[tuple[Path, str]] = set()
     for path, kind, module, span in out.sheets:
@@ -88,7 +88,7 @@ def _load_sheets(out: LoadedSources, sink: DiagnosticSink) -> None:
             continue
         try:
             rows = read_rows(path)
-        except Exception as err:  # csv, zip and openpyxl errors alike: the sheet cannot be read
+        except (SheetError, OSError) as err:  # csv, zip and openpyxl errors alike: the sheet cannot be read
             sink.error("E110", f"`{display}` cannot be read as a {path.suffix[1:].upper()} sheet: {err}", span,
                        "save it from your spreadsheet as CSV (UTF-8) or XLSX")
             continue

@@ -514,14 +514,14 @@ class Lowering:
             check_value(a.value, t, vctx)
             values[a.name] = a.value
         if kind is not None:
-            for name, spec in allowed.items():
+            for attr, spec in allowed.items():
                 required = spec.required if isinstance(spec, m.AttrDef) else spec[1]
-                if required and name not in values and name not in misspelt:
-                    self.sink.error("E202", f"{d.kind} `{d.id}` is missing required attribute `{name}`", d.id_span,
-                                    f"add `{name}: ...` to its body")
-                if isinstance(spec, m.AttrDef) and name not in values and spec.default is not None:
-                    values[name] = spec.default
-                    where[0] = name
+                if required and attr not in values and attr not in misspelt:
+                    self.sink.error("E202", f"{d.kind} `{d.id}` is missing required attribute `{attr}`", d.id_span,
+                                    f"add `{attr}: ...` to its body")
+                if isinstance(spec, m.AttrDef) and attr not in values and spec.default is not None:
+                    values[attr] = spec.default
+                    where[0] = attr
                     _resolve_refs(spec.default, spec.type, vctx.resolve_ref)  # reported once, at the default
         effects = tuple(self._lower_rule(i + 1, r, vctx, where) for i, r in enumerate(d.rules))
         if kind is None:

@@ -395,8 +395,9 @@ def _acceptable(err: UnexpectedToken) -> set[str]:
     (states being merged) also lists tokens valid only in other contexts, such as `)` after an
     attribute's value; the interactive parser tries each one through the pending reductions."""
     try:
-        accepted = set(err.interactive_parser.accepts()) if err.interactive_parser is not None else set()
-    except Exception:  # pragma: no cover - defensive: fall back to the state's set
+        parser: Any = err.interactive_parser  # lark's interactive parser is untyped
+        accepted = set(parser.accepts()) if parser is not None else set()
+    except LarkError:  # pragma: no cover - defensive: fall back to the state's set
         accepted = set()
     return accepted or set(err.expected)
 
@@ -412,7 +413,7 @@ def parse_text(text: str, file: str, sink: DiagnosticSink) -> s.FileS | None:
     gc_was_enabled = gc.isenabled()
     gc.disable()  # the parse allocates many small objects; the cyclic GC only slows it
     try:
-        items = lark.parse(text)
+        items: list[Any] = lark.parse(text)  # type: ignore[assignment]  # the transformer returns the file's items
     except UnexpectedInput as err:
         _report_syntax_error(err, text, file, lark, sink)
         return None

@@ -211,7 +211,7 @@ def fixed_schema() -> dict[str, Any]:
     return json.loads((SCHEMA_DIR / IR_SCHEMA).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
-def registry(schemas: Iterable[dict[str, Any]]) -> Registry:  # type: ignore[type-arg]
+def registry(schemas: Iterable[dict[str, Any]]) -> Registry:
     """A registry holding the given schemas by their `$id`, so that no `$ref` is ever fetched."""
     resources = [(sc["$id"], Resource.from_contents(sc, default_specification=DRAFT202012)) for sc in schemas]
     return Registry().with_resources(resources)

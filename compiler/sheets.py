@@ -38,8 +38,27 @@ def column_letter(col: int) -> str:
     return out
 
 
+class SheetError(Exception):
+    """A sheet that cannot be read as CSV or XLSX (the message says why)."""
+
+
 def read_rows(path: Path) -> list[list[str]]:
-    """Every row of the sheet as text cells (XLSX: the first worksheet, values as displayed)."""
+    """Every row of the sheet as text cells (XLSX: the first worksheet, values as displayed); raises
+    SheetError (or OSError) for a file that is not a readable sheet."""
+    import zipfile
+
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    try:
+        return _read_rows(path)
+    except (UnicodeDecodeError, csv.Error, zipfile.BadZipFile, InvalidFileException,
+            SyntaxError) as err:  # SyntaxError: the XML parsers' errors (ElementTree's and lxml's) derive from it
+        raise SheetError(str(err) or type(err).__name__) from None
+    except (KeyError, IndexError, ValueError, TypeError) as err:  # openpyxl on a workbook missing its parts
+        raise SheetError(f"a damaged workbook ({type(err).__name__}: {err})") from None
+
+
+def _read_rows(path: Path) -> list[list[str]]:
     if path.suffix.lower() == ".xlsx":
         from openpyxl import load_workbook
 
@@ -204,7 +223,7 @@ def _move(node: T, where: Callable[[Span], Span]) -> T:
         return tuple(_move(x, where) for x in node)  # type: ignore[return-value]
     if dataclasses.is_dataclass(node) and not isinstance(node, type):
         changes = {f.name: _move(getattr(node, f.name), where) for f in dataclasses.fields(node)}
-        return dataclasses.replace(node, **changes)  # type: ignore[type-var]
+        return dataclasses.replace(node, **changes)
     return node
 
 

@@ -302,8 +302,7 @@ class TextGen:
                     and v.hi < OPEN_RANGE):
                 n = 5
             if isinstance(v, s.UnknownV):
-                noun = self.lexicon.counted(word, lang, 5, key) or word
-                return Rendered([f"? {noun}"])
+                return Rendered([f"? {self.lexicon.counted(word, lang, 5, key) or word}"])
             if n is None:
                 self.gaps.append(f"{verb.name}: {{{pname}:{word}}} needs a number")
                 return self.value(entity, verb, pname, v, lang)
@@ -371,8 +370,8 @@ class TextGen:
     def _choose(self, entity: Entity, verb: Verb, inv: Invocation, name: str, choices: str, lang: str) -> str:
         options = {}
         for item in _split_top(choices, "|"):
-            k, _, v = item.partition("=")
-            options[k.strip()] = v
+            option, _, text = item.partition("=")
+            options[option.strip()] = text
         category: str | None
         v: s.Value | None = None
         if name == "you":
@@ -411,10 +410,10 @@ class TextGen:
         """The grammatical gender of an entity's name: its `gender` attribute, else a guess from the name."""
         if entity is None:
             return "m"
-        g = entity.attrs.get("gender")
-        g = _unwrap(g) if g is not None else None
+        given = entity.attrs.get("gender")
+        g: s.Value | None = _unwrap(given) if given is not None else None
         if isinstance(g, s.LocalizedV):
-            g = g.get(lang) and s.StrV(g.get(lang) or "", g.span)
+            g = s.StrV(g.get(lang) or "", g.span) if g.get(lang) else None
         if isinstance(g, s.CallV | s.StrV):
             value = (g.name if isinstance(g, s.CallV) else g.value).strip().lower()[:1]
             if value in GENDERS:

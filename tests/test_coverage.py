@@ -58,7 +58,10 @@ def parse_coverage(text: str, default_book: str = "") -> dict[str, dict[str, lis
     """
     books: dict[str, dict[str, list[str]]] = {}
     book = default_book
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for n, line in enumerate(lines):
+        if n + 1 < len(lines) and re.match(r"^\|[\s:|-]+\|$", lines[n + 1].strip()):
+            continue  # a table's header row (the separator follows it)
         heading = re.match(r"^#{1,2} (.+)$", line)
         if heading and line.startswith("## "):
             book = heading.group(1).strip()

@@ -67,7 +67,9 @@ def test_corpus_covers_most_codes() -> None:
     # E402 only fires when the IR gets past the checker yet breaks the schema: tests/test_schema.py
     # makes that happen with a tampered IR and with a checker gap simulated by monkeypatching.
     # E130 is about an export JSON given to `cardc import`, not about source: tests/test_import.py.
-    untested = sorted(set(CODES) - seen - backend - {"E402", "E130"})
+    # E150/E151 are about the effect catalogue itself, not a content file: tests/test_catalogue_check.py breaks
+    # a copy of dsl/catalogue.yaml and checks each at its line there.
+    untested = sorted(set(CODES) - seen - backend - {"E402", "E130", "E150", "E151"})
     assert not untested, f"no golden exercises {untested}"
 
 

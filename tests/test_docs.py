@@ -12,7 +12,8 @@ from cardc.docgen import README, render
 from cardc.parser import parse_text
 
 TEXT = README.read_text(encoding="utf-8")
-BLOCKS = re.findall(r"```\n(.*?)```", TEXT, re.DOTALL)
+# The untagged fenced blocks are cardc examples; a block tagged with a language (```yaml) is not.
+BLOCKS = [body for lang, body in re.findall(r"^```(\w*)\n(.*?)^```", TEXT, re.DOTALL | re.MULTILINE) if not lang]
 
 
 def test_generated_sections_are_current() -> None:

@@ -77,3 +77,49 @@ def test_start_resource_changes_the_counter_now() -> None:
     ctx, who = _ctx()
     verbs.start_resource(ctx, resource="experience", amount=2)
     assert who.stats["experience"] == 2 and ctx.setup["start:experience"] == 2
+
+
+def test_board_conditions_are_read_from_the_table_for_each_character() -> None:
+    """`on_board` and `left_cards_on` are what the table shows: who stands on the realm's paths, which
+    cards lie on its fields; `final_battle` is whether its start was fired. Nothing is assumed."""
+    ctx, who = _ctx()
+    other = Character("b", cards=["paladin"])
+    ctx.characters["b"] = other
+    board = "dragon_realm_board"
+    assert any(e.attr("board") == board for e in ctx.rules.of_kind("path"))
+    assert not verbs.on_board(ctx, board=board) and not verbs.left_cards_on(ctx, board=board)
+    verbs.enter_board(ctx, board=board)
+    assert verbs.on_board(ctx, board=board)
+    ctx.actor = other
+    assert not verbs.on_board(ctx, board=board)  # only the character who entered stands there
+    ctx.actor = who
+    artefact = next(e.id for e in ctx.rules.entities.values() if e.is_a("artefact"))
+    who.cards.append(artefact)
+    verbs.leave_artefacts(ctx)
+    assert verbs.left_cards_on(ctx, board=board) and artefact not in who.cards
+    ctx.actor = other
+    verbs.enter_board(ctx, board=board)
+    verbs.take_left_cards(ctx)  # the other one stands on the same first field and takes them
+    assert artefact in other.cards and not verbs.left_cards_on(ctx, board=board)
+    verbs.leave_board(ctx, board=board)
+    assert not verbs.on_board(ctx, board=board)
+    assert not verbs.final_battle(ctx)
+    ctx.fire("final_battle_start")
+    assert verbs.final_battle(ctx)
+
+
+def test_move_takes_up_to_its_steps_over_the_board_and_may_stop() -> None:
+    """`move(steps)`: extra steps besides the turn's own, each to a joined revealed tile; the hero may stop."""
+    from test_play_karak import _table
+
+    r = rules("karak")
+    tiles = {(1, 0): "room_crossing", (2, 0): "room_crossing", (3, 0): "room_crossing"}
+    script = Scripted(choices={"taia:move_to": ["room_crossing@1,0", "room_crossing@2,0", "stop",
+                                                "room_crossing@3,0"]})
+    ctx = _table(r, ["taia"], script, tiles=tiles)
+    ctx.actor = ctx.characters["taia"]
+    steps = ctx.play.steps_left
+    verbs.move(ctx, steps=5)
+    assert ctx.play.position["taia"] == (2, 0) and ctx.play.steps_left == steps  # stopped after two
+    verbs.move(ctx, steps=1)
+    assert ctx.play.position["taia"] == (3, 0)  # one step, and no question after it

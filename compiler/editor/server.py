@@ -87,10 +87,14 @@ class CardcLanguageServer(LanguageServer):
         loop = asyncio.get_running_loop()
         try:
             analysis = await loop.run_in_executor(self.worker, analyze, root, overlay)
-        except Exception as err:  # noqa: BLE001 - an editor session must survive a checker bug; it is shown
+        except Exception as err:  # the server's top-level handler: a bug in cardc, reported as `cardc` reports one
+            from cardc.crash import write_report
+
             log.exception("internal error while checking %s", root)
+            report = write_report(err, ["lsp", str(root)])
+            where = f"report written to {report}" if report else "no report could be written"
             self.window_show_message(lsp.ShowMessageParams(
-                lsp.MessageType.Error, f"cardc: internal error while checking {root}: {err}"))
+                lsp.MessageType.Error, f"cardc: internal error while checking {root}: {err} ({where})"))
             return None
         self.analyses[root] = analysis
         return analysis

@@ -28,6 +28,15 @@ def _ray() -> Any:
 _STARTED = [False]  # whether this process started the Ray it is connected to
 
 
+# What `ray.init` raises for an unreachable cluster or a local Ray that cannot start.
+_START_ERRORS: tuple[type[BaseException], ...] = (OSError, RuntimeError, ValueError, TimeoutError)
+
+
+def _ray_errors(ray: Any) -> tuple[type[BaseException], ...]:
+    base = getattr(getattr(ray, "exceptions", None), "RayError", None)
+    return (base,) if isinstance(base, type) and issubclass(base, BaseException) else ()
+
+
 def start_ray(address: str | None, workers: int, **local: Any) -> Any:
     """Connect to the cluster at `address`, or start a local Ray with `workers` CPUs (a Ray this process is
     already connected to is used as it is)."""
@@ -42,7 +51,7 @@ def start_ray(address: str | None, workers: int, **local: Any) -> Any:
         else:
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, **local)
             _STARTED[0] = True
-    except Exception as e:  # Ray reports connection and start-up problems with many exception types
+    except (*_START_ERRORS, *_ray_errors(ray)) as e:  # Ray's own errors and what its start-up raises
         where = f"connect to Ray at {address}" if address else "start a local Ray"
         raise SimulationError(f"could not {where}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") \
             from None

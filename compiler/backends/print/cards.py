@@ -149,7 +149,7 @@ class CardTexts:
         provisional_paths = {path for path, _note in e.provisional}
         attrs: dict[str, str] = {}
         refs: dict[str, dict[str, str]] = {}
-        stats = []
+        stats: list[dict[str, str]] = []
         marked = False
         for key in sorted(e.attrs):
             if key in SKIP_ATTRS:

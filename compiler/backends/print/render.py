@@ -51,10 +51,10 @@ def draw_face(c: Canvas, elements: tuple[Element, ...], w: float, h: float, blee
     report = DrawReport()
 
     def X(x: float) -> float:
-        return (bleed + x) * mm
+        return float((bleed + x) * mm)
 
     def Y(y: float) -> float:
-        return (bleed + h - y) * mm
+        return float((bleed + h - y) * mm)
 
     for el in elements:
         k = el.kind

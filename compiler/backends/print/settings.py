@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from cardc.backends.print.presets import PAPERS, CardSize
 from cardc.diagnostics import NO_SPAN, Diagnostic, Severity
@@ -47,6 +48,12 @@ class PrintSettings:
 _BOOL = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 
 
+def _with(s: PrintSettings, name: str, value: float | bool) -> PrintSettings:
+    """`s` with one setting changed, by its name as written in `cardc.toml` (checked by the caller)."""
+    changes: dict[str, Any] = {name: value}
+    return replace(s, **changes)
+
+
 def parse_settings(raw: dict[str, str]) -> tuple[PrintSettings, list[Diagnostic]]:
     """Read every `print.*` setting; unknown keys and bad values become E600 diagnostics."""
     s = PrintSettings()
@@ -75,7 +82,7 @@ def parse_settings(raw: dict[str, str]) -> tuple[PrintSettings, list[Diagnostic]
         if name in floats:
             v = number(key, value, *floats[name])
             if v is not None:
-                s = replace(s, **{name: v})
+                s = _with(s, name, v)
         elif name == "paper":
             if low in PAPERS:
                 s = replace(s, paper=low)
@@ -99,7 +106,7 @@ def parse_settings(raw: dict[str, str]) -> tuple[PrintSettings, list[Diagnostic]
             s = _layout(s, key, value, bad)
         elif name in ("cut_lines", "png", "allow_overflow", "strict_languages", "rulebook"):
             if low in _BOOL:
-                s = replace(s, **{name: _BOOL[low]})
+                s = _with(s, name, _BOOL[low])
             else:
                 bad(key, value, "true or false")
         elif name == "png_dpi":

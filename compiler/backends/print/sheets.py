@@ -278,7 +278,7 @@ class PrintBuild:
                              f"language ({', '.join(sorted({fb for *_x, fb in seen}))}), listed in "
                              f"print/{game}-languages.md")
                 if self.s.strict_languages:
-                    first = {}
+                    first: dict[str, tuple[Entity, str, str]] = {}
                     for e, what, fb in found:
                         first.setdefault(e.key, (e, what, fb))
                     for e, what, fb in first.values():

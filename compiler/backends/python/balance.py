@@ -309,7 +309,8 @@ def duel_table(rules: Any, decl: OddsDecl, duel: Part) -> dict[str, Any]:
     fighters = rules.of_kind(kind)
     slots = place_items(rules, duel.items)
     armed = {h.id: make_fighter(rules, h.id, slots=slots) for h in fighters}
-    rows, provisional = [], set()
+    rows: list[dict[str, Any]] = []
+    provisional: set[str] = set()
     for a in fighters:
         cells = {}
         for d in fighters:

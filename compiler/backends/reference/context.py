@@ -15,6 +15,7 @@ from typing import Any
 from cardc import syntax as s
 from cardc.lower import ODDS_KINDS
 from cardc.model import Entity, Game, Module, Project
+from cardc.syntax import LocalizedV, Value  # by name: the method `s` below hides the module in annotations
 from cardc.textgen import Mention, Rendered, TextGen
 from cardc.yamlload import load_yaml
 
@@ -25,8 +26,9 @@ Rich = list[dict[str, Any]]
 
 
 @lru_cache(maxsize=1)
-def all_strings() -> dict[str, dict[str, str]]:
-    return load_yaml(STRINGS_PATH.read_text(encoding="utf-8"))
+def all_strings() -> dict[str, dict[str, Any]]:
+    strings: dict[str, dict[str, Any]] = load_yaml(STRINGS_PATH.read_text(encoding="utf-8"))
+    return strings
 
 
 def anchor_of(e: Entity) -> str:
@@ -69,9 +71,9 @@ class RefContext:
 
     def s(self, key: str) -> str:
         strings = all_strings()
-        return strings.get(self.lang, {}).get(key) or strings["en"].get(key, key)
+        return str(strings.get(self.lang, {}).get(key) or strings["en"].get(key, key))
 
-    def loc(self, v: s.LocalizedV | None) -> str:
+    def loc(self, v: LocalizedV | None) -> str:
         if v is None:
             return ""
         return (v.get(self.lang) or v.get(self.game.fallback) or (v.entries[0].text if v.entries else ""))
@@ -157,7 +159,7 @@ class RefContext:
             out.append({"t": text[pos:]})
         return out
 
-    def value(self, v: s.Value, attr: str | None = None) -> Rich:
+    def value(self, v: Value, attr: str | None = None) -> Rich:
         """An attribute value as rich text: references link to their entries; an enum value or a kind reads
         in this language (the lexicon's `<attr>.<value>`, then `<value>`, then the kind's name); doubt is marked."""
         if isinstance(v, s.ProvisionalV):

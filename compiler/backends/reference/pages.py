@@ -192,7 +192,7 @@ def variants_page(ctx: RefContext) -> Page:
 def errata_page(ctx: RefContext) -> Page:
     kids = children_of(ctx)
     modules = {m.id: m for m in ctx.project.modules_of(ctx.game.id)}
-    sections = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("errata_intro"))]}]
+    sections: list[dict[str, Any]] = [{"id": "intro", "title": "", "blocks": [_p(ctx.s("errata_intro"))]}]
     for e in (x for x in ctx.entities if x.errata):
         original = ctx.ref(e.id)
         mod = modules.get(e.module)
@@ -275,7 +275,28 @@ def provisional_page(ctx: RefContext) -> Page:
         blocks.append({"type": "table", "head": head, "rows": rows})
     else:
         blocks.append(_p(ctx.s("nothing")))
-    return page(ctx, "provisional", ctx.s("provisional"), [{"id": "all", "title": "", "blocks": blocks}])
+    return page(ctx, "provisional", ctx.s("provisional"), [{"id": "all", "title": "", "blocks": blocks},
+                                                          not_simulated_section(ctx)])
+
+
+def not_simulated_section(ctx: RefContext) -> dict[str, Any]:
+    """Every use of a verb the catalogue marks `descriptive`: described on the cards, not played by the rules."""
+    verbs = ctx.gen.catalogue.verbs
+    rows = []
+    for e in ctx.entities:
+        for fx in e.effects:
+            for inv in effect_invocations(fx):
+                verb = verbs.get(inv.verb)
+                if verb is not None and verb.descriptive:
+                    rows.append([[ctx.link(e)], _t(ctx.gen.invocation(e, inv, ctx.lang).plain),
+                                 [{"t": verb.descriptive, "lang": "en"}]])
+    blocks: list[Block] = [_p(ctx.s("not_simulated_intro"))]
+    if rows:
+        blocks.append({"type": "table", "head": [ctx.s("name"), ctx.s("not_simulated_rule"),
+                                                 ctx.s("not_simulated_reason")], "rows": rows})
+    else:
+        blocks.append(_p(ctx.s("nothing")))
+    return {"id": "not-simulated", "title": ctx.s("not_simulated"), "blocks": blocks}
 
 
 def index_page(ctx: RefContext) -> Page:

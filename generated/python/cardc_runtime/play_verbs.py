@@ -569,6 +569,26 @@ def _distances(ctx: Context, play: Play, start: Pos) -> dict[Pos, int]:
     return dist
 
 
+def move(ctx: Context, steps: int) -> None:
+    """Up to `steps` steps over revealed tiles, besides the turn's own: after each the hero may stop."""
+    ctx.record("move", steps)
+    play = ctx.play
+    if play is None:
+        return
+    who = _actor(ctx)
+    for _ in range(steps):
+        options = _reachable(ctx, who)
+        if not options:
+            break
+        labels = ("stop", *(_label(play, p) for p in options))
+        chosen = str(ctx.ask("move_to", labels, who.id))
+        if chosen == "stop":
+            break
+        to = options[labels.index(chosen) - 1]
+        _move(ctx, who, to)
+        ctx.log.append((who.id, "walk", play.board[to].tile, to))
+
+
 def flee(ctx: Context, steps: int = 5) -> None:
     """Move exactly `steps` tiles without visiting a tile twice (as far as the board allows)."""
     count = steps

@@ -1,15 +1,13 @@
 """The effect vocabulary in Python: one function per catalogue verb, called by generated code with the
 catalogue's parameter names as keywords (a Python keyword gets a trailing underscore: `from_`).
 
-Conditions return a bool; modifiers change the fight side or the setup in progress; actions change the
-state or, where the runtime does not model the board (moving, ending a turn), are recorded in the log.
-A verb without a function here is still generated: conditions read an explicit fact of the same name
-and actions are logged (see `Context.fact` / `Context.record`).
+Conditions return a bool computed from the state (a lone fight, as `cardc odds` runs one, has no table:
+what only a table knows is then an explicit fact of the situation); modifiers change the fight side or the
+setup in progress; actions change the state. Every catalogue verb that is not marked `descriptive` has a
+function here or in a module imported at the end (checked by `cardc.backends.python.vocabulary`).
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from .context import Character, Context, Side
 
@@ -278,25 +276,6 @@ def damage_opponent(ctx: Context, amount: int = 1) -> None:
 
 
 
-def fallback_action(ctx: Context, verb: str, *args: Any) -> None:
-    """An action the runtime does not model on a board (move, end_turn, ...): recorded in the log."""
-    ctx.record(verb, *args)
-
-
-def fallback_condition(ctx: Context, verb: str, *args: Any) -> bool:
-    """A condition the runtime does not compute: read from the explicit facts of the situation (absent:
-    false, and the result is marked as resting on that assumption)."""
-    if verb not in ctx.facts:
-        ctx.provisional.add(f"assumed `{verb}` is false (not given as a fact)")
-    value = ctx.facts.get(verb, False)
-    return bool(value(*args) if callable(value) else value)
-
-
-def fallback_modifier(ctx: Context, verb: str, *args: Any) -> None:
-    """A modifier the runtime does not model (a movement rule, a setting): kept in `ctx.setup`."""
-    ctx.setup[verb] = ctx.setup.get(verb, 0) + (args[-1] if args and isinstance(args[-1], int) else 1)
-
-
 def _remove(who: Character, item: str) -> bool:
     for slot in (who.weapons, who.spells, who.keys, who.treasures, who.items):
         if item in slot:
@@ -371,8 +350,6 @@ def opponent_owns(ctx: Context, card: str) -> bool:
     return other is not None and (card in other.cards or card in other.held())
 
 
-def on_board(ctx: Context, board: str) -> bool:
-    return ctx.facts.get("board") == board
 
 
 # ---- modifiers added by the content -------------------------------------------------------
@@ -548,13 +525,8 @@ def fall_unconscious(ctx: Context) -> None:
 
 
 def final_battle(ctx: Context) -> bool:
-    """An explicit input: the final battle is under way (default: no)."""
-    return bool(ctx.facts.get("final_battle", False))
-
-
-def left_cards_on(ctx: Context, board: str) -> bool:
-    """An explicit input: the board on which a dead character's cards lie, if any."""
-    return ctx.facts.get("left_cards_on") == board
+    """The final battle is under way: its start (`final_battle_start`) has been fired in this game."""
+    return "final_battle_start" in ctx.fired
 
 
 def spent(ctx: Context, stat: str) -> bool:

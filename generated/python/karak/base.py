@@ -2096,6 +2096,3 @@ PROCEDURES: tuple[ProcedureDef, ...] = (
     ProcedureDef('end#1', end_when_1, 'end', MODULE),
     ProcedureDef('winner', winner_by, 'winner', MODULE),
 )
-
-
-FALLBACK_VERBS: tuple[str, ...] = ()

@@ -62,6 +62,3 @@ EFFECTS: tuple[EffectDef, ...] = ()
 
 
 PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
-FALLBACK_VERBS: tuple[str, ...] = ()

@@ -1218,6 +1218,3 @@ EFFECTS: tuple[EffectDef, ...] = (
 
 
 PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
-FALLBACK_VERBS: tuple[str, ...] = ()

@@ -158,6 +158,3 @@ EFFECTS: tuple[EffectDef, ...] = (
 
 
 PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
-FALLBACK_VERBS: tuple[str, ...] = ()

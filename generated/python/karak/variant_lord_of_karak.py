@@ -164,6 +164,3 @@ EFFECTS: tuple[EffectDef, ...] = (
 
 
 PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
-FALLBACK_VERBS: tuple[str, ...] = ()

@@ -133,6 +133,3 @@ EFFECTS: tuple[EffectDef, ...] = (
 
 
 PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
-FALLBACK_VERBS: tuple[str, ...] = ()

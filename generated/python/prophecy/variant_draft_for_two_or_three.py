@@ -41,6 +41,3 @@ EFFECTS: tuple[EffectDef, ...] = ()
 
 
 PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
-FALLBACK_VERBS: tuple[str, ...] = ()

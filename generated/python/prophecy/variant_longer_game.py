@@ -35,6 +35,3 @@ EFFECTS: tuple[EffectDef, ...] = ()
 
 
 PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
-FALLBACK_VERBS: tuple[str, ...] = ()

@@ -60,6 +60,3 @@ EFFECTS: tuple[EffectDef, ...] = (
 
 
 PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
-FALLBACK_VERBS: tuple[str, ...] = ()

@@ -40,6 +40,3 @@ EFFECTS: tuple[EffectDef, ...] = ()
 
 
 PROCEDURES: tuple[ProcedureDef, ...] = ()
-
-
-FALLBACK_VERBS: tuple[str, ...] = ()

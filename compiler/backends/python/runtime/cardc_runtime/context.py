@@ -152,6 +152,7 @@ class Context:
     play: Play | None = None  # the table of a game being played (board, zones, turn); None for a lone fight
     fights: list[Side] = field(default_factory=list)  # every fight side that started a fight, in order
     event_values: dict[str, Any] = field(default_factory=dict)  # values of the next fired event (e.g. count)
+    fired: set[str] = field(default_factory=set)  # every trigger fired so far (conditions such as final_battle)
     loop_cap: int = 10_000  # a `while` of a procedure runs at most this often per call
 
     # ---- procedures ---------------------------------------------------------------
@@ -364,6 +365,7 @@ class Context:
 
     def _fire(self, trigger: str, actor: Character | None, side: Side | None,
               event: dict[str, Any]) -> list[EffectDef]:
+        self.fired.add(trigger)
         if trigger == "always" and actor is not None:
             actor.no_abilities = False  # `always` modifiers hold while their card or rule does: recomputed
         owners = self.relevant_owners(actor, trigger)

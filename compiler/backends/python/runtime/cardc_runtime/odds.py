@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial, gcd, lcm
-from typing import Any
+from typing import Any, TypeVar
 
 from .inputs import Choice, Dice, NeedInput, Replay
 
@@ -173,10 +173,13 @@ def throws(count: int, sides: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     return tuple(out)
 
 
-def memo(fn: Callable[[Hashable], Dist]) -> Callable[[Hashable], Dist]:
-    cache: dict[Hashable, Dist] = {}
+K = TypeVar("K", bound=Hashable)
 
-    def wrapped(key: Hashable) -> Dist:
+
+def memo(fn: Callable[[K], Dist]) -> Callable[[K], Dist]:
+    cache: dict[K, Dist] = {}
+
+    def wrapped(key: K) -> Dist:
         if key not in cache:
             cache[key] = fn(key)
         return cache[key]

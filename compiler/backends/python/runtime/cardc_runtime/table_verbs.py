@@ -565,7 +565,6 @@ def enter_board(ctx: Context, board: str) -> None:
         return
     path = str(ctx.ask("path", paths))
     _marks(ctx)[f"board:{_who_key(ctx)}"] = board
-    ctx.facts["board"] = board
     _enter_field(ctx, _who_key(ctx), path, 1)
 
 
@@ -604,6 +603,18 @@ def stay_back(ctx: Context) -> None:
     ctx.record("stay_back")
 
 
+def on_board(ctx: Context, board: str) -> bool:
+    """The character stands on a path of that board: entered, not yet left, the board not removed."""
+    return _marks(ctx).get(f"board:{_who_key(ctx)}") == board
+
+
+def left_cards_on(ctx: Context, board: str) -> bool:
+    """Cards a character left where it died lie on a field of that board, not yet taken by anyone."""
+    paths = {e.id for e in ctx.rules.of_kind("path") if e.attr("board") == board}
+    return any(cards and key[len("left:"):].split("#")[0] in paths
+               for key, cards in _marks(ctx).items() if key.startswith("left:"))
+
+
 def stand_on_obstacle(ctx: Context) -> None:
     _marks(ctx)[f"passed:{_who_key(ctx)}:{_card(ctx)}"] = True
     ctx.record("stand_on_obstacle", _card(ctx))
@@ -613,8 +624,6 @@ def leave_board(ctx: Context, board: str) -> None:
     who = _who_key(ctx)
     for key in (f"path:{who}", f"at:{who}", f"board:{who}"):
         _marks(ctx).pop(key, None)
-    if ctx.facts.get("board") == board:
-        ctx.facts.pop("board")
     ctx.record("leave_board", board)
 
 

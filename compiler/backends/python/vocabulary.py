@@ -1,0 +1,75 @@
+"""The runtime against the catalogue: every verb either runs or says why it is only described.
+
+A catalogue verb (other than a trigger) is generated as a call of the runtime function of its name, with the
+catalogue's parameter names as keywords, unless it has a `python:` template. A verb with neither would compile
+to nothing that plays, so it must be marked `descriptive: <reason>`, and then it must have no function (one of
+the two is wrong). Each problem is reported at the verb's line in the catalogue, before anything is generated,
+by `cardc check` as well as `cardc build`: what check accepts, build builds.
+"""
+
+from __future__ import annotations
+
+import inspect
+import keyword
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from cardc.catalogue import Catalogue, CatalogueError, Verb
+from cardc.diagnostics import Diagnostic, Severity
+
+RUNTIME_FILE = "compiler/backends/python/runtime/cardc_runtime/verbs.py"
+
+
+@lru_cache(maxsize=1)
+def runtime_functions() -> dict[str, Callable[..., Any]]:
+    """The runtime's verb functions by name (`cardc_runtime.verbs`, which gathers every verb module)."""
+    from cardc.backends.python.runtime.cardc_runtime import verbs
+
+    return {n: f for n, f in vars(verbs).items() if not n.startswith("_") and inspect.isfunction(f)}
+
+
+def py_name(param: str) -> str:
+    """The runtime's name for a catalogue parameter: the same, with `_` after a Python keyword."""
+    return f"{param}_" if keyword.iskeyword(param) else param
+
+
+def _problem(verb: Verb) -> str | None:
+    """What is wrong between `verb` and the runtime, or None."""
+    if verb.role == "trigger" or "python" in verb.extra:
+        return None
+    func = runtime_functions().get(verb.name)
+    if verb.descriptive:
+        if func is not None:
+            return (f"`{verb.name}` is marked descriptive, but the runtime has a function for it: remove the marking "
+                    "or the function")
+        return None
+    if func is None or keyword.iskeyword(verb.name):
+        return (f"the {verb.role} `{verb.name}` has no runtime function and is not marked descriptive: generated "
+                "rules could not play it")
+    params = list(inspect.signature(func).parameters.values())
+    want = ["ctx", *(py_name(p.name) for p in verb.params)]
+    got = [p.name for p in params]
+    if got != want:
+        return (f"the runtime function `{verb.name}({', '.join(got)})` does not take the catalogue's parameters "
+                f"`({', '.join(want)})`")
+    return None
+
+
+def runtime_diagnostics(catalogue: Catalogue) -> list[Diagnostic]:
+    """One E151 per verb the generated rules could not run as the catalogue declares it."""
+    out: list[Diagnostic] = []
+    for verb in catalogue.verbs.values():
+        why = _problem(verb)
+        if why is not None:
+            hint = (f"write `def {verb.name}(ctx, ...)` in the runtime ({RUNTIME_FILE} or a module it imports), or "
+                    "mark the verb `descriptive: <why it cannot be simulated>`")
+            out.append(Diagnostic(Severity.ERROR, "E151", why, verb.span, hint))
+    return out
+
+
+def check_runtime(catalogue: Catalogue) -> None:
+    """Raise CatalogueError (diagnostics at the catalogue's lines) if a verb cannot run as declared."""
+    problems = runtime_diagnostics(catalogue)
+    if problems:
+        raise CatalogueError(problems, {catalogue.file: catalogue.source} if catalogue.source else {})
