@@ -21,8 +21,8 @@ def _interactive(stream: IO[str]) -> bool:
 class BuildProgress:
     """Told by the build when each backend starts, ends or is reused; shows it as it happens."""
 
-    def __init__(self, wanted: list[str], stream: IO[str] = sys.stderr) -> None:
-        self.stream = stream
+    def __init__(self, wanted: list[str], stream: IO[str] | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr  # the stderr of now, not of import time
         self.wanted = wanted
         self.started: dict[str, float] = {}
         self.times: dict[str, float | None] = {}  # seconds, None when reused

@@ -822,7 +822,7 @@ ENTITIES: tuple[EntityData, ...] = (
         kind='rule',
         kinds=('rule',),
         module='base',
-        name={'cs': 'Tah', 'en': 'Turn', 'sk': 'Ťah', 'de': 'Zug', 'pl': 'Tura', 'fr': 'Tour'},
+        name={'cs': 'Tah', 'en': 'Turn', 'sk': 'Ťah', 'de': 'Der Zug', 'pl': 'Tura', 'fr': 'Tour'},
         attrs={},
         parent=None,
         variant=None,
@@ -860,7 +860,7 @@ ENTITIES: tuple[EntityData, ...] = (
         kind='rule',
         kinds=('rule',),
         module='base',
-        name={'cs': 'Boj', 'en': 'Fight', 'sk': 'Súboj', 'de': 'Kampf', 'pl': 'Walka', 'fr': 'Combat'},
+        name={'cs': 'Boj', 'en': 'Fight', 'sk': 'Súboj', 'de': 'Der Kampf', 'pl': 'Walka', 'fr': 'Combat'},
         attrs={},
         parent=None,
         variant=None,
@@ -1188,7 +1188,7 @@ def fx_double_attack_1(ctx: Context) -> None:
       game.)
     Then:
     - may reroll(which=all, repeat=False): Roll the fight's dice again and keep the new result.
-    Source: karak/base/heroes.cardc:25; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
+    Source: karak/base/heroes.cardc:33; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
     """
     if not (v.first_use(ctx, per='fight')):
         return
@@ -1214,7 +1214,7 @@ def fx_reincarnation_1(ctx: Context) -> None:
         the hero moved.
     - heal_full: Heal to the maximum.
     - end_turn: The hero's turn ends.
-    Source: karak/base/heroes.cardc:36; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:48; base-game-facts.md#1.10
     """
     v.prevent(ctx)
     v.teleport(ctx, to='fountain', who='self', pick='nearest')
@@ -1230,7 +1230,7 @@ def fx_backstab_1(ctx: Context) -> None:
     When: While the attack total of a fight is counted.
     Then:
     - tie_wins: A tie counts as a win.
-    Source: karak/base/heroes.cardc:63; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:83; base-game-facts.md#1.10
     """
     v.tie_wins(ctx)
 
@@ -1251,7 +1251,7 @@ def fx_sneak_1(ctx: Context) -> None:
             instead.
       fight:
         - nothing
-    Source: karak/base/heroes.cardc:74; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:98; base-game-facts.md#1.10
     """
     if not (not v.last_step(ctx)):
         return
@@ -1270,7 +1270,7 @@ def fx_magic_affinity_1(ctx: Context) -> None:
     When: Before the dice of a fight are rolled, when spells and abilities are chosen.
     Then:
     - keep_after_use(item=magic_missile): The item is not discarded after use.
-    Source: karak/base/heroes.cardc:101; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:133; base-game-facts.md#1.10
     """
     v.keep_after_use(ctx, item='magic_missile')
 
@@ -1285,7 +1285,7 @@ def fx_spirit_walk_1(ctx: Context) -> None:
     Then:
     - walk_through_walls: The hero may step to an orthogonally adjacent tile that is already revealed
         even where no passage connects them (one step); it cannot reveal a tile that way.
-    Source: karak/base/heroes.cardc:112; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:148; base-game-facts.md#1.10
     """
     v.walk_through_walls(ctx)
 
@@ -1306,7 +1306,7 @@ def fx_sacrifice_1(ctx: Context) -> None:
         - attack(amount=+1): Change the attack total.
       keep:
         - nothing
-    Source: karak/base/heroes.cardc:132; 002_cbefe6d082d470f6.txt#Souboj hrdinů
+    Source: karak/base/heroes.cardc:176; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
     if not (v.first_use(ctx, per='turn') and v.lives(ctx, range=(2, 99))):
         return
@@ -1334,7 +1334,7 @@ def fx_substitution_1(ctx: Context) -> None:
         - end_turn: The hero's turn ends.
       move_normally:
         - nothing
-    Source: karak/base/heroes.cardc:149; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:197; base-game-facts.md#1.10
     """
     if not (not v.turn_over(ctx)):
         return
@@ -1358,7 +1358,7 @@ def fx_combat_training_1(ctx: Context) -> None:
       re-rolled).; first_use: This effect has not yet run in the current fight, turn or game.)
     Then:
     - may reroll(which=ones, repeat=False): Roll the fight's dice again and keep the new result.
-    Source: karak/base/heroes.cardc:174; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
+    Source: karak/base/heroes.cardc:230; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
     """
     if not (v.die_shows(ctx, face=1, any_roll=False) and v.first_use(ctx, per='fight')):
         return
@@ -1377,7 +1377,7 @@ def fx_unstoppable_1(ctx: Context) -> None:
       (any_roll = true - also a die that showed it in this fight and was then re-rolled).)
     Then:
     - continue_turn: The hero may use the remaining steps of the turn.
-    Source: karak/base/heroes.cardc:187; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:247; base-game-facts.md#1.10
     """
     if not (v.die_shows(ctx, face=6, any_roll=True)):
         return
@@ -1395,7 +1395,7 @@ def fx_premonition_1(ctx: Context) -> None:
       turn.; defending: The hero did not start this fight; another hero challenged or attacked it.)
     Then:
     - attack(amount=+1): Change the attack total.
-    Source: karak/base/heroes.cardc:211; 004_dc563c5159c76d25.txt#Battle Arena
+    Source: karak/base/heroes.cardc:279; 004_dc563c5159c76d25.txt#Battle Arena
     """
     if not (v.first_step(ctx) or v.defending(ctx)):
         return
@@ -1410,7 +1410,7 @@ def fx_fate_weaver_1(ctx: Context) -> None:
     When: When a hero reveals a room and draws its token.
     Then:
     - draw_tokens(count=2, keep=1): Draw tokens and keep some of them, returning the rest.
-    Source: karak/base/heroes.cardc:222; base-game-facts.md#1.10
+    Source: karak/base/heroes.cardc:294; base-game-facts.md#1.10
     """
     v.draw_tokens(ctx, count=2, keep=1)
 
@@ -1432,7 +1432,7 @@ def fx_healing_portal_1(ctx: Context) -> None:
     - heal_full: Heal to the maximum.
     - if steps_taken(range=(1, 4)):
       - end_turn: The hero's turn ends.
-    Source: karak/base/items.cardc:49; base-game-facts.md#1.7
+    Source: karak/base/items.cardc:53; base-game-facts.md#1.7
     """
     v.teleport(ctx, to='fountain', who='self', pick='any')
     v.heal_full(ctx)
@@ -1452,7 +1452,7 @@ def fx_chest_1(ctx: Context) -> None:
     Then:
     - may open_chest(ends_turn=False): Spend a key (it is discarded) to turn over the chest on this
         tile; its contents lie on the tile to be taken.
-    Source: karak/base/items.cardc:94; base-game-facts.md#1.6
+    Source: karak/base/items.cardc:106; base-game-facts.md#1.6
     """
     if not (v.holds(ctx, item='key')):
         return
@@ -1469,7 +1469,7 @@ def fx_mummy_1(ctx: Context) -> None:
     Then:
     - curse(who=chosen): A hero becomes cursed (self - this hero; chosen - any hero the acting player
         picks, itself included; chosen_other - another hero the acting player picks).
-    Source: karak/base/monsters.cardc:36; base-game-facts.md#1.8
+    Source: karak/base/monsters.cardc:40; base-game-facts.md#1.8
     """
     v.curse(ctx, who='chosen')
 
@@ -1486,7 +1486,7 @@ def fx_dragon_1(ctx: Context) -> None:
         treasure); chosen_by says who picks which one (self - the taker; owner - the hero who gives it
         up); refused says where it goes if the taker declines it (only under `may`).
     - end_game: The game ends at once; the hero with the most treasure wins.
-    Source: karak/base/monsters.cardc:95; base-game-facts.md#1.9
+    Source: karak/base/monsters.cardc:103; base-game-facts.md#1.9
     """
     v.take_item(ctx, from_='reward', chosen_by='self', refused='stays')
     v.end_game(ctx)
@@ -1500,7 +1500,7 @@ def fx_turn_1(ctx: Context) -> None:
     When: At the start of the hero's turn.
     Then:
     - steps(count=4): The hero has this many steps this turn instead of the usual number.
-    Source: karak/base/rules.cardc:15; base-game-facts.md#1.2
+    Source: karak/base/rules.cardc:19; base-game-facts.md#1.2
     """
     v.steps(ctx, count=4)
 
@@ -1513,7 +1513,7 @@ def fx_fight_1(ctx: Context) -> None:
     When: Before the dice of a fight are rolled, when spells and abilities are chosen.
     Then:
     - fight_dice(dice=2d6): The dice the fight is rolled with; their sum starts the attack total.
-    Source: karak/base/rules.cardc:35; base-game-facts.md#1.3
+    Source: karak/base/rules.cardc:47; base-game-facts.md#1.3
     """
     v.fight_dice(ctx, dice=(2, 6))
 
@@ -1531,7 +1531,7 @@ def fx_fight_2(ctx: Context) -> None:
     - retreat_to(where=came_from): Where the hero retreats after a lost or tied fight (came_from - the
         tile it came from; adjacent_revealed - any already revealed tile next to the fight's tile,
         chosen by the hero).
-    Source: karak/base/rules.cardc:36; base-game-facts.md#1.3
+    Source: karak/base/rules.cardc:48; base-game-facts.md#1.3
     """
     v.loss_costs(ctx, lives=1)
     v.tie_costs(ctx, lives=0)
@@ -1547,7 +1547,7 @@ def fx_room_action_1(ctx: Context) -> None:
     Only if against(opponent=monster) (against: The opponent of the fight is of this sort.)
     Then:
     - end_turn: The hero's turn ends.
-    Source: karak/base/rules.cardc:43; base-game-facts.md#1.2
+    Source: karak/base/rules.cardc:55; base-game-facts.md#1.2
     """
     if not (v.against(ctx, opponent='monster')):
         return
@@ -1568,7 +1568,7 @@ def fx_inventory_1(ctx: Context) -> None:
         any slot_limit changes.
     - set_limit(slot=key, value=1): The character may own at most this many things of a sort, before any
         slot_limit changes.
-    Source: karak/base/rules.cardc:53; base-game-facts.md#1.5
+    Source: karak/base/rules.cardc:69; base-game-facts.md#1.5
     """
     v.set_limit(ctx, slot='weapon', value=2)
     v.set_limit(ctx, slot='spell', value=3)
@@ -1583,7 +1583,7 @@ def fx_unconsciousness_1(ctx: Context) -> None:
     When: When the hero loses its last life.
     Then:
     - fall_unconscious: The hero falls unconscious and stays where it is.
-    Source: karak/base/rules.cardc:64; base-game-facts.md#1.4
+    Source: karak/base/rules.cardc:84; base-game-facts.md#1.4
     """
     v.fall_unconscious(ctx)
 
@@ -1599,7 +1599,7 @@ def fx_unconsciousness_2(ctx: Context) -> None:
     Then:
     - end_turn: The hero's turn ends.
     - gain_life(amount=1): Gain lives, up to the maximum.
-    Source: karak/base/rules.cardc:65; base-game-facts.md#1.4
+    Source: karak/base/rules.cardc:85; base-game-facts.md#1.4
     """
     if not (v.lives(ctx, range=(0, 0))):
         return
@@ -1615,7 +1615,7 @@ def fx_curse_1(ctx: Context) -> None:
     When: All the time while the card is in play or the rule applies; its modifiers hold throughout.
     Then:
     - no_abilities: The hero's abilities do not apply.
-    Source: karak/base/rules.cardc:79; base-game-facts.md#1.8
+    Source: karak/base/rules.cardc:103; base-game-facts.md#1.8
     """
     v.no_abilities(ctx)
 
@@ -1629,7 +1629,7 @@ def fx_curse_2(ctx: Context) -> None:
     Only if at_maximum(stat=lives) (at_maximum: The character's stat is at its maximum.)
     Then:
     - remove_curse: The curse is removed from the hero.
-    Source: karak/base/rules.cardc:80; base-game-facts.md#1.8
+    Source: karak/base/rules.cardc:104; base-game-facts.md#1.8
     """
     if not (v.at_maximum(ctx, stat='lives')):
         return
@@ -1644,7 +1644,7 @@ def fx_start_tile_1(ctx: Context) -> None:
     When: At the end of the hero's turn.
     Then:
     - heal_full: Heal to the maximum.
-    Source: karak/base/tiles.cardc:19; base-game-facts.md#1.1
+    Source: karak/base/tiles.cardc:23; base-game-facts.md#1.1
     """
     v.heal_full(ctx)
 
@@ -1657,7 +1657,7 @@ def fx_fountain_corner_1(ctx: Context) -> None:
     When: At the end of the hero's turn.
     Then:
     - heal_full: Heal to the maximum.
-    Source: karak/base/tiles.cardc:70; base-game-facts.md#1.2
+    Source: karak/base/tiles.cardc:74; base-game-facts.md#1.2
     """
     v.heal_full(ctx)
 
@@ -1672,7 +1672,7 @@ def fx_portal_straight_1(ctx: Context) -> None:
     Then:
     - portal_link: This tile counts as adjacent to every other revealed tile with portal_link; moving
         between them costs one step.
-    Source: karak/base/tiles.cardc:81; base-game-facts.md#1.2
+    Source: karak/base/tiles.cardc:85; base-game-facts.md#1.2
     """
     v.portal_link(ctx)
 

@@ -49,7 +49,7 @@ def fx_critical_hits_1(ctx: Context) -> None:
       read on the final dice, after every re-roll and die_counts_as change.)
     Then:
     - attack(amount=-2): Change the attack total.
-    Source: karak/house-rules/house_rules.cardc:47; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
+    Source: karak/house-rules/house_rules.cardc:59; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
     if not (v.double(ctx, faces=(1, 1))):
@@ -68,7 +68,7 @@ def fx_critical_hits_2(ctx: Context) -> None:
       read on the final dice, after every re-roll and die_counts_as change.)
     Then:
     - attack(amount=-1): Change the attack total.
-    Source: karak/house-rules/house_rules.cardc:48; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
+    Source: karak/house-rules/house_rules.cardc:60; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
     if not (v.double(ctx, faces=(2, 3))):
@@ -87,7 +87,7 @@ def fx_critical_hits_3(ctx: Context) -> None:
       read on the final dice, after every re-roll and die_counts_as change.)
     Then:
     - attack(amount=+1): Change the attack total.
-    Source: karak/house-rules/house_rules.cardc:49; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
+    Source: karak/house-rules/house_rules.cardc:61; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
     if not (v.double(ctx, faces=(4, 5))):
@@ -105,7 +105,7 @@ def fx_critical_hits_4(ctx: Context) -> None:
       read on the final dice, after every re-roll and die_counts_as change.)
     Then:
     - attack(amount=+2): Change the attack total.
-    Source: karak/house-rules/house_rules.cardc:50; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
+    Source: karak/house-rules/house_rules.cardc:62; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
     if not (v.double(ctx, faces=(6, 6))):

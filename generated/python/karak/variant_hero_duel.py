@@ -64,7 +64,7 @@ def fx_hero_duel_1(ctx: Context) -> None:
         this tile first; other - the other hero already on this tile, e.g. the one met); the challenger
         chooses spells and abilities and rolls first, then the challenged hero; each total must beat the
         other's.
-    Source: karak/house-rules/house_rules.cardc:24; 002_cbefe6d082d470f6.txt#Souboj hrdinů
+    Source: karak/house-rules/house_rules.cardc:32; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
     if not (v.armed(ctx, who='both')):
         return
@@ -84,7 +84,7 @@ def fx_hero_duel_2(ctx: Context) -> None:
     Then:
     - spells_after_roll: In this fight every fighter may choose its spells after seeing its own dice,
         not only before the roll (the house-rules duel, as its worked example plays it).
-    Source: karak/house-rules/house_rules.cardc:25; 002_cbefe6d082d470f6.txt#Souboj hrdinů
+    Source: karak/house-rules/house_rules.cardc:33; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
     if not (v.fight_by(ctx, source='hero_duel')):
         return
@@ -106,7 +106,7 @@ def fx_hero_duel_3(ctx: Context) -> None:
     - tie_costs(lives=0): A tie in this fight costs this many lives instead of none.
     - no_retreat: Nobody retreats after this fight, whatever retreat_to says; both fighters stay on the
         tile.
-    Source: karak/house-rules/house_rules.cardc:26; 002_cbefe6d082d470f6.txt#Souboj hrdinů
+    Source: karak/house-rules/house_rules.cardc:34; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
     if not (v.fight_by(ctx, source='hero_duel')):
         return
@@ -131,7 +131,7 @@ def fx_hero_duel_4(ctx: Context) -> None:
     - may take_item(from=loser, chosen_by=self, refused=on_tile): Take one item (weapon, spell, key or
         treasure); chosen_by says who picks which one (self - the taker; owner - the hero who gives it
         up); refused says where it goes if the taker declines it (only under `may`).
-    Source: karak/house-rules/house_rules.cardc:27; 002_cbefe6d082d470f6.txt#Souboj hrdinů
+    Source: karak/house-rules/house_rules.cardc:35; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
     if not (v.fight_by(ctx, source='hero_duel') and v.result(ctx, outcome='win') and v.margin(ctx, range=(5, 99))):
         return
@@ -155,7 +155,7 @@ def fx_hero_duel_5(ctx: Context) -> None:
     - may take_item(from=loser, chosen_by=owner, refused=on_tile): Take one item (weapon, spell, key or
         treasure); chosen_by says who picks which one (self - the taker; owner - the hero who gives it
         up); refused says where it goes if the taker declines it (only under `may`).
-    Source: karak/house-rules/house_rules.cardc:30; 002_cbefe6d082d470f6.txt#Souboj hrdinů
+    Source: karak/house-rules/house_rules.cardc:38; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
     if not (
         v.fight_by(ctx, source='hero_duel')
@@ -184,7 +184,7 @@ def fx_hero_duel_6(ctx: Context) -> None:
     - flee(steps=5): Move exactly a number of steps without revisiting a tile and without other actions.
     - if on_turn:
       - end_turn: The hero's turn ends.
-    Source: karak/house-rules/house_rules.cardc:34; 002_cbefe6d082d470f6.txt#Souboj hrdinů
+    Source: karak/house-rules/house_rules.cardc:42; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
     if not (v.fight_by(ctx, source='hero_duel') and v.result(ctx, outcome='loss') and not v.last_life(ctx)):
         return

@@ -50,7 +50,7 @@ def fx_stronger_dragon_1(ctx: Context) -> None:
     Then:
     - loss_costs(lives=3): Losing this fight costs this many lives instead of one.
     - tie_costs(lives=1): A tie in this fight costs this many lives instead of none.
-    Source: karak/house-rules/house_rules.cardc:60; 002_cbefe6d082d470f6.txt#Silnější drak
+    Source: karak/house-rules/house_rules.cardc:76; 002_cbefe6d082d470f6.txt#Silnější drak
     """
     if not (v.against(ctx, opponent='dragon')):
         return
@@ -71,7 +71,7 @@ def fx_stronger_dragon_2(ctx: Context) -> None:
     Then:
     - drop_item(where=came_from): Leave one item of the hero's choice on a tile (here - the hero's tile;
         came_from - the tile the hero attacked from).
-    Source: karak/house-rules/house_rules.cardc:61; 002_cbefe6d082d470f6.txt#Silnější drak
+    Source: karak/house-rules/house_rules.cardc:77; 002_cbefe6d082d470f6.txt#Silnější drak
     """
     if not (v.against(ctx, opponent='dragon') and v.result(ctx, outcome='loss') and v.lives(ctx, range=(1, 2))):
         return
@@ -91,7 +91,7 @@ def fx_stronger_dragon_3(ctx: Context) -> None:
     Then:
     - stake_treasure: Put one of the hero's treasures (if any) under the monster fought; whoever defeats
         that monster takes it as well.
-    Source: karak/house-rules/house_rules.cardc:62; 002_cbefe6d082d470f6.txt#Silnější drak
+    Source: karak/house-rules/house_rules.cardc:78; 002_cbefe6d082d470f6.txt#Silnější drak
     """
     if not (v.against(ctx, opponent='dragon') and v.double(ctx, faces=(1, 1))):
         return
