@@ -257,7 +257,10 @@ def test_only_drops_the_stale_files_of_the_backend_it_rebuilds(project: Path) ->
 
 
 def test_outputs_do_not_depend_on_the_folder_the_build_ran_from(project: Path) -> None:
-    """The same output folder (TTS decks name it in file:/// URLs), built from three different folders."""
+    """The same output folder (TTS decks name it in file:/// URLs), built from three different folders.
+    A procedure is added: the rule modules name where it was written."""
+    (project / "content" / "tavern" / "play.cardc").write_text(
+        'module tavern\nimport "game.cardc"\n\nprocedure turn {\n  fire turn_start\n}\n', encoding="utf-8")
     out = project.parent / "out"
     outs = []
     for cwd, content in ((project, "content"), (project / "content" / "tavern", ".."), (Path("/"), None)):

@@ -19,6 +19,7 @@ from cardc.backends.python.literals import Raw, docstring, identifier, lit, valu
 from cardc.backends.python.runtime.cardc_runtime import verbs as runtime_verbs
 from cardc.backends.python.vocabulary import check_runtime, py_name
 from cardc.catalogue import Catalogue, Verb
+from cardc.diagnostics import Span
 
 __all__ = ["game_package", "module_source", "py_name", "effect_doc"]
 
@@ -278,9 +279,13 @@ def _entity_source(e: m.Entity) -> list[str]:
     return out
 
 
-def _procedure_sources(catalogue: Catalogue, procs: list[m.Procedure | m.EndRule | m.WinnerRule]) -> tuple[
-        list[str], list[str]]:
+def _procedure_sources(catalogue: Catalogue, procs: list[m.Procedure | m.EndRule | m.WinnerRule],
+                       project: m.Project | None = None) -> tuple[list[str], list[str]]:
     """Each procedure as a plain function over the context (its statements inlined, no interpretation)."""
+
+    def where(span: Span) -> str:  # relative to the content folder: the module does not depend on the cwd
+        return f"{project.source_name(span.file) if project is not None else span.file}:{span.line}"
+
     funcs: list[str] = []
     registry: list[str] = []
     ends = 0
@@ -288,20 +293,20 @@ def _procedure_sources(catalogue: Catalogue, procs: list[m.Procedure | m.EndRule
         if isinstance(p, m.Procedure):
             w = _Writer(catalogue, p.name, 0, procedure=True)
             fname = identifier(f"proc_{p.name}")
-            doc = f"Procedure `{p.name}` ({p.span.file}:{p.span.line})."
+            doc = f"Procedure `{p.name}` ({where(p.span)})."
             body = w.stmts(p.body, 1) or ["    pass"]
             kind, name = "procedure", p.name
         elif isinstance(p, m.EndRule):
             ends += 1
             w = _Writer(catalogue, "end", ends, procedure=True)
             fname = f"end_when_{ends}"
-            doc = f"`end when {_cond_text(p.cond)}` ({p.span.file}:{p.span.line})."
+            doc = f"`end when {_cond_text(p.cond)}` ({where(p.span)})."
             body = [f"    return bool({w.cond(p.cond, 12)})"]
             kind, name = "end", f"end#{ends}"
         else:
             w = _Writer(catalogue, "winner", 0, procedure=True)
             fname = "winner_by"
-            doc = f"`winner by {_inv_text(p.call)}` ({p.span.file}:{p.span.line})."
+            doc = f"`winner by {_inv_text(p.call)}` ({where(p.span)})."
             body = ["    " + w.call(p.call)]
             kind, name = "winner", "winner"
         ret = "bool" if kind == "end" else "None"
@@ -350,7 +355,7 @@ def module_source(project: m.Project, catalogue: Catalogue, game: str, module_ke
                 f"        provisional={lit(tuple(dict.fromkeys(w.notes)), 8, 12)},",
                 "    ),",
             ]
-    proc_funcs, proc_registry = _procedure_sources(catalogue, procedures or [])
+    proc_funcs, proc_registry = _procedure_sources(catalogue, procedures or [], project)
     funcs += proc_funcs
     needs_fraction = "Fraction(" in "\n".join(funcs) or any("Fraction(" in line for e in entities
                                                               for line in _entity_source(e))
