@@ -1678,7 +1678,7 @@ def fx_portal_straight_1(ctx: Context) -> None:
 
 
 def proc_setup(ctx: Context) -> None:
-    """Procedure `setup` (content/karak/base/play.cardc:11)."""
+    """Procedure `setup` (karak/base/play.cardc:11)."""
     v.place_start(ctx)
     v.stack_tiles(ctx)
     v.fill_bag(ctx, kinds=('monster', 'chest'))
@@ -1687,7 +1687,7 @@ def proc_setup(ctx: Context) -> None:
 
 
 def proc_turn(ctx: Context) -> None:
-    """Procedure `turn` (content/karak/base/play.cardc:21)."""
+    """Procedure `turn` (karak/base/play.cardc:21)."""
     ctx.fire_here('always')
     ctx.fire_here('turn_start')
     while ctx.loop('turn.while') and v.steps_left(ctx) and not v.turn_over(ctx) and not v.game_over(ctx):
@@ -1697,7 +1697,7 @@ def proc_turn(ctx: Context) -> None:
 
 
 def proc_step(ctx: Context) -> None:
-    """Procedure `step` (content/karak/base/play.cardc:34)."""
+    """Procedure `step` (karak/base/play.cardc:34)."""
     ctx.fire_here('step_action')
     if v.steps_left(ctx) and not v.turn_over(ctx):
         choice1_options = tuple(name for name, offered in (
@@ -1725,7 +1725,7 @@ def proc_step(ctx: Context) -> None:
 
 
 def proc_reveal(ctx: Context) -> None:
-    """Procedure `reveal` (content/karak/base/play.cardc:49)."""
+    """Procedure `reveal` (karak/base/play.cardc:49)."""
     ctx.fire_here('reveal_tile')
     if v.tile_attr(ctx, name='room'):
         ctx.fire_here('reveal_room')
@@ -1736,7 +1736,7 @@ def proc_reveal(ctx: Context) -> None:
 
 
 def proc_arrive(ctx: Context) -> None:
-    """Procedure `arrive` (content/karak/base/play.cardc:65)."""
+    """Procedure `arrive` (karak/base/play.cardc:65)."""
     ctx.fire_here('enter_tile')
     if v.monster_here(ctx) and not v.turn_over(ctx):
         ctx.fire_here('meet_monster')
@@ -1750,7 +1750,7 @@ def proc_arrive(ctx: Context) -> None:
 
 
 def proc_attack_roll(ctx: Context) -> None:
-    """Procedure `attack_roll` (content/karak/base/play.cardc:85)."""
+    """Procedure `attack_roll` (karak/base/play.cardc:85)."""
     ctx.fire_here('always')
     ctx.fire_here('fight_start')
     v.choose_spells(ctx, when='before_roll')
@@ -1762,7 +1762,7 @@ def proc_attack_roll(ctx: Context) -> None:
 
 
 def proc_fight(ctx: Context) -> None:
-    """Procedure `fight` (content/karak/base/play.cardc:99)."""
+    """Procedure `fight` (karak/base/play.cardc:99)."""
     for _ in ctx.each('side'):
         if not v.rolled(ctx):
             ctx.run_procedure('attack_roll')
@@ -1784,12 +1784,12 @@ def proc_fight(ctx: Context) -> None:
 
 
 def end_when_1(ctx: Context) -> bool:
-    """`end when game_over` (content/karak/base/play.cardc:127)."""
+    """`end when game_over` (karak/base/play.cardc:127)."""
     return bool(v.game_over(ctx))
 
 
 def winner_by(ctx: Context) -> None:
-    """`winner by declare_winner(ties=shared)` (content/karak/base/play.cardc:129)."""
+    """`winner by declare_winner(ties=shared)` (karak/base/play.cardc:129)."""
     v.declare_winner(ctx, ties='shared')
 
 

@@ -908,7 +908,7 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
 
 
 def proc_fight(ctx: Context) -> None:
-    """Procedure `fight` (content/prophecy/base/play.cardc:10)."""
+    """Procedure `fight` (prophecy/base/play.cardc:10)."""
     for _ in ctx.each('side'):
         if not v.rolled(ctx):
             ctx.run_procedure('attack_roll')
@@ -919,7 +919,7 @@ def proc_fight(ctx: Context) -> None:
 
 
 def proc_attack_roll(ctx: Context) -> None:
-    """Procedure `attack_roll` (content/prophecy/base/play.cardc:25)."""
+    """Procedure `attack_roll` (prophecy/base/play.cardc:25)."""
     ctx.fire_here('always')
     ctx.fire_here('fight_start')
     v.roll_attack(ctx)
