@@ -82,12 +82,31 @@ def _tree(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
 
 
+def _clean_copy(dest: Path) -> Path:
+    """The checkout's tracked files (git ls-files) outside generated/: setuptools reuses a `build/lib` it
+    finds, so a wheel built in a used checkout could carry modules deleted since."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True,
+                                timeout=60).stdout.decode().split("\0")
+    except (OSError, subprocess.SubprocessError):  # not a git checkout: everything but what builds leave
+        shutil.copytree(ROOT, dest, ignore=shutil.ignore_patterns("build", "dist", "*.egg-info", "generated",
+                                                                  ".git", "__pycache__"))
+        return dest
+    for rel in listed:
+        src = ROOT / rel
+        if rel and not rel.startswith("generated/") and src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    return dest
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv with cardc installed from a wheel of this checkout; returns its bin folder."""
     tmp = tmp_path_factory.mktemp("wheel")
+    source = _clean_copy(tmp / "source")
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp / "dist"),
-                           str(ROOT)], capture_output=True, text=True, timeout=600)
+                           str(source)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     (wheel,) = (tmp / "dist").glob("cardc-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
