@@ -23,7 +23,7 @@ class UsageError(Exception):
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", required=True, help="the game to play (e.g. karak)")
+    p.add_argument("--game", required=True, help="the id of the game to play, as its `game` declaration names it")
     p.add_argument("--players", type=int, default=None, help="players per game (default 2, or as many as --heroes)")
     p.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
     p.add_argument("--seed", type=int, default=1, help="run seed; game i plays with a seed derived from (seed, i)")

@@ -217,7 +217,7 @@ class RefContext:
 
     def tag_name(self, tag: str) -> str:
         """A tag in the page's language: a word of the lexicon, else the name of the entity or expansion it
-        names (a tag `dragon_realm` reads as that expansion's name), else the identifier in words."""
+        names (a tag naming an expansion reads as that expansion's name), else the identifier in words."""
         word = self.gen.lexicon.form(tag, self.lang, None)
         if word:
             return word

@@ -1,7 +1,7 @@
 """Bots by name: players that decide from the legal options only, through the interface a human uses.
 
 A bot is a small class: `__init__(self, seed)` and `choose(self, view, options) -> index`, where `view`
-(`engine.View`) says who decides, at which point (`"horan:step"`, `"horan:walk_to"`, ...) and shows the
+(`engine.View`) says who decides, at which point (`"<hero>:step"`, `"<hero>:walk_to"`, ...) and shows the
 table (`view.ctx`: read it, never change it), and `options` are the legal options. Register it with a name::
 
     from cardc_runtime.bots import register_bot
