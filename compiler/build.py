@@ -228,16 +228,11 @@ def _run_backends(project: Project, target: Path, tmp: Path, options: BuildOptio
     for name, write in backends.BACKENDS:  # looked up now: tests and plugins may replace the list
         if not options.wants(name):
             continue
-        if cache is not None:
-            keys[name] = _backend_key(name, cache, keys, common, options)
-            again = _reuse(name, cache, keys[name], target, tmp, old)
-            if again is not None:
-                if progress:
-                    progress(name, "reused")
-                diagnostics.extend(again)
-                manifest[name] = list(old[name])
-                before = set(_files(tmp))
-                continue
+        again = _reused(name, cache, keys, common, options, target, tmp, old, manifest, progress)
+        if again is not None:
+            diagnostics.extend(again)
+            before = set(_files(tmp))
+            continue
         if progress:
             progress(name, "start")
         hits = cache.hits if cache is not None else 0
@@ -262,16 +257,24 @@ def _backend_key(name: str, cache: BuildCache, keys: dict[str, str], common: tup
     return cache.backend_key(name, *common, where, *deps)
 
 
-def _reuse(name: str, cache: BuildCache, key: str, target: Path, tmp: Path, old: dict[str, list[str]]
-           ) -> list[Diagnostic] | None:
-    """The previous run's diagnostics, its files copied into `tmp`, if backend `name` ran on `key` last time and
-    its files are as it wrote them; None if it must run."""
+def _reused(name: str, cache: BuildCache | None, keys: dict[str, str], common: tuple[str, ...],
+            options: BuildOptions, target: Path, tmp: Path, old: dict[str, list[str]],
+            manifest: dict[str, list[str]], progress: Progress | None) -> list[Diagnostic] | None:
+    """With a cache: record backend `name`'s key in `keys`; if it ran on that key last time and its files are as
+    it wrote them, copy them into `tmp`, list them in `manifest` and return that run's diagnostics. None if it
+    must run."""
+    if cache is None:
+        return None
+    key = keys[name] = _backend_key(name, cache, keys, common, options)
     again = cache.previous(name, key)
     if again is None or name not in old or not cache.unchanged(name, target, old[name]):
         return None
     for rel in old[name]:
         _copy_in(target / rel, tmp / rel)  # a copy: nothing this build does can reach the old output
     cache.record(name, key, again)
+    manifest[name] = list(old[name])
+    if progress:
+        progress(name, "reused")
     return again
 
 
@@ -296,14 +299,10 @@ def _run_parallel(project: Project, target: Path, tmp: Path, options: BuildOptio
     notes: dict[str, list[str]] = {}
     pending: list[tuple[str, Writer]] = []
     for name, write in order:
-        if cache is not None:
-            keys[name] = _backend_key(name, cache, keys, common, options)
-            again = _reuse(name, cache, keys[name], target, tmp, old)
-            if again is not None:
-                if progress:
-                    progress(name, "reused")
-                found[name], manifest[name] = again, list(old[name])
-                continue
+        again = _reused(name, cache, keys, common, options, target, tmp, old, manifest, progress)
+        if again is not None:
+            found[name] = again
+            continue
         pending.append((name, write))
     running: dict[Any, tuple[str, Any, Path]] = {}  # connection -> (backend, process, its folder)
     try:
