@@ -13,6 +13,7 @@ from typing import Any
 from cardc import model as m
 from cardc import syntax as s
 from cardc.diagnostics import Span
+from cardc.irvisit import Visitor
 
 IR_FORMAT = 1
 _NO_NAMES: Mapping[str, str] = {}
@@ -54,36 +55,60 @@ def invocation_json(inv: m.Invocation, names: Mapping[str, str] = _NO_NAMES) -> 
             "span": span_json(inv.span, names)}
 
 
+class _Json(Visitor[dict[str, Any]]):
+    """Conditions and statements as the IR's JSON."""
+
+    def __init__(self, names: Mapping[str, str]) -> None:
+        self.names = names
+
+    def visit_invocation(self, c: m.Invocation) -> dict[str, Any]:
+        return invocation_json(c, self.names)
+
+    def visit_not(self, c: m.NotCond) -> dict[str, Any]:
+        return {"not": self.condition(c.cond)}
+
+    def visit_and(self, c: m.AndCond) -> dict[str, Any]:
+        return {"and": [self.condition(c.left), self.condition(c.right)]}
+
+    def visit_or(self, c: m.OrCond) -> dict[str, Any]:
+        return {"or": [self.condition(c.left), self.condition(c.right)]}
+
+    def visit_do(self, st: m.Do) -> dict[str, Any]:
+        return {"do": invocation_json(st.call, self.names)}
+
+    def visit_may(self, st: m.May) -> dict[str, Any]:
+        return {"may": invocation_json(st.call, self.names)}
+
+    def visit_choose(self, st: m.Choose) -> dict[str, Any]:
+        return {"choose": [{"option": o.name, "body": self.body(o.body),
+                            **({"if": self.condition(o.guard)} if o.guard is not None else {})}
+                           for o in st.options]}
+
+    def visit_fire(self, st: m.Fire) -> dict[str, Any]:
+        return {"fire": invocation_json(st.trigger, self.names)}
+
+    def visit_run(self, st: m.Run) -> dict[str, Any]:
+        return {"run": st.procedure}
+
+    def visit_repeat(self, st: m.Repeat) -> dict[str, Any]:
+        return {"repeat": st.count, "body": self.body(st.body)}
+
+    def visit_while(self, st: m.While) -> dict[str, Any]:
+        return {"while": self.condition(st.cond), "body": self.body(st.body)}
+
+    def visit_for_each(self, st: m.ForEach) -> dict[str, Any]:
+        return {"for_each": st.what, "body": self.body(st.body)}
+
+    def visit_if(self, st: m.If) -> dict[str, Any]:
+        return {"if": self.condition(st.cond), "then": self.body(st.then), "else": self.body(st.orelse)}
+
+
 def condition_json(c: m.Condition, names: Mapping[str, str] = _NO_NAMES) -> dict[str, Any]:
-    if isinstance(c, m.Invocation):
-        return invocation_json(c, names)
-    if isinstance(c, m.NotCond):
-        return {"not": condition_json(c.cond, names)}
-    key = "and" if isinstance(c, m.AndCond) else "or"
-    return {key: [condition_json(c.left, names), condition_json(c.right, names)]}
+    return _Json(names).condition(c)
 
 
 def statement_json(st: m.Statement, names: Mapping[str, str] = _NO_NAMES) -> dict[str, Any]:
-    if isinstance(st, m.Do):
-        return {"do": invocation_json(st.call, names)}
-    if isinstance(st, m.May):
-        return {"may": invocation_json(st.call, names)}
-    if isinstance(st, m.Choose):
-        return {"choose": [{"option": o.name, "body": [statement_json(x, names) for x in o.body],
-                            **({"if": condition_json(o.guard, names)} if o.guard is not None else {})}
-                           for o in st.options]}
-    if isinstance(st, m.Fire):
-        return {"fire": invocation_json(st.trigger, names)}
-    if isinstance(st, m.Run):
-        return {"run": st.procedure}
-    if isinstance(st, m.Repeat):
-        return {"repeat": st.count, "body": [statement_json(x, names) for x in st.body]}
-    if isinstance(st, m.While):
-        return {"while": condition_json(st.cond, names), "body": [statement_json(x, names) for x in st.body]}
-    if isinstance(st, m.ForEach):
-        return {"for_each": st.what, "body": [statement_json(x, names) for x in st.body]}
-    return {"if": condition_json(st.cond, names), "then": [statement_json(x, names) for x in st.then],
-            "else": [statement_json(x, names) for x in st.orelse]}
+    return _Json(names).statement(st)
 
 
 def effect_json(e: m.Effect, names: Mapping[str, str] = _NO_NAMES) -> dict[str, Any]:

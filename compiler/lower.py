@@ -17,6 +17,7 @@ from cardc import model as m
 from cardc import syntax as s
 from cardc.catalogue import Catalogue, Verb
 from cardc.diagnostics import DiagnosticSink, Span, did_you_mean
+from cardc.irvisit import SyntaxVisitor
 from cardc.loader import LoadedSources
 from cardc.types import ValueContext, check_value, parse_type_string, type_from_value
 
@@ -649,65 +650,12 @@ class Lowering:
         return tuple(out)
 
     def _cond(self, c: s.Cond, vctx: ValueContext, where: list[str]) -> m.Condition:
-        if isinstance(c, s.CallV):
-            return self._invocation(c, "condition", vctx, where)
-        if isinstance(c, s.NotC):
-            return m.NotCond(self._cond(c.cond, vctx, where), c.span)
-        if isinstance(c, s.AndC):
-            return m.AndCond(self._cond(c.left, vctx, where), self._cond(c.right, vctx, where), c.span)
-        return m.OrCond(self._cond(c.left, vctx, where), self._cond(c.right, vctx, where), c.span)
+        return _LowerBody(self, vctx, where, None).cond(c)
 
     def _stmts(self, body: tuple[s.Stmt, ...], vctx: ValueContext, where: list[str],
                procs: dict[str, Span] | None = None) -> tuple[m.Statement, ...]:
         """Statements of an effect, or of a procedure when `procs` (the game's procedure names) is given."""
-        out: list[m.Statement] = []
-        for st in body:
-            if procs is None and isinstance(st, s.FireS | s.RepeatS | s.WhileS | s.ForEachS):
-                word = {s.FireS: "fire", s.RepeatS: "repeat", s.WhileS: "while", s.ForEachS: "for each"}[type(st)]
-                self.sink.error("E305", f"`{word}` belongs in a procedure, not in an effect", st.span,
-                                "declare it in `procedure NAME { ... }`; an effect's `on TRIGGER` already says when")
-                continue
-            if isinstance(st, s.DoS) and procs is not None and st.call.name in procs \
-                    and st.call.name not in self.catalogue.verbs:
-                if st.call.args:
-                    self.sink.error("E304", f"procedure `{st.call.name}` takes no arguments", st.call.span)
-                out.append(m.Run(st.call.name, st.span))
-            elif isinstance(st, s.DoS):
-                out.append(m.Do(self._invocation(st.call, "effect", vctx, where, procs), st.span))
-            elif isinstance(st, s.FireS):
-                out.append(m.Fire(self._invocation(st.trigger, "trigger", vctx, where, fire=True), st.span))
-            elif isinstance(st, s.RepeatS):
-                out.append(m.Repeat(st.count, self._stmts(st.body, vctx, where, procs), st.span))
-            elif isinstance(st, s.WhileS):
-                out.append(m.While(self._cond(st.cond, vctx, where), self._stmts(st.body, vctx, where, procs),
-                                   st.span))
-            elif isinstance(st, s.ForEachS):
-                if st.what not in m.FOR_EACH:
-                    self.sink.error("E306", f"`for each {st.what}` walks over nothing known", st.span,
-                                    did_you_mean(st.what, m.FOR_EACH) or f"known: {', '.join(m.FOR_EACH)}")
-                out.append(m.ForEach(st.what, self._stmts(st.body, vctx, where, procs), st.span))
-            elif isinstance(st, s.MayS):
-                out.append(m.May(self._invocation(st.call, "action", vctx, where), st.span))
-            elif isinstance(st, s.ChooseS):
-                seen: set[str] = set()
-                options = []
-                for o in st.options:
-                    if o.name in seen:
-                        self.sink.error("E204", f"option `{o.name}` is given twice", o.span)
-                    seen.add(o.name)
-                    guard = None
-                    if o.guard is not None:
-                        if procs is None:
-                            self.sink.error("E305", "a guarded option (`name if COND { ... }`) belongs in a "
-                                            "procedure", o.span, "in an effect, put the `if` inside the option")
-                        guard = self._cond(o.guard, vctx, where)
-                    options.append(m.Option(o.name, self._stmts(o.body, vctx, where, procs), o.span, guard))
-                out.append(m.Choose(tuple(options), st.span))
-            else:
-                assert isinstance(st, s.IfS)
-                out.append(m.If(self._cond(st.cond, vctx, where), self._stmts(st.then, vctx, where, procs),
-                                self._stmts(st.orelse, vctx, where, procs), st.span))
-        return tuple(out)
+        return _LowerBody(self, vctx, where, procs).block(body)
 
     # ---- procedures -------------------------------------------------------------
 
@@ -907,3 +855,99 @@ def _max_copies(root: Path, sink: DiagnosticSink) -> int:
                    Span(display_path(path), 1, 1))
         return DEFAULT_MAX_COPIES
     return value
+
+
+class _LowerBody(SyntaxVisitor[m.Condition | m.Statement | None]):
+    """Conditions and statements of one effect or procedure from the parse tree into the IR, checking each
+    verb against the catalogue. A statement that is reported and dropped becomes None."""
+
+    def __init__(self, lowering: Lowering, vctx: ValueContext, where: list[str],
+                 procs: dict[str, Span] | None) -> None:
+        self.lw, self.vctx, self.where, self.procs = lowering, vctx, where, procs
+
+    def cond(self, c: s.Cond) -> m.Condition:
+        out = self.condition(c)
+        assert isinstance(out, m.Invocation | m.NotCond | m.AndCond | m.OrCond)
+        return out
+
+    def block(self, body: tuple[s.Stmt, ...]) -> tuple[m.Statement, ...]:
+        out = []
+        for st in body:
+            x = self.statement(st)
+            if x is not None:
+                assert not isinstance(x, m.Invocation | m.NotCond | m.AndCond | m.OrCond)
+                out.append(x)
+        return tuple(out)
+
+    def visit_invocation(self, c: s.CallV) -> m.Condition:
+        return self.lw._invocation(c, "condition", self.vctx, self.where)
+
+    def visit_not(self, c: s.NotC) -> m.Condition:
+        return m.NotCond(self.cond(c.cond), c.span)
+
+    def visit_and(self, c: s.AndC) -> m.Condition:
+        return m.AndCond(self.cond(c.left), self.cond(c.right), c.span)
+
+    def visit_or(self, c: s.OrC) -> m.Condition:
+        return m.OrCond(self.cond(c.left), self.cond(c.right), c.span)
+
+    def _in_effect(self, word: str, span: Span) -> bool:
+        """A procedure-only statement in an effect: reported (E305), and dropped."""
+        if self.procs is None:
+            self.lw.sink.error("E305", f"`{word}` belongs in a procedure, not in an effect", span,
+                               "declare it in `procedure NAME { ... }`; an effect's `on TRIGGER` already says when")
+        return self.procs is None
+
+    def visit_do(self, st: s.DoS) -> m.Statement:
+        procs, lw = self.procs, self.lw
+        if procs is not None and st.call.name in procs and st.call.name not in lw.catalogue.verbs:
+            if st.call.args:
+                lw.sink.error("E304", f"procedure `{st.call.name}` takes no arguments", st.call.span)
+            return m.Run(st.call.name, st.span)
+        return m.Do(lw._invocation(st.call, "effect", self.vctx, self.where, procs), st.span)
+
+    def visit_fire(self, st: s.FireS) -> m.Statement | None:
+        if self._in_effect("fire", st.span):
+            return None
+        return m.Fire(self.lw._invocation(st.trigger, "trigger", self.vctx, self.where, fire=True), st.span)
+
+    def visit_repeat(self, st: s.RepeatS) -> m.Statement | None:
+        if self._in_effect("repeat", st.span):
+            return None
+        return m.Repeat(st.count, self.block(st.body), st.span)
+
+    def visit_while(self, st: s.WhileS) -> m.Statement | None:
+        if self._in_effect("while", st.span):
+            return None
+        return m.While(self.cond(st.cond), self.block(st.body), st.span)
+
+    def visit_for_each(self, st: s.ForEachS) -> m.Statement | None:
+        if self._in_effect("for each", st.span):
+            return None
+        if st.what not in m.FOR_EACH:
+            self.lw.sink.error("E306", f"`for each {st.what}` walks over nothing known", st.span,
+                               did_you_mean(st.what, m.FOR_EACH) or f"known: {', '.join(m.FOR_EACH)}")
+        return m.ForEach(st.what, self.block(st.body), st.span)
+
+    def visit_may(self, st: s.MayS) -> m.Statement:
+        return m.May(self.lw._invocation(st.call, "action", self.vctx, self.where), st.span)
+
+    def visit_choose(self, st: s.ChooseS) -> m.Statement:
+        sink = self.lw.sink
+        seen: set[str] = set()
+        options = []
+        for o in st.options:
+            if o.name in seen:
+                sink.error("E204", f"option `{o.name}` is given twice", o.span)
+            seen.add(o.name)
+            guard = None
+            if o.guard is not None:
+                if self.procs is None:
+                    sink.error("E305", "a guarded option (`name if COND { ... }`) belongs in a "
+                               "procedure", o.span, "in an effect, put the `if` inside the option")
+                guard = self.cond(o.guard)
+            options.append(m.Option(o.name, self.block(o.body), o.span, guard))
+        return m.Choose(tuple(options), st.span)
+
+    def visit_if(self, st: s.IfS) -> m.Statement:
+        return m.If(self.cond(st.cond), self.block(st.then), self.block(st.orelse), st.span)

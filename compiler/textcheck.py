@@ -13,21 +13,13 @@ from collections.abc import Iterator
 from cardc import syntax as s
 from cardc.catalogue import Catalogue, default_catalogue
 from cardc.diagnostics import Diagnostic, Severity
+from cardc.irvisit import invocations
 from cardc.lexicon import Lexicon, default_lexicon
 from cardc.model import (
-    AndCond,
-    Choose,
-    Condition,
-    Do,
     Effect,
     Entity,
-    If,
     Invocation,
-    May,
-    NotCond,
-    OrCond,
     Project,
-    Statement,
 )
 from cardc.textgen import OPEN_RANGE
 
@@ -160,30 +152,5 @@ def _numbers(v: s.Value) -> Iterator[int]:
 
 
 def effect_invocations(effect: Effect) -> Iterator[Invocation]:
-    yield effect.trigger
-    if effect.condition is not None:
-        yield from _cond(effect.condition)
-    yield from _body(effect.body)
-
-
-def _cond(c: Condition) -> Iterator[Invocation]:
-    if isinstance(c, Invocation):
-        yield c
-    elif isinstance(c, NotCond):
-        yield from _cond(c.cond)
-    elif isinstance(c, AndCond | OrCond):
-        yield from _cond(c.left)
-        yield from _cond(c.right)
-
-
-def _body(body: tuple[Statement, ...]) -> Iterator[Invocation]:
-    for st in body:
-        if isinstance(st, Do | May):
-            yield st.call
-        elif isinstance(st, Choose):
-            for o in st.options:
-                yield from _body(o.body)
-        elif isinstance(st, If):
-            yield from _cond(st.cond)
-            yield from _body(st.then)
-            yield from _body(st.orelse)
+    """Every verb the effect uses: its trigger, its condition's verbs, its actions, in source order."""
+    return invocations(effect)

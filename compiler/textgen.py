@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from cardc import syntax as s
 from cardc.catalogue import Catalogue, Verb, default_catalogue
+from cardc.irvisit import Visitor
 from cardc.lexicon import Lexicon, default_lexicon
 from cardc.model import (
     AndCond,
@@ -171,18 +172,7 @@ class TextGen:
         return self._pattern(lang, "if", c=self.condition(entity, cond, lang))
 
     def condition(self, entity: Entity, cond: Condition, lang: str) -> Rendered:
-        if isinstance(cond, Invocation):
-            return self.invocation(entity, cond, lang)
-        if isinstance(cond, NotCond):
-            negative = self._negative(cond.cond, lang)
-            if negative is not None:
-                assert isinstance(cond.cond, Invocation)
-                return self.fill(entity, negative[0], cond.cond, negative[1], lang)
-            return self._pattern(lang, "not", c=self.condition(entity, cond.cond, lang))
-        part = "and" if isinstance(cond, AndCond) else "or"
-        assert isinstance(cond, AndCond | OrCond)
-        return self._pattern(lang, part, a=self.condition(entity, cond.left, lang),
-                             b=self.condition(entity, cond.right, lang))
+        return _Sentence(self, entity, lang).condition(cond)
 
     def body(self, entity: Entity, body: tuple[Statement, ...], lang: str) -> Rendered:
         items = [self.statement(entity, st, lang) for st in body]
@@ -195,27 +185,7 @@ class TextGen:
         return out
 
     def statement(self, entity: Entity, st: Statement, lang: str) -> Rendered:
-        if isinstance(st, Do):
-            return self.invocation(entity, st.call, lang, form="do")
-        if isinstance(st, May):
-            return self._pattern(lang, "may", x=self.invocation(entity, st.call, lang, form="may"))
-        if isinstance(st, Choose):
-            sep = self.lexicon.pattern(lang, "option_sep") or "; "
-            options = Rendered()
-            for i, o in enumerate(st.options):
-                if i:
-                    options.add(sep)
-                if o.body:
-                    options.add(self.body(entity, o.body, lang))
-                else:
-                    options.add(self._pattern(lang, "skip"))
-            return self._pattern(lang, "choose", options=options)
-        assert isinstance(st, If)
-        c = self.condition(entity, st.cond, lang)
-        then = self.body(entity, st.then, lang)
-        if st.orelse:
-            return self._pattern(lang, "if_else", c=c, then=then, **{"else": self.body(entity, st.orelse, lang)})
-        return self._pattern(lang, "if_stmt", c=c, then=then)
+        return _Sentence(self, entity, lang).statement(st)
 
     # ---- one verb ---------------------------------------------------------------
 
@@ -477,6 +447,57 @@ class TextGen:
             out.add(slots.get(m.group(1), Rendered()))
             pos = m.end()
         return out.add(pattern[pos:])
+
+
+class _Sentence(Visitor[Rendered]):
+    """Conditions and statements of one entity's effects as words of one language."""
+
+    def __init__(self, gen: TextGen, entity: Entity, lang: str) -> None:
+        self.gen, self.entity, self.lang = gen, entity, lang
+
+    def visit_invocation(self, c: Invocation) -> Rendered:
+        return self.gen.invocation(self.entity, c, self.lang)
+
+    def visit_not(self, c: NotCond) -> Rendered:
+        gen, lang = self.gen, self.lang
+        negative = gen._negative(c.cond, lang)
+        if negative is not None:
+            assert isinstance(c.cond, Invocation)
+            return gen.fill(self.entity, negative[0], c.cond, negative[1], lang)
+        return gen._pattern(lang, "not", c=self.condition(c.cond))
+
+    def visit_and(self, c: AndCond) -> Rendered:
+        return self.gen._pattern(self.lang, "and", a=self.condition(c.left), b=self.condition(c.right))
+
+    def visit_or(self, c: OrCond) -> Rendered:
+        return self.gen._pattern(self.lang, "or", a=self.condition(c.left), b=self.condition(c.right))
+
+    def visit_do(self, st: Do) -> Rendered:
+        return self.gen.invocation(self.entity, st.call, self.lang, form="do")
+
+    def visit_may(self, st: May) -> Rendered:
+        return self.gen._pattern(self.lang, "may", x=self.gen.invocation(self.entity, st.call, self.lang, form="may"))
+
+    def visit_choose(self, st: Choose) -> Rendered:
+        gen, lang = self.gen, self.lang
+        sep = gen.lexicon.pattern(lang, "option_sep") or "; "
+        options = Rendered()
+        for i, o in enumerate(st.options):
+            if i:
+                options.add(sep)
+            if o.body:
+                options.add(gen.body(self.entity, o.body, lang))
+            else:
+                options.add(gen._pattern(lang, "skip"))
+        return gen._pattern(lang, "choose", options=options)
+
+    def visit_if(self, st: If) -> Rendered:
+        gen, lang = self.gen, self.lang
+        c = self.condition(st.cond)
+        then = gen.body(self.entity, st.then, lang)
+        if st.orelse:
+            return gen._pattern(lang, "if_else", c=c, then=then, **{"else": gen.body(self.entity, st.orelse, lang)})
+        return gen._pattern(lang, "if_stmt", c=c, then=then)
 
 
 def split_template(template: str) -> list[tuple[str, str | None]]:

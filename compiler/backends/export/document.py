@@ -14,6 +14,7 @@ from typing import Any
 from cardc import model as m
 from cardc.backends.export.values import Localizer, ValueEncoder, type_tree
 from cardc.catalogue import Catalogue, default_catalogue
+from cardc.irvisit import Visitor, operands
 from cardc.lower import default_value
 
 EXPORT_FORMAT = "cardc-export"
@@ -36,7 +37,7 @@ def export_languages(game: m.Game) -> tuple[str, ...]:
     return game.publish or game.languages
 
 
-class GameExport:
+class GameExport(Visitor[dict[str, Any]]):
     """Builds the export document of one game."""
 
     def __init__(self, project: m.Project, game: str, catalogue: Catalogue | None = None,
@@ -198,42 +199,48 @@ class GameExport:
             args[name] = self.enc.encode(value, param.type if param is not None else None)
         return {"type": "call", "verb": inv.verb, "role": inv.role, "args": args}
 
-    def condition(self, c: m.Condition) -> dict[str, Any]:
-        if isinstance(c, m.Invocation):
-            return self.call(c)
-        if isinstance(c, m.NotCond):
-            return {"type": "not", "operand": self.condition(c.cond)}
-        op = "and" if isinstance(c, m.AndCond) else "or"
-        return {"type": op, "operands": [self.condition(x) for x in _flatten(c, type(c))]}
+    def visit_invocation(self, c: m.Invocation) -> dict[str, Any]:
+        return self.call(c)
 
-    def statement(self, st: m.Statement) -> dict[str, Any]:
-        if isinstance(st, m.Do):
-            return {"type": "do", "call": self.call(st.call)}
-        if isinstance(st, m.May):
-            return {"type": "may", "call": self.call(st.call)}
-        if isinstance(st, m.Choose):
-            return {"type": "choose", "options": [
-                {"name": o.name, "body": [self.statement(b) for b in o.body],
-                 **({"if": self.condition(o.guard)} if o.guard is not None else {})} for o in st.options]}
-        if isinstance(st, m.Fire):
-            return {"type": "fire", "call": self.call(st.trigger)}
-        if isinstance(st, m.Run):
-            return {"type": "run", "procedure": st.procedure}
-        if isinstance(st, m.Repeat):
-            return {"type": "repeat", "count": st.count, "body": [self.statement(b) for b in st.body]}
-        if isinstance(st, m.While):
-            return {"type": "while", "condition": self.condition(st.cond), "body": [self.statement(b) for b in st.body]}
-        if isinstance(st, m.ForEach):
-            return {"type": "for_each", "what": st.what, "body": [self.statement(b) for b in st.body]}
-        return {"type": "if", "condition": self.condition(st.cond), "then": [self.statement(b) for b in st.then],
-                "else": [self.statement(b) for b in st.orelse]}
+    def visit_not(self, c: m.NotCond) -> dict[str, Any]:
+        return {"type": "not", "operand": self.condition(c.cond)}
 
+    def visit_and(self, c: m.AndCond) -> dict[str, Any]:
+        # `a and (b and c)` as three operands: the same meaning, easier to read for a consumer
+        return {"type": "and", "operands": [self.condition(x) for x in operands(c)]}
 
-def _flatten(c: m.Condition, op: type) -> list[m.Condition]:
-    """`a and (b and c)` as `[a, b, c]`: the same meaning, easier to read for a consumer."""
-    if isinstance(c, op):
-        return _flatten(c.left, op) + _flatten(c.right, op)  # type: ignore[union-attr]
-    return [c]
+    def visit_or(self, c: m.OrCond) -> dict[str, Any]:
+        return {"type": "or", "operands": [self.condition(x) for x in operands(c)]}
+
+    def visit_do(self, st: m.Do) -> dict[str, Any]:
+        return {"type": "do", "call": self.call(st.call)}
+
+    def visit_may(self, st: m.May) -> dict[str, Any]:
+        return {"type": "may", "call": self.call(st.call)}
+
+    def visit_choose(self, st: m.Choose) -> dict[str, Any]:
+        return {"type": "choose", "options": [
+            {"name": o.name, "body": self.body(o.body),
+             **({"if": self.condition(o.guard)} if o.guard is not None else {})} for o in st.options]}
+
+    def visit_fire(self, st: m.Fire) -> dict[str, Any]:
+        return {"type": "fire", "call": self.call(st.trigger)}
+
+    def visit_run(self, st: m.Run) -> dict[str, Any]:
+        return {"type": "run", "procedure": st.procedure}
+
+    def visit_repeat(self, st: m.Repeat) -> dict[str, Any]:
+        return {"type": "repeat", "count": st.count, "body": self.body(st.body)}
+
+    def visit_while(self, st: m.While) -> dict[str, Any]:
+        return {"type": "while", "condition": self.condition(st.cond), "body": self.body(st.body)}
+
+    def visit_for_each(self, st: m.ForEach) -> dict[str, Any]:
+        return {"type": "for_each", "what": st.what, "body": self.body(st.body)}
+
+    def visit_if(self, st: m.If) -> dict[str, Any]:
+        return {"type": "if", "condition": self.condition(st.cond), "then": self.body(st.then),
+                "else": self.body(st.orelse)}
 
 
 def export_document(project: m.Project, game: str, rules_text: RulesText | None = None) -> dict[str, Any]:

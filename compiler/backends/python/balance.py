@@ -19,6 +19,7 @@ from cardc import model as m
 from cardc import syntax as s
 from cardc.backends import BuildOptions
 from cardc.diagnostics import Diagnostic
+from cardc.irvisit import Visitor, invocations
 from cardc.model import Project
 from cardc.odds import POLICY, frac
 
@@ -252,27 +253,47 @@ def table_text(data: dict[str, Any], markdown: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _opponent_scope(c: m.Condition | None) -> frozenset[str] | None:
+class _OpponentScope(Visitor[frozenset[str] | None]):
     """The opponent sorts a condition requires (`against(dragon) and ...`), None if any will do."""
-    if isinstance(c, m.Invocation) and c.verb == "against":
-        opponent = c.arg("opponent")
+
+    def visit_invocation(self, c: m.Invocation) -> frozenset[str] | None:
+        opponent = c.arg("opponent") if c.verb == "against" else None
         return frozenset({opponent.name}) if isinstance(opponent, s.CallV) else None
-    if isinstance(c, m.AndCond):
-        left, right = _opponent_scope(c.left), _opponent_scope(c.right)
+
+    def visit_and(self, c: m.AndCond) -> frozenset[str] | None:
+        left, right = self.condition(c.left), self.condition(c.right)
         return left if right is None else right if left is None else left & right
-    if isinstance(c, m.OrCond):
-        left, right = _opponent_scope(c.left), _opponent_scope(c.right)
+
+    def visit_or(self, c: m.OrCond) -> frozenset[str] | None:
+        left, right = self.condition(c.left), self.condition(c.right)
         return None if left is None or right is None else left | right
-    return None
+
+    def visit_not(self, c: m.NotCond) -> frozenset[str] | None:
+        return None
+
+
+def _opponent_scope(c: m.Condition | None) -> frozenset[str] | None:
+    return _OpponentScope().condition(c) if c is not None else None
+
+
+class _NeedsStartedFight(Visitor[bool]):
+    """The condition can only hold in a fight that something started (fight_by) or that one defends."""
+
+    def visit_invocation(self, c: m.Invocation) -> bool:
+        return c.verb in ("fight_by", "defending")
+
+    def visit_and(self, c: m.AndCond) -> bool:
+        return self.condition(c.left) or self.condition(c.right)
+
+    def visit_or(self, c: m.OrCond) -> bool:
+        return False
+
+    def visit_not(self, c: m.NotCond) -> bool:
+        return False
 
 
 def _needs_started_fight(c: m.Condition | None) -> bool:
-    """The condition can only hold in a fight that something started (fight_by) or that one defends."""
-    if isinstance(c, m.Invocation):
-        return c.verb in ("fight_by", "defending")
-    if isinstance(c, m.AndCond):
-        return _needs_started_fight(c.left) or _needs_started_fight(c.right)
-    return False
+    return c is not None and _NeedsStartedFight().condition(c)
 
 
 def fight_variants(project: Project, game: str, decl: OddsDecl) -> Relevance:
@@ -340,13 +361,7 @@ def _body_calls(effect: m.Effect) -> list[m.Invocation]:
 
 
 def _conditions(c: m.Condition | None) -> list[m.Invocation]:
-    if isinstance(c, m.Invocation):
-        return [c]
-    if isinstance(c, m.NotCond):
-        return _conditions(c.cond)
-    if isinstance(c, m.AndCond | m.OrCond):
-        return _conditions(c.left) + _conditions(c.right)
-    return []
+    return list(invocations(c))
 
 
 def duel_signature(project: Project, rules: Any, duel: Part) -> tuple[Any, ...]:

@@ -20,6 +20,7 @@ from cardc.backends.python.runtime.cardc_runtime import verbs as runtime_verbs
 from cardc.backends.python.vocabulary import check_runtime, py_name
 from cardc.catalogue import Catalogue, Verb
 from cardc.diagnostics import Span
+from cardc.irvisit import Visitor, invocations, operands
 
 __all__ = ["game_package", "module_source", "py_name", "effect_doc"]
 
@@ -70,71 +71,106 @@ class _Writer:
 
     def cond(self, c: m.Condition, indent: int = 8) -> str:
         """The condition as an expression; a long one is split over lines, one operand per line."""
-        if isinstance(c, m.Invocation):
-            return self.call(c)
-        if isinstance(c, m.NotCond):
-            inner = self.cond(c.cond, indent)
-            return f"not {inner}" if isinstance(c.cond, m.Invocation) else f"not ({inner})"
-        op = "and" if isinstance(c, m.AndCond) else "or"
-        operands = _chain(c, type(c))
-        parts = [self.cond(o, indent + 4) for o in operands]
-        wrapped = [p if isinstance(o, m.Invocation | m.NotCond) else f"({p})" for o, p in zip(operands, parts,
-                                                                                           strict=True)]
-        flat = f" {op} ".join(wrapped)
-        if "\n" not in flat and indent + len(flat) <= 110:
-            return flat
-        pad = " " * indent
-        return "(\n" + f"\n{pad}{op} ".join([pad + wrapped[0], *wrapped[1:]]) + "\n" + " " * (indent - 4) + ")"
+        return _Expression(self, indent).condition(c)
 
     def stmts(self, body: tuple[m.Statement, ...], depth: int) -> list[str]:
-        pad = "    " * depth
-        out: list[str] = []
-        for st in body:
-            note = self.descriptive(st.call) if isinstance(st, m.Do | m.May) else None
-            if note is not None:
-                out.append(pad + note)
-            elif isinstance(st, m.Do):
-                out.append(pad + self.call(st.call))
-            elif isinstance(st, m.May):
-                offer = [repr(st.call.verb), *(lit(value(v, []), 8) for _, v in st.call.args)]
-                out.append(f"{pad}if ctx.may({', '.join([repr(self.point('may.' + st.call.verb)), *offer])}):")
-                out.append(pad + "    " + self.call(st.call))
-            elif isinstance(st, m.Choose):
-                self.temps += 1
-                var = f"choice{self.temps}"
-                if any(o.guard is not None for o in st.options):
-                    out.append(f"{pad}{var}_options = tuple(name for name, offered in (")
-                    for o in st.options:
-                        guard = "True" if o.guard is None else self.cond(o.guard, len(pad) + 12)
-                        out.append(f"{pad}    ({o.name!r}, {guard}),")
-                    out.append(f"{pad}) if offered)")
-                    out.append(f"{pad}{var} = ctx.choose({self.point()!r}, {var}_options)")
-                else:
-                    options = tuple(o.name for o in st.options)
-                    out.append(f"{pad}{var} = ctx.choose({self.point()!r}, {lit(options, len(pad) + 30)})")
-                for i, o in enumerate(st.options):
-                    out.append(f"{pad}{'if' if i == 0 else 'elif'} {var} == {o.name!r}:")
-                    out.extend(self.stmts(o.body, depth + 1) or [pad + "    pass"])
-            elif isinstance(st, m.Fire):
-                event = "".join(f", {name}={lit(value(v, self.notes), 8)}" for name, v in st.trigger.args)
-                out.append(f"{pad}ctx.fire_here({st.trigger.verb!r}{event})")
-            elif isinstance(st, m.Run):
-                out.append(f"{pad}ctx.run_procedure({st.procedure!r})")
-            elif isinstance(st, m.Repeat):
-                out.append(f"{pad}for _ in range({st.count}):")
-                out.extend(self.stmts(st.body, depth + 1) or [pad + "    pass"])
-            elif isinstance(st, m.While):
-                out.append(f"{pad}while ctx.loop({self.point('while')!r}) and {self.cond(st.cond, len(pad) + 8)}:")
-                out.extend(self.stmts(st.body, depth + 1) or [pad + "    pass"])
-            elif isinstance(st, m.ForEach):
-                out.append(f"{pad}for _ in ctx.each({st.what!r}):")
-                out.extend(self.stmts(st.body, depth + 1) or [pad + "    pass"])
-            else:
-                out.append(f"{pad}if {self.cond(st.cond, len(pad) + 8)}:")
-                out.extend(self.stmts(st.then, depth + 1) or [pad + "    pass"])
-                if st.orelse:
-                    out.append(f"{pad}else:")
-                    out.extend(self.stmts(st.orelse, depth + 1))
+        block = _Block(self, depth)
+        return [line for st in body for line in block.statement(st)]
+
+
+class _Expression(Visitor[str]):
+    """A condition as a Python expression, its continuation lines indented by `indent`."""
+
+    def __init__(self, writer: _Writer, indent: int) -> None:
+        self.w, self.indent = writer, indent
+
+    def visit_invocation(self, c: m.Invocation) -> str:
+        return self.w.call(c)
+
+    def visit_not(self, c: m.NotCond) -> str:
+        inner = self.condition(c.cond)
+        return f"not {inner}" if isinstance(c.cond, m.Invocation) else f"not ({inner})"
+
+    def visit_and(self, c: m.AndCond) -> str:
+        return self._chain(c, "and")
+
+    def visit_or(self, c: m.OrCond) -> str:
+        return self._chain(c, "or")
+
+    def _chain(self, c: m.AndCond | m.OrCond, op: str) -> str:
+        items = operands(c)
+        parts = [self.w.cond(o, self.indent + 4) for o in items]
+        wrapped = [p if isinstance(o, m.Invocation | m.NotCond) else f"({p})"
+                   for o, p in zip(items, parts, strict=True)]
+        flat = f" {op} ".join(wrapped)
+        if "\n" not in flat and self.indent + len(flat) <= 110:
+            return flat
+        pad = " " * self.indent
+        return "(\n" + f"\n{pad}{op} ".join([pad + wrapped[0], *wrapped[1:]]) + "\n" + " " * (self.indent - 4) + ")"
+
+
+class _Block(Visitor[list[str]]):
+    """Each statement as the lines of Python that run it, at `depth` levels of indentation."""
+
+    def __init__(self, writer: _Writer, depth: int) -> None:
+        self.w, self.depth, self.pad = writer, depth, "    " * depth
+
+    def inner(self, body: tuple[m.Statement, ...]) -> list[str]:
+        return self.w.stmts(body, self.depth + 1) or [self.pad + "    pass"]
+
+    def visit_do(self, st: m.Do) -> list[str]:
+        note = self.w.descriptive(st.call)
+        return [self.pad + (note if note is not None else self.w.call(st.call))]
+
+    def visit_may(self, st: m.May) -> list[str]:
+        pad, note = self.pad, self.w.descriptive(st.call)
+        if note is not None:
+            return [pad + note]
+        offer = [repr(st.call.verb), *(lit(value(v, []), 8) for _, v in st.call.args)]
+        head = f"{pad}if ctx.may({', '.join([repr(self.w.point('may.' + st.call.verb)), *offer])}):"
+        return [head, pad + "    " + self.w.call(st.call)]
+
+    def visit_choose(self, st: m.Choose) -> list[str]:
+        pad, out = self.pad, []
+        self.w.temps += 1
+        var = f"choice{self.w.temps}"
+        if any(o.guard is not None for o in st.options):
+            out.append(f"{pad}{var}_options = tuple(name for name, offered in (")
+            for o in st.options:
+                guard = "True" if o.guard is None else self.w.cond(o.guard, len(pad) + 12)
+                out.append(f"{pad}    ({o.name!r}, {guard}),")
+            out.append(f"{pad}) if offered)")
+            out.append(f"{pad}{var} = ctx.choose({self.w.point()!r}, {var}_options)")
+        else:
+            options = tuple(o.name for o in st.options)
+            out.append(f"{pad}{var} = ctx.choose({self.w.point()!r}, {lit(options, len(pad) + 30)})")
+        for i, o in enumerate(st.options):
+            out.append(f"{pad}{'if' if i == 0 else 'elif'} {var} == {o.name!r}:")
+            out.extend(self.inner(o.body))
+        return out
+
+    def visit_fire(self, st: m.Fire) -> list[str]:
+        event = "".join(f", {name}={lit(value(v, self.w.notes), 8)}" for name, v in st.trigger.args)
+        return [f"{self.pad}ctx.fire_here({st.trigger.verb!r}{event})"]
+
+    def visit_run(self, st: m.Run) -> list[str]:
+        return [f"{self.pad}ctx.run_procedure({st.procedure!r})"]
+
+    def visit_repeat(self, st: m.Repeat) -> list[str]:
+        return [f"{self.pad}for _ in range({st.count}):", *self.inner(st.body)]
+
+    def visit_while(self, st: m.While) -> list[str]:
+        head = f"{self.pad}while ctx.loop({self.w.point('while')!r}) and {self.w.cond(st.cond, len(self.pad) + 8)}:"
+        return [head, *self.inner(st.body)]
+
+    def visit_for_each(self, st: m.ForEach) -> list[str]:
+        return [f"{self.pad}for _ in ctx.each({st.what!r}):", *self.inner(st.body)]
+
+    def visit_if(self, st: m.If) -> list[str]:
+        out = [f"{self.pad}if {self.w.cond(st.cond, len(self.pad) + 8)}:", *self.inner(st.then)]
+        if st.orelse:
+            out.append(f"{self.pad}else:")
+            out.extend(self.w.stmts(st.orelse, self.depth + 1))
         return out
 
 
@@ -145,12 +181,6 @@ def _typed(verb: Verb | None, name: str, x: object) -> object:
         return (x, x)
     return x
 
-
-def _chain(c: m.Condition, kind: type) -> list[m.Condition]:
-    """`a and b and c` as [a, b, c] (only through the same operator)."""
-    if isinstance(c, kind) and isinstance(c, m.AndCond | m.OrCond):
-        return _chain(c.left, kind) + _chain(c.right, kind)
-    return [c]
 
 
 # ---- English for docstrings ---------------------------------------------------------------
@@ -177,42 +207,68 @@ def _doc_of(catalogue: Catalogue, verb: str) -> str:
     return v.doc.strip() if v and v.doc else "(not in the catalogue)"
 
 
-def _cond_text(c: m.Condition) -> str:
-    if isinstance(c, m.Invocation):
+class _Plain(Visitor[str]):
+    """A condition in the DSL's own words, fully parenthesised (for docstrings)."""
+
+    def visit_invocation(self, c: m.Invocation) -> str:
         return _inv_text(c)
-    if isinstance(c, m.NotCond):
-        return f"not {_cond_text(c.cond)}"
-    op = "and" if isinstance(c, m.AndCond) else "or"
-    return f"({_cond_text(c.left)} {op} {_cond_text(c.right)})"
+
+    def visit_not(self, c: m.NotCond) -> str:
+        return f"not {self.condition(c.cond)}"
+
+    def visit_and(self, c: m.AndCond) -> str:
+        return f"({self.condition(c.left)} and {self.condition(c.right)})"
+
+    def visit_or(self, c: m.OrCond) -> str:
+        return f"({self.condition(c.left)} or {self.condition(c.right)})"
+
+
+def _cond_text(c: m.Condition) -> str:
+    return _Plain().condition(c)
 
 
 def _cond_verbs(c: m.Condition) -> list[str]:
-    if isinstance(c, m.Invocation):
-        return [c.verb]
-    if isinstance(c, m.NotCond):
-        return _cond_verbs(c.cond)
-    return _cond_verbs(c.left) + _cond_verbs(c.right)
+    return [inv.verb for inv in invocations(c)]
+
+
+class _DocLines(Visitor[list[str]]):
+    """An effect's statements as an indented list, each verb with its catalogue documentation (docstrings).
+    Effects hold no procedure statements (E305): only `do`, `may`, `choose` and `if` occur."""
+
+    def __init__(self, catalogue: Catalogue, depth: int) -> None:
+        self.catalogue, self.depth, self.pad = catalogue, depth, "  " * depth
+
+    def lines(self, body: tuple[m.Statement, ...], depth: int) -> list[str]:
+        return _body_text(self.catalogue, body, depth)
+
+    def visit_do(self, st: m.Do) -> list[str]:
+        return [f"{self.pad}- {_inv_text(st.call)}: {_doc_of(self.catalogue, st.call.verb)}"]
+
+    def visit_may(self, st: m.May) -> list[str]:
+        return [f"{self.pad}- may {_inv_text(st.call)}: {_doc_of(self.catalogue, st.call.verb)}"]
+
+    def visit_choose(self, st: m.Choose) -> list[str]:
+        pad = self.pad
+        out = [f"{pad}- choose one of: {', '.join(o.name for o in st.options)}"]
+        for o in st.options:
+            out.append(f"{pad}  {o.name}:")
+            out.extend(self.lines(o.body, self.depth + 2) or [f"{pad}    - nothing"])
+        return out
+
+    def visit_if(self, st: m.If) -> list[str]:
+        out = [f"{self.pad}- if {_cond_text(st.cond)}:", *self.lines(st.then, self.depth + 1)]
+        if st.orelse:
+            out.append(f"{self.pad}  otherwise:")
+            out.extend(self.lines(st.orelse, self.depth + 1))
+        return out
+
+    def missing(self, node: object) -> list[str]:
+        return []
 
 
 def _body_text(catalogue: Catalogue, body: tuple[m.Statement, ...], depth: int = 0) -> list[str]:
-    pad = "  " * depth
-    out: list[str] = []
-    for st in body:
-        if isinstance(st, m.Do | m.May):
-            may = "may " if isinstance(st, m.May) else ""
-            out.append(f"{pad}- {may}{_inv_text(st.call)}: {_doc_of(catalogue, st.call.verb)}")
-        elif isinstance(st, m.Choose):
-            out.append(f"{pad}- choose one of: {', '.join(o.name for o in st.options)}")
-            for o in st.options:
-                out.append(f"{pad}  {o.name}:")
-                out.extend(_body_text(catalogue, o.body, depth + 2) or [f"{pad}    - nothing"])
-        elif isinstance(st, m.If):  # effects hold no procedure statements (E305)
-            out.append(f"{pad}- if {_cond_text(st.cond)}:")
-            out.extend(_body_text(catalogue, st.then, depth + 1))
-            if st.orelse:
-                out.append(f"{pad}  otherwise:")
-                out.extend(_body_text(catalogue, st.orelse, depth + 1))
-    return out
+    doc = _DocLines(catalogue, depth)
+    return [line for st in body for line in doc.statement(st)]
 
 
 def _wrap(line: str) -> list[str]:
