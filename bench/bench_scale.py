@@ -47,8 +47,11 @@ def measure(n: int, stage: str) -> dict[str, float]:
 
             assert not validate_project(result.project)
         elif stage != "front":
-            write = dict(backends.BACKENDS)[stage]
-            options = BuildOptions(only=frozenset({stage}), destination=out)
+            # `export-json`: the export backend without its Tabletop Simulator images (`tts_images: false`)
+            backend = "export" if stage == "export-json" else stage
+            write = dict(backends.BACKENDS)[backend]
+            settings = {"tts_images": "false"} if stage == "export-json" else {}
+            options = BuildOptions(only=frozenset({backend}), settings=settings, destination=out)
             errors = [d for d in write(result.project, out, options) if d.is_error]
             if errors:
                 raise SystemExit(f"{stage}: {errors[0].render()}")
@@ -69,7 +72,7 @@ def main() -> None:
     if args.one is not None:
         print(json.dumps(measure(int(args.one[0]), args.one[1])))
         return
-    stages = args.only or ["front", "schema", *(name for name, _ in backends.BACKENDS)]
+    stages = args.only or ["front", "schema", *(name for name, _ in backends.BACKENDS), "export-json"]
     rows: dict[str, dict[int, dict[str, float]]] = {}
     for stage in stages:
         for n in args.sizes:

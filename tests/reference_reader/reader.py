@@ -17,7 +17,9 @@ from typing import Any
 
 from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef, Provisional, Ruleset
 from cardc_runtime import verbs as engine_verbs
-from cardc_runtime.engine import Bot, play_game
+from cardc_runtime.engine import Bot
+
+from .turns import play
 
 Json = dict[str, Any]
 FALLBACK = {"condition": "fallback_condition", "action": "fallback_action", "modifier": "fallback_modifier"}
@@ -354,8 +356,8 @@ def play_from_export(doc: Json, *, players: int = 2, seed: int = 1, expansions: 
     if heroes is None:
         pool = [e.id for e in rules.of_kind("hero") if e.parent is None]
         heroes = random.Random(seed).sample(pool, players)
-    result = play_game(rules, list(heroes), variants=tuple(dict.fromkeys(variants)), seed=seed, turn_cap=turn_cap,
-                       keep_log=True, default_bot=default_bot)
+    result = play(rules, list(heroes), variants=tuple(dict.fromkeys(variants)), seed=seed, turn_cap=turn_cap,
+                  bot=default_bot)
     return {"game": game.game, "seed": seed, "heroes": list(heroes), "variants": list(dict.fromkeys(variants)),
-            "expansions": list(rules.modules), **result.as_json(),
-            "log": [[list(x) if isinstance(x, tuple) else x for x in event] for event in result.log]}
+            "expansions": list(rules.modules), **result,
+            "log": [[list(x) if isinstance(x, tuple) else x for x in event] for event in result["log"]]}
