@@ -14,6 +14,8 @@ from cardc.backends.reference.context import RefContext
 from cardc.backends.reference.winrates import figures, sections
 from cardc.frontend import FrontEndResult
 
+CANDIDATES = winrates._candidates  # the real lookup (the fixtures below replace it with the cache only)
+
 
 @pytest.fixture(scope="module")
 def small(bundled: FrontEndResult, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
@@ -22,7 +24,7 @@ def small(bundled: FrontEndResult, tmp_path_factory: pytest.TempPathFactory) -> 
     mp.setenv("CARDC_BALANCE_GAMES", "2")
     mp.setenv("CARDC_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
     mp.setattr(winrates, "PLAYERS", range(2, 4))
-    mp.setattr(winrates, "_candidates", lambda project, game, key: [winrates.cache_dir() / f"{key}.json"])
+    mp.setattr(winrates, "_candidates", lambda project, game, key, *_: [winrates.cache_dir() / f"{key}.json"])
     try:
         yield winrates.winrate_data(bundled.project, "karak", workers=1)
     finally:
@@ -47,7 +49,7 @@ def test_a_rebuild_of_unchanged_content_does_not_replay(bundled: FrontEndResult,
 
     monkeypatch.setenv("CARDC_BALANCE_GAMES", "2")
     monkeypatch.setattr(winrates, "PLAYERS", range(2, 4))
-    monkeypatch.setattr(winrates, "_candidates", lambda project, game, key: [winrates.cache_dir() / f"{key}.json"])
+    monkeypatch.setattr(winrates, "_candidates", lambda project, game, key, *_: [winrates.cache_dir() / f"{key}.json"])
 
     def no_games(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the games were played again")
@@ -88,3 +90,18 @@ def test_markdown_table_per_player_count(bundled: FrontEndResult, small: dict[st
     text = winrates.markdown(small, names)
     assert "## 2 players" in text and "## 3 players" in text and "| *turn cap hit* |" in text
     assert text.count("| hero | base game |") == 2
+
+
+def test_the_figures_are_looked_up_in_this_builds_output_first(bundled: FrontEndResult, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build's own previous output comes first; a folder beside the content only if a build wrote it
+    (its marker), so a clean clone's committed `generated/` starts a build elsewhere warm; never the cwd."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "generated" / "balance").mkdir(parents=True)  # a cwd `generated/` is not looked at
+    found = CANDIDATES(bundled.project, "karak", "k", tmp_path / "out")
+    assert found[0] == tmp_path / "out" / "balance" / "karak-games.json"
+    assert found[1] == winrates.cache_dir() / "k.json"
+    beside = Path(bundled.project.root).resolve().parent / "generated"
+    assert found[2:] == ([beside / "balance" / "karak-games.json"] if (beside / ".cardc-build.json").is_file()
+                         else [])
+    assert tmp_path / "generated" / "balance" / "karak-games.json" not in found

@@ -570,5 +570,6 @@ def write_balance(project: Project, out: Path, options: BuildOptions) -> list[Di
         (folder / f"{ident}.md").write_text(balance_markdown(data, title, names), encoding="utf-8")
     from cardc.backends.python.winrates import write_winrates
 
-    write_winrates(project, out)  # win rates from whole games (cached on the content's digest)
+    # win rates from whole games, cached on the content's digest (in this build's previous output, among others)
+    write_winrates(project, out, options.destination)
     return []

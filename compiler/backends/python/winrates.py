@@ -4,8 +4,10 @@ For every game the engine can play (it declares a `turn` procedure): each hero's
 interval, per player count, in the base game, with each expansion that adds pieces, and with each variant.
 The games are `cardc simulate`'s (fixed seed, the `sensible` bot), so the figures repeat exactly. Playing
 them takes a while, so they are cached on a digest of the generated rules, the runtime that plays them and
-this code: a rebuild of unchanged content reuses the previous figures (from the committed `generated/`
-beside the content, or the user's cache folder) instead of replaying.
+this code: a rebuild of unchanged content reuses the previous figures instead of replaying: from this build's
+own previous output (the folder it writes to), else the user's cache folder, else the output folder of
+another build of the same content beside it (a clean clone's committed `generated/`, recognised by its
+build marker; this is what lets a build into a new folder start warm).
 """
 
 from __future__ import annotations
@@ -83,8 +85,10 @@ def playable(project: Project, game: str) -> bool:
     return "turn" in getattr(rules, "procedures", {}) and bool(rules.of_kind("hero"))
 
 
-def winrate_data(project: Project, game: str, workers: int | None = None) -> dict[str, Any]:
-    """Every cell (setup x player count) played, or taken from the cache when nothing changed."""
+def winrate_data(project: Project, game: str, workers: int | None = None,
+                 previous: Path | None = None) -> dict[str, Any]:
+    """Every cell (setup x player count) played, or taken from the cache when nothing changed; `previous`
+    is the output folder of the build (its last output may hold the figures)."""
     from cardc.simulation.jobs import Job, package_files
 
     files, digest = package_files(project, game)
@@ -101,7 +105,7 @@ def winrate_data(project: Project, game: str, workers: int | None = None) -> dic
     key = hashlib.sha256(json.dumps({"format": FORMAT, "rules": digest, "code": _code_digest(), "games": games,
                                      "seed": SEED, "bot": BOT, "cap": TURN_CAP, "setups": plan,
                                      "players": list(PLAYERS)}, sort_keys=True).encode()).hexdigest()
-    cached = _cached(project, game, key)
+    cached = _cached(_candidates(project, game, key, previous), key)
     if cached is not None:
         return cached
     from cardc.simulation.runner import run
@@ -127,15 +131,20 @@ def winrate_data(project: Project, game: str, workers: int | None = None) -> dic
     return data
 
 
-def _candidates(project: Project, game: str, key: str) -> list[Path]:
-    name = f"{game}-games.json"
-    out = [Path(project.root).parent / "generated" / "balance" / name, Path.cwd() / "generated" / "balance" / name,
-           cache_dir() / f"{key}.json"]
+def _candidates(project: Project, game: str, key: str, previous: Path | None = None) -> list[Path]:
+    from cardc.build import MARKER
+
+    name = Path("balance") / f"{game}-games.json"
+    out = [previous / name] if previous is not None else []
+    out.append(cache_dir() / f"{key}.json")
+    beside = Path(project.root).resolve().parent / "generated"
+    if (beside / MARKER).is_file():  # only a folder `cardc build` wrote, never a guess at the cwd
+        out.append(beside / name)
     return list(dict.fromkeys(out))
 
 
-def _cached(project: Project, game: str, key: str) -> dict[str, Any] | None:
-    for path in _candidates(project, game, key):
+def _cached(candidates: list[Path], key: str) -> dict[str, Any] | None:
+    for path in candidates:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -186,8 +195,8 @@ def markdown(data: dict[str, Any], names: dict[str, str]) -> str:
     return "\n".join(out)
 
 
-def write_winrates(project: Project, out: Path) -> None:
-    """Called by the balance backend for each playable game."""
+def write_winrates(project: Project, out: Path, previous: Path | None = None) -> None:
+    """Called by the balance backend for each playable game; `previous` is the build's output folder."""
     from cardc.simulation.jobs import Job, package_files
     from cardc.simulation.table import names_of
 
@@ -195,7 +204,7 @@ def write_winrates(project: Project, out: Path) -> None:
     for game in sorted(project.games):
         if not playable(project, game):
             continue
-        data = winrate_data(project, game)
+        data = winrate_data(project, game, previous=previous)
         files, digest = package_files(project, game)
         names = names_of(Job(game, files, digest, 2))
         folder.mkdir(parents=True, exist_ok=True)
