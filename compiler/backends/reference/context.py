@@ -7,6 +7,7 @@ Rich text is a list of parts (dicts) that both the HTML and the Markdown templat
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -54,7 +55,8 @@ class RefContext:
     where: dict[str, tuple[str, str]] = field(init=False)  # entity key -> (page, anchor)
     entities: list[Entity] = field(init=False)
 
-    _names: dict[str, list[str]] | None = field(init=False, default=None)  # first word -> names, longest first
+    # first word -> the lengths of the names starting with it (longest first) and the names themselves
+    _names: NameIndex | None = field(init=False, default=None)
     _by_name: dict[str, Entity] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -135,26 +137,14 @@ class RefContext:
             for e in targets:
                 counts[self.name(e)] = counts.get(self.name(e), 0) + 1
             self._by_name = {self.name(e): e for e in targets if len(self.name(e)) >= 3 and counts[self.name(e)] == 1}
-            # Names by their first word, longest first: each word of a text is then looked up, instead of a
-            # regex trying every name at every position (quadratic in the number of entities).
-            self._names = {}
-            for n in sorted(self._by_name, key=lambda n: (-len(n), n)):
-                first = _WORD.match(n)
-                self._names.setdefault(first.group() if first else "", []).append(n)
+            self._names = name_index(self._by_name)
         out: Rich = []
         pos = 0
-        for word in _WORD.finditer(text):
-            at = word.start()
-            if at < pos or (at > 0 and _is_word(text[at - 1])):
-                continue
-            for n in self._names.get(word.group(), ()):
-                end = at + len(n)
-                if text.startswith(n, at) and not (end < len(text) and _is_word(text[end])):
-                    if at > pos:
-                        out.append({"t": text[pos:at]})
-                    out.append(self.link(self._by_name[n], n))
-                    pos = end
-                    break
+        for at, end in mentions(text, self._names):
+            if at > pos:
+                out.append({"t": text[pos:at]})
+            out.append(self.link(self._by_name[text[at:end]], text[at:end]))
+            pos = end
         if pos < len(text) or not out:
             out.append({"t": text[pos:]})
         return out
@@ -251,6 +241,41 @@ class RefContext:
 
 
 _WORD = re.compile(r"\w+")
+_NONE: tuple[list[int], set[str]] = ([], set())
+NameIndex = dict[str, tuple[list[int], set[str]]]
+
+
+def name_index(names: Iterable[str]) -> NameIndex:
+    """Names by their first word, each word with the lengths of its names (longest first) and the names.
+
+    A text's words are then looked up one by one, instead of a regex trying every name at every position
+    (quadratic in the number of entities); among the names sharing a first word (`Shadow 1` ... `Shadow
+    9999`) only one per length can be at a position (the text's slice of that length, found in a set), so a
+    common first word costs its distinct lengths, not its names."""
+    grouped: dict[str, tuple[set[int], set[str]]] = {}
+    for n in names:
+        first = _WORD.match(n)
+        lengths, found = grouped.setdefault(first.group() if first else "", (set(), set()))
+        lengths.add(len(n))
+        found.add(n)
+    return {w: (sorted(lengths, reverse=True), found) for w, (lengths, found) in grouped.items()}
+
+
+def mentions(text: str, index: NameIndex) -> Iterator[tuple[int, int]]:
+    """Where names of the index stand in the text as whole words (start, end), left to right, the longest
+    name at each place, none overlapping."""
+    pos = 0
+    for word in _WORD.finditer(text):
+        at = word.start()
+        if at < pos or (at > 0 and _is_word(text[at - 1])):
+            continue
+        lengths, found = index.get(word.group(), _NONE)
+        for size in lengths:
+            end = at + size
+            if text[at:end] in found and not (end < len(text) and _is_word(text[end])):
+                yield at, end
+                pos = end
+                break
 
 
 def _is_word(ch: str) -> bool:
