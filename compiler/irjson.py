@@ -13,36 +13,58 @@ from typing import Any
 from cardc import model as m
 from cardc import syntax as s
 from cardc.diagnostics import Span
-from cardc.irvisit import Visitor
+from cardc.irvisit import ValueVisitor, Visitor
 
 IR_FORMAT = 1
 _NO_NAMES: Mapping[str, str] = {}
 
 
-def value_json(v: s.Value) -> Any:
-    if isinstance(v, s.IntV | s.SignedV | s.BoolV):
+class _ValueJson(ValueVisitor[Any]):
+    """A value as the IR's JSON."""
+
+    def visit_int(self, v: s.IntV) -> Any:
         return v.value
-    if isinstance(v, s.DecimalV):
+
+    def visit_signed(self, v: s.SignedV) -> Any:
+        return v.value
+
+    def visit_bool(self, v: s.BoolV) -> Any:
+        return v.value
+
+    def visit_decimal(self, v: s.DecimalV) -> Any:
         return float(v.value)
-    if isinstance(v, s.StrV):
+
+    def visit_str(self, v: s.StrV) -> Any:
         return v.value
-    if isinstance(v, s.RangeV):
+
+    def visit_range(self, v: s.RangeV) -> Any:
         return {"min": v.lo, "max": v.hi}
-    if isinstance(v, s.DiceV):
+
+    def visit_dice(self, v: s.DiceV) -> Any:
         return {"dice": v.count, "sides": v.sides}
-    if isinstance(v, s.IconV):
+
+    def visit_icon(self, v: s.IconV) -> Any:
         return {"icon": v.name}
-    if isinstance(v, s.LocalizedV):
+
+    def visit_localized(self, v: s.LocalizedV) -> Any:
         return v.as_dict()
-    if isinstance(v, s.ListV):
-        return [value_json(i) for i in v.items]
-    if isinstance(v, s.CallV):
+
+    def visit_list(self, v: s.ListV) -> Any:
+        return [self.value(i) for i in v.items]
+
+    def visit_call(self, v: s.CallV) -> Any:
         if v.args is None:
             return v.name
-        return {"call": v.name, "args": [{"name": a.name, "value": value_json(a.value)} for a in v.args]}
-    if isinstance(v, s.UnknownV):
+        return {"call": v.name, "args": [{"name": a.name, "value": self.value(a.value)} for a in v.args]}
+
+    def visit_unknown(self, v: s.UnknownV) -> Any:
         return {"unknown": True, "note": v.note}
-    return {"provisional": True, "value": value_json(v.value), "note": v.note}
+
+    def visit_provisional(self, v: s.ProvisionalV) -> Any:
+        return {"provisional": True, "value": self.value(v.value), "note": v.note}
+
+
+value_json = _ValueJson().value
 
 
 def span_json(span: Span, names: Mapping[str, str]) -> dict[str, object]:

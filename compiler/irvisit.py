@@ -1,10 +1,10 @@
-"""The one walk over rule trees: conditions and statements of effects and procedures, in the IR and in the
-parse tree.
+"""The one walk over trees: conditions and statements of effects and procedures (in the IR and in the parse
+tree) and values (lists, calls with arguments, provisional values).
 
 Code that goes through such a tree does it here, in one of three ways:
 - `Visitor` (IR) or `SyntaxVisitor` (parse tree): one method per kind of node, for turning a tree into
   something else (JSON, Python source, rules text, the IR). `condition`, `statement` and `body` dispatch;
-  a method that needs the parts of its node calls them again.
+  a method that needs the parts of its node calls them again. `ValueVisitor` does the same for values.
 - `walk`: every IR node below (and including) a node, in source order, for finding things in a tree.
 - `operands`: `a and (b and c)` as `[a, b, c]`, for writers that print a chain without its grouping.
 
@@ -15,11 +15,13 @@ modules from growing their own walks.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Generic, TypeVar
 
 from cardc import model as m
 from cardc import syntax as s
+from cardc.diagnostics import Span
 
 R = TypeVar("R")
 
@@ -178,6 +180,80 @@ class SyntaxVisitor(Generic[R]):
         return self.missing(st)
 
 
+class ValueVisitor(Generic[R]):
+    """Turns a value into an R, one method per form; `value` dispatches. The forms a subclass does not
+    distinguish go to `other` (by default: not handled, a bug in cardc)."""
+
+    def value(self, v: s.Value) -> R:
+        if isinstance(v, s.IntV):
+            return self.visit_int(v)
+        if isinstance(v, s.CallV):
+            return self.visit_call(v)
+        if isinstance(v, s.ListV):
+            return self.visit_list(v)
+        if isinstance(v, s.StrV):
+            return self.visit_str(v)
+        if isinstance(v, s.LocalizedV):
+            return self.visit_localized(v)
+        if isinstance(v, s.SignedV):
+            return self.visit_signed(v)
+        if isinstance(v, s.RangeV):
+            return self.visit_range(v)
+        if isinstance(v, s.DiceV):
+            return self.visit_dice(v)
+        if isinstance(v, s.BoolV):
+            return self.visit_bool(v)
+        if isinstance(v, s.DecimalV):
+            return self.visit_decimal(v)
+        if isinstance(v, s.IconV):
+            return self.visit_icon(v)
+        if isinstance(v, s.ProvisionalV):
+            return self.visit_provisional(v)
+        return self.visit_unknown(v)
+
+    def other(self, v: s.Value) -> R:
+        raise NotImplementedError(f"{type(self).__name__} has no case for {type(v).__name__}")
+
+    def visit_int(self, v: s.IntV) -> R:
+        return self.other(v)
+
+    def visit_signed(self, v: s.SignedV) -> R:
+        return self.other(v)
+
+    def visit_decimal(self, v: s.DecimalV) -> R:
+        return self.other(v)
+
+    def visit_range(self, v: s.RangeV) -> R:
+        return self.other(v)
+
+    def visit_dice(self, v: s.DiceV) -> R:
+        return self.other(v)
+
+    def visit_str(self, v: s.StrV) -> R:
+        return self.other(v)
+
+    def visit_icon(self, v: s.IconV) -> R:
+        return self.other(v)
+
+    def visit_bool(self, v: s.BoolV) -> R:
+        return self.other(v)
+
+    def visit_localized(self, v: s.LocalizedV) -> R:
+        return self.other(v)
+
+    def visit_list(self, v: s.ListV) -> R:
+        return self.other(v)
+
+    def visit_call(self, v: s.CallV) -> R:
+        return self.other(v)
+
+    def visit_unknown(self, v: s.UnknownV) -> R:
+        return self.other(v)
+
+    def visit_provisional(self, v: s.ProvisionalV) -> R:
+        return self.other(v)
+
+
 def children(node: Node) -> tuple[Node, ...]:
     """The IR nodes directly below `node`, in source order (an invocation's arguments are values, not nodes)."""
     if isinstance(node, m.Invocation | m.Run):
@@ -215,6 +291,21 @@ def walk(node: Node | None) -> Iterator[Node]:
         n = stack.pop()
         yield n
         stack.extend(reversed(children(n)))
+
+
+def syntax_calls(node: object) -> Iterator[s.CallV]:
+    """Every verb call in a parse-tree rule (triggers, conditions, statements), in source order, without
+    recursion. Generic over the parse tree's fields, so new statement forms need no change here; a call's
+    arguments are values (typed by the catalogue), not further calls."""
+    stack: list[object] = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, s.CallV):
+            yield x
+        elif isinstance(x, tuple):
+            stack.extend(reversed(x))
+        elif dataclasses.is_dataclass(x) and not isinstance(x, Span | type):
+            stack.extend(reversed([getattr(x, f.name) for f in dataclasses.fields(x)]))
 
 
 def invocations(node: Node | None) -> Iterator[m.Invocation]:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from cardc import syntax as s
 from cardc.catalogue import Catalogue, default_catalogue
 from cardc.diagnostics import Diagnostic, Severity
-from cardc.irvisit import invocations
+from cardc.irvisit import ValueVisitor, invocations
 from cardc.lexicon import Lexicon, default_lexicon
 from cardc.model import (
     Effect,
@@ -135,20 +135,32 @@ def check_hand_texts(project: Project) -> list[Diagnostic]:
     return out
 
 
-def _numbers(v: s.Value) -> Iterator[int]:
-    if isinstance(v, s.ProvisionalV):
-        yield from _numbers(v.value)
-    elif isinstance(v, s.IntV | s.SignedV):
-        yield abs(v.value)
-    elif isinstance(v, s.RangeV):
-        yield v.lo
-        if v.hi != v.lo and v.hi < OPEN_RANGE:
-            yield v.hi
-    elif isinstance(v, s.DiceV):
-        yield v.count
-    elif isinstance(v, s.ListV):
-        for item in v.items:
-            yield from _numbers(item)
+class _Numbers(ValueVisitor[list[int]]):
+    """The numbers written in a value (in lists and provisional values too; a call's arguments are words)."""
+
+    def visit_provisional(self, v: s.ProvisionalV) -> list[int]:
+        return self.value(v.value)
+
+    def visit_int(self, v: s.IntV) -> list[int]:
+        return [abs(v.value)]
+
+    def visit_signed(self, v: s.SignedV) -> list[int]:
+        return [abs(v.value)]
+
+    def visit_range(self, v: s.RangeV) -> list[int]:
+        return [v.lo, v.hi] if v.hi != v.lo and v.hi < OPEN_RANGE else [v.lo]
+
+    def visit_dice(self, v: s.DiceV) -> list[int]:
+        return [v.count]
+
+    def visit_list(self, v: s.ListV) -> list[int]:
+        return [n for item in v.items for n in self.value(item)]
+
+    def other(self, v: s.Value) -> list[int]:
+        return []
+
+
+_numbers = _Numbers().value
 
 
 def effect_invocations(effect: Effect) -> Iterator[Invocation]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from cardc import syntax as s
 from cardc.catalogue import Catalogue, Verb, default_catalogue
-from cardc.irvisit import Visitor
+from cardc.irvisit import ValueVisitor, Visitor
 from cardc.lexicon import Lexicon, default_lexicon
 from cardc.model import (
     AndCond,
@@ -275,48 +275,13 @@ class TextGen:
                 return Rendered([f"? {self.lexicon.counted(word, lang, 5, key) or word}"])
             if n is None:
                 self.gaps.append(f"{verb.name}: {{{pname}:{word}}} needs a number")
-                return self.value(entity, verb, pname, v, lang)
+                return _ValueWords(self, entity, verb, pname, lang, None).value(v)
             noun = self.lexicon.counted(word, lang, n, key)
             if noun is None:
                 self.gaps.append(f"word {word}: no {lang} form")
                 noun = word
             return Rendered([f"{self.number_text(v, lang)} {noun}"])
-        if isinstance(v, s.IntV | s.SignedV | s.RangeV | s.DiceV):
-            return Rendered([self.number_text(v, lang)])
-        if isinstance(v, s.StrV):
-            return Rendered([v.value])
-        if isinstance(v, s.LocalizedV):
-            return Rendered([v.get(lang) or v.get(self._fallback(entity)) or ""])
-        if isinstance(v, s.BoolV | s.DecimalV):
-            return Rendered([str(v.value if isinstance(v, s.BoolV) else v.text).lower()])
-        if isinstance(v, s.IconV):
-            return Rendered([f":{v.name}:"])
-        if isinstance(v, s.ListV):
-            items = [self.value(entity, verb, pname, _unwrap(i), lang, key=key) for i in v.items]
-            param = verb.param(pname)
-            last = "list_or" if param is not None and param.join == "or" else "list_last"
-            out = Rendered()
-            for i, item in enumerate(items):
-                if i:
-                    out.add(self.lexicon.pattern(lang, last if i == len(items) - 1 else "list_sep") or ", ")
-                out.add(item)
-            return out
-        if isinstance(v, s.UnknownV):
-            return Rendered(["?"])
-        assert isinstance(v, s.CallV)
-        param = verb.param(pname)
-        if param is not None and _is_ref(param.type):
-            target = self.project.entity(entity.game, v.name)
-            if target is not None:
-                return Rendered([self._mention(target, lang)])
-        text = self._word(verb, pname, v.name, lang, key)
-        if text is None:
-            text = self._content_name(entity, v.name, lang)
-        if text is None:
-            self.gaps.append(f"word {_word_ids(verb.name, pname, v.name)[0]} (or {v.name}): no {lang} form"
-                             f"{f' {key}' if key else ''}")
-            text = v.name.replace("_", " ")
-        return Rendered([text])
+        return _ValueWords(self, entity, verb, pname, lang, key).value(v)
 
     def number_text(self, v: s.Value, lang: str) -> str:
         if isinstance(v, s.SignedV):
@@ -447,6 +412,74 @@ class TextGen:
             out.add(slots.get(m.group(1), Rendered()))
             pos = m.end()
         return out.add(pattern[pos:])
+
+
+class _ValueWords(ValueVisitor[Rendered]):
+    """One argument's value as words (a list joined as the parameter says, references as mentions)."""
+
+    def __init__(self, gen: TextGen, entity: Entity, verb: Verb, pname: str, lang: str, key: str | None) -> None:
+        self.gen, self.entity, self.verb, self.pname, self.lang, self.key = gen, entity, verb, pname, lang, key
+
+    def _number(self, v: s.Value) -> Rendered:
+        return Rendered([self.gen.number_text(v, self.lang)])
+
+    def visit_int(self, v: s.IntV) -> Rendered:
+        return self._number(v)
+
+    def visit_signed(self, v: s.SignedV) -> Rendered:
+        return self._number(v)
+
+    def visit_range(self, v: s.RangeV) -> Rendered:
+        return self._number(v)
+
+    def visit_dice(self, v: s.DiceV) -> Rendered:
+        return self._number(v)
+
+    def visit_str(self, v: s.StrV) -> Rendered:
+        return Rendered([v.value])
+
+    def visit_localized(self, v: s.LocalizedV) -> Rendered:
+        return Rendered([v.get(self.lang) or v.get(self.gen._fallback(self.entity)) or ""])
+
+    def visit_bool(self, v: s.BoolV) -> Rendered:
+        return Rendered([str(v.value).lower()])
+
+    def visit_decimal(self, v: s.DecimalV) -> Rendered:
+        return Rendered([v.text.lower()])
+
+    def visit_icon(self, v: s.IconV) -> Rendered:
+        return Rendered([f":{v.name}:"])
+
+    def visit_list(self, v: s.ListV) -> Rendered:
+        gen, lang = self.gen, self.lang
+        items = [self.value(_unwrap(i)) for i in v.items]
+        param = self.verb.param(self.pname)
+        last = "list_or" if param is not None and param.join == "or" else "list_last"
+        out = Rendered()
+        for i, item in enumerate(items):
+            if i:
+                out.add(gen.lexicon.pattern(lang, last if i == len(items) - 1 else "list_sep") or ", ")
+            out.add(item)
+        return out
+
+    def visit_unknown(self, v: s.UnknownV) -> Rendered:
+        return Rendered(["?"])
+
+    def visit_call(self, v: s.CallV) -> Rendered:
+        gen, verb, pname, lang, key = self.gen, self.verb, self.pname, self.lang, self.key
+        param = verb.param(pname)
+        if param is not None and _is_ref(param.type):
+            target = gen.project.entity(self.entity.game, v.name)
+            if target is not None:
+                return Rendered([gen._mention(target, lang)])
+        text = gen._word(verb, pname, v.name, lang, key)
+        if text is None:
+            text = gen._content_name(self.entity, v.name, lang)
+        if text is None:
+            gen.gaps.append(f"word {_word_ids(verb.name, pname, v.name)[0]} (or {v.name}): no {lang} form"
+                            f"{f' {key}' if key else ''}")
+            text = v.name.replace("_", " ")
+        return Rendered([text])
 
 
 class _Sentence(Visitor[Rendered]):

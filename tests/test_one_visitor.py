@@ -1,5 +1,6 @@
-"""One visitor for every tree walk (issue 11 point 8): no module of the compiler recurses over rule-tree nodes
-by itself; it subclasses `cardc.irvisit.Visitor`/`SyntaxVisitor` or iterates `walk`/`invocations`.
+"""One visitor for every tree walk (issue 11 point 8): no module of the compiler recurses over rule-tree or value
+nodes by itself; it subclasses `cardc.irvisit.Visitor`/`SyntaxVisitor`/`ValueVisitor` or iterates
+`walk`/`invocations`/`syntax_calls`.
 
 The scan finds functions that are recursive (they call themselves, directly or through other functions of
 the same module) and test a node's type with `isinstance` against a node class of the rule trees or of values.
@@ -26,23 +27,14 @@ VALUE_NODES = {"ListV", "CallV", "ProvisionalV", "Arg"}
 
 # module path (relative to compiler/) : function -> why it is not on the visitor
 ALLOWED: dict[str, str] = {
-    # Walks of a value together with the type it must have: the type decides where to descend, so these
-    # are walks of the type as much as of the value (check, resolve references, editor hints).
+    # Walks of a value together with the type it must have: the type decides where to descend (a list's
+    # items against the list's item type), so these walk the type as much as the value.
     "types.py:check_value": "checks a value against its catalogue type, descending by the type",
     "types.py:type_from_value": "reads a type expression written as a value (`list(ref(item))`)",
     "lower.py:_resolve_refs": "resolves references in a default value, descending by its type",
     "editor/analysis.py:_value": "editor hints for a value, descending by its type",
     "editor/analysis.py:_type_refs": "references inside a type expression written as a value",
     "lower.py:_declare_kind": "follows the chain of parent kinds, not a rule tree (isinstance on an attribute)",
-    # Walks of the value tree alone (lists, calls with arguments, provisional values): not yet moved onto a
-    # value visitor; each differs in which parts it enters (a call's arguments or not).
-    "irjson.py:value_json": "value tree as IR JSON (not yet on a value visitor)",
-    "backends/python/literals.py:value": "value tree as a Python literal (not yet on a value visitor)",
-    "backends/reference/context.py:value": "value tree as rich text (not yet on a value visitor)",
-    "backends/reference/pages.py:hit": "does a value name an id (not yet on a value visitor)",
-    "textcheck.py:_numbers": "numbers written in a value (not yet on a value visitor)",
-    "textgen.py:value": "value tree as words (not yet on a value visitor)",
-    "editor/analysis.py:_verb_calls": "generic over the parse tree's dataclass fields (editor index)",
 }
 
 
@@ -116,7 +108,7 @@ def test_no_hand_written_walk_outside_the_visitor() -> None:
 
 
 def test_no_rule_tree_walk_is_allowed() -> None:
-    """The allow-list holds value and type walks only: conditions and statements all go through the visitor."""
+    """The allow-list holds type-directed walks only: conditions and statements all go through the visitor."""
     found = _scan()
     assert all(not (found.get(k, set()) & RULE_NODES) for k in ALLOWED), \
         {k: sorted(found[k] & RULE_NODES) for k in ALLOWED if found.get(k, set()) & RULE_NODES}

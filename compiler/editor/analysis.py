@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +21,7 @@ from cardc.catalogue import Catalogue, Verb, default_catalogue
 from cardc.diagnostics import Span
 from cardc.editor.context import Frame, Place, Token, cursor_context, tokenize, word_at
 from cardc.frontend import FrontEndResult, compile_paths
+from cardc.irvisit import syntax_calls
 from cardc.loader import display_path, find_content_root
 from cardc.lower import ATTR_DEF_ATTRS, BUILTIN_ATTRS, EXPANSION_ATTRS, GAME_ATTRS, KIND_ATTRS, VARIANT_KIND
 from cardc.types import COMPOUND_TYPES, SCALAR_TYPES, parse_type_string
@@ -458,7 +459,7 @@ class _Indexer:
             elif a.name in BUILTIN_ATTRS:
                 self._value(a.value, parse_type_string(BUILTIN_ATTRS[a.name][0]), game)
         for r in d.rules:
-            for call in _verb_calls(r):
+            for call in syntax_calls(r):
                 self._call(call, game)
         for inner in d.decls:
             self._decl(inner, game, file)
@@ -493,22 +494,6 @@ class _Indexer:
         elif t.name == "list" and isinstance(value, s.ListV) and isinstance(t.args[0], m.TypeExpr):
             for item in value.items:
                 self._value(item, t.args[0], game)
-
-
-def _verb_calls(node: object) -> Iterator[s.CallV]:
-    """Every verb call in a rule: triggers, conditions and statements, whatever statements the grammar has.
-    Generic over the parse tree's fields, so new statement forms need no change here; a call's arguments
-    are values (typed by the catalogue), not further calls."""
-    if isinstance(node, s.CallV):
-        yield node
-        return
-    if isinstance(node, tuple):
-        for item in node:
-            yield from _verb_calls(item)
-        return
-    if dataclasses.is_dataclass(node) and not isinstance(node, Span | type):
-        for f in dataclasses.fields(node):
-            yield from _verb_calls(getattr(node, f.name))
 
 
 # ---- helpers --------------------------------------------------------------------------------

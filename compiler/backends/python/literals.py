@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from cardc import syntax as s
+from cardc.irvisit import ValueVisitor
 
 WIDTH = 116
 
@@ -35,34 +36,59 @@ def identifier(text: str, prefix: str = "") -> str:
 
 def value(v: s.Value | None, notes: list[str] | None = None) -> Any:
     """The IR value as plain Python data (Raw for provisional wrappers); provisional notes go to `notes`."""
-    if v is None or isinstance(v, s.UnknownV):
+    return None if v is None else _Plain(notes).value(v)
+
+
+class _Plain(ValueVisitor[Any]):
+    """A value as plain Python data; with `notes`, a provisional value is its best-known value and its note
+    goes to `notes`, else it stays wrapped (Prov)."""
+
+    def __init__(self, notes: list[str] | None) -> None:
+        self.notes = notes
+
+    def visit_unknown(self, v: s.UnknownV) -> Any:
         return None
-    if isinstance(v, s.IntV | s.SignedV | s.BoolV):
+
+    def visit_int(self, v: s.IntV) -> Any:
         return v.value
-    if isinstance(v, s.DecimalV):
+
+    def visit_signed(self, v: s.SignedV) -> Any:
+        return v.value
+
+    def visit_bool(self, v: s.BoolV) -> Any:
+        return v.value
+
+    def visit_decimal(self, v: s.DecimalV) -> Any:
         return Raw(f"Fraction({v.value.numerator}, {v.value.denominator})")
-    if isinstance(v, s.StrV):
+
+    def visit_str(self, v: s.StrV) -> Any:
         return v.value
-    if isinstance(v, s.IconV):
+
+    def visit_icon(self, v: s.IconV) -> Any:
         return f":{v.name}:"
-    if isinstance(v, s.RangeV):
+
+    def visit_range(self, v: s.RangeV) -> Any:
         return (v.lo, v.hi)
-    if isinstance(v, s.DiceV):
+
+    def visit_dice(self, v: s.DiceV) -> Any:
         return (v.count, v.sides)
-    if isinstance(v, s.LocalizedV):
+
+    def visit_localized(self, v: s.LocalizedV) -> Any:
         return v.as_dict()
-    if isinstance(v, s.ListV):
-        return tuple(value(i, notes) for i in v.items)
-    if isinstance(v, s.CallV):
+
+    def visit_list(self, v: s.ListV) -> Any:
+        return tuple(self.value(i) for i in v.items)
+
+    def visit_call(self, v: s.CallV) -> Any:
         if v.args is None:
             return v.name
-        return {"call": v.name, "args": tuple((a.name, value(a.value, notes)) for a in v.args)}
-    if isinstance(v, s.ProvisionalV):
-        if notes is not None:
-            notes.append(v.note)
-            return value(v.value, notes)
-        return Prov(value(v.value), v.note)
-    raise TypeError(f"no Python form for {type(v).__name__}")
+        return {"call": v.name, "args": tuple((a.name, self.value(a.value)) for a in v.args)}
+
+    def visit_provisional(self, v: s.ProvisionalV) -> Any:
+        if self.notes is not None:
+            self.notes.append(v.note)
+            return self.value(v.value)
+        return Prov(_Plain(None).value(v.value), v.note)
 
 
 class Prov:

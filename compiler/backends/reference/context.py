@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cardc import syntax as s
+from cardc.irvisit import ValueVisitor
 from cardc.lower import ODDS_KINDS
 from cardc.model import Entity, Game, Module, Project
 from cardc.syntax import LocalizedV, Value  # by name: the method `s` below hides the module in annotations
@@ -152,47 +153,7 @@ class RefContext:
     def value(self, v: Value, attr: str | None = None) -> Rich:
         """An attribute value as rich text: references link to their entries; an enum value or a kind reads
         in this language (the lexicon's `<attr>.<value>`, then `<value>`, then the kind's name); doubt is marked."""
-        if isinstance(v, s.ProvisionalV):
-            # the note says why, in English, for designers (`--designer`)
-            return [*self.value(v.value, attr), {"t": self.s("provisional_badge"), "badge": "provisional",
-                                                 "title": v.note if self.designer else ""}]
-        if isinstance(v, s.UnknownV):
-            return [{"t": "?"}, {"t": self.s("unknown_badge"), "badge": "unknown",
-                                 "title": (v.note or "") if self.designer else ""}]
-        if isinstance(v, s.CallV) and v.args is None:
-            own = self.gen.lexicon.form(f"{attr}.{v.name}", self.lang, None) if attr else None
-            if own:  # an enum value with its own word (`used_in: fight` is not the rule `fight`)
-                return [{"t": own}]
-            target = self.ref(v.name)
-            if target is not None:
-                return [self.link(target)]
-            return [{"t": self.enum_label(v.name, attr)}]
-        if isinstance(v, s.ListV):
-            out: Rich = []
-            for i, item in enumerate(v.items):
-                if i:
-                    out.append({"t": ", "})
-                out.extend(self.value(item, attr))
-            return out
-        if isinstance(v, s.LocalizedV):
-            return [{"t": self.loc(v)}]
-        if isinstance(v, s.IntV):
-            return [{"t": str(v.value)}]
-        if isinstance(v, s.SignedV):
-            return [{"t": f"{v.value:+d}"}]
-        if isinstance(v, s.RangeV):
-            return [{"t": f"{v.lo}–{v.hi}" if v.lo != v.hi else str(v.lo)}]
-        if isinstance(v, s.DiceV):
-            return [{"t": f"{v.count if v.count != 1 else ''}d{v.sides}"}]
-        if isinstance(v, s.BoolV):
-            return [{"t": "✓" if v.value else "–"}]
-        if isinstance(v, s.DecimalV):
-            return [{"t": v.text}]
-        if isinstance(v, s.StrV):
-            return [{"t": v.value}]
-        if isinstance(v, s.IconV):
-            return [{"t": f":{v.name}:"}]
-        return [{"t": "?"}]
+        return _RichValue(self, attr).value(v)
 
     def enum_label(self, value: str, attr: str | None = None) -> str:
         """The word for an enum value (or a kind named as a value) in this language; the bare id if none."""
@@ -238,6 +199,70 @@ class RefContext:
         labels = all_strings().get("attributes", {})
         label = labels.get(self.lang, {}).get(attr) or labels.get("en", {}).get(attr) or attr.replace("_", " ")
         return label[:1].upper() + label[1:]
+
+
+class _RichValue(ValueVisitor[Rich]):
+    """A value as rich text on a page of `ctx`; `attr` names the attribute it is the value of, if any."""
+
+    def __init__(self, ctx: RefContext, attr: str | None) -> None:
+        self.ctx, self.attr = ctx, attr
+
+    def visit_provisional(self, v: s.ProvisionalV) -> Rich:
+        ctx = self.ctx  # the note says why, in English, for designers (`--designer`)
+        return [*self.value(v.value), {"t": ctx.s("provisional_badge"), "badge": "provisional",
+                                       "title": v.note if ctx.designer else ""}]
+
+    def visit_unknown(self, v: s.UnknownV) -> Rich:
+        ctx = self.ctx
+        return [{"t": "?"}, {"t": ctx.s("unknown_badge"), "badge": "unknown",
+                             "title": (v.note or "") if ctx.designer else ""}]
+
+    def visit_call(self, v: s.CallV) -> Rich:
+        ctx, attr = self.ctx, self.attr
+        if v.args is not None:
+            return [{"t": "?"}]
+        own = ctx.gen.lexicon.form(f"{attr}.{v.name}", ctx.lang, None) if attr else None
+        if own:  # an enum value with its own word (`used_in: fight` is not the rule `fight`)
+            return [{"t": own}]
+        target = ctx.ref(v.name)
+        if target is not None:
+            return [ctx.link(target)]
+        return [{"t": ctx.enum_label(v.name, attr)}]
+
+    def visit_list(self, v: s.ListV) -> Rich:
+        out: Rich = []
+        for i, item in enumerate(v.items):
+            if i:
+                out.append({"t": ", "})
+            out.extend(self.value(item))
+        return out
+
+    def visit_localized(self, v: s.LocalizedV) -> Rich:
+        return [{"t": self.ctx.loc(v)}]
+
+    def visit_int(self, v: s.IntV) -> Rich:
+        return [{"t": str(v.value)}]
+
+    def visit_signed(self, v: s.SignedV) -> Rich:
+        return [{"t": f"{v.value:+d}"}]
+
+    def visit_range(self, v: s.RangeV) -> Rich:
+        return [{"t": f"{v.lo}–{v.hi}" if v.lo != v.hi else str(v.lo)}]
+
+    def visit_dice(self, v: s.DiceV) -> Rich:
+        return [{"t": f"{v.count if v.count != 1 else ''}d{v.sides}"}]
+
+    def visit_bool(self, v: s.BoolV) -> Rich:
+        return [{"t": "✓" if v.value else "–"}]
+
+    def visit_decimal(self, v: s.DecimalV) -> Rich:
+        return [{"t": v.text}]
+
+    def visit_str(self, v: s.StrV) -> Rich:
+        return [{"t": v.value}]
+
+    def visit_icon(self, v: s.IconV) -> Rich:
+        return [{"t": f":{v.name}:"}]
 
 
 _WORD = re.compile(r"\w+")

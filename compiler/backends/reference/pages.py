@@ -12,6 +12,7 @@ from typing import Any
 
 from cardc import syntax as s
 from cardc.backends.reference.context import RefContext, Rich, module_page
+from cardc.irvisit import ValueVisitor
 from cardc.model import Entity, Invocation
 from cardc.textcheck import effect_invocations
 
@@ -158,14 +159,28 @@ def components_page(ctx: RefContext) -> Page:
     return page(ctx, "components", ctx.s("components"), sections)
 
 
+class _Names(ValueVisitor[bool]):
+    """Does a value name `ident` (itself, in a list, or as a provisional value; not in a call's arguments)?"""
+
+    def __init__(self, ident: str) -> None:
+        self.ident = ident
+
+    def visit_call(self, v: s.CallV) -> bool:
+        return v.name == self.ident
+
+    def visit_list(self, v: s.ListV) -> bool:
+        return any(self.value(i) for i in v.items)
+
+    def visit_provisional(self, v: s.ProvisionalV) -> bool:
+        return self.value(v.value)
+
+    def other(self, v: s.Value) -> bool:
+        return False
+
+
 def _mentions(inv: Invocation, ident: str) -> bool:
-    def hit(v: s.Value) -> bool:
-        if isinstance(v, s.CallV) and v.name == ident:
-            return True
-        if isinstance(v, s.ListV):
-            return any(hit(i) for i in v.items)
-        return isinstance(v, s.ProvisionalV) and hit(v.value)
-    return any(hit(v) for _, v in inv.args)
+    names = _Names(ident)
+    return any(names.value(v) for _, v in inv.args)
 
 
 def variants_page(ctx: RefContext) -> Page:
