@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from cardc import syntax as s
 from cardc.catalogue import Catalogue, Verb, default_catalogue
@@ -533,8 +534,10 @@ class _Sentence(Visitor[Rendered]):
         return gen._pattern(lang, "if_stmt", c=c, then=then)
 
 
-def split_template(template: str) -> list[tuple[str, str | None]]:
-    """A template as (literal text, placeholder or None) pairs; placeholders may nest inside choices."""
+@lru_cache(maxsize=4096)
+def split_template(template: str) -> tuple[tuple[str, str | None], ...]:
+    """A template as (literal text, placeholder or None) pairs; placeholders may nest inside choices.
+    Remembered: the same few catalogue templates are filled once per use of a verb (tens per card)."""
     out: list[tuple[str, str | None]] = []
     literal: list[str] = []
     i = 0
@@ -560,7 +563,7 @@ def split_template(template: str) -> list[tuple[str, str | None]]:
         literal = []
         i = j + 1
     out.append(("".join(literal), None))
-    return out
+    return tuple(out)
 
 
 def _split_top(text: str, sep: str) -> list[str]:

@@ -235,7 +235,7 @@ def glossary_page(ctx: RefContext) -> Page:
         for fx in e.effects:
             phrase = ctx.gen.invocation(e, fx.trigger, ctx.lang).plain
             found = users.setdefault((fx.trigger.verb, phrase), [])
-            if e not in found:
+            if not found or found[-1] is not e:  # entities come in order: a repeat is the one just added
                 found.append(e)
     trig_rows = []
     for (verb_id, phrase), entries in users.items():
