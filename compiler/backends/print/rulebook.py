@@ -29,16 +29,30 @@ from reportlab.platypus import (
     KeepTogether,
     PageBreak,
     PageTemplate,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
+)
+from reportlab.platypus import (
+    Paragraph as _Paragraph,
 )
 
 FACE_HEIGHT = 42.0  # mm: faces are shown at most this tall (smaller cards at their real size)
 
 # (front elements, back elements or None, trim w, trim h, round, image resolver) per entity key
 Faces = dict[str, tuple[tuple[Element, ...], tuple[Element, ...] | None, float, float, bool, ImageResolver]]
+
+
+class Paragraph(_Paragraph):  # type: ignore[misc]
+    """A paragraph that breaks its lines once per width: tables measure a cell's paragraphs several times over
+    (for the row heights, again to draw them, again on a split), always at the column's width."""
+
+    def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
+        if getattr(self, "_wrapped", None) == avail_w and hasattr(self, "blPara"):  # a split drops blPara
+            return self.width, self.height
+        size: tuple[float, float] = super().wrap(avail_w, avail_h)
+        self._wrapped = avail_w if size[0] == avail_w else None  # not when it found no room at all
+        return size
 
 
 class FaceImage(Flowable):  # type: ignore[misc]
