@@ -24,6 +24,9 @@ from typing import Any
 
 MAGIC = b"cardc-cache 1\n"
 MAX_ENTRIES = 2000  # per folder; beyond it the oldest half is removed
+# What unpickling a damaged or outdated entry raises (a class renamed or moved, a cut-off file, garbage).
+UNREADABLE = (pickle.UnpicklingError, EOFError, AttributeError, ImportError, IndexError, KeyError, TypeError,
+              ValueError, OverflowError, RecursionError)
 
 
 def cache_root() -> Path | None:
@@ -109,7 +112,7 @@ def load(namespace: str, key: str) -> Any | None:
     gc.disable()  # a large graph of small objects: the cyclic collector would only walk it
     try:
         stored_key, value = pickle.loads(data[len(MAGIC):])  # noqa: S301 - our own folder, our own format
-    except Exception:  # a truncated or foreign file: recompute  # noqa: BLE001
+    except UNREADABLE:  # a truncated or foreign file, or classes that changed: recompute
         return None
     finally:
         if gc_was_enabled:
@@ -124,7 +127,7 @@ def store(namespace: str, key: str, value: Any) -> None:
         return
     try:
         data = MAGIC + pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # something that cannot be pickled: not cached  # noqa: BLE001
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):  # cannot be pickled: not cached
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
