@@ -301,7 +301,8 @@ class Rulebook:
         if kind == "table":
             rows = [[Paragraph(f"<b>{escape(str(h))}</b>", st["cell"]) for h in b["head"]]]
             rows += [[Paragraph(_rich(cell), st["cell"]) for cell in row] for row in b["rows"]]
-            t = Table(rows, repeatRows=1, hAlign="LEFT", splitInRow=1)  # a row taller than a page goes on
+            t = Table(rows, repeatRows=1, hAlign="LEFT", splitInRow=1,  # a row taller than a page goes on
+                      longTableOptimize=1)  # a split measures the rows that fit, not all the rest: linear
             t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.3, colors.Color(0.75, 0.75, 0.75)),
                                    ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.93, 0.91, 0.87)),
                                    ("VALIGN", (0, 0), (-1, -1), "TOP")]))
