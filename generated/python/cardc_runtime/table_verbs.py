@@ -81,15 +81,57 @@ def _target(ctx: Context) -> Character | None:
 
 
 def _card(ctx: Context) -> str:
-    """The card whose effect runs (the owner of the effect)."""
-    return ctx.owner
+    """The card whose effect runs: the owner of the effect, or, for a rule printed on every card of some kinds
+    (`applies_to`), the card of those kinds taking part (the monster fought, else the place)."""
+    owner = ctx.owner
+    entity = ctx.rules.get(owner)
+    kinds = entity.attr("applies_to") if entity is not None else None
+    if not kinds:
+        return owner
+    fight = ctx.fight
+    candidates = [fight.monster.id] if fight is not None and fight.monster is not None else []
+    if "place" in ctx.facts:
+        candidates.append(str(ctx.facts["place"]))
+    for card in candidates:
+        e = ctx.rules.get(card)
+        if e is not None and any(e.is_a(str(k)) for k in kinds):
+            return card
+    return owner
+
+
+def _limits(ctx: Context, who: Character) -> dict[str, int]:
+    """How many cards of each limited slot the character may own now: the `set_limit` sizes changed by its
+    own and the rules' `slot_limit` modifiers (collected afresh: `always` may fire many times)."""
+    saved, saved_prevented = ctx.setup, ctx.prevented
+    ctx.setup = {}
+    try:
+        ctx.fire("always", who)
+        got = dict(ctx.setup)
+    finally:
+        ctx.setup, ctx.prevented = saved, saved_prevented
+    return {k.split(":", 1)[1]: int(v) + int(got.get(f"limit:{k.split(':', 1)[1]}", 0))
+            for k, v in got.items() if k.startswith("base_limit:")}
+
+
+def _slot_of(ctx: Context, card: str, slots: dict[str, int]) -> str | None:
+    """The limited slot a card counts towards: a slot its kind extends, or the `counts_as` its kind names."""
+    entity = ctx.rules.get(card)
+    if entity is None:
+        return None
+    return next((s for s in slots if entity.is_a(s) or entity.attr("counts_as") == s), None)
 
 
 def _give_card(ctx: Context, who: Character, card: str) -> bool:
-    """The card joins the character's cards, unless a standing rule forbids owning another copy."""
+    """The card joins the character's cards, unless a standing rule forbids owning another copy or the
+    character already owns as many cards of the card's limited slot as its limit allows."""
     limit = ctx.setup.get(f"max_owned:{card}")
     if limit is not None and who.cards.count(card) >= int(limit):
         ctx.record("refused", card, "max_owned")
+        return False
+    slots = _limits(ctx, who) if ctx.play is not None else {}
+    slot = _slot_of(ctx, card, slots)
+    if slot is not None and sum(1 for c in who.cards if _slot_of(ctx, c, slots) == slot) >= slots[slot]:
+        ctx.record("refused", card, f"limit:{slot}")
         return False
     for zone in _zones(ctx).values():
         if card in zone:
@@ -97,6 +139,13 @@ def _give_card(ctx: Context, who: Character, card: str) -> bool:
             break
     who.cards.append(card)
     ctx.record("take_card", card)
+    saved = ctx.actor, ctx.owner, ctx.effect
+    ctx.actor = who
+    try:
+        for fx in ctx.rules.effects_of([card], "acquire", ctx.variants):  # that card's own `acquire` only
+            ctx.run(fx)
+    finally:
+        ctx.actor, ctx.owner, ctx.effect = saved
     return True
 
 
@@ -433,12 +482,30 @@ def lay_out(ctx: Context, cards: str, fields: tuple[str, ...], face: str = "down
     ctx.record("lay_out", cards, len(targets))
 
 
+def _sphere_places(ctx: Context) -> list[str]:
+    """The places cards are dealt to: every sphere, or, for one whose `places` attribute says how many such
+    places the board has, that many (`sphere#1`, ...; 0: none, it only receives cards later)."""
+    out = []
+    for e in ctx.rules.of_kind("sphere"):
+        n = e.attr("places")
+        if n is None:
+            out.append(e.id)
+        else:
+            if e.provisional("places"):
+                ctx.provisional.add(f"{e.id}.places: {e.provisional('places')}")
+            out.extend(f"{e.id}#{i}" for i in range(1, int(n) + 1))
+    return out
+
+
 def deal_to_spheres(ctx: Context, deck: str) -> None:
-    """Deal the deck round the spheres, one card each in turn, until it is empty."""
-    spheres = [e.id for e in ctx.rules.of_kind("sphere")]
+    """Deal the deck into the spheres, one card each; a sphere place holds the cards dealt to it bottom first.
+    Without a `places` count on any sphere the deck is dealt round the spheres until it is empty."""
+    counted = any(e.attr("places") is not None for e in ctx.rules.of_kind("sphere"))
+    spheres = _sphere_places(ctx)
+    _marks(ctx)["sphere_places"] = spheres
     pile = _zone(ctx, deck)
     i = 0
-    while pile and spheres:
+    while pile and spheres and (not counted or i < len(spheres)):
         _zone(ctx, spheres[i % len(spheres)]).append(pile.pop())
         i += 1
     ctx.record("deal_to_spheres", deck, i)
@@ -567,6 +634,7 @@ def enter_board(ctx: Context, board: str) -> None:
     _marks(ctx)["boards_tracked"] = True  # from now on `on_board` asks where each character is
     _marks(ctx)[f"board:{_who_key(ctx)}"] = board
     _enter_field(ctx, _who_key(ctx), path, 1)
+    _meet_field(ctx, f"{path}#1")
 
 
 def advance(ctx: Context) -> None:
@@ -581,13 +649,51 @@ def advance(ctx: Context) -> None:
     if not isinstance(length, int):
         ctx.provisional.add(f"{path}: the number of its fields is not known; the path is taken as endless")
     if isinstance(length, int) and index >= length:
-        if ctx.actor is not None:
-            ctx.fire("path_end_reached", ctx.actor)
+        if ctx.actor is not None:  # the place the board's paths lead to takes part (its `end`)
+            end = ctx.rules.entity(str(ctx.rules.entity(path).attr("board"))).attr("end")
+            saved = ctx.facts.get("place")
+            if end is not None:
+                ctx.facts["place"] = str(end)
+            try:
+                ctx.fire("path_end_reached", ctx.actor)
+            finally:
+                if saved is None:
+                    ctx.facts.pop("place", None)
+                else:
+                    ctx.facts["place"] = saved
         return
     if ctx.setup.get(f"cannot_pass:{who}") and any(
             _position(ctx, c) == (path, index + 1) for c in ctx.characters if c != who):
         ctx.record("stopped_by_character", f"{path}#{index + 1}")
     _enter_field(ctx, who, path, index + 1)
+    _meet_field(ctx, f"{path}#{index + 1}")
+
+
+def _meet_field(ctx: Context, where: str) -> None:
+    """Entering a field whose top card is a negative one the character has not got past: a monster is fought
+    at once (the fight's `fight_result` effects say what follows); an obstacle's `obstacle_attempt` effects
+    run with the card taking part."""
+    cards = _zone(ctx, where)
+    if not cards or ctx.actor is None:
+        return
+    card = cards[-1]
+    entity = ctx.rules.get(card)
+    if entity is None or entity.attr("side") != "negative" or _marks(ctx).get(f"passed:{ctx.actor.id}:{card}"):
+        return
+    if card not in _zone(ctx, "face_up"):
+        _zone(ctx, "face_up").append(card)
+    if isinstance(entity.attr(str(ctx.facts.get("fight_stat", "strength"))), int):
+        _engine().fight_monster(ctx, ctx.actor, card)
+        return
+    saved = ctx.facts.get("place")
+    ctx.facts["place"] = card
+    try:
+        ctx.fire("obstacle_attempt", ctx.actor)
+    finally:
+        if saved is None:
+            ctx.facts.pop("place", None)
+        else:
+            ctx.facts["place"] = saved
 
 
 def stay(ctx: Context) -> None:
@@ -596,9 +702,11 @@ def stay(ctx: Context) -> None:
 
 
 def stay_back(ctx: Context) -> None:
+    """Back to the previous field; from the first one, back onto the card that opens the board (field 0),
+    which counts as being on the board."""
     who = _who_key(ctx)
     pos = _position(ctx, who)
-    if pos is not None and pos[1] > 1:
+    if pos is not None and pos[1] > 0:
         _marks(ctx)[f"path:{who}"] = (pos[0], pos[1] - 1)
         _marks(ctx)[f"at:{who}"] = f"{pos[0]}#{pos[1] - 1}"
     ctx.record("stay_back")
@@ -763,6 +871,9 @@ def besiege(ctx: Context, place: str) -> None:
 
 
 def _fight_place(ctx: Context, place: str) -> None:
+    """Fight the guardians and monsters on top of the place, the top one first, until one is not beaten; a
+    beaten guardian fires `guardian_defeated` (the place taking part) once the cards beneath it (an artefact)
+    are the winner's."""
     fight_monster = _engine().fight_monster
     who = _actor(ctx)
     pile = _zone(ctx, place)
@@ -777,6 +888,30 @@ def _fight_place(ctx: Context, place: str) -> None:
         pile.pop()
         _zone(ctx, "removed").append(card)
         ctx.record("defeated", card, place)
+        if entity.is_a("guardian"):
+            if not any(ctx.rules.get(c) is not None and ctx.rules.entity(c).is_a("guardian") for c in pile):
+                _take_beneath(ctx, who, place)
+            saved = ctx.facts.get("place")
+            ctx.facts["place"] = place.split("#")[0]
+            try:
+                ctx.fire("guardian_defeated", who)
+            finally:
+                if saved is None:
+                    ctx.facts.pop("place", None)
+                else:
+                    ctx.facts["place"] = saved
+            if ctx.play is not None and ctx.play.turn_over:
+                break
+
+
+def _take_beneath(ctx: Context, who: Character, place: str) -> None:
+    """The cards left beneath the beaten guardians (the place's artefact) go to the winner."""
+    pile = _zone(ctx, place)
+    for card in [c for c in pile if ctx.rules.get(c) is not None and ctx.rules.entity(c).is_a("artefact")]:
+        pile.remove(card)
+        _marks(ctx).setdefault("artefact_from", {})[card] = place.split("#")[0]
+        who.cards.append(card)
+        ctx.record("take_card", card)
 
 
 def space_cards_inactive(ctx: Context) -> None:
