@@ -94,8 +94,8 @@ def build_characters(ctx: Context, stats: tuple[str, ...], lives: str) -> None:
             who.stats[stat] = value + mod
             who.max_stats[stat] = top + mod
         who.lives = who.max_lives = who.stats[lives]
-        ctx.record("character", card, tuple(c for c in who.cards if c != card),
-                   tuple((s, who.stats[s], who.max_stats[s]) for s in stats))
+        ctx.log.append((pid, "character", card, tuple(c for c in who.cards if c != card),
+                        ", ".join(f"{s} {who.stats[s]}/{who.max_stats[s]}" for s in stats)))
     ctx.facts["lives_stat"] = lives
 
 
@@ -164,6 +164,8 @@ def draw_adventure(ctx: Context, deck: str) -> None:
     card = pile.pop()
     who = _actor(ctx)
     ctx.record("draw_adventure", card)
+    if unplayable(ctx, card):
+        return
     with _taking_part(ctx, card):
         if _is(ctx, card, "monster"):
             report = fight_monster(ctx, who, card)
@@ -176,6 +178,19 @@ def draw_adventure(ctx: Context, deck: str) -> None:
         for fx in ctx.rules.effects_of([card], "use", ctx.variants):
             ctx.run(fx)
     _zone(ctx, f"{deck}:discard").append(card)
+
+
+def unplayable(ctx: Context, card: str) -> bool:
+    """A card to fight whose value the content does not know (the seeds do not give it) cannot be played: it
+    leaves the game, and the game says so among its provisional parts."""
+    entity = ctx.rules.get(card)
+    stat = str(ctx.facts.get("fight_stat", "strength"))
+    if entity is None or stat not in entity.attrs or isinstance(entity.attr(stat), int):
+        return False
+    _zone(ctx, "removed").append(card)
+    ctx.provisional.add(f"{card}: its {stat} is not known, so it was left out of play")
+    ctx.record("left_out", card)
+    return True
 
 
 def _reward(ctx: Context, card: str) -> None:

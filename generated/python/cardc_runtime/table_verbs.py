@@ -49,6 +49,27 @@ def _zone(ctx: Context, name: str) -> list[str]:
     return zones[name]
 
 
+MARKERS = ("face_up",)  # zones that mark cards lying elsewhere (turned face up), not places of their own
+
+
+def _lift(ctx: Context, card: str) -> None:
+    """Take one copy of the card from where it lies (its deck is dealt first if it was never touched), so that
+    it can go somewhere else; a marker zone (face up) is not where a card lies."""
+    entity = ctx.rules.get(card)
+    deck = entity.attr("deck") if entity is not None else None
+    if isinstance(deck, str):
+        _zone(ctx, deck)
+    place = ctx.facts.get("place")
+    zones = _zones(ctx)
+    if isinstance(place, str) and card in zones.get(place, ()):  # from the place taking part, if it lies there
+        zones[place].remove(card)
+        return
+    for name, zone in zones.items():
+        if name not in MARKERS and card in zone:
+            zone.remove(card)
+            return
+
+
 def _marks(ctx: Context) -> dict[str, Any]:
     """Facts of the table that effects set and conditions read (who got past what, what was used when)."""
     return ctx.facts.setdefault("marks", {})  # type: ignore[no-any-return]
@@ -99,6 +120,16 @@ def _card(ctx: Context) -> str:
     return owner
 
 
+def _no_card(ctx: Context, card: str) -> bool:
+    """A rule printed on cards of some kinds acts, but no such card takes part here: there is nothing to act on
+    (the character owns one such card elsewhere, which brings the rule into play)."""
+    entity = ctx.rules.get(card)
+    if entity is not None and entity.attr("applies_to"):
+        ctx.record("no_card", card)
+        return True
+    return False
+
+
 def _limits(ctx: Context, who: Character) -> dict[str, int]:
     """How many cards of each limited slot the character may own now: the `set_limit` sizes changed by its
     own and the rules' `slot_limit` modifiers (collected afresh: `always` may fire many times)."""
@@ -133,10 +164,7 @@ def _give_card(ctx: Context, who: Character, card: str) -> bool:
     if slot is not None and sum(1 for c in who.cards if _slot_of(ctx, c, slots) == slot) >= slots[slot]:
         ctx.record("refused", card, f"limit:{slot}")
         return False
-    for zone in _zones(ctx).values():
-        if card in zone:
-            zone.remove(card)
-            break
+    _lift(ctx, card)
     who.cards.append(card)
     ctx.record("take_card", card)
     saved = ctx.actor, ctx.owner, ctx.effect
@@ -319,6 +347,8 @@ def pay(ctx: Context, resource: str, amount: int) -> None:
 def take_reward(ctx: Context) -> None:
     """The card's printed reward and experience, each capped by a standing `reward_cap`."""
     who = _actor(ctx)
+    if _no_card(ctx, _card(ctx)):
+        return
     card = ctx.rules.entity(_card(ctx))
     for resource, attr in (("gold", "reward"), ("gold", "gold"), ("experience", "experience")):
         amount = card.attr(attr)
@@ -332,6 +362,8 @@ def buy(ctx: Context, pay_with: tuple[str, ...]) -> None:
     """Pay the card's printed price (`cost`) with the listed resources, in order, then own the card."""
     who = _actor(ctx)
     card = _card(ctx)
+    if _no_card(ctx, card):
+        return
     price = ctx.rules.entity(card).attr("cost")
     left = int(price) if isinstance(price, int) else 0
     if sum(_resource(who, r) for r in pay_with) < left:
@@ -346,7 +378,9 @@ def buy(ctx: Context, pay_with: tuple[str, ...]) -> None:
 
 
 def take_free(ctx: Context) -> None:
-    _give_card(ctx, _actor(ctx), _card(ctx))
+    card = _card(ctx)
+    if not _no_card(ctx, card):
+        _give_card(ctx, _actor(ctx), card)
 
 
 def take_card(ctx: Context, card: str) -> None:
@@ -373,10 +407,7 @@ def shuffle(ctx: Context, deck: str) -> None:
 
 
 def shuffle_into(ctx: Context, card: str, deck: str) -> None:
-    for zone in _zones(ctx).values():
-        if card in zone:
-            zone.remove(card)
-            break
+    _lift(ctx, card)
     _zone(ctx, deck).append(card)
     shuffle(ctx, deck)
 
@@ -396,10 +427,9 @@ def shuffle_in(ctx: Context, cards: str, into: tuple[str, ...]) -> None:
 
 def to_bottom(ctx: Context, deck: str) -> None:
     card = _card(ctx)
-    for zone in _zones(ctx).values():
-        if card in zone:
-            zone.remove(card)
-            break
+    if _no_card(ctx, card):
+        return
+    _lift(ctx, card)
     _zone(ctx, deck).insert(0, card)
     ctx.record("to_bottom", card, deck)
 
@@ -440,10 +470,7 @@ def reveal_top(ctx: Context, deck: str) -> None:
 
 
 def set_aside(ctx: Context, card: str) -> None:
-    for zone in _zones(ctx).values():
-        if card in zone:
-            zone.remove(card)
-            break
+    _lift(ctx, card)
     _zone(ctx, "aside").append(card)
     ctx.record("set_aside", card)
 
@@ -457,10 +484,7 @@ def place(ctx: Context, cards: str, to: str, face: str, per_player: bool = False
         moved = [pile.pop() for _ in range(min(n, len(pile)))]
     else:
         moved = [cards]
-        for zone in _zones(ctx).values():
-            if cards in zone:
-                zone.remove(cards)
-                break
+        _lift(ctx, cards)
     _zone(ctx, to).extend(moved)
     if face == "up":
         _zone(ctx, "face_up").extend(moved)
@@ -514,7 +538,7 @@ def deal_to_spheres(ctx: Context, deck: str) -> None:
 def move_cards_beneath(ctx: Context, to: str) -> None:
     card = _card(ctx)
     for name, zone in _zones(ctx).items():
-        if card in zone and name != to:
+        if card in zone and name != to and name not in MARKERS and name not in ("aside", "removed"):
             below = zone[:zone.index(card)]
             del zone[:zone.index(card)]
             _zone(ctx, to).extend(below)
@@ -524,6 +548,8 @@ def move_cards_beneath(ctx: Context, to: str) -> None:
 
 def remove_from_game(ctx: Context) -> None:
     card = _card(ctx)
+    if _no_card(ctx, card):
+        return
     if ctx.setup.get(f"keep:{card}"):
         ctx.record("kept", card)
         return
@@ -548,6 +574,8 @@ def reveal_field(ctx: Context) -> None:
 
 def reveal_lower(ctx: Context) -> None:
     card = _card(ctx)
+    if _no_card(ctx, card):
+        return
     for zone in _zones(ctx).values():
         if card in zone and zone.index(card) > 0:
             lower = zone[zone.index(card) - 1]
@@ -595,6 +623,8 @@ def put_in_guild(ctx: Context) -> None:
 def use_printed(ctx: Context) -> None:
     """The card is used as printed: its `use` effects run, unless a standing rule forbids it."""
     card = _card(ctx)
+    if _no_card(ctx, card):
+        return
     if ctx.setup.get(f"cannot_use:{_who_key(ctx)}:{card}"):
         ctx.record("cannot_use", card)
         return
@@ -682,6 +712,11 @@ def _meet_field(ctx: Context, where: str) -> None:
         return
     if card not in _zone(ctx, "face_up"):
         _zone(ctx, "face_up").append(card)
+    from .card_play_verbs import unplayable
+
+    if unplayable(ctx, card):
+        cards.remove(card)
+        return
     if isinstance(entity.attr(str(ctx.facts.get("fight_stat", "strength"))), int):
         _engine().fight_monster(ctx, ctx.actor, card)
         return

@@ -267,13 +267,7 @@ ENTITIES: tuple[EntityData, ...] = (
                     'comes from; base-game monsters are taken to be adventure cards'
                 ),
             ),
-            'strength': Provisional(
-                10,
-                (
-                    'stand-in for play: not in the seed; a dragon among the adventures is taken to be the '
-                    'strongest monster there'
-                ),
-            ),
+            'strength': None,
         },
         parent=None,
         variant=None,
@@ -628,7 +622,7 @@ ENTITIES: tuple[EntityData, ...] = (
         parent=None,
         variant=None,
         tags=(),
-        source='base-game-facts.md#2.1',
+        source='000_3675fda29ad0c57f.txt#4.nestvury',
         copies=None,
     ),
     EntityData(
@@ -846,7 +840,7 @@ ENTITIES: tuple[EntityData, ...] = (
         parent=None,
         variant=None,
         tags=(),
-        source='base-game-facts.md#2.4',
+        source='000_3675fda29ad0c57f.txt#5.posledni-artefakt',
         copies=1,
     ),
     EntityData(
@@ -859,7 +853,7 @@ ENTITIES: tuple[EntityData, ...] = (
         parent=None,
         variant=None,
         tags=(),
-        source='base-game-facts.md#2.4',
+        source='000_3675fda29ad0c57f.txt#5.posledni-artefakt',
         copies=1,
     ),
     EntityData(
@@ -872,7 +866,7 @@ ENTITIES: tuple[EntityData, ...] = (
         parent=None,
         variant=None,
         tags=(),
-        source='base-game-facts.md#2.4',
+        source='000_3675fda29ad0c57f.txt#5.posledni-artefakt',
         copies=1,
     ),
     EntityData(
@@ -885,14 +879,14 @@ ENTITIES: tuple[EntityData, ...] = (
             'deck': 'lesser_guardians',
             'rank': 'lesser',
             'strength': Provisional(
-                7,
+                5,
                 "stand-in for play: the guardians' strengths are printed on their cards, not in the seeds",
             ),
         },
         parent=None,
         variant=None,
         tags=(),
-        source='base-game-facts.md#2.4',
+        source='000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava',
         copies=5,
     ),
     EntityData(
@@ -905,14 +899,14 @@ ENTITIES: tuple[EntityData, ...] = (
             'deck': 'greater_guardians',
             'rank': 'greater',
             'strength': Provisional(
-                9,
+                6,
                 "stand-in for play: the guardians' strengths are printed on their cards, not in the seeds",
             ),
         },
         parent=None,
         variant=None,
         tags=(),
-        source='base-game-facts.md#2.4',
+        source='000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava',
         copies=5,
     ),
     EntityData(
@@ -924,13 +918,13 @@ ENTITIES: tuple[EntityData, ...] = (
         attrs={
             'deck': 'adventure_cards',
             'experience': Provisional(1, 'stand-in for play: not in the seeds'),
-            'gold': Provisional(1, 'stand-in for play: not in the seeds'),
-            'strength': Provisional(4, 'stand-in for play: not in the seeds'),
+            'gold': Provisional(2, 'stand-in for play: not in the seeds'),
+            'strength': Provisional(3, 'stand-in for play: not in the seeds'),
         },
         parent=None,
         variant=None,
         tags=(),
-        source='base-game-facts.md#2.1',
+        source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
         copies=10,
     ),
     EntityData(
@@ -942,13 +936,13 @@ ENTITIES: tuple[EntityData, ...] = (
         attrs={
             'deck': 'adventure_cards',
             'experience': Provisional(2, 'stand-in for play: not in the seeds'),
-            'gold': Provisional(2, 'stand-in for play: not in the seeds'),
-            'strength': Provisional(7, 'stand-in for play: not in the seeds'),
+            'gold': Provisional(3, 'stand-in for play: not in the seeds'),
+            'strength': Provisional(5, 'stand-in for play: not in the seeds'),
         },
         parent=None,
         variant=None,
         tags=(),
-        source='base-game-facts.md#2.1',
+        source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
         copies=6,
     ),
 )
@@ -996,7 +990,7 @@ def fx_recovery_1(ctx: Context) -> None:
     Then:
     - gain_life(amount=3): Gain lives, up to the maximum.
     - end_turn: The hero's turn ends.
-    Source: prophecy/base/play.cardc:114; base-game-facts.md#2.1
+    Source: prophecy/base/play.cardc:114; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.lives(ctx, range=(0, 0))):
         return
@@ -1158,7 +1152,7 @@ def proc_main_board_turn(ctx: Context) -> None:
     ctx.provisional.update(("stand-in: what a stone costs is the base game's rule, not in the seeds",))
     choice1_options = tuple(name for name, offered in (
         ('adventure', not v.final_battle(ctx)),
-        ('train', v.resource_at_least(ctx, resource='experience', amount=3) and not v.final_battle(ctx)),
+        ('train', v.resource_at_least(ctx, resource='experience', amount=2) and not v.final_battle(ctx)),
         ('attack', v.can_attack_sphere(ctx) and not v.final_battle(ctx)),
         ('final_battle', v.final_battle(ctx)),
         ('rest', v.spent(ctx, stat='strength')),
@@ -1167,13 +1161,13 @@ def proc_main_board_turn(ctx: Context) -> None:
     if choice1 == 'adventure':
         v.draw_adventure(ctx, deck='adventure_cards')
     elif choice1 == 'train':
-        v.train(ctx, stats=('strength', 'will'), cost=3, pay_with='experience')
+        v.train(ctx, stats=('strength', 'will'), cost=2, pay_with='experience')
     elif choice1 == 'attack':
         v.attack_sphere(ctx)
     elif choice1 == 'final_battle':
         v.attack_for_artefact(ctx)
     elif choice1 == 'rest':
-        v.restore(ctx, stat='strength', amount=1)
+        v.restore_all(ctx)
 
 
 def end_when_1(ctx: Context) -> bool:

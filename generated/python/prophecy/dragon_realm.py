@@ -278,19 +278,7 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('dragon_monster', 'dragon_card', 'card'),
         module='dragon_realm',
         name={'cs': 'Dračí královna', 'en': 'Dragon Queen'},
-        attrs={
-            'deck': 'negative_dragon_cards',
-            'experience': Provisional(4, 'stand-in for play: printed on the card, not in the seed'),
-            'side': 'negative',
-            'strength': Provisional(
-                9,
-                "stand-in for play: printed on the card, not in the seed; taken as the realm's strongest monster",
-            ),
-            'will': Provisional(
-                9,
-                "stand-in for play: printed on the card, not in the seed; taken as the realm's strongest monster",
-            ),
-        },
+        attrs={'deck': 'negative_dragon_cards', 'side': 'negative', 'strength': None, 'will': None},
         parent=None,
         variant=None,
         tags=('dragon_realm', 'dragon'),
@@ -357,8 +345,8 @@ ENTITIES: tuple[EntityData, ...] = (
             'deck': 'negative_dragon_cards',
             'experience': Provisional(2, 'stand-in for play: not in the seed'),
             'side': 'negative',
-            'strength': Provisional(6, 'stand-in for play: not in the seed'),
-            'will': Provisional(6, 'stand-in for play: not in the seed'),
+            'strength': Provisional(5, 'stand-in for play: not in the seed'),
+            'will': Provisional(5, 'stand-in for play: not in the seed'),
         },
         parent=None,
         variant=None,
@@ -376,8 +364,8 @@ ENTITIES: tuple[EntityData, ...] = (
             'deck': 'negative_dragon_cards',
             'experience': Provisional(3, 'stand-in for play: not in the seed'),
             'side': 'negative',
-            'strength': Provisional(8, 'stand-in for play: not in the seed'),
-            'will': Provisional(8, 'stand-in for play: not in the seed'),
+            'strength': Provisional(6, 'stand-in for play: not in the seed'),
+            'will': Provisional(6, 'stand-in for play: not in the seed'),
         },
         parent=None,
         variant=None,
@@ -1131,7 +1119,7 @@ def fx_lake_of_oblivion_1(ctx: Context) -> None:
       lie spent on the left side (lost lives for strength, used magic energy for will).)
     Then:
     - cannot_use(card=lake_of_oblivion): The character cannot use the card.
-    Source: prophecy/dragon_realm/components.cardc:188; 000_3675fda29ad0c57f.txt#5.prilezitosti
+    Source: prophecy/dragon_realm/components.cardc:187; 000_3675fda29ad0c57f.txt#5.prilezitosti
     """
     if not (not (v.spent(ctx, stat='strength') or v.spent(ctx, stat='will'))):
         return
@@ -1249,8 +1237,8 @@ def fx_dragon_realm_gate_3(ctx: Context) -> None:
 def fx_dragon_card_layout_1(ctx: Context) -> None:
     """Laying out the dragon cards (rule `dragon_card_layout`), effect 1: on setup.
 
-    Rule: During setup: set out the fields of every path of Dragon Realm, if the variant Dragonslayer
-      variant is in play, set Dragon Queen aside for a later step of the setup, shuffle Positive dragon
+    Rule: During setup: if the variant Dragonslayer variant is in play, set Dragon Queen aside for a
+      later step of the setup, set out the fields of every path of Dragon Realm, shuffle Positive dragon
       cards, shuffle Negative dragon cards, lay one card of Positive dragon cards face down on every
       light and split field, lay one card of Negative dragon cards face down on every dark and split
       field, the cards left in Positive dragon cards leave the game unseen and the cards left in
@@ -1258,10 +1246,10 @@ def fx_dragon_card_layout_1(ctx: Context) -> None:
 
     When: While the game is set up.
     Then:
-    - lay_paths(board=dragon_realm_board): Every path of the board gets its fields, each with the shade
-        the path's `shades` list gives it, ready for cards to be laid out on them.
     - if variant_on(variant=dragonslayer):
       - set_aside(card=dragon_queen): Put the card aside until a later step of the setup.
+    - lay_paths(board=dragon_realm_board): Every path of the board gets its fields, each with the shade
+        the path's `shades` list gives it, ready for cards to be laid out on them.
     - shuffle(deck=positive_dragon_cards): Shuffle the deck.
     - shuffle(deck=negative_dragon_cards): Shuffle the deck.
     - lay_out(cards=positive_dragon_cards, fields=('light', 'split'), face=down): Lay one card of the
@@ -1275,9 +1263,9 @@ def fx_dragon_card_layout_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:21;
       000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty
     """
-    v.lay_paths(ctx, board='dragon_realm_board')
     if v.variant_on(ctx, variant='dragonslayer'):
         v.set_aside(ctx, card='dragon_queen')
+    v.lay_paths(ctx, board='dragon_realm_board')
     v.shuffle(ctx, deck='positive_dragon_cards')
     v.shuffle(ctx, deck='negative_dragon_cards')
     v.lay_out(ctx, cards='positive_dragon_cards', fields=('light', 'split'), face='down')
