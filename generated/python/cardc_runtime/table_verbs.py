@@ -553,12 +553,22 @@ def remove_from_game(ctx: Context) -> None:
     if ctx.setup.get(f"keep:{card}"):
         ctx.record("kept", card)
         return
-    for zone in _zones(ctx).values():
-        if card in zone:
-            zone.remove(card)
-    for who in ctx.characters.values():
-        if card in who.cards:
-            who.cards.remove(card)
+    # one copy leaves: the acting character's own, else the one on its field, else wherever one lies
+    zones = _zones(ctx)
+    here = _marks(ctx).get(f"at:{_who_key(ctx)}")
+    if ctx.actor is not None and card in ctx.actor.cards:
+        ctx.actor.cards.remove(card)
+    elif isinstance(here, str) and card in zones.get(here, ()):
+        zones[here].remove(card)
+    elif any(card in z for n, z in zones.items() if n not in MARKERS):
+        _lift(ctx, card)
+    else:
+        for who in ctx.characters.values():
+            if card in who.cards:
+                who.cards.remove(card)
+                break
+    if card in zones.get("face_up", ()):
+        zones["face_up"].remove(card)
     _zone(ctx, "removed").append(card)
     ctx.record("remove_from_game", card)
 
