@@ -317,8 +317,10 @@ class TextGen:
             return Rendered([v.value])
         if isinstance(v, s.LocalizedV):
             return Rendered([v.get(lang) or v.get(self._fallback(entity)) or ""])
-        if isinstance(v, s.BoolV | s.DecimalV):
-            return Rendered([str(v.value if isinstance(v, s.BoolV) else v.text).lower()])
+        if isinstance(v, s.BoolV):
+            return Rendered([str(v.value).lower()])
+        if isinstance(v, s.DecimalV):
+            return Rendered([self.lexicon.decimal(v.text, lang)])
         if isinstance(v, s.IconV):
             return Rendered([f":{v.name}:"])
         if isinstance(v, s.ListV):
