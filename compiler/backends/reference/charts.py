@@ -33,6 +33,7 @@ class Chart:
     reference: float | None = None  # a dashed line (e.g. the fair share 1/players)
     reference_label: str = ""
     percent: Callable[[float], str] = lambda share: f"{100 * share:.1f} %"  # in the page's language
+    colon: str = ":"  # French puts a space before it
 
 
 def _f(x: float) -> str:
@@ -93,7 +94,7 @@ def bar_chart(chart: Chart) -> str:
                 continue
             y = gy + s * bar_h
             colour = PALETTE[s % len(PALETTE)]
-            tip = (f"{label}, {chart.series[s]}: {chart.percent(bar.value)} "
+            tip = (f"{label}, {chart.series[s]}{chart.colon} {chart.percent(bar.value)} "
                    f"({chart.percent(bar.low)}–{chart.percent(bar.high)})")
             out.append(f'<rect x="{_f(x0)}" y="{_f(y + 1)}" width="{_f(xs(bar.value) - x0)}" '
                        f'height="{_f(bar_h - 2)}" fill="{colour}"><title>{escape(tip)}</title></rect>')

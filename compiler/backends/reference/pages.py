@@ -378,7 +378,8 @@ def _fight_table(ctx: RefContext, i: int, table: dict[str, Any]) -> dict[str, An
              *(_percent(ctx, row["cells"].get(o["id"])) for o in opponents)] for row in table["rows"]]
     variants = ", ".join(_label(ctx, v, v) for v in table.get("variants", [])) or ctx.s("none")
     loadout = ", ".join(_label(ctx, x, x) for x in table.get("items", [])) or ctx.s("none")
-    title = f"{ctx.s('loadout')}: {loadout}; {ctx.s('variants')}: {variants}"
+    colon = ctx.s("colon")
+    title = f"{ctx.s('loadout')}{colon} {loadout}; {ctx.s('variants')}{colon} {variants}"
     blocks: list[Block] = [{"type": "table", "head": [ctx.s("name"), *map(head, opponents)], "rows": rows}]
     return {"id": f"table-{i + 1}", "title": title, "blocks": blocks + _provisional_list(ctx, table.get("provisional"))}
 
@@ -391,7 +392,7 @@ def _duel_table(ctx: RefContext, i: int, table: dict[str, Any]) -> dict[str, Any
     head = [ctx.s("name"), *(_label(ctx, f.get("id"), f.get("name", "")) for f in fighters)]
     by = ", ".join(_label(ctx, b, b) for b in [table.get("by"), *table.get("also_by", [])] if b)
     loadout = ", ".join(_label(ctx, x, x) for x in table.get("items", [])) or ctx.s("none")
-    title = f"{by}; {ctx.s('loadout')}: {loadout}"
+    title = f"{by}; {ctx.s('loadout')}{ctx.s('colon')} {loadout}"
     blocks: list[Block] = [{"type": "table", "head": head, "rows": rows}]
     return {"id": f"duel-{i + 1}", "title": title, "blocks": blocks + _provisional_list(ctx, table.get("provisional"))}
 

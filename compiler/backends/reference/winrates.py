@@ -90,10 +90,10 @@ def sections(ctx: RefContext) -> list[dict[str, Any]]:
                                              f"{100 * h['ci95'][1]:.0f})"}])
             bars.append(tuple(row_bars))
             rows.append(cells_text)
-        title = f"{word(lang, 'winrates')}: {word(lang, 'winrates_players', n=n)}"
+        title = f"{word(lang, 'winrates')}{ctx.s('colon')} {word(lang, 'winrates_players', n=n)}"
         svg = bar_chart(Chart(title, word(lang, "win_rate_axis"), tuple(_name(ctx, h) for h in heroes), series,
                               tuple(bars), 1 / n, word(lang, "fair_share"),
-                              percent=lambda x: ctx.gen.lexicon.percent(x, lang)))
+                              percent=lambda x: ctx.gen.lexicon.percent(x, lang), colon=ctx.s("colon")))
         capped = ", ".join(f"{_setup_name(ctx, s)} {pct(cells[s['id']]['turn_cap']['share'])}"
                            for s in setups)
         out.append({"id": f"winrates-{n}p", "title": word(lang, "winrates_players", n=n), "blocks": [
