@@ -310,6 +310,9 @@ class TextGen:
             if noun is None:
                 self.gaps.append(f"word {word}: no {lang} form")
                 noun = word
+            counted = self.lexicon.pattern(lang, "range_open_counted")
+            if counted and isinstance(v, s.RangeV) and v.hi >= OPEN_RANGE and v.lo != v.hi:
+                return Rendered([counted.replace("{lo}", str(v.lo)).replace("{noun}", noun)])
             return Rendered([f"{self.number_text(v, lang)} {noun}"])
         if isinstance(v, s.IntV | s.SignedV | s.RangeV | s.DiceV):
             return Rendered([self.number_text(v, lang)])
