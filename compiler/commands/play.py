@@ -16,7 +16,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from cardc.diagnostics import did_you_mean
 
 TEXT_PATH = Path(__file__).with_name("play_text.yaml")
@@ -46,7 +45,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 @lru_cache(maxsize=1)
 def _text() -> dict[str, Any]:
-    return yaml.safe_load(TEXT_PATH.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    from cardc.yamlload import load_yaml
+
+    return load_yaml(TEXT_PATH.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
 def run(args: argparse.Namespace, front: Callable[[list[Path]], Any],
