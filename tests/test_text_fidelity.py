@@ -167,7 +167,7 @@ def test_word_order_and_typography_of_each_language(player: Path) -> None:
         ("karak", "fr", "base", "si au moins un dé indique 1 et que cet effet", "indique 1 et cet effet"),
         ("karak", "fr", "base", "- **Exemplaires\u00a0:**", "- **Exemplaires:**"),
         ("karak", "cs", "base", "- **Hodnota:** 1,5", "- **Hodnota:** 1\\.5"),
-        ("prophecy", "cs", "base", "vítězstvím a hraje se varianta", "a se hraje varianta"),
+        ("prophecy", "cs", "ancient_races", "vítězstvím a hraje se varianta", "a se hraje varianta"),
     ]
     for game, lang, stem, good, bad in cases:
         text = _read(player, game, lang, stem)
