@@ -281,6 +281,9 @@ class TextGen:
             if noun is None:
                 self.gaps.append(f"word {word}: no {lang} form")
                 noun = word
+            counted = self.lexicon.pattern(lang, "range_open_counted")
+            if counted and isinstance(v, s.RangeV) and v.hi >= OPEN_RANGE and v.lo != v.hi:
+                return Rendered([counted.replace("{lo}", str(v.lo)).replace("{noun}", noun)])
             return Rendered([f"{self.number_text(v, lang)} {noun}"])
         return _ValueWords(self, entity, verb, pname, lang, key).value(v)
 
@@ -446,7 +449,7 @@ class _ValueWords(ValueVisitor[Rendered]):
         return Rendered([str(v.value).lower()])
 
     def visit_decimal(self, v: s.DecimalV) -> Rendered:
-        return Rendered([v.text.lower()])
+        return Rendered([self.gen.lexicon.decimal(v.text, self.lang)])
 
     def visit_icon(self, v: s.IconV) -> Rendered:
         return Rendered([f":{v.name}:"])

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardc_runtime import Context, Ruleset
-from cardc_runtime.context import TurnCap
+from cardc_runtime.context import Character, TurnCap
 from cardc_runtime.engine import Bot, SensibleBot, View
 from cardc_runtime.fight import make_hero
 from cardc_runtime.inputs import Choice, Inputs
@@ -50,9 +50,15 @@ class SeededInputs(Inputs):
         return options[index]
 
 
+def _is_hero(rules: Ruleset, ident: str) -> bool:
+    """A seat names a hero of the content, or a player whose character the set-up deals (e.g. a draft)."""
+    entity = rules.get(ident)
+    return entity is not None and entity.is_a("hero")
+
+
 def _table(rules: Ruleset, heroes: Sequence[str], variants: Sequence[str], inputs: SeededInputs) -> Context:
     """One character per hero, seated in the order given; `players` is known to the rules as a fact."""
-    chars = {h: make_hero(rules, h) for h in heroes}
+    chars = {h: make_hero(rules, h) if _is_hero(rules, h) else Character(h) for h in heroes}
     ctx = Context(rules, inputs, frozenset(variants), {"players": len(heroes)}, chars)
     ctx.play = Play(order=list(heroes), current=heroes[0])
     inputs.ctx = ctx
@@ -140,5 +146,6 @@ def play(rules: Ruleset, heroes: Sequence[str], *, variants: Sequence[str] = (),
         "fights": len(ctx.fights),
         "decisions": inputs.decisions,
         "message": message,
+        "provisional": sorted(ctx.provisional),
         "log": ctx.log,
     }

@@ -256,7 +256,7 @@ class _RichValue(ValueVisitor[Rich]):
         return [{"t": "✓" if v.value else "–"}]
 
     def visit_decimal(self, v: s.DecimalV) -> Rich:
-        return [{"t": v.text}]
+        return [{"t": self.ctx.gen.lexicon.decimal(v.text, self.ctx.lang)}]
 
     def visit_str(self, v: s.StrV) -> Rich:
         return [{"t": v.value}]
