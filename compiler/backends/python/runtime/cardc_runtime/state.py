@@ -5,7 +5,9 @@ procedures decide what is placed, drawn and moved, through the verbs in `play_ve
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 Pos = tuple[int, int]
 
@@ -128,6 +130,46 @@ class Play:
                         break
             self._edges = (len(board), found)
         return found
+
+    _board_memo: tuple[int, dict[Any, Any]] = field(default_factory=lambda: (0, {}), init=False, repr=False,
+                                                     compare=False)
+
+    def board_memo(self) -> dict[Any, Any]:
+        """Answers that depend on the laid tiles only (distances, neighbours, labels): kept until a tile is
+        laid (tiles are only ever added, a laid tile never turns or changes)."""
+        size, memo = self._board_memo
+        if size != len(self.board):
+            memo = {}
+            self._board_memo = (len(self.board), memo)
+        return memo
+
+    def distances(self, sources: Iterable[Pos], blocked: Iterable[Pos] = ()) -> dict[Pos, int]:
+        """Steps along passages from the nearest of `sources` to every tile reached, never entering a tile
+        of `blocked` (a source is always in). One breadth-first search per board and question: remembered
+        until a tile is laid. The caller must not change the answer."""
+        known = self.board_memo()
+        start = frozenset(sources)
+        avoid = frozenset(blocked)
+        key = ("distances", start, avoid)
+        try:
+            return known[key]  # type: ignore[no-any-return]
+        except KeyError:
+            pass
+        passages = self.passages()
+        dist = dict.fromkeys(start, 0)
+        frontier = list(start)
+        d = 0
+        while frontier:
+            d += 1
+            nxt = []
+            for p in frontier:
+                for q in passages.get(p, ()):
+                    if q not in dist and q not in avoid:
+                        dist[q] = d
+                        nxt.append(q)
+            frontier = nxt
+        known[key] = dist
+        return dist
 
     def here(self, who: str) -> Placed | None:
         pos = self.position.get(who)
