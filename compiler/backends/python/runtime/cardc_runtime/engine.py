@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, NamedTuple, Protocol
 
 from .context import Character, Context, TurnCap
@@ -44,6 +45,10 @@ class RandomBot:
 
     def choose(self, view: View, options: Sequence[Any]) -> int:
         return self.rng.randrange(len(options))
+
+
+_HAS_TOKENS = attrgetter("tokens")  # (for filter(): tiles with tokens or items, without a Python loop)
+_HAS_ITEMS = attrgetter("items")
 
 
 @lru_cache(maxsize=4096)
@@ -157,14 +162,11 @@ class SensibleBot(RandomBot):
         power = 7 + sum(self._attack(ctx, w) for w in me.weapons) + (1 if me.spells else 0)
         strength = self._strengths(ctx)
         monsters: dict[tuple[int, int], int] = {}
-        with_items = []
-        for p, t in play.board.items():  # one pass: monsters by tile (the last token counts), tiles with items
-            if t.tokens:
-                for tok in t.tokens:
-                    if tok in strength:
-                        monsters[p] = strength[tok]
-            if t.items:
-                with_items.append((p, t))
+        tiles = play.board.values()
+        for t in filter(_HAS_TOKENS, tiles):  # monsters by tile (the last token counts); the filter runs in C
+            for tok in t.tokens:
+                if tok in strength:
+                    monsters[t.pos] = strength[tok]
         goals = {p for p, s in monsters.items() if s < power + 3}
         if not goals:  # nothing to fight yet: the frontier, where new tiles (and items) are found
             goals = set(play.open_edges()) if play.zones.get("stack") else set()
@@ -172,7 +174,7 @@ class SensibleBot(RandomBot):
             weakest = min(monsters.values())
             goals = {p for p, s in monsters.items() if s == weakest}
         holds = _holding(me)
-        goals |= {p for p, t in with_items if self._worth(ctx, me, t, holds)}
+        goals |= {t.pos for t in filter(_HAS_ITEMS, tiles) if self._worth(ctx, me, t, holds)}
         goals.discard(play.position.get(who))
         if not goals or self.rng.random() < 0.2:
             return self.rng.randrange(len(labels))

@@ -328,8 +328,17 @@ def _neighbours(play: Play, pos: Pos | None, *, walls: bool = False, ctx: Contex
     else:
         out = list(play.passages()[pos])
     if ctx is not None and _tile_has(ctx, play.board[pos].tile, "portal_link"):
-        out += [p for p, t in play.board.items() if p != pos and _tile_has(ctx, t.tile, "portal_link")]
+        out += [p for p in _portals(ctx, play) if p != pos]
     return out
+
+
+def _portals(ctx: Context, play: Play) -> list[Pos]:
+    """The laid tiles linked by portals, in board order (remembered until a tile is laid)."""
+    memo = play.board_memo()
+    found: list[Pos] | None = memo.get("portals")
+    if found is None:
+        found = memo["portals"] = [p for p, t in play.board.items() if _tile_has(ctx, t.tile, "portal_link")]
+    return found
 
 
 def _reachable(ctx: Context, who: Character) -> tuple[Pos, ...]:

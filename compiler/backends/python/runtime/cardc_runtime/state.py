@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 Pos = tuple[int, int]
@@ -93,7 +94,7 @@ class Play:
         size, found = self._passages
         if size == len(board):
             return found
-        new = [p for p in board if p not in found]  # tiles laid since: they and their neighbours change
+        new = list(islice(board, size, None))  # tiles laid since (the board is only added to, in order)
         stale = []
         for x, y in new:
             for dx, dy in DELTA.values():
@@ -121,13 +122,20 @@ class Play:
         board = self.board
         size, found = self._edges
         if size != len(board):
-            found = set()
-            for (x, y), placed in board.items():
-                for side in placed.exits:
-                    dx, dy = DELTA[side]
-                    if (x + dx, y + dy) not in board:
-                        found.add((x, y))
-                        break
+            # only the tiles laid since and their neighbours can have changed
+            for x, y in [*islice(board, size, None)]:
+                for pos in ((x, y), (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
+                    placed = board.get(pos)
+                    if placed is None:
+                        continue
+                    px, py = pos
+                    for side in placed.exits:
+                        dx, dy = DELTA[side]
+                        if (px + dx, py + dy) not in board:
+                            found.add(pos)
+                            break
+                    else:
+                        found.discard(pos)
             self._edges = (len(board), found)
         return found
 
@@ -157,16 +165,17 @@ class Play:
             pass
         passages = self.passages()
         dist = dict.fromkeys(start, 0)
-        frontier = list(start)
+        seen = set(start) | avoid  # (a level at a time, with set operations: the work runs in C)
+        frontier: set[Pos] = set(start)
         d = 0
         while frontier:
             d += 1
-            nxt = []
+            nxt: set[Pos] = set()
             for p in frontier:
-                for q in passages.get(p, ()):
-                    if q not in dist and q not in avoid:
-                        dist[q] = d
-                        nxt.append(q)
+                nxt.update(passages.get(p, ()))
+            nxt -= seen
+            seen |= nxt
+            dist.update(dict.fromkeys(nxt, d))
             frontier = nxt
         known[key] = dist
         return dist
