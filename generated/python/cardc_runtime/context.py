@@ -125,6 +125,8 @@ class Fight:
         return next((s for s in self.sides if s is not side), None)
 
 
+_tuple_new = tuple.__new__  # makes a Choice (a named tuple) without its Python-level __new__
+
 _PLANS = "fire plans"  # the ruleset cache entry: trigger -> _FirePlan | None
 
 
@@ -235,14 +237,16 @@ class Context:
         """A `may` statement: the acting player decides (default: no); the offer is logged."""
         if offer:
             self.record("offered", *offer)
-        return bool(self.inputs.choose(Choice(self.who(), f"{self.who()}:{point}", (False, True))))
+        who = self.who()
+        return bool(self.inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", (False, True)))))
 
     def choose(self, point: str, options: tuple[str, ...]) -> str:
-        return str(self.inputs.choose(Choice(self.who(), f"{self.who()}:{point}", options)))
+        who = self.who()
+        return str(self.inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", options))))
 
     def ask(self, point: str, options: tuple[Any, ...], chooser: str | None = None) -> Any:
         who = chooser or self.who()
-        return self.inputs.choose(Choice(who, f"{who}:{point}", options))
+        return self.inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", options)))
 
     def roll(self, sides: int = 6) -> int:
         return self.inputs.roll(sides)

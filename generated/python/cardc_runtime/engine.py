@@ -47,6 +47,7 @@ class RandomBot:
         return self.rng.randrange(len(options))
 
 
+_tuple_new = tuple.__new__  # makes a View (a named tuple) without its Python-level __new__
 _HAS_TOKENS = attrgetter("tokens")  # (for filter(): tiles with tokens or items, without a Python loop)
 _HAS_ITEMS = attrgetter("items")
 
@@ -220,7 +221,7 @@ class BotInputs(Inputs):
             return options[0]
         self.decisions += 1
         bot = self.bots.get(choice.chooser, self.default)
-        index = bot.choose(View(choice.chooser, choice.point, self.ctx_ref[0]), options)
+        index = bot.choose(_tuple_new(View, (choice.chooser, choice.point, self.ctx_ref[0])), options)
         if not 0 <= index < len(options):
             raise ValueError(f"bot chose option {index} of {len(options)} at {choice.point}")
         return options[index]

@@ -517,6 +517,8 @@ def items_here(ctx: Context) -> bool:
 
 
 def _takeable(ctx: Context, who: Character, placed: Placed) -> list[str]:
+    if not placed.items:
+        return []
     limits = fights.slot_limits(ctx.rules, ctx.variants)
     out = []
     for item in sorted(set(placed.items)):
@@ -762,7 +764,12 @@ def heal_choose(ctx: Context) -> None:
 
 
 def _slot_of(ctx: Context, item: str) -> str:
-    return str(ctx.rules.entity(item).attr("slot", "item"))
+    """The item's `slot` attribute ("item" without one), looked up once per ruleset."""
+    known: dict[str, str] = ctx.rules.memo(("slot of",), dict)
+    slot = known.get(item)
+    if slot is None:
+        slot = known[item] = str(ctx.rules.entity(item).attr("slot", "item"))
+    return slot
 
 
 _LISTS = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "treasures"}
