@@ -12,13 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardc.diagnostics import Diagnostic, Severity, Span
-from cardc.model import TypeExpr
 from cardc.resources import DSL_DIR
-from cardc.types import parse_type_string
-from cardc.yamlpos import YamlDoc, YamlSyntaxError, load_yaml_doc
+
+if TYPE_CHECKING:  # the IR's classes and PyYAML are imported when a catalogue is read, not from the cache
+    from cardc.model import TypeExpr
+    from cardc.yamlpos import YamlDoc
 
 CATALOGUE_PATH = DSL_DIR / "catalogue.yaml"
 CATALOGUE_SCHEMA = DSL_DIR / "schemas" / "catalogue.schema.json"
@@ -121,7 +122,8 @@ def schema_diagnostics(doc: YamlDoc) -> list[Diagnostic]:
 
 def _check_type(text: str) -> str | None:
     """Why a catalogue type string is not a type, or None when it is one."""
-    from cardc.types import COMPOUND_TYPES, SCALAR_TYPES
+    from cardc.model import TypeExpr
+    from cardc.types import COMPOUND_TYPES, SCALAR_TYPES, parse_type_string
 
     try:
         t = parse_type_string(text)
@@ -149,7 +151,7 @@ def _check_type(text: str) -> str | None:
 def _load_verb(doc: YamlDoc, section: str, name: str, role: str, body: dict[str, Any],
                diags: list[Diagnostic]) -> Verb:
     from cardc.diagnostics import did_you_mean
-    from cardc.types import COMPOUND_TYPES, SCALAR_TYPES
+    from cardc.types import COMPOUND_TYPES, SCALAR_TYPES, parse_type_string
 
     params = []
     for i, p in enumerate(body.get("params") or []):
@@ -187,6 +189,14 @@ def load_catalogue(path: Path = CATALOGUE_PATH) -> Catalogue:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise CatalogueError([_error(f"cannot read the effect catalogue: {err}", Span(file, 1, 1))], {}) from None
+    from cardc import diskcache
+
+    key = diskcache.digest(diskcache.code_fingerprint(), file, text)
+    cached = diskcache.load("catalogue", key)
+    if isinstance(cached, Catalogue):
+        return cached  # the same text, checked by the same code, from the same folder (spans name the file)
+    from cardc.yamlpos import YamlSyntaxError, load_yaml_doc  # PyYAML only when the catalogue is read
+
     sources = {file: text}
     try:
         doc = load_yaml_doc(text, file)
@@ -210,7 +220,9 @@ def load_catalogue(path: Path = CATALOGUE_PATH) -> Catalogue:
             verbs[name] = _load_verb(doc, section, name, role, body or {}, diags)
     if diags:
         raise CatalogueError(diags, sources)
-    return Catalogue(verbs, file, text)
+    catalogue = Catalogue(verbs, file, text)
+    diskcache.store("catalogue", key, catalogue)  # only a catalogue without problems: errors are found afresh
+    return catalogue
 
 
 @lru_cache(maxsize=1)

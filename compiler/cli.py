@@ -10,12 +10,14 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardc import __version__
-from cardc.catalogue import CatalogueError
 from cardc.diagnostics import Diagnostic
-from cardc.frontend import FrontEndResult, compile_paths
 from cardc.report import BadOptions, Reporter, ReportOptions, add_report_arguments
+
+if TYPE_CHECKING:  # the front end is imported when a command needs it: `cardc check` may not (checkcache)
+    from cardc.frontend import FrontEndResult
 
 DEFAULT_CONTENT = Path("content")
 DEFAULT_OUT = Path("generated")
@@ -38,6 +40,7 @@ def _reporter(args: argparse.Namespace, result: FrontEndResult, paths: list[Path
 def _front(paths: list[Path]) -> FrontEndResult:
     from cardc.backends.python.vocabulary import check_runtime
     from cardc.catalogue import default_catalogue
+    from cardc.frontend import compile_paths
 
     check_runtime(default_catalogue())  # a verb the rules could not run fails `check` as it would `build`
     return compile_paths(paths or [DEFAULT_CONTENT])
@@ -53,11 +56,21 @@ def _with_schema(result: FrontEndResult) -> list[Diagnostic]:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    result = _front(args.paths)
-    diags = _with_schema(result) if args.schema else result.diagnostics
-    n, files = len(result.project.entities), len(result.sources)
+    from cardc import checkcache
+    from cardc.loader import find_content_root
+
+    paths = args.paths or [DEFAULT_CONTENT]
+    checked, state = checkcache.lookup(paths, args.schema)
+    if checked is None:
+        result = _front(args.paths)
+        checked = checkcache.CheckResult(_with_schema(result) if args.schema else result.diagnostics,
+                                         result.sources, result.modules, len(result.project.entities),
+                                         len(result.sources))
+        checkcache.remember(state, paths, checked)
+    n, files = checked.entities, checked.files
     ok = f"{files} file{'s' if files != 1 else ''}, {n} entit{'ies' if n != 1 else 'y'}"
-    return 1 if _report(diags, result.sources, reporter=_reporter(args, result, args.paths), ok=ok) else 0
+    reporter = Reporter.from_args(args, find_content_root(paths), checked.modules)
+    return 1 if _report(checked.diagnostics, checked.sources, reporter=reporter, ok=ok) else 0
 
 
 def cmd_dump(args: argparse.Namespace) -> int:
@@ -375,19 +388,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BadOptions as err:
         print(f"cardc: error: {err}", file=sys.stderr)
         return 2
-    except CatalogueError as err:  # the vocabulary itself is broken: its lines, like any content error
-        from cardc.diagnostics import SourceIndex
-
-        index = SourceIndex(err.sources)
-        for d in sorted(err.diagnostics, key=Diagnostic.sort_key):
-            print(d.render(index=index), file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
     except Exception as exc:  # a bug in cardc (RecursionError, MemoryError too): one line and a report, no traceback
+        from cardc.catalogue import CatalogueError
+
+        if isinstance(exc, CatalogueError):  # the vocabulary itself is broken: its lines, like any content error
+            from cardc.diagnostics import SourceIndex
+
+            index = SourceIndex(exc.sources)
+            for d in sorted(exc.diagnostics, key=Diagnostic.sort_key):
+                print(d.render(index=index), file=sys.stderr)
+            return 1
         from cardc.crash import handle
 
         return handle(exc, argv)

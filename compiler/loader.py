@@ -7,10 +7,12 @@ import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cardc import syntax as s
 from cardc.diagnostics import NO_SPAN, DiagnosticSink, Span
-from cardc.parser import parse_text
+
+if TYPE_CHECKING:  # parse trees are made (and their classes imported) only when a file is loaded
+    from cardc import syntax as s
 
 SHEET_SUFFIXES = (".csv", ".xlsx")  # card lists kept in spreadsheets (cardc.sheets)
 
@@ -74,6 +76,7 @@ def load(paths: list[Path], sink: DiagnosticSink, overlay: Mapping[Path, str] | 
 
 def _load_sheets(out: LoadedSources, sink: DiagnosticSink) -> None:
     """Each imported spreadsheet as a file of declarations (after every `.cardc` file: kinds tell string columns)."""
+    from cardc import syntax as s  # noqa: F811
     from cardc.sheets import SheetError, kind_string_attrs, read_rows, sheet_declarations
 
     seen: set[tuple[Path, str]] = set()
@@ -92,6 +95,8 @@ def _load_sheets(out: LoadedSources, sink: DiagnosticSink) -> None:
             sink.error("E110", f"`{display}` cannot be read as a {path.suffix[1:].upper()} sheet: {err}", span,
                        "save it from your spreadsheet as CSV (UTF-8) or XLSX")
             continue
+        from cardc.parser import parse_text
+
         decls = sheet_declarations(rows, display, kind, kind_string_attrs(out.files, kind), sink, parse_text)
         out.real_paths[display] = path
         out.files.append(s.FileS(path=display, module=module, imports=(), decls=tuple(decls)))
@@ -135,7 +140,12 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
         return
     out.texts[display] = text
     out.real_paths[display] = path
-    parsed = parse_text(text, display, sink)
+    if path in out.overlay:  # an unsaved buffer changes with every key: not worth storing
+        from cardc.parser import parse_text
+
+        parsed = parse_text(text, display, sink)
+    else:
+        parsed = _parse_cached(text, display, sink)
     done[path] = parsed
     if parsed is None:
         return
@@ -164,6 +174,27 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
         _load_file(target, imp.span, out, done, sink, stack)
     stack.pop()
     out.files.append(parsed)
+
+
+def _parse_cached(text: str, display: str, sink: DiagnosticSink) -> s.FileS | None:
+    """`parse_text`, remembered on disk under the text, its shown name (spans carry it) and the compiler's code.
+    Only a parse without errors is stored, with its warnings (replayed into `sink`)."""
+    from cardc import diskcache
+    from cardc import syntax as s  # noqa: F811
+
+    key = diskcache.digest(diskcache.code_fingerprint(), display, text)
+    cached = diskcache.load("parse", key)
+    if isinstance(cached, tuple) and len(cached) == 2 and isinstance(cached[0], s.FileS):
+        sink.items.extend(cached[1])
+        return cached[0]
+    from cardc.parser import parse_text
+
+    own = DiagnosticSink()
+    parsed = parse_text(text, display, own)
+    sink.items.extend(own.items)
+    if parsed is not None and not own.has_errors:
+        diskcache.store("parse", key, (parsed, own.items))
+    return parsed
 
 
 def _reason(err: Exception) -> str:

@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardc.diagnostics import Diagnostic
-from cardc.model import Project
+
+if TYPE_CHECKING:  # the command line imports this module for the backends' names: no IR classes needed
+    from cardc.model import Project
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class BuildOptions:
         return not self.only or name in self.only
 
 
-Writer = Callable[[Project, Path, BuildOptions], list[Diagnostic]]
+Writer = Callable[["Project", Path, BuildOptions], list[Diagnostic]]
 
 
 def _ir(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:

@@ -10,7 +10,6 @@ import tempfile
 from pathlib import Path
 
 from cardc.diagnostics import NO_SPAN, DiagnosticSink
-from cardc.fmt import FormatError, format_text
 from cardc.loader import SOURCE_SUFFIX, display_path
 
 DEFAULT_PATHS = [Path("content")]
@@ -48,6 +47,7 @@ def _write(path: Path, text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardc.fmt import FormatError, format_text
     from cardc.parser import parse_text
     from cardc.report import Reporter
 

@@ -18,11 +18,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from cardc.diagnostics import Diagnostic
-from cardc.frontend import compile_paths
 from cardc.loader import display_path, find_content_root
-from cardc.preview import PreviewServer, PreviewState
+
+if TYPE_CHECKING:  # the server (http.server) is imported when `watch` runs, not whenever the command line is
+    from cardc.preview import PreviewState
 
 DEFAULT_CONTENT = Path("content")
 IGNORED_SUFFIXES = (".swp", ".swx", ".tmp", "~")
@@ -57,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
     own_tmp = None if args.out else Path(tempfile.mkdtemp(prefix="cardc-watch-"))
     out = (args.out if own_tmp is None else own_tmp / "site").resolve()
     only = frozenset(args.only or ("reference",))
+    from cardc.preview import PreviewServer, PreviewState
+
     state = PreviewState()
     try:
         server = PreviewServer(out / "reference", state, args.port)
@@ -99,6 +103,8 @@ class Rebuilder:
         from cardc.build import BuildFailed, OutputRefused, build
 
         started = time.perf_counter()
+        from cardc.frontend import compile_paths
+
         result = compile_paths([self.path])
         diagnostics = list(result.diagnostics)
         built = False

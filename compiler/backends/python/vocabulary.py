@@ -69,7 +69,17 @@ def runtime_diagnostics(catalogue: Catalogue) -> list[Diagnostic]:
 
 
 def check_runtime(catalogue: Catalogue) -> None:
-    """Raise CatalogueError (diagnostics at the catalogue's lines) if a verb cannot run as declared."""
+    """Raise CatalogueError (diagnostics at the catalogue's lines) if a verb cannot run as declared.
+
+    A pass is remembered on disk under the catalogue's text and the compiler's code (the runtime included):
+    importing the runtime to read its signatures is most of the cost of this check."""
+    from cardc import diskcache
+
+    key = diskcache.digest(diskcache.code_fingerprint(), catalogue.file, catalogue.source) if catalogue.source else ""
+    if key and diskcache.load("runtime-check", key) is True:
+        return
     problems = runtime_diagnostics(catalogue)
     if problems:
         raise CatalogueError(problems, {catalogue.file: catalogue.source} if catalogue.source else {})
+    if key:
+        diskcache.store("runtime-check", key, True)

@@ -1,0 +1,103 @@
+"""`cardc check` remembered: the same files, checked by the same compiler, give the same diagnostics.
+
+The entry's key names what a run is made of besides the files: the compiler's code and language data, the
+catalogue in use, the working folder (paths are shown relative to it), the content folder and the paths as
+given. The entry lists every file under the content folder with the hash of its bytes (sources, sheets,
+`cardc.toml`, the images and templates a path names); it is used only when each file is unchanged and none
+was added or removed. Only a run without errors is stored (an error is always found afresh), and only when no
+file changed while it ran. A content folder holding a symbolic link is never cached (its target is outside
+what is hashed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardc import diskcache
+from cardc.diagnostics import Diagnostic
+
+SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".cardc-cache"})  # never read by a check
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What `cardc check` reports: the diagnostics, the texts they point into, and the counts."""
+
+    diagnostics: list[Diagnostic]
+    sources: dict[str, str]
+    modules: dict[str, str]
+    entities: int
+    files: int
+
+
+@dataclass(frozen=True)
+class Lookup:
+    key: str
+    files: dict[str, str] | None  # relative path -> hash of its bytes; None: this folder cannot be cached
+
+
+def _content_hashes(root: Path) -> dict[str, str] | None:
+    """Every file under `root` with the hash of its bytes; None (do not cache) if a symbolic link, a file that
+    is not a regular one (a FIFO would block the read) or an unreadable file is met."""
+    out: dict[str, str] = {}
+    todo = [root]
+    while todo:
+        folder = todo.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            return None
+        for entry in entries:
+            try:
+                if entry.is_symlink():
+                    return None
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in SKIPPED_DIRS:
+                        todo.append(Path(entry.path))
+                    continue
+                if not stat.S_ISREG(entry.stat(follow_symlinks=False).st_mode):
+                    return None
+                data = Path(entry.path).read_bytes()
+            except OSError:
+                return None
+            out[Path(entry.path).relative_to(root).as_posix()] = hashlib.blake2b(data, digest_size=20).hexdigest()
+    return out
+
+
+def lookup(paths: list[Path], schema: bool) -> tuple[CheckResult | None, Lookup | None]:
+    """The remembered result of checking `paths`, if every input is unchanged; and what to store it under."""
+    from cardc import catalogue as cat
+    from cardc.loader import find_content_root
+
+    if diskcache.cache_root() is None:
+        return None, None
+    root = find_content_root(paths).resolve()
+    try:
+        catalogue = cat.CATALOGUE_PATH.read_bytes()
+    except OSError:
+        return None, None
+    key = diskcache.digest(diskcache.code_fingerprint(), str(cat.CATALOGUE_PATH), catalogue, str(Path.cwd()),
+                           str(root), "\0".join(str(p) for p in paths), "schema" if schema else "")
+    files = _content_hashes(root)
+    state = Lookup(key, files)
+    if files is None:
+        return None, state
+    entry = diskcache.load("check", key)
+    if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == files and isinstance(entry[1], CheckResult):
+        return entry[1], state
+    return None, state
+
+
+def remember(state: Lookup | None, paths: list[Path], result: CheckResult) -> None:
+    """Store `result` for the next run, if it has no error and no file changed since `lookup` hashed them."""
+    from cardc.loader import find_content_root
+
+    if state is None or state.files is None or any(d.is_error for d in result.diagnostics):
+        return
+    if _content_hashes(find_content_root(paths).resolve()) != state.files:
+        return  # edited while the check ran: the result may describe either version
+    diskcache.store("check", state.key, (state.files, result))

@@ -1,0 +1,173 @@
+"""A cache on disk for what is slow to make and cheap to key: the checked catalogue, parse trees, a check's result.
+
+An entry is a pickle named by a hash of everything it was made from: the bytes that were read, the compiler's
+own code and language files (`code_fingerprint`), the Python and library versions. An edit gives another
+key, so an entry is never stale, only unused (old entries are removed once a folder holds too many). A
+missing, truncated or unreadable entry is a miss; a cache folder that cannot be written is skipped without
+a word. Only results that carry no error are stored by the callers, so a problem is always found afresh.
+
+Where: `$CARDC_CACHE_DIR`, else the user's cache folder (`$XDG_CACHE_HOME/cardc`, `~/.cache/cardc`, on
+Windows `%LOCALAPPDATA%\\cardc\\Cache`). `CARDC_CACHE=off` turns it off.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+MAGIC = b"cardc-cache 1\n"
+MAX_ENTRIES = 2000  # per folder; beyond it the oldest half is removed
+# What unpickling a damaged or outdated entry raises (a class renamed or moved, a cut-off file, garbage).
+UNREADABLE = (pickle.UnpicklingError, EOFError, AttributeError, ImportError, IndexError, KeyError, TypeError,
+              ValueError, OverflowError, RecursionError)
+
+
+def cache_root() -> Path | None:
+    """The cache folder, or None when caching is off."""
+    if os.environ.get("CARDC_CACHE", "").strip().lower() in ("off", "0", "no", "false"):
+        return None
+    explicit = os.environ.get("CARDC_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "cardc" / "Cache"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "cardc"
+
+
+def digest(*parts: str | bytes) -> str:
+    """A hash of `parts`, each length-prefixed (so ("ab", "c") and ("a", "bc") differ)."""
+    h = hashlib.blake2b(digest_size=20)
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def _library_stamp(name: str) -> str:
+    """Which copy of a library is installed (its file, size and time), without importing it."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec(name)
+    except (ImportError, ValueError):
+        return f"{name}:-"
+    origin = spec.origin if spec is not None else None
+    if not origin:
+        return f"{name}:-"
+    try:
+        st = os.stat(origin)
+    except OSError:
+        return f"{name}:{origin}"
+    return f"{name}:{origin}:{st.st_size}:{st.st_mtime_ns}"
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """A hash of the compiler's own code and language data (every .py, .lark, .yaml and .json file of the
+    package and of `cardc.dsl`), the Python version and the parsing libraries: what a cached result was
+    computed with. Content hashes, not times: a checkout or copy that keeps times still changes the key."""
+    from cardc import __version__
+    from cardc.resources import DSL_DIR
+
+    h = hashlib.blake2b(digest_size=20)
+    h.update(f"{__version__}|{sys.version}|{_library_stamp('lark')}|{_library_stamp('yaml')}".encode())
+    package = Path(__file__).resolve().parent
+    for base in (package, DSL_DIR.resolve()):
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for name in sorted(filenames):
+                if name.endswith((".py", ".lark", ".yaml", ".json")):
+                    path = Path(dirpath) / name
+                    h.update(path.relative_to(base).as_posix().encode() + b"\0")
+                    h.update(hashlib.blake2b(path.read_bytes(), digest_size=20).digest())
+    return h.hexdigest()
+
+
+def _entry(namespace: str, key: str) -> Path | None:
+    root = cache_root()
+    return None if root is None else root / namespace / f"{key}.pickle"
+
+
+def load(namespace: str, key: str) -> Any | None:
+    """The value stored under `key`, or None (missing, unreadable, or written by another format)."""
+    path = _entry(namespace, key)
+    if path is None:
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(MAGIC):
+        return None
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # a large graph of small objects: the cyclic collector would only walk it
+    try:
+        stored_key, value = pickle.loads(data[len(MAGIC):])  # noqa: S301 - our own folder, our own format
+    except UNREADABLE:  # a truncated or foreign file, or classes that changed: recompute
+        return None
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return value if stored_key == key else None
+
+
+def store(namespace: str, key: str, value: Any) -> None:
+    """Store `value` under `key` (atomically: a reader sees the old entry, the new one or none)."""
+    path = _entry(namespace, key)
+    if path is None:
+        return
+    try:
+        data = MAGIC + pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):  # cannot be pickled: not cached
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _tag(path.parent.parent)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        _prune(path.parent)
+    except OSError:  # a read-only or full disk: run without the cache
+        return
+
+
+TAG_TEXT = ("Signature: 8a477f597d28d172789f06886806bc55\n"
+            "# This folder is a cache of cardc (https://bford.info/cachedir/); it may be deleted at any time.\n")
+
+
+def _tag(root: Path) -> None:
+    tag = root / "CACHEDIR.TAG"
+    if not tag.exists():
+        tag.write_text(TAG_TEXT, encoding="utf-8")
+
+
+def _prune(folder: Path) -> None:
+    """Keep a folder below MAX_ENTRIES entries: remove the least recently written half."""
+    names = [n for n in os.listdir(folder) if n.endswith(".pickle")]
+    if len(names) <= MAX_ENTRIES:
+        return
+    entries = []
+    for name in names:
+        try:
+            entries.append((os.stat(folder / name).st_mtime_ns, name))
+        except OSError:
+            continue
+    for _, name in sorted(entries)[: len(entries) - MAX_ENTRIES // 2]:
+        try:
+            os.unlink(folder / name)
+        except OSError:
+            continue

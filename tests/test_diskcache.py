@@ -1,0 +1,180 @@
+"""The on-disk cache behind a fast `cardc check` (issue 16.3) never gives a stale result: an edited source,
+catalogue, image or configuration is picked up, a damaged entry is ignored, and a cached run reports what an
+uncached run reports, byte for byte."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+from cardc import catalogue as cat
+from cardc import cli, diskcache
+from cardc.catalogue import default_catalogue, load_catalogue
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = ROOT / "dsl" / "catalogue.yaml"
+
+GAME = """module g
+game g {
+  name: { en "Game" }
+  languages: [en]
+}
+kind monster {
+  attr strength { type: int  required: true }
+}
+monster bat { name: { en "Bat" } strength: 2 }
+"""
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(folder))
+    monkeypatch.delenv("CARDC_CACHE", raising=False)
+    return folder
+
+
+def _check(cwd: Path, *argv: str) -> tuple[int, str]:
+    err = io.StringIO()
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        with redirect_stdout(io.StringIO()), redirect_stderr(err):
+            code = cli.main(["check", *argv])
+    finally:
+        os.chdir(old)
+    return code, err.getvalue()
+
+
+def _entries(cache: Path, namespace: str) -> list[Path]:
+    return sorted((cache / namespace).glob("*.pickle")) if (cache / namespace).is_dir() else []
+
+
+def _content(tmp_path: Path) -> Path:
+    folder = tmp_path / "content"
+    folder.mkdir()
+    (folder / "cardc.toml").write_text("", encoding="utf-8")
+    (folder / "g.cardc").write_text(GAME, encoding="utf-8")
+    return folder
+
+
+def test_an_edited_catalogue_is_picked_up(tmp_path: Path, cache: Path) -> None:
+    path = tmp_path / "catalogue.yaml"
+    text = SHIPPED.read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    first = load_catalogue(path)
+    assert len(_entries(cache, "catalogue")) == 1
+    assert load_catalogue(path) == first  # from the cache: the same verbs, spans and docs
+    old = "  move:\n    doc: Move up to a number of steps."
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, "  move:\n    doc: Walk up to a number of steps."), encoding="utf-8")
+    assert load_catalogue(path).verbs["move"].doc == "Walk up to a number of steps."
+    assert first.verbs["move"].doc == "Move up to a number of steps."
+
+
+def test_an_edited_catalogue_is_picked_up_by_check(tmp_path: Path, cache: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A catalogue edit that breaks the content after a cached clean run: the error, not the cached ok."""
+    folder = _content(tmp_path)
+    path = tmp_path / "catalogue.yaml"
+    text = SHIPPED.read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(cat, "CATALOGUE_PATH", path)
+    default_catalogue.cache_clear()
+    try:
+        assert _check(folder, ".")[0] == 0
+        assert _check(folder, ".")[0] == 0 and _entries(cache, "check")
+        old = "      - {name: steps, type: int}\n    text:\n      en: \"move up to"
+        assert text.count(old) == 1
+        path.write_text(text.replace(old, old.replace("type: int", "type: itn")), encoding="utf-8")
+        default_catalogue.cache_clear()
+        code, err = _check(folder, ".")
+        assert code == 1 and "error[E150]" in err and "unknown type `itn`" in err, err
+    finally:
+        default_catalogue.cache_clear()
+
+
+def test_a_cached_check_reports_what_a_fresh_one_does(tmp_path: Path, cache: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "bundled"
+    shutil.copytree(ROOT / "content", folder)
+    for argv in ([".", "--show-provisional"], ["."], [".", "--format", "json"]):
+        first = _check(folder, *argv)
+        assert first[0] == 0
+        assert _check(folder, *argv) == first, argv  # from the cache
+        monkeypatch.setenv("CARDC_CACHE", "off")
+        assert _check(folder, *argv) == first, argv  # computed without any cache
+        monkeypatch.delenv("CARDC_CACHE")
+    assert _entries(cache, "check") and _entries(cache, "parse")
+
+
+@pytest.mark.parametrize("edit", ["source", "new file", "config", "image"])
+def test_every_input_edit_is_picked_up(tmp_path: Path, cache: Path, edit: str) -> None:
+    from PIL import Image
+
+    folder = _content(tmp_path)
+    Image.new("RGB", (4, 4)).save(folder / "bat.png")
+    (folder / "g.cardc").write_text(GAME.replace("strength: 2 }", 'strength: 2 image: "bat.png" }'),
+                                    encoding="utf-8")
+    code, before = _check(folder, ".")
+    assert code == 0, before
+    assert _check(folder, ".") == (code, before)
+    assert _entries(cache, "check")
+    if edit == "source":
+        (folder / "g.cardc").write_text(GAME.replace("strength: 2", 'strength: "x"'), encoding="utf-8")
+    elif edit == "new file":
+        (folder / "h.cardc").write_text("module h\nmonstr x {}\n", encoding="utf-8")
+    elif edit == "config":
+        (folder / "cardc.toml").write_text("[limits]\ncopies = 0\n", encoding="utf-8")
+    else:
+        (folder / "bat.png").write_bytes(b"not an image at all")
+    code, after = _check(folder, ".")
+    assert code == 1 and "error[" in after, after
+
+
+def test_a_damaged_entry_is_a_miss(tmp_path: Path, cache: Path) -> None:
+    folder = _content(tmp_path)
+    first = _check(folder, ".")
+    for namespace in ("check", "parse", "catalogue"):
+        for entry in _entries(cache, namespace):
+            entry.write_bytes(entry.read_bytes()[:40])  # truncated
+    default_catalogue.cache_clear()
+    try:
+        assert _check(folder, ".") == first
+    finally:
+        default_catalogue.cache_clear()
+    for entry in _entries(cache, "check"):
+        entry.write_bytes(b"garbage")
+    assert _check(folder, ".") == first
+
+
+def test_off_writes_nothing(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDC_CACHE", "off")
+    folder = _content(tmp_path)
+    assert _check(folder, ".")[0] == 0
+    assert not cache.exists()
+
+
+def test_an_unwritable_cache_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the cache folder would be", encoding="utf-8")
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(blocker / "cache"))
+    folder = _content(tmp_path)
+    assert _check(folder, ".")[0] == 0
+    assert _check(folder, ".")[0] == 0
+
+
+def test_an_error_is_never_stored(tmp_path: Path, cache: Path) -> None:
+    folder = _content(tmp_path)
+    (folder / "g.cardc").write_text(GAME + "monstr x {}\n", encoding="utf-8")
+    assert _check(folder, ".")[0] == 1
+    assert not _entries(cache, "check")
+
+
+def test_the_key_hashes_every_part() -> None:
+    assert diskcache.digest("ab", "c") != diskcache.digest("a", "bc")
+    assert len(diskcache.code_fingerprint()) == 40
