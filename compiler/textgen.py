@@ -311,6 +311,9 @@ class TextGen:
             if noun is None:
                 self.gaps.append(f"word {word}: no {lang} form")
                 noun = word
+            counted = self.lexicon.pattern(lang, "range_open_counted")
+            if counted and isinstance(v, s.RangeV) and v.hi >= OPEN_RANGE and v.lo != v.hi:
+                return Rendered([counted.replace("{lo}", str(v.lo)).replace("{noun}", noun)])
             return Rendered([f"{self.number_text(v, lang)} {noun}"])
         if isinstance(v, s.IntV | s.SignedV | s.RangeV | s.DiceV):
             return Rendered([self.number_text(v, lang)])
@@ -318,8 +321,10 @@ class TextGen:
             return Rendered([v.value])
         if isinstance(v, s.LocalizedV):
             return Rendered([v.get(lang) or v.get(self._fallback(entity)) or ""])
-        if isinstance(v, s.BoolV | s.DecimalV):
-            return Rendered([str(v.value if isinstance(v, s.BoolV) else v.text).lower()])
+        if isinstance(v, s.BoolV):
+            return Rendered([str(v.value).lower()])
+        if isinstance(v, s.DecimalV):
+            return Rendered([self.lexicon.decimal(v.text, lang)])
         if isinstance(v, s.IconV):
             return Rendered([f":{v.name}:"])
         if isinstance(v, s.ListV):

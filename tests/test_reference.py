@@ -208,7 +208,7 @@ def test_balance_section_without_and_with_tables(bundled: FrontEndResult, tmp_pa
     render_language(bundled.project, "karak", "cs", tmp_path / "b", build)
     html = (tmp_path / "b" / "balance.html").read_text(encoding="utf-8")
     assert 'class="missing"' not in html
-    assert '<a href="regent.html#e-valduk">Valduk</a></td><td>50.0 %</td>' in html
+    assert '<a href="regent.html#e-valduk">Valduk</a></td><td>50,0\u00a0%</td>' in html  # Czech: decimal comma
     assert "Obří netopýr (6)" in html or "(6)" in html
 
 
@@ -384,3 +384,21 @@ def test_designer_notes_and_sources_only_with_designer(bundled: FrontEndResult, 
     write_reference(bundled.project, tmp_path, BuildOptions(designer=True))
     designer = (tmp_path / "reference" / "karak" / "en" / "regent.md").read_text(encoding="utf-8")
     assert "*Note:*" in designer and "004\\_dc563c5159c76d25.txt" in designer
+
+
+def test_numbers_follow_the_language(bundled: FrontEndResult, tmp_path: Path) -> None:
+    """A decimal value and a percentage are written the language's way: `1.5` and `12.5%` in English,
+    `1,5` and `12,5 %` (no-break space) in Czech, `12,5%` in Polish."""
+    from cardc.lexicon import load_lexicon
+
+    lex = load_lexicon()
+    assert lex.percent(0.125, "en") == "12.5%"
+    assert lex.percent(0.125, "cs") == "12,5\u00a0%"
+    assert lex.percent(0.125, "pl") == "12,5%"
+    assert lex.percent(0.5, "de", digits=0) == "50\u00a0%"
+    for lang in lex.languages:
+        assert lex.pattern(lang, "decimal_sep") and lex.pattern(lang, "percent"), lang
+    render_language(bundled.project, "karak", "cs", tmp_path / "cs", None)
+    render_language(bundled.project, "karak", "en", tmp_path / "en", None)
+    assert "<dd>1,5</dd>" in (tmp_path / "cs" / "base.html").read_text(encoding="utf-8")
+    assert "<dd>1.5</dd>" in (tmp_path / "en" / "base.html").read_text(encoding="utf-8")

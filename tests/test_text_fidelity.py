@@ -152,3 +152,24 @@ def test_every_karak_name_and_text_is_written_in_every_published_language(bundle
         if g == "karak" and kd.name is not None:
             missing += [(kind, "kind name", lang) for lang in game.publish if not kd.name.get(lang)]
     assert missing == []
+
+
+def test_word_order_and_typography_of_each_language(player: Path) -> None:
+    """German keeps the verb second (the condition follows its clause), French repeats `si` as `que` and counts
+    `2 vies ou plus`, sets a space before a colon and writes decimals with a comma; Czech puts `se` after the verb
+    after `a`. Each pair is (what the page must say, what it said before)."""
+    cases = [
+        ("karak", "de", "regent", "Wirf 1 Würfel und du wirst verflucht, wenn der letzte Würfelwurf 1 bis 3 ist.",
+         "wenn der letzte Würfelwurf 1 bis 3 ist, du wirst verflucht"),
+        ("karak", "de", "house_rules", "auf dem Feld, von dem aus du angegriffen hast, liegen.",
+         "von dem aus du angegriffen hast liegen"),
+        ("karak", "fr", "base", "et que vous avez 2 vies ou plus\u00a0:", "2 ou plus vies"),
+        ("karak", "fr", "base", "si au moins un dé indique 1 et que cet effet", "indique 1 et cet effet"),
+        ("karak", "fr", "base", "- **Exemplaires\u00a0:**", "- **Exemplaires:**"),
+        ("karak", "cs", "base", "- **Hodnota:** 1,5", "- **Hodnota:** 1\\.5"),
+        ("prophecy", "cs", "ancient_races", "vítězstvím a hraje se varianta", "a se hraje varianta"),
+    ]
+    for game, lang, stem, good, bad in cases:
+        text = _read(player, game, lang, stem)
+        assert good in text, (game, lang, stem, good)
+        assert bad not in text, (game, lang, stem, bad)

@@ -55,6 +55,15 @@ class Lexicon:
         value = self.grammar.get(lang, {}).get(part)
         return value if isinstance(value, str) else None
 
+    def decimal(self, text: str, lang: str) -> str:
+        """A number written with a point (`1.5`) in this language's way (`1,5`)."""
+        return text.replace(".", self.pattern(lang, "decimal_sep") or ".")
+
+    def percent(self, share: float, lang: str, digits: int = 1) -> str:
+        """A share (0..1) as a percentage in this language's way: `12.5%`, `12,5 %`."""
+        n = self.decimal(f"{100 * share:.{digits}f}", lang)
+        return (self.pattern(lang, "percent") or "{n} %").replace("{n}", n)
+
     def flag(self, lang: str, name: str) -> bool:
         return bool(self.grammar.get(lang, {}).get(name, False))
 

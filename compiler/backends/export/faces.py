@@ -9,7 +9,10 @@ diacritic of the published languages).
 
 from __future__ import annotations
 
+import hashlib
+import io
 import zlib
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,19 +148,52 @@ def draw_plain(title: str, subtitle: str, w: int, h: int, color: str) -> Image.I
 
 def printed_face(path: Path, w_mm: float, h_mm: float, size: tuple[int, int]) -> Image.Image | None:
     """A print backend PNG with its bleed cut off, scaled to `size`; None if it is missing or unreadable."""
-    if not path.is_file():
-        return None
     try:
-        with Image.open(path) as img:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return _scaled(data, w_mm, h_mm, size)
+
+
+def _scaled(data: bytes, w_mm: float, h_mm: float, size: tuple[int, int]) -> Image.Image | None:
+    try:
+        with Image.open(io.BytesIO(data)) as img:
             img.load()
             dpi = img.info.get("dpi", (300, 300))[0] or 300
             trim_w, trim_h = w_mm / 25.4 * dpi, h_mm / 25.4 * dpi
             bx, by = max(0.0, (img.width - trim_w) / 2), max(0.0, (img.height - trim_h) / 2)
             box = (round(bx), round(by), round(img.width - bx), round(img.height - by))
-            # reduce by whole factors first, then Lanczos: looks the same at these sizes, several times faster
-            return img.convert("RGB").crop(box).resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
+            rgb = img if img.mode == "RGB" else img.convert("RGB")
+            # Cut and scale in one step, each pixel the average of the area it covers (a box filter): for these
+            # reductions by about 2x it looks the same as Lanczos on text and art (compared side by side), at a
+            # third of the cost, which was most of the export's time.
+            return rgb.resize(size, Image.Resampling.BOX, box=box)
     except (OSError, ValueError):
         return None
+
+
+class PrintedFaces:
+    """The print backend's PNGs cut and scaled for one build: an image met again (a shared back, the copies of a
+    card) is decoded and scaled once. The last few distinct images are kept, so memory stays bounded."""
+
+    KEEP = 64
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple[bytes, float, float, tuple[int, int]], Image.Image | None] = OrderedDict()
+
+    def __call__(self, path: Path, w_mm: float, h_mm: float, size: tuple[int, int]) -> Image.Image | None:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        key = (hashlib.blake2b(data, digest_size=16).digest(), w_mm, h_mm, size)
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return self._kept[key]
+        img = self._kept[key] = _scaled(data, w_mm, h_mm, size)
+        if len(self._kept) > self.KEEP:
+            self._kept.popitem(last=False)
+        return img
 
 
 def stat_items(e: Entity) -> list[tuple[str, s.Value]]:

@@ -155,6 +155,7 @@ class TtsExport:
         self.lang = lang
         self.settings = settings
         self.rules = rules
+        self.printed = fc.PrintedFaces()  # print's PNGs, decoded and scaled once per distinct image
         self.loc = Localizer(export_languages(self.game), self.game.fallback)
         self.stem = f"{game}-{lang}"
         self.decks = plan_decks(project, game)
@@ -365,7 +366,7 @@ class TtsExport:
                 if cache is None or not cache.fetch(face_key, face_file):
                     faces = []
                     for e, src in zip(sheet.cards, srcs, strict=True):
-                        face = fc.printed_face(src, *deck.size_mm, cell) if src is not None else None
+                        face = self.printed(src, *deck.size_mm, cell) if src is not None else None
                         faces.append(face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut))
                     hidden = fc.draw_plain(title, "", *cell, color)
                     face_file.write_bytes(sh.png_bytes(sh.compose(faces, hidden, sheet.cols, sheet.rows, cell)))
@@ -377,7 +378,7 @@ class TtsExport:
                 back_key = cache.key("tts-backs", layout, *(h or "" for h in back_hashes)) if cache is not None else ""
                 if cache is None or not cache.fetch(back_key, back_file):
                     back = fc.draw_plain(title, kind_name, *cell, color)
-                    backs = [fc.printed_face(b, *deck.size_mm, cell) if b is not None else None for b in back_srcs]
+                    backs = [self.printed(b, *deck.size_mm, cell) if b is not None else None for b in back_srcs]
                     if sheet.unique_back and all(b is not None for b in backs):
                         image = sh.compose([b for b in backs if b is not None], back, sheet.cols, sheet.rows, cell)
                     else:
@@ -401,14 +402,14 @@ class TtsExport:
             face_key = cache.key("tts-tile", layout, _file_hash(src) or repr(self.face_text(e, deck.kind))) \
                 if cache is not None else ""
             if cache is None or not cache.fetch(face_key, face_file):
-                face = fc.printed_face(src, *deck.size_mm, cell) if src is not None else None
+                face = self.printed(src, *deck.size_mm, cell) if src is not None else None
                 face = face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut)
                 face_file.write_bytes(sh.png_bytes(face))
                 if cache is not None:
                     cache.store(face_key, face_file)
             back_key = cache.key("tts-tile-back", layout, _file_hash(back_src) or "") if cache is not None else ""
             if cache is None or not cache.fetch(back_key, back_file):
-                back = fc.printed_face(back_src, *deck.size_mm, cell) if back_src is not None else None
+                back = self.printed(back_src, *deck.size_mm, cell) if back_src is not None else None
                 back = back or fc.draw_plain(title, kind_name, *cell, color)
                 back_file.write_bytes(sh.png_bytes(back))
                 if cache is not None:

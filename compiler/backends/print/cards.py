@@ -99,7 +99,7 @@ class CardTexts:
             case s.SignedV(value=n):
                 return f"{n:+d}"
             case s.DecimalV(text=t):
-                return t
+                return self.lexicon.decimal(t, self.lang)
             case s.RangeV(lo=lo, hi=hi):
                 return f"{lo}–{hi}"
             case s.DiceV(count=c, sides=d):

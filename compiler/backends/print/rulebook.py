@@ -20,7 +20,7 @@ from cardc.backends.print.templates import Element
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfmetrics import registerFontFamily
+from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
 from reportlab.platypus import (
     BaseDocTemplate,
     CondPageBreak,
@@ -29,17 +29,30 @@ from reportlab.platypus import (
     KeepTogether,
     PageBreak,
     PageTemplate,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
 )
-from reportlab.platypus.tableofcontents import TableOfContents
+from reportlab.platypus import (
+    Paragraph as _Paragraph,
+)
 
 FACE_HEIGHT = 42.0  # mm: faces are shown at most this tall (smaller cards at their real size)
 
 # (front elements, back elements or None, trim w, trim h, round, image resolver) per entity key
 Faces = dict[str, tuple[tuple[Element, ...], tuple[Element, ...] | None, float, float, bool, ImageResolver]]
+
+
+class Paragraph(_Paragraph):  # type: ignore[misc]
+    """A paragraph that breaks its lines once per width: tables measure a cell's paragraphs several times over
+    (for the row heights, again to draw them, again on a split), always at the column's width."""
+
+    def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
+        if getattr(self, "_wrapped", None) == avail_w and hasattr(self, "blPara"):  # a split drops blPara
+            return self.width, self.height
+        size: tuple[float, float] = super().wrap(avail_w, avail_h)
+        self._wrapped = avail_w if size[0] == avail_w else None  # not when it found no room at all
+        return size
 
 
 class FaceImage(Flowable):  # type: ignore[misc]
@@ -77,8 +90,91 @@ class FaceImage(Flowable):  # type: ignore[misc]
         c.restoreState()
 
 
+class _Contents(Flowable):  # type: ignore[misc]
+    """The table of contents, laid out in the same pass as the pages it lists.
+
+    Its entries (every heading) are known before the layout, so it takes its final size at once; only the page
+    numbers are not known yet where it is drawn. So the dot leaders and page numbers of each contents page are
+    one PDF form, placed on that page by name and defined once all pages are laid out (`finish`); the dots are
+    those reportlab's `TableOfContents` draws. (That class lays the whole document out again until the numbers
+    settle: three passes.)"""
+
+    def __init__(self, entries: list[tuple[int, str, str]], styles: list[ParagraphStyle]) -> None:
+        super().__init__()
+        self.entries, self.styles = entries, styles
+        self.placed: dict[int, list[tuple[int, float, float, float]]] = {}  # page -> (entry, x, y, room), absolute
+        self._table: Table | None = None
+        self._avail = 0.0
+
+    def _style(self, level: int) -> ParagraphStyle:
+        return self.styles[min(level, len(self.styles) - 1)]
+
+    def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
+        self._avail = avail_w
+        self.canv.setNamedCB("cardc_toc_end", self._end)
+        if self._table is None:
+            rows = []
+            for i, (level, text, key) in enumerate(self.entries):
+                style = self._style(level)
+                if style.spaceBefore:
+                    rows.append([Spacer(1, style.spaceBefore)])
+                rows.append([Paragraph(f'<a href="#{escape(key)}">{escape(text)}</a>'
+                                       f'<onDraw name="cardc_toc_end" label="{i}"/>', style)])
+            self._table = Table(rows or [[Spacer(1, 1)]], colWidths=(avail_w,), style=TableStyle([
+                ("VALIGN", (0, 0), (-1, -1), "TOP"), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0)]))
+        w, h = self._table.wrapOn(self.canv, avail_w, avail_h)
+        return w, h
+
+    def split(self, avail_w: float, avail_h: float) -> list[Flowable]:
+        self.wrap(avail_w, avail_h)
+        assert self._table is not None
+        return list(self._table.splitOn(self.canv, avail_w, avail_h))
+
+    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
+        assert self._table is not None
+        self._table.drawOn(canvas, x, y, _sW)
+
+    def _end(self, canvas: Any, kind: str, label: str) -> None:
+        """Where an entry's text ends: remember the place for its leader and number, and link the rest of the line."""
+        i = int(label)
+        x, y = canvas._curr_tx_info["cur_x"], canvas._curr_tx_info["cur_y"]
+        ax, ay = canvas.absolutePosition(x, y)
+        room = max(0.0, self._avail - x)
+        self.placed.setdefault(canvas.getPageNumber(), []).append((i, ax, ay, room))
+        canvas.linkRect("", self.entries[i][2], (x, y, self._avail, y + self._style(self.entries[i][0]).leading),
+                        relative=1)
+
+    @staticmethod
+    def form_name(page: int) -> str:
+        return f"cardc_contents{page}"
+
+    def finish(self, canvas: Any, pages: dict[str, int], size: tuple[float, float]) -> None:
+        """Define each contents page's form: every entry's dots up to its right-aligned page number."""
+        for page, placed in self.placed.items():
+            canvas.beginForm(self.form_name(page), 0, 0, *size)
+            for i, x, y, room in placed:
+                level, _text, key = self.entries[i]
+                style = self._style(level)
+                number = str(pages.get(key, ""))
+                number_w = stringWidth(number, style.fontName, style.fontSize)
+                dot_w = stringWidth(" . ", style.fontName, style.fontSize)
+                dots = max(0, int((room - number_w) / dot_w))
+                tx = canvas.beginText(x + room - dots * dot_w - number_w, y)
+                tx.setFont(style.fontName, style.fontSize)
+                tx.setFillColor(style.textColor)
+                tx.textLine(dots * " . " + number)
+                canvas.drawText(tx)
+            canvas.endForm()
+
+
 class _Doc(BaseDocTemplate):  # type: ignore[misc]
-    """Feeds headings to the table of contents and the PDF outline."""
+    """Feeds headings to the PDF outline and records the page each one lands on (for the contents)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.heading_pages: dict[str, int] = {}
+        self.contents: _Contents | None = None
 
     def afterFlowable(self, flowable: Flowable) -> None:
         level = getattr(flowable, "toc_level", None)
@@ -86,10 +182,16 @@ class _Doc(BaseDocTemplate):  # type: ignore[misc]
             return
         text = flowable.getPlainText()
         key = getattr(flowable, "toc_key", None)
-        self.notify("TOCEntry", (level, text, self.page, key))
         if key:
+            self.heading_pages.setdefault(key, self.page)
             self.canv.bookmarkPage(key)
             self.canv.addOutlineEntry(text, key, level=level, closed=level > 0)
+
+    def afterPage(self) -> None:
+        """On a page of the contents: place the page's numbers (a form defined after the layout)."""
+        page = self.canv.getPageNumber()
+        if self.contents is not None and page in self.contents.placed:
+            self.canv.doForm(self.contents.form_name(page))
 
 
 def _styles() -> dict[str, ParagraphStyle]:
@@ -127,10 +229,13 @@ def _rich(parts: list[dict[str, Any]]) -> str:
     return "".join(out)
 
 
-def _heading(text: str, style: ParagraphStyle, level: int, key: str | None) -> Paragraph:
-    para = Paragraph((f'<a name="{escape(key)}"/>' if key else "") + escape(text), style)
+def _heading(text: str, style: ParagraphStyle, level: int, key: str,
+             entries: list[tuple[int, str, str]]) -> Paragraph:
+    """A heading that is bookmarked, in the outline and listed in the contents (`entries`)."""
+    para = Paragraph(f'<a name="{escape(key)}"/>' + escape(text), style)
     para.toc_level = level
     para.toc_key = key
+    entries.append((level, text, key))
     return para
 
 
@@ -164,21 +269,26 @@ class Rulebook:
             canvas.restoreState()
 
         doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=footer)])
-        toc = TableOfContents(levelStyles=[self.st["toc0"], self.st["toc1"]], dotsMinLevel=0)
+        entries: list[tuple[int, str, str]] = []
+        toc = _Contents(entries, [self.st["toc0"], self.st["toc1"]])
         story: list[Flowable] = [Paragraph(escape(title), self.st["title"]),
                                  Paragraph(escape(self.strings.get("contents", "Contents")), self.st["h2"]), toc,
                                  PageBreak()]
         for index, page in enumerate(pages):
             if index:
                 story.append(CondPageBreak(80 * mm))
-            story.append(_heading(page["title"], self.st["h1"], 0, f"page-{page['stem']}"))
+            story.append(_heading(page["title"], self.st["h1"], 0, f"page-{page['stem']}", entries))
             for sec in page["sections"]:
                 if sec.get("title"):
-                    story.append(_heading(sec["title"], self.st["h2"], 1, f"{page['stem']}-{sec['id']}"))
+                    story.append(_heading(sec["title"], self.st["h2"], 1, f"{page['stem']}-{sec['id']}", entries))
                 for block in sec["blocks"]:
                     story.extend(self.block(block))
         path.parent.mkdir(parents=True, exist_ok=True)
-        doc.multiBuild(story)
+        doc._doSave = 0  # the contents' page numbers are drawn after the layout, then the file is saved
+        doc.contents = toc
+        doc.build(story)
+        toc.finish(doc.canv, doc.heading_pages, (pw * mm, ph * mm))
+        doc.canv.save()
         return int(doc.page)
 
     def block(self, b: dict[str, Any]) -> list[Flowable]:
@@ -191,7 +301,8 @@ class Rulebook:
         if kind == "table":
             rows = [[Paragraph(f"<b>{escape(str(h))}</b>", st["cell"]) for h in b["head"]]]
             rows += [[Paragraph(_rich(cell), st["cell"]) for cell in row] for row in b["rows"]]
-            t = Table(rows, repeatRows=1, hAlign="LEFT", splitInRow=1)  # a row taller than a page goes on
+            t = Table(rows, repeatRows=1, hAlign="LEFT", splitInRow=1,  # a row taller than a page goes on
+                      longTableOptimize=1)  # a split measures the rows that fit, not all the rest: linear
             t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.3, colors.Color(0.75, 0.75, 0.75)),
                                    ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.93, 0.91, 0.87)),
                                    ("VALIGN", (0, 0), (-1, -1), "TOP")]))

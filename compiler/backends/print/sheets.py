@@ -15,7 +15,7 @@ from pathlib import Path
 from cardc.backends import BuildOptions
 from cardc.backends.print.cards import CardTexts, image_path
 from cardc.backends.print.imposition import Page, Placement, impose
-from cardc.backends.print.png import encode_png
+from cardc.backends.print.png import render_png
 from cardc.backends.print.presets import CardSize, card_size, known_sizes
 from cardc.backends.print.render import DrawReport, FaceRef, ImageResolver, draw_calibration, draw_face, draw_pages
 from cardc.backends.print.rulebook import Faces
@@ -346,9 +346,8 @@ class PrintBuild:
                 c.showPage()
             c.save()
             pdf = pdfium.PdfDocument(buf.getvalue())
-            scale = self.s.png_dpi / 72.0
             for i in range(len(order)):
-                pngs.append(encode_png(pdf[i].render(scale=scale).to_pil(), self.s.png_dpi))
+                pngs.append(render_png(pdf[i], self.s.png_dpi))
             pdf.close()
         if not keys:
             return

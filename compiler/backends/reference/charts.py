@@ -7,6 +7,7 @@ Numbers are formatted with fixed decimals, so the same data gives the same bytes
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -31,6 +32,8 @@ class Chart:
     bars: tuple[tuple[Bar | None, ...], ...]  # [row][series]
     reference: float | None = None  # a dashed line (e.g. the fair share 1/players)
     reference_label: str = ""
+    percent: Callable[[float], str] = lambda share: f"{100 * share:.1f} %"  # in the page's language
+    colon: str = ":"  # French puts a space before it
 
 
 def _f(x: float) -> str:
@@ -91,7 +94,8 @@ def bar_chart(chart: Chart) -> str:
                 continue
             y = gy + s * bar_h
             colour = PALETTE[s % len(PALETTE)]
-            tip = f"{label}, {chart.series[s]}: {100 * bar.value:.1f} % ({100 * bar.low:.1f}-{100 * bar.high:.1f})"
+            tip = (f"{label}, {chart.series[s]}{chart.colon} {chart.percent(bar.value)} "
+                   f"({chart.percent(bar.low)}–{chart.percent(bar.high)})")
             out.append(f'<rect x="{_f(x0)}" y="{_f(y + 1)}" width="{_f(xs(bar.value) - x0)}" '
                        f'height="{_f(bar_h - 2)}" fill="{colour}"><title>{escape(tip)}</title></rect>')
             cy = y + bar_h / 2

@@ -197,7 +197,7 @@ class RefContext:
         if isinstance(v, s.BoolV):
             return [{"t": "✓" if v.value else "–"}]
         if isinstance(v, s.DecimalV):
-            return [{"t": v.text}]
+            return [{"t": self.gen.lexicon.decimal(v.text, self.lang)}]
         if isinstance(v, s.StrV):
             return [{"t": v.value}]
         if isinstance(v, s.IconV):

@@ -347,9 +347,9 @@ def _name_link(ctx: RefContext, ident: str | None, fallback: str = "") -> Rich:
     return [ctx.link(e)] if e is not None else _t(fallback or (ident or "-"))
 
 
-def _percent(cell: dict[str, Any] | None) -> Rich:
+def _percent(ctx: RefContext, cell: dict[str, Any] | None) -> Rich:
     win = (cell or {}).get("win", {}).get("decimal")
-    return _t("?" if win is None else f"{100 * float(win):.1f} %")
+    return _t("?" if win is None else ctx.gen.lexicon.percent(float(win), ctx.lang))
 
 
 def _provisional_list(ctx: RefContext, notes: list[str] | None) -> list[Block]:
@@ -375,10 +375,11 @@ def _fight_table(ctx: RefContext, i: int, table: dict[str, Any]) -> dict[str, An
         return f"{name} ({', '.join(values)})" if values else name
 
     rows = [[_name_link(ctx, row.get("fighter"), row.get("name", "")),
-             *(_percent(row["cells"].get(o["id"])) for o in opponents)] for row in table["rows"]]
+             *(_percent(ctx, row["cells"].get(o["id"])) for o in opponents)] for row in table["rows"]]
     variants = ", ".join(_label(ctx, v, v) for v in table.get("variants", [])) or ctx.s("none")
     loadout = ", ".join(_label(ctx, x, x) for x in table.get("items", [])) or ctx.s("none")
-    title = f"{ctx.s('loadout')}: {loadout}; {ctx.s('variants')}: {variants}"
+    colon = ctx.s("colon")
+    title = f"{ctx.s('loadout')}{colon} {loadout}; {ctx.s('variants')}{colon} {variants}"
     blocks: list[Block] = [{"type": "table", "head": [ctx.s("name"), *map(head, opponents)], "rows": rows}]
     return {"id": f"table-{i + 1}", "title": title, "blocks": blocks + _provisional_list(ctx, table.get("provisional"))}
 
@@ -386,12 +387,12 @@ def _fight_table(ctx: RefContext, i: int, table: dict[str, Any]) -> dict[str, An
 def _duel_table(ctx: RefContext, i: int, table: dict[str, Any]) -> dict[str, Any]:
     fighters = table.get("fighters", [])
     rows = [[_name_link(ctx, row.get("fighter"), row.get("name", "")),
-             *(_percent(row["cells"][f.get("id")]) if f.get("id") in row.get("cells", {}) else _t("-")
+             *(_percent(ctx, row["cells"][f.get("id")]) if f.get("id") in row.get("cells", {}) else _t("-")
                for f in fighters)] for row in table.get("rows", [])]
     head = [ctx.s("name"), *(_label(ctx, f.get("id"), f.get("name", "")) for f in fighters)]
     by = ", ".join(_label(ctx, b, b) for b in [table.get("by"), *table.get("also_by", [])] if b)
     loadout = ", ".join(_label(ctx, x, x) for x in table.get("items", [])) or ctx.s("none")
-    title = f"{by}; {ctx.s('loadout')}: {loadout}"
+    title = f"{by}; {ctx.s('loadout')}{ctx.s('colon')} {loadout}"
     blocks: list[Block] = [{"type": "table", "head": head, "rows": rows}]
     return {"id": f"duel-{i + 1}", "title": title, "blocks": blocks + _provisional_list(ctx, table.get("provisional"))}
 

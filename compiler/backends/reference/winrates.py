@@ -61,6 +61,10 @@ def sections(ctx: RefContext) -> list[dict[str, Any]]:
     if data is None:
         return []
     lang = ctx.lang
+
+    def pct(share: float) -> str:
+        return ctx.gen.lexicon.percent(share, lang, digits=0)
+
     out: list[dict[str, Any]] = [{"id": "winrates", "title": word(lang, "winrates"), "blocks": [
         {"type": "p", "rich": [{"t": word(lang, "winrates_intro", games=data["games_per_cell"], bot=data["bot"],
                                           seed=data["seed"])}]}]}]
@@ -82,14 +86,15 @@ def sections(ctx: RefContext) -> list[dict[str, Any]]:
                     cells_text.append([{"t": "-"}])
                 else:
                     row_bars.append(Bar(h["win_rate"], h["ci95"][0], h["ci95"][1]))
-                    cells_text.append([{"t": f"{100 * h['win_rate']:.0f} % ({100 * h['ci95'][0]:.0f}–"
+                    cells_text.append([{"t": f"{pct(h['win_rate'])} ({100 * h['ci95'][0]:.0f}–"
                                              f"{100 * h['ci95'][1]:.0f})"}])
             bars.append(tuple(row_bars))
             rows.append(cells_text)
-        title = f"{word(lang, 'winrates')}: {word(lang, 'winrates_players', n=n)}"
+        title = f"{word(lang, 'winrates')}{ctx.s('colon')} {word(lang, 'winrates_players', n=n)}"
         svg = bar_chart(Chart(title, word(lang, "win_rate_axis"), tuple(_name(ctx, h) for h in heroes), series,
-                              tuple(bars), 1 / n, word(lang, "fair_share")))
-        capped = ", ".join(f"{_setup_name(ctx, s)} {100 * cells[s['id']]['turn_cap']['share']:.0f} %"
+                              tuple(bars), 1 / n, word(lang, "fair_share"),
+                              percent=lambda x: ctx.gen.lexicon.percent(x, lang), colon=ctx.s("colon")))
+        capped = ", ".join(f"{_setup_name(ctx, s)} {pct(cells[s['id']]['turn_cap']['share'])}"
                            for s in setups)
         out.append({"id": f"winrates-{n}p", "title": word(lang, "winrates_players", n=n), "blocks": [
             {"type": "figure", "src": f"winrates-{n}p.svg", "alt": title, "svg": svg},
