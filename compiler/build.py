@@ -363,7 +363,8 @@ class BackendCrashed(RuntimeError):
     """A backend running in a process of its own raised: what it raised and its traceback, for the crash report."""
 
     def __init__(self, backend: str, message: str, trace: str) -> None:
-        super().__init__(f"backend {backend}: {message}\n{trace}".rstrip())
+        super().__init__(f"backend {backend}: {message}")
+        self.trace = trace  # the child's traceback: the crash report carries it, the one-line message does not
 
 
 def _backend_process(conn: Any, write: Writer, project: Project, part: Path, options: BuildOptions,

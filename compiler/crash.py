@@ -31,7 +31,7 @@ def handle(exc: BaseException, argv: Sequence[str] | None) -> int:
         print(f"cardc: error:{where} {exc.strerror or exc}", file=sys.stderr)
         return ENVIRONMENT_ERROR
     report = write_report(exc, argv)
-    detail = printable(str(exc))
+    detail = printable(str(exc).strip().split("\n", 1)[0])
     if len(detail) > 200:
         detail = detail[:200] + "..."
     where = f"report written to {report}" if report else "no report could be written"
@@ -50,6 +50,9 @@ def write_report(exc: BaseException, argv: Sequence[str] | None) -> str | None:
             f.write(f"command: {list(sys.argv[:1]) + list(argv if argv is not None else sys.argv[1:])!r}\n")
             f.write(f"cwd: {os.getcwd()}\n\n")
             f.write("".join(traceback.format_exception(exc)))
+            trace = getattr(exc, "trace", None)  # where a child process raised (a backend run in parallel)
+            if isinstance(trace, str) and trace:
+                f.write(f"\nin the child process:\n{trace}")
         return path
     except (OSError, ValueError, MemoryError, RecursionError):  # a courtesy: failing must not hide the error line
         return None

@@ -7,12 +7,15 @@ order of the list, and a crash in a child process leaves the previous output unt
 
 from __future__ import annotations
 
+import io
 import json
+import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
-from cardc import backends
+from cardc import backends, crash
 from cardc import build as build_module
 from cardc.backends import BuildOptions
 from cardc.build import MARKER, BackendCrashed, build
@@ -102,10 +105,19 @@ def test_crash_in_a_child_changes_nothing(tmp_path: Path, bundled: FrontEndResul
     build(bundled.project, out, BuildOptions(jobs=2))
     before = tree_hashes(out)
     monkeypatch.setattr(backends, "BACKENDS", [("alone", _alone), ("crash", _crash)])
-    with pytest.raises(BackendCrashed, match="backend crash: ValueError: broken backend"):
+    with pytest.raises(BackendCrashed, match="backend crash: ValueError: broken backend") as raised:
         build(bundled.project, out, BuildOptions(jobs=2))
     assert tree_hashes(out) == before
     assert leftovers(out) == []
+    # the user's line is one line without the child's traceback; the report file carries the traceback
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    assert crash.handle(raised.value, ["build"]) == crash.INTERNAL_ERROR
+    line = err.getvalue()
+    assert line.count("\n") == 1 and "Traceback" not in line and "ValueError: broken backend" in line
+    report = next(tmp_path.glob("cardc-internal-error-*.txt")).read_text(encoding="utf-8")
+    assert "in the child process:" in report and "_crash" in report
 
 
 def test_real_backends_in_parallel_match_serial(tmp_path: Path, bundled: FrontEndResult) -> None:

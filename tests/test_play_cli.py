@@ -30,7 +30,10 @@ def test_a_game_is_told_turn_by_turn_and_ends_with_the_winner(capsys: pytest.Cap
     assert any(line.startswith("--- turn 1: ") for line in lines)
     assert any(" fights " in line and " dice " in line and " total " in line for line in lines)
     assert any(" reveals " in line for line in lines) and any("drawn from the bag" in line for line in lines)
-    assert lines[-1].startswith("Winner: ") and "ended the game (Dragon)" in out
+    end = next(i for i, line in enumerate(lines) if line.startswith("Winner: "))
+    assert "ended the game (Dragon)" in out and lines[end - 1].startswith("Treasure: ")
+    assert lines[end + 1] == "Provisional values this game rested on:"  # what the game rested on, after it
+    assert lines[end + 2:] and all(line.startswith("- ") for line in lines[end + 2:])
     again = _run(capsys, "--players", "3", "--seed", "5")[1]
     assert again == out  # the same seed gives the same game
 

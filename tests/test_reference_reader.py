@@ -28,15 +28,18 @@ from reference_reader import ExportGame, play_from_export  # noqa: E402 - needs 
 READER = Path(__file__).parent / "reference_reader"
 SCHEMA = Path(__file__).resolve().parent.parent / "dsl" / "schemas" / "export.schema.json"
 
-# (players, seed, expansions, variants): the base game, Karak with Regent, and house-rule variants.
+# (game, players, seed, expansions, variants): Karak's base game, with Regent, and house-rule variants; Prophecy's
+# base game (its stand-in main-board turn) and with the Dragon Realm and the Ancient Races.
 GAMES = [
-    (3, 5, (), ()),
-    (2, 2, (), ()),
-    (3, 7, ("regent",), ()),
-    (2, 4, ("regent",), ("lord_of_karak",)),
-    (2, 11, (), ("critical_hits",)),
-    (3, 8, (), ("hero_duel", "stronger_dragon")),
-    (4, 3, ("regent",), ("lord_of_karak", "hero_duel", "critical_hits", "stronger_dragon")),
+    ("karak", 3, 5, (), ()),
+    ("karak", 2, 2, (), ()),
+    ("karak", 3, 7, ("regent",), ()),
+    ("karak", 2, 4, ("regent",), ("lord_of_karak",)),
+    ("karak", 2, 11, (), ("critical_hits",)),
+    ("karak", 3, 8, (), ("hero_duel", "stronger_dragon")),
+    ("karak", 4, 3, ("regent",), ("lord_of_karak", "hero_duel", "critical_hits", "stronger_dragon")),
+    ("prophecy", 3, 2, (), ()),
+    ("prophecy", 2, 1, ("dragon_realm", "ancient_races"), ()),
 ]
 
 
@@ -47,9 +50,10 @@ def exports(bundled: FrontEndResult) -> dict[str, dict[str, Any]]:
 
 
 def _cardc_play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], bundled: FrontEndResult,
-                players: int, seed: int, expansions: tuple[str, ...], variants: tuple[str, ...]) -> dict[str, Any]:
+                players: int, seed: int, expansions: tuple[str, ...], variants: tuple[str, ...],
+                game: str = "karak") -> dict[str, Any]:
     monkeypatch.setattr(cli, "_front", lambda paths: bundled)
-    argv = ["play", "--game", "karak", "--players", str(players), "--seed", str(seed), "--json"]
+    argv = ["play", "--game", game, "--players", str(players), "--seed", str(seed), "--json"]
     for exp in expansions:
         argv += ["--expansion", exp]
     if variants:
@@ -58,13 +62,13 @@ def _cardc_play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[s
     return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize(("players", "seed", "expansions", "variants"), GAMES)
+@pytest.mark.parametrize(("game", "players", "seed", "expansions", "variants"), GAMES)
 def test_the_reader_replays_the_same_game_as_cardc_play(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], bundled: FrontEndResult,
-        exports: dict[str, dict[str, Any]], players: int, seed: int, expansions: tuple[str, ...],
+        exports: dict[str, dict[str, Any]], game: str, players: int, seed: int, expansions: tuple[str, ...],
         variants: tuple[str, ...]) -> None:
-    want = _cardc_play(monkeypatch, capsys, bundled, players, seed, expansions, variants)
-    got = json.loads(json.dumps(play_from_export(exports["karak"], players=players, seed=seed,
+    want = _cardc_play(monkeypatch, capsys, bundled, players, seed, expansions, variants, game)
+    got = json.loads(json.dumps(play_from_export(exports[game], players=players, seed=seed,
                                                  expansions=expansions, variants=variants)))
     assert not want["capped"] and want["winners"] and len(want["log"]) > 100
     for key in want:
@@ -92,7 +96,7 @@ def test_the_same_decisions_are_asked_at_the_same_choice_points(bundled: FrontEn
     """Choice points are named as the schema says, in effects too: a bot sees the same game either way."""
     from cardc_runtime.engine import SensibleBot, play_game
 
-    players, seed, expansions, variants = GAMES[-1]
+    _, players, seed, expansions, variants = GAMES[6]  # Karak with everything
     rules = load_games(bundled.project)["karak"].ruleset(expansions + ("house_rules",))
     compiled, read = Recorder(SensibleBot(seed)), Recorder(SensibleBot(seed))
     game = play_from_export(exports["karak"], players=players, seed=seed, expansions=expansions,

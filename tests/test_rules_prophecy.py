@@ -46,7 +46,8 @@ def test_elf_paladin_starts_4_5_and_holds_at_most_8_11() -> None:
 def test_race_modifiers_come_from_the_race_card() -> None:
     s = sheet(stripped("elf_card", game="prophecy"), "paladin", "elf_card")
     assert (s.start["strength"], s.maximum["will"]) == (5, 10)  # the paladin alone
-    assert sheet(rules("prophecy"), "ranger").start["strength"] is None  # unknown stays unknown
+    assert sheet(rules("prophecy"), "ranger", "human_card").start["strength"] is None  # an unknown modifier: unknown
+    assert sheet(rules("prophecy"), "ranger").provisional  # the ranger's stand-in stones say they are provisional
 
 
 @pytest.mark.parametrize(("expansions", "variants", "limit"), [

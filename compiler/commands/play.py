@@ -20,6 +20,7 @@ from cardc.diagnostics import did_you_mean
 
 TEXT_PATH = Path(__file__).with_name("play_text.yaml")
 LANGS = ("en", "cs", "sk", "de", "pl", "fr")
+MAX_SEATS = 8  # players of a game whose set-up deals the characters (its decks may hold fewer)
 
 
 class PlayError(Exception):
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace, front: Callable[[list[Path]], Any],
     except PlayError as e:
         print(f"cardc play: error: {e}", file=sys.stderr)
         return 2
-    from cardc_runtime.engine import play_game
+    from cardc_runtime.engine import SetupError, play_game
 
     out = Renderer(rules, args.lang)
     printed = [0]
@@ -83,8 +84,12 @@ def run(args: argparse.Namespace, front: Callable[[list[Path]], Any],
         if live:
             flush(ctx)
 
-    game = play_game(rules, heroes, variants=variants, seed=args.seed, bots=bots, turn_cap=args.turn_cap,
-                     keep_log=True, on_turn=on_turn)
+    try:
+        game = play_game(rules, heroes, variants=variants, seed=args.seed, bots=bots, turn_cap=args.turn_cap,
+                         keep_log=True, on_turn=on_turn)
+    except SetupError as e:
+        print(f"cardc play: error: {e}", file=sys.stderr)
+        return 2
     if args.json:
         data = {"game": args.game, "seed": args.seed, "heroes": heroes, "variants": list(variants),
                 "expansions": list(rules.modules), **game.as_json(),
@@ -129,6 +134,12 @@ def _prepare(project: Any, args: argparse.Namespace) -> tuple[Any, list[str], tu
     if "setup" not in rules.procedures or "turn" not in rules.procedures:
         raise PlayError(f"`{args.game}` declares no procedures `setup` and `turn`: it cannot be played yet")
     pool = [e.id for e in rules.of_kind("hero") if e.parent is None]
+    if not pool:  # the players' characters are dealt by the set-up (a draft of cards), not picked here
+        if args.heroes:
+            raise PlayError(f"`{args.game}` has no heroes to pick: its set-up deals each player a character")
+        if not 1 <= args.players <= MAX_SEATS:
+            raise PlayError(f"--players must be 1 to {MAX_SEATS}")
+        return rules, [f"p{i}" for i in range(1, args.players + 1)], variants
     if args.heroes:
         heroes = [h.strip() for h in args.heroes.split(",") if h.strip()]
         for h in heroes:
@@ -155,6 +166,10 @@ class Renderer:
     def name(self, x: Any) -> str:
         if isinstance(x, str):
             e = self.rules.get(x)
+            if e is None and "#" in x:  # a field or place of a kind of place: `path#2`
+                base, _, n = x.partition("#")
+                e = self.rules.get(base)
+                return f"{e.label(self.lang)} {n}" if e is not None else x
             return e.label(self.lang) if e is not None else x
         if isinstance(x, tuple | list):
             if len(x) == 2 and all(isinstance(i, int) for i in x):
@@ -216,9 +231,16 @@ class Renderer:
             inner = game.reason[len("the game ended ("):game.reason.index(")")]
             hero, source = inner.split(" by ", 1)
             out.append(self.word("ended_by", hero=self.name(hero), source=self.name(source)))
-        scores = ", ".join(f"{self.name(h)} {s:g}" for h, s in sorted(game.scores.items(), key=lambda kv: -kv[1]))
-        out.append(self.word("scores", scores=scores))
-        out.append(self.word("winner", winners=", ".join(self.name(w) for w in game.winners)))
+        winners = ", ".join(self.name(w) for w in game.winners)
+        if "; score " in game.reason or game.reason.startswith("score "):  # won by the value of what is held
+            scores = ", ".join(f"{self.name(h)} {s:g}" for h, s in sorted(game.scores.items(), key=lambda kv: -kv[1]))
+            out.append(self.word("scores", scores=scores))
+            out.append(self.word("winner", winners=winners))
+        else:
+            out.append(self.word("winner_by", winners=winners, reason=game.reason.rsplit("; ", 1)[-1]))
+        if game.provisional:
+            out.append(self.word("provisional"))
+            out += [f"- {note}" for note in game.provisional]
         return [o.rstrip() for o in out]
 
 

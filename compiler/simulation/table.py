@@ -94,9 +94,12 @@ class Table:
         self.bot = resolve_bot(job.bot)
 
     def draw_heroes(self, seed: int) -> list[str]:
-        """The job's heroes, or `players` heroes drawn by the game's seed."""
+        """The job's heroes, or `players` heroes drawn by the game's seed; for a game without heroes (its
+        set-up deals each player a character) the seats `p1`, `p2`, ..."""
         if self.job.heroes:
             return list(self.job.heroes)
+        if not self.heroes:
+            return seats(self.job.players)
         return random.Random(seed ^ 0x5EA7).sample(self.heroes, self.job.players)
 
     def play(self, index: int, seed: int) -> GameRecord:
@@ -108,6 +111,14 @@ class Table:
         result = play_game(self.rules, heroes, variants=self.job.variants, seed=seed, bots=bots,
                            turn_cap=self.job.turn_cap or DEFAULT_TURN_CAP)
         return record_of(index, seed, result)
+
+
+MAX_SEATS = 8  # players of a game whose set-up deals the characters (its decks may seat fewer)
+
+
+def seats(players: int) -> list[str]:
+    """The seats of a game whose set-up deals each player its character."""
+    return [f"p{i}" for i in range(1, players + 1)]
 
 
 def record_of(index: int, seed: int, result: Any) -> GameRecord:
@@ -148,8 +159,6 @@ def validate(job: Job) -> Job:
         check("variant", v, sorted(options.variants))
     rules = load_package(job).ruleset(in_play(job))
     heroes = [e.id for e in rules.of_kind("hero")]
-    if not heroes:
-        raise TableError(f"`{job.game}` has no heroes to play")
     if "turn" not in getattr(rules, "procedures", {}):
         raise TableError(f"`{job.game}` declares no procedure `turn`, so it cannot be played whole")
     for h in job.heroes:
@@ -159,7 +168,12 @@ def validate(job: Job) -> Job:
         raise TableError(f"--heroes names {len(job.heroes)} heroes for {players} players")
     if len(set(job.heroes)) != len(job.heroes):
         raise TableError("--heroes names a hero twice")
-    if not 1 <= players <= len(heroes):
+    if not heroes:  # the set-up deals the characters: seats only
+        if job.heroes:
+            raise TableError(f"`{job.game}` has no heroes to pick: its set-up deals each player a character")
+        if not 1 <= players <= MAX_SEATS:
+            raise TableError(f"--players must be 1 to {MAX_SEATS}")
+    elif not 1 <= players <= len(heroes):
         raise TableError(f"{players} players cannot play: `{job.game}` with these expansions has "
                          f"{len(heroes)} heroes")
     if job.turn_cap is not None and job.turn_cap < 1:

@@ -285,7 +285,13 @@ class ExportGame:
 
     def _procedure_runner(self, p: Json) -> Callable[[Context], None]:
         interp, points = self.interp, procedure_points(p["name"], p["body"])
-        return lambda ctx: interp.run(ctx, p["body"], points, [])
+        notes = _notes_in(p["body"])
+
+        def run(ctx: Context) -> None:
+            if notes:  # a provisional value in a procedure: every run says so, as an effect's does
+                ctx.provisional.update(notes)
+            interp.run(ctx, p["body"], points, [])
+        return run
 
     # ---- the ruleset ------------------------------------------------------------------
 
@@ -316,17 +322,24 @@ class ExportGame:
 
 def _collect_notes(fx: Json, notes: list[str]) -> None:
     """The notes of every provisional value an effect uses (its results rest on them)."""
+    notes.extend(_notes_in(fx["condition"]) + _notes_in(fx["body"]))
+
+
+def _notes_in(x: Any) -> list[str]:
+    """The notes of every provisional value in a piece of the export, in order, each once."""
+    found: list[str] = []
+
     def walk(x: Any) -> None:
         if isinstance(x, dict):
             if x.get("type") == "provisional":
-                notes.append(x["note"])
+                found.append(x["note"])
             for v in x.values():
                 walk(v)
         elif isinstance(x, list):
             for v in x:
                 walk(v)
-    walk(fx["condition"])
-    walk(fx["body"])
+    walk(x)
+    return list(dict.fromkeys(found))
 
 
 def _end_runner(interp: Interpreter, cond: Json) -> Callable[[Context], bool]:
@@ -334,7 +347,13 @@ def _end_runner(interp: Interpreter, cond: Json) -> Callable[[Context], bool]:
 
 
 def _winner_runner(interp: Interpreter, call: Json) -> Callable[[Context], None]:
-    return lambda ctx: interp.call(ctx, call, [])
+    notes = _notes_in(call)
+
+    def run(ctx: Context) -> None:
+        if notes:
+            ctx.provisional.update(notes)
+        interp.call(ctx, call, [])
+    return run
 
 
 def play_from_export(doc: Json, *, players: int = 2, seed: int = 1, expansions: Sequence[str] = (),
@@ -353,7 +372,8 @@ def play_from_export(doc: Json, *, players: int = 2, seed: int = 1, expansions: 
     rules = game.ruleset(tuple(chosen))
     if heroes is None:
         pool = [e.id for e in rules.of_kind("hero") if e.parent is None]
-        heroes = random.Random(seed).sample(pool, players)
+        # without heroes the set-up deals each player (seat p1, p2, ...) its character
+        heroes = random.Random(seed).sample(pool, players) if pool else [f"p{i}" for i in range(1, players + 1)]
     result = play_game(rules, list(heroes), variants=tuple(dict.fromkeys(variants)), seed=seed, turn_cap=turn_cap,
                        keep_log=True, default_bot=default_bot)
     return {"game": game.game, "seed": seed, "heroes": list(heroes), "variants": list(dict.fromkeys(variants)),

@@ -310,6 +310,8 @@ def _procedure_sources(catalogue: Catalogue, procs: list[m.Procedure | m.EndRule
             body = ["    " + w.call(p.call)]
             kind, name = "winner", "winner"
         ret = "bool" if kind == "end" else "None"
+        if w.notes:  # a provisional value in a procedure: every run says so, as an effect's does
+            body = [f"    ctx.provisional.update({lit(tuple(dict.fromkeys(w.notes)), 4, 27)})", *body]
         funcs.append("\n".join([f"def {fname}(ctx: Context) -> {ret}:", docstring(doc, 4), *body]))
         registry.append(f"    ProcedureDef({name!r}, {fname}, {kind!r}, MODULE),")
     return funcs, registry

@@ -68,6 +68,12 @@ def _slot(ctx: Context, item: str) -> str:
     return slot
 
 
+# Option names (of a content's `choose`) that a purposeful player usually takes when they are offered, and how
+# often: going on rather than back, fighting for the goal, learning when it can. Names, not games.
+_PURPOSE = (("final_battle", 0.9), ("forward", 0.85), ("enter", 0.85), ("train", 0.6), ("attack", 0.35),
+            ("use_it", 0.7))
+
+
 class SensibleBot(RandomBot):
     """A bot that plays with purpose, knowing no game: it explores and walks towards the nearest monster it
     expects to beat (by the `strength` and `attack` attributes), takes items that add attack, and otherwise
@@ -103,6 +109,9 @@ class SensibleBot(RandomBot):
             return max(range(len(opts)), key=lambda i: self._attack(ctx, str(opts[i])))
         if point == "take_reward":
             return opts.index(True) if True in opts else 0
+        for want, p in _PURPOSE:  # a named option that makes progress, when the choice offers one
+            if want in opts and self.rng.random() < p:
+                return opts.index(want)
         return self.rng.randrange(len(opts))
 
     def _worth_taking(self, ctx: Context, who: str) -> bool:
@@ -214,6 +223,10 @@ def _distances_from(play: Play, goals: set[tuple[int, int]],
     return dist
 
 
+class SetupError(RuntimeError):
+    """The content's set-up cannot seat the players asked for (a deck deals too few characters)."""
+
+
 class BotInputs(Inputs):
     """Dice from a seeded generator; every choice asked of the bot of the player who decides."""
 
@@ -266,6 +279,7 @@ class GameResult:
     decisions: int = 0
     log: list[tuple[Any, ...]] = field(default_factory=list)
     message: str = ""
+    provisional: list[str] = field(default_factory=list)  # every provisional value the game rested on
 
     def as_json(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "log"}
@@ -273,13 +287,17 @@ class GameResult:
 
 def new_game(rules: Ruleset, heroes: Sequence[str], variants: Sequence[str] = (), inputs: Inputs | None = None,
              facts: dict[str, Any] | None = None) -> Context:
-    """A table ready to play (the procedure `setup` not yet run): one character per hero, seats in order."""
-    for hero in heroes:
-        make_hero(rules, hero)
-    chars = {h: make_hero(rules, h) for h in heroes}
+    """A table ready to play (the procedure `setup` not yet run): one character per hero, seats in order. A
+    seat that names no hero of the content is a player whose character its set-up deals (e.g. a draft)."""
+    chars = {h: make_hero(rules, h) if _is_hero(rules, h) else Character(h) for h in heroes}
     ctx = Context(rules, inputs or Inputs(), frozenset(variants), {"players": len(heroes), **(facts or {})}, chars)
     ctx.play = Play(order=list(heroes), current=heroes[0])
     return ctx
+
+
+def _is_hero(rules: Ruleset, ident: str) -> bool:
+    entity = rules.get(ident)
+    return entity is not None and entity.is_a("hero")
 
 
 def play_turn(ctx: Context, who: str) -> None:
@@ -328,7 +346,12 @@ def play_game(rules: Ruleset, heroes: Sequence[str], *, variants: Sequence[str] 
     capped = False
     message = ""
     try:
-        ctx.run_procedure("setup")
+        try:
+            ctx.run_procedure("setup")
+        except RuntimeError as e:
+            if isinstance(e, TurnCap):
+                raise
+            raise SetupError(f"the set-up of {rules.game} failed for {len(heroes)} players: {e}") from None
         order = play.order
         index = order.index(play.current)
         while not ended(ctx):
@@ -372,6 +395,7 @@ def play_game(rules: Ruleset, heroes: Sequence[str], *, variants: Sequence[str] 
         decisions=inputs.decisions,
         log=ctx.log if keep_log else [],
         message=message,
+        provisional=sorted(ctx.provisional),
     )
 
 
@@ -398,5 +422,5 @@ def holders(ctx: Context, item: str) -> int:
     return held + lying
 
 
-__all__ = ["Bot", "BotInputs", "Character", "GameResult", "RandomBot", "SensibleBot", "View", "new_game",
-           "play_game", "play_turn"]
+__all__ = ["Bot", "BotInputs", "Character", "GameResult", "RandomBot", "SensibleBot", "SetupError", "View",
+           "new_game", "play_game", "play_turn"]

@@ -1790,6 +1790,7 @@ def end_when_1(ctx: Context) -> bool:
 
 def winner_by(ctx: Context) -> None:
     """`winner by declare_winner(ties=shared)` (karak/base/play.cardc:129)."""
+    ctx.provisional.update(('R1 declares several winners on a remaining tie; no rule text seen',))
     v.declare_winner(ctx, ties='shared')
 
 

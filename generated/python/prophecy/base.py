@@ -485,7 +485,10 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('sphere',),
         module='base',
         name={'cs': 'Astrální sféra', 'en': 'Astral sphere'},
-        attrs={'note': 'the five spheres are not told apart by the seed; one entity stands for all of them'},
+        attrs={
+            'note': 'the five spheres are not told apart by the seed; one entity stands for all of them',
+            'places': 5,
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -585,6 +588,44 @@ ENTITIES: tuple[EntityData, ...] = (
         copies=None,
     ),
     EntityData(
+        id='fight_losses',
+        kind='rule',
+        kinds=('rule',),
+        module='base',
+        name={'cs': 'Prohraný souboj', 'en': 'A lost fight'},
+        attrs={
+            'advice': False,
+            'note': (
+                'the seed\'s realm monsters take a life "besides" throwing the loser back, so a lost fight costs '
+                "one; how much it costs on the main board is the base game's rule: a stand-in"
+            ),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#4.nestvury',
+        copies=None,
+    ),
+    EntityData(
+        id='recovery',
+        kind='rule',
+        kinds=('rule',),
+        module='base',
+        name={'cs': 'Zotavení', 'en': 'Recovery'},
+        attrs={
+            'advice': False,
+            'note': (
+                "what happens at 0 strength is the base game's rule, not in the seeds: a stand-in so that a game "
+                'goes on'
+            ),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#4.nestvury',
+        copies=None,
+    ),
+    EntityData(
         id='paladin',
         kind='profession',
         kinds=('profession', 'card'),
@@ -632,10 +673,10 @@ ENTITIES: tuple[EntityData, ...] = (
         attrs={
             'deck': 'profession_cards',
             'gender': 'm',
-            'max_strength': None,
-            'max_will': None,
-            'strength': None,
-            'will': None,
+            'max_strength': Provisional(9, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'max_will': Provisional(10, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'strength': Provisional(5, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'will': Provisional(4, 'stand-in for play: printed on the profession card, not in the seeds'),
         },
         parent=None,
         variant=None,
@@ -652,10 +693,10 @@ ENTITIES: tuple[EntityData, ...] = (
         attrs={
             'deck': 'profession_cards',
             'gender': 'm',
-            'max_strength': None,
-            'max_will': None,
-            'strength': None,
-            'will': None,
+            'max_strength': Provisional(8, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'max_will': Provisional(9, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'strength': Provisional(4, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'will': Provisional(4, 'stand-in for play: printed on the profession card, not in the seeds'),
         },
         parent=None,
         variant=None,
@@ -672,10 +713,10 @@ ENTITIES: tuple[EntityData, ...] = (
         attrs={
             'deck': 'profession_cards',
             'gender': 'm',
-            'max_strength': None,
-            'max_will': None,
-            'strength': None,
-            'will': None,
+            'max_strength': Provisional(7, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'max_will': Provisional(11, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'strength': Provisional(3, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'will': Provisional(6, 'stand-in for play: printed on the profession card, not in the seeds'),
         },
         parent=None,
         variant=None,
@@ -692,11 +733,11 @@ ENTITIES: tuple[EntityData, ...] = (
         attrs={
             'deck': 'profession_cards',
             'gender': 'm',
-            'max_strength': None,
-            'max_will': None,
+            'max_strength': Provisional(7, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'max_will': Provisional(11, 'stand-in for play: printed on the profession card, not in the seeds'),
             'note': 'the English name of the printed card is not known; Enchanter is our translation',
-            'strength': None,
-            'will': None,
+            'strength': Provisional(3, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'will': Provisional(6, 'stand-in for play: printed on the profession card, not in the seeds'),
         },
         parent=None,
         variant=None,
@@ -714,10 +755,10 @@ ENTITIES: tuple[EntityData, ...] = (
             'deck': 'profession_cards',
             'gender': 'm',
             'guilds': None,
-            'max_strength': None,
-            'max_will': None,
-            'strength': None,
-            'will': None,
+            'max_strength': Provisional(7, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'max_will': Provisional(10, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'strength': Provisional(3, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'will': Provisional(5, 'stand-in for play: printed on the profession card, not in the seeds'),
         },
         parent=None,
         variant=None,
@@ -789,6 +830,121 @@ ENTITIES: tuple[EntityData, ...] = (
         source='000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava',
         copies=None,
     ),
+    EntityData(
+        id='artefact_3',
+        kind='artefact',
+        kinds=('artefact', 'card'),
+        module='base',
+        name={'cs': 'Artefakt 3', 'en': 'Artefact 3'},
+        attrs={'deck': 'artefacts'},
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#5.posledni-artefakt',
+        copies=1,
+    ),
+    EntityData(
+        id='artefact_4',
+        kind='artefact',
+        kinds=('artefact', 'card'),
+        module='base',
+        name={'cs': 'Artefakt 4', 'en': 'Artefact 4'},
+        attrs={'deck': 'artefacts'},
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#5.posledni-artefakt',
+        copies=1,
+    ),
+    EntityData(
+        id='artefact_5',
+        kind='artefact',
+        kinds=('artefact', 'card'),
+        module='base',
+        name={'cs': 'Artefakt 5', 'en': 'Artefact 5'},
+        attrs={'deck': 'artefacts'},
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#5.posledni-artefakt',
+        copies=1,
+    ),
+    EntityData(
+        id='lesser_guardian',
+        kind='guardian',
+        kinds=('guardian', 'card'),
+        module='base',
+        name={'cs': 'Nižší strážce', 'en': 'Lesser guardian'},
+        attrs={
+            'deck': 'lesser_guardians',
+            'rank': 'lesser',
+            'strength': Provisional(
+                5,
+                "stand-in for play: the guardians' strengths are printed on their cards, not in the seeds",
+            ),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava',
+        copies=5,
+    ),
+    EntityData(
+        id='greater_guardian',
+        kind='guardian',
+        kinds=('guardian', 'card'),
+        module='base',
+        name={'cs': 'Vyšší strážce', 'en': 'Greater guardian'},
+        attrs={
+            'deck': 'greater_guardians',
+            'rank': 'greater',
+            'strength': Provisional(
+                6,
+                "stand-in for play: the guardians' strengths are printed on their cards, not in the seeds",
+            ),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava',
+        copies=5,
+    ),
+    EntityData(
+        id='weak_monster',
+        kind='monster',
+        kinds=('monster', 'adventure', 'card'),
+        module='base',
+        name={'cs': 'Slabá nestvůra', 'en': 'Weak monster'},
+        attrs={
+            'deck': 'adventure_cards',
+            'experience': Provisional(1, 'stand-in for play: not in the seeds'),
+            'gold': Provisional(2, 'stand-in for play: not in the seeds'),
+            'strength': Provisional(3, 'stand-in for play: not in the seeds'),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
+        copies=10,
+    ),
+    EntityData(
+        id='strong_monster',
+        kind='monster',
+        kinds=('monster', 'adventure', 'card'),
+        module='base',
+        name={'cs': 'Silná nestvůra', 'en': 'Strong monster'},
+        attrs={
+            'deck': 'adventure_cards',
+            'experience': Provisional(2, 'stand-in for play: not in the seeds'),
+            'gold': Provisional(3, 'stand-in for play: not in the seeds'),
+            'strength': Provisional(5, 'stand-in for play: not in the seeds'),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
+        copies=6,
+    ),
 )
 
 
@@ -800,9 +956,46 @@ def fx_fight_formula_1(ctx: Context) -> None:
     When: Before the dice of a fight are rolled, when spells and abilities are chosen.
     Then:
     - fight_dice(dice=(1, 6)): The dice the fight is rolled with; their sum starts the attack total.
-    Source: prophecy/base/play.cardc:39; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/base/play.cardc:45; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     v.fight_dice(ctx, dice=(1, 6))
+
+
+def fx_fight_losses_1(ctx: Context) -> None:
+    """A lost fight (rule `fight_losses`), effect 1: on fight_result.
+
+    Rule: When a fight is decided, if the fight ended in your loss and it is not the case that you fight
+      a character: lose 1 life.
+
+    When: Once a fight is decided as a win, a tie or a loss.
+    Only if (result(outcome=loss) and not against(opponent=character)) (result: The fight ended with
+      this outcome for the hero.; against: The opponent of the fight is of this sort.)
+    Then:
+    - lose_life(amount=1): Lose lives.
+    Source: prophecy/base/play.cardc:106; 000_3675fda29ad0c57f.txt#4.nestvury
+    """
+    if not (v.result(ctx, outcome='loss') and not v.against(ctx, opponent='character')):
+        return
+    v.lose_life(ctx, amount=1)
+
+
+def fx_recovery_1(ctx: Context) -> None:
+    """Recovery (rule `recovery`), effect 1: on turn_start.
+
+    Rule: At the start of your turn, if you have 0 lives: gain 3 lives, up to your maximum and your turn
+      ends.
+
+    When: At the start of the hero's turn.
+    Only if lives(range=0) (lives: The hero's current lives lie in the range.)
+    Then:
+    - gain_life(amount=3): Gain lives, up to the maximum.
+    - end_turn: The hero's turn ends.
+    Source: prophecy/base/play.cardc:114; 000_3675fda29ad0c57f.txt#4.nestvury
+    """
+    if not (v.lives(ctx, range=(0, 0))):
+        return
+    v.gain_life(ctx, amount=3)
+    v.end_turn(ctx)
 
 
 def fx_ability_and_item_limits_1(ctx: Context) -> None:
@@ -908,7 +1101,7 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
 
 
 def proc_fight(ctx: Context) -> None:
-    """Procedure `fight` (prophecy/base/play.cardc:10)."""
+    """Procedure `fight` (prophecy/base/play.cardc:16)."""
     for _ in ctx.each('side'):
         if not v.rolled(ctx):
             ctx.run_procedure('attack_roll')
@@ -919,13 +1112,67 @@ def proc_fight(ctx: Context) -> None:
 
 
 def proc_attack_roll(ctx: Context) -> None:
-    """Procedure `attack_roll` (prophecy/base/play.cardc:25)."""
+    """Procedure `attack_roll` (prophecy/base/play.cardc:31)."""
     ctx.fire_here('always')
     ctx.fire_here('fight_start')
     v.roll_attack(ctx)
     ctx.fire_here('fight_roll')
     ctx.fire_here('fight_total')
     v.count_stat(ctx)
+
+
+def proc_setup(ctx: Context) -> None:
+    """Procedure `setup` (prophecy/base/play.cardc:52)."""
+    ctx.fire_here('setup')
+    v.build_characters(ctx, stats=('strength', 'will'), lives='strength')
+    for _ in ctx.each('player'):
+        v.gain(ctx, resource='gold', amount=3)
+        v.gain(ctx, resource='experience', amount=3)
+    v.pick_first_player(ctx)
+
+
+def proc_turn(ctx: Context) -> None:
+    """Procedure `turn` (prophecy/base/play.cardc:66)."""
+    ctx.fire_here('always')
+    ctx.fire_here('turn_start')
+    if not v.turn_over(ctx):
+        ctx.fire_here('movement_phase')
+    if not v.turn_over(ctx) and not v.game_over(ctx):
+        if v.on_main_board(ctx):
+            ctx.run_procedure('main_board_turn')
+        else:
+            v.stop_here(ctx)
+    if not v.game_over(ctx):
+        ctx.fire_here('turn_end')
+        v.check_victory(ctx, count=4)
+
+
+def proc_main_board_turn(ctx: Context) -> None:
+    """Procedure `main_board_turn` (prophecy/base/play.cardc:87)."""
+    ctx.provisional.update(("stand-in: what a stone costs is the base game's rule, not in the seeds",))
+    choice1_options = tuple(name for name, offered in (
+        ('adventure', not v.final_battle(ctx)),
+        ('train', v.resource_at_least(ctx, resource='experience', amount=2) and not v.final_battle(ctx)),
+        ('attack', v.can_attack_sphere(ctx) and not v.final_battle(ctx)),
+        ('final_battle', v.final_battle(ctx)),
+        ('rest', v.spent(ctx, stat='strength')),
+    ) if offered)
+    choice1 = ctx.choose('main_board_turn', choice1_options)
+    if choice1 == 'adventure':
+        v.draw_adventure(ctx, deck='adventure_cards')
+    elif choice1 == 'train':
+        v.train(ctx, stats=('strength', 'will'), cost=2, pay_with='experience')
+    elif choice1 == 'attack':
+        v.attack_sphere(ctx)
+    elif choice1 == 'final_battle':
+        v.attack_for_artefact(ctx)
+    elif choice1 == 'rest':
+        v.restore_all(ctx)
+
+
+def end_when_1(ctx: Context) -> bool:
+    """`end when game_over` (prophecy/base/play.cardc:99)."""
+    return bool(v.game_over(ctx))
 
 
 EFFECTS: tuple[EffectDef, ...] = (
@@ -942,6 +1189,28 @@ EFFECTS: tuple[EffectDef, ...] = (
                 "Prophecy fight formula (a die plus the stat on each side, higher wins) is the base game's, not "
                 'in the seeds'
             ),
+        ),
+    ),
+    EffectDef(
+        owner='fight_losses',
+        index=1,
+        trigger='fight_result',
+        trigger_args=(),
+        run=fx_fight_losses_1,
+        module='prophecy',
+        variant=None,
+        provisional=("stand-in: what a lost fight costs is the base game's rule, not in the seeds",),
+    ),
+    EffectDef(
+        owner='recovery',
+        index=1,
+        trigger='turn_start',
+        trigger_args=(),
+        run=fx_recovery_1,
+        module='prophecy',
+        variant=None,
+        provisional=(
+            "stand-in: how a character comes back from 0 strength is the base game's rule, not in the seeds",
         ),
     ),
     EffectDef(
@@ -1000,4 +1269,8 @@ EFFECTS: tuple[EffectDef, ...] = (
 PROCEDURES: tuple[ProcedureDef, ...] = (
     ProcedureDef('fight', proc_fight, 'procedure', MODULE),
     ProcedureDef('attack_roll', proc_attack_roll, 'procedure', MODULE),
+    ProcedureDef('setup', proc_setup, 'procedure', MODULE),
+    ProcedureDef('turn', proc_turn, 'procedure', MODULE),
+    ProcedureDef('main_board_turn', proc_main_board_turn, 'procedure', MODULE),
+    ProcedureDef('end#1', end_when_1, 'end', MODULE),
 )

@@ -6,7 +6,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef, Provisional
 from cardc_runtime import verbs as v
 
 GAME = 'prophecy'
@@ -61,7 +61,11 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('guardian', 'card'),
         module='base_additions',
         name={'cs': 'Nový nižší strážce', 'en': 'New lesser guardian'},
-        attrs={'deck': 'lesser_guardians', 'rank': 'lesser'},
+        attrs={
+            'deck': 'lesser_guardians',
+            'rank': 'lesser',
+            'strength': Provisional(5, 'stand-in for play: printed on the card, not in the seed'),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -74,7 +78,11 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('guardian', 'card'),
         module='base_additions',
         name={'cs': 'Nový vyšší strážce 1', 'en': 'New greater guardian 1'},
-        attrs={'deck': 'greater_guardians', 'rank': 'greater'},
+        attrs={
+            'deck': 'greater_guardians',
+            'rank': 'greater',
+            'strength': Provisional(6, 'stand-in for play: printed on the card, not in the seed'),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -87,7 +95,11 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('guardian', 'card'),
         module='base_additions',
         name={'cs': 'Nový vyšší strážce 2', 'en': 'New greater guardian 2'},
-        attrs={'deck': 'greater_guardians', 'rank': 'greater'},
+        attrs={
+            'deck': 'greater_guardians',
+            'rank': 'greater',
+            'strength': Provisional(6, 'stand-in for play: printed on the card, not in the seed'),
+        },
         parent=None,
         variant=None,
         tags=(),

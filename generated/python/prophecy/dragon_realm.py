@@ -23,6 +23,7 @@ ENTITIES: tuple[EntityData, ...] = (
         module='dragon_realm',
         name={'cs': 'Dračí říše', 'en': 'Dragon Realm'},
         attrs={
+            'end': 'fire_lake',
             'note': (
                 'the board of the Dragon Realm (Plán Dračí říše); named after the realm so that generated text '
                 'reads naturally'
@@ -42,13 +43,26 @@ ENTITIES: tuple[EntityData, ...] = (
         name={'cs': 'Levá cesta', 'en': 'Left path'},
         attrs={
             'board': 'dragon_realm_board',
-            'fields': None,
+            'fields': Provisional(
+                5,
+                (
+                    "stand-in for play: printed on the board, not in the seed; kept to the seed's order of "
+                    'lengths (middle shortest, right longest)'
+                ),
+            ),
             'length_rank': 2,
             'note': (
                 'ranks derived: the middle path is the shortest and poorest, the right one the longest and '
                 'richest, so the left one lies between'
             ),
             'position': 'left',
+            'shades': Provisional(
+                ('light', 'dark', 'split', 'dark', 'split'),
+                (
+                    "stand-in for play: printed on the board, not in the seed; kept to the seed's order of "
+                    'treasures (middle fewest light fields, right most)'
+                ),
+            ),
             'treasure_rank': 2,
         },
         parent=None,
@@ -65,9 +79,22 @@ ENTITIES: tuple[EntityData, ...] = (
         name={'cs': 'Prostřední cesta', 'en': 'Middle path'},
         attrs={
             'board': 'dragon_realm_board',
-            'fields': None,
+            'fields': Provisional(
+                4,
+                (
+                    "stand-in for play: printed on the board, not in the seed; kept to the seed's order of "
+                    'lengths (middle shortest, right longest)'
+                ),
+            ),
             'length_rank': 1,
             'position': 'middle',
+            'shades': Provisional(
+                ('dark', 'split', 'dark', 'dark'),
+                (
+                    "stand-in for play: printed on the board, not in the seed; kept to the seed's order of "
+                    'treasures (middle fewest light fields, right most)'
+                ),
+            ),
             'treasure_rank': 1,
         },
         parent=None,
@@ -84,9 +111,22 @@ ENTITIES: tuple[EntityData, ...] = (
         name={'cs': 'Pravá cesta', 'en': 'Right path'},
         attrs={
             'board': 'dragon_realm_board',
-            'fields': None,
+            'fields': Provisional(
+                6,
+                (
+                    "stand-in for play: printed on the board, not in the seed; kept to the seed's order of "
+                    'lengths (middle shortest, right longest)'
+                ),
+            ),
             'length_rank': 3,
             'position': 'right',
+            'shades': Provisional(
+                ('light', 'dark', 'light', 'split', 'dark', 'light'),
+                (
+                    "stand-in for play: printed on the board, not in the seed; kept to the seed's order of "
+                    'treasures (middle fewest light fields, right most)'
+                ),
+            ),
             'treasure_rank': 3,
         },
         parent=None,
@@ -142,7 +182,13 @@ ENTITIES: tuple[EntityData, ...] = (
         name={'cs': 'Pozitivní dračí karty', 'en': 'Positive dragon cards'},
         attrs={
             'back': {'cs': 'Světlejší šupiny a zlatý drak', 'en': 'Lighter scales and a golden dragon'},
-            'size': None,
+            'size': Provisional(
+                11,
+                (
+                    'one card per light and split field (8 on the stand-in paths) plus the 3 spare ones; the field '
+                    'counts are not in the seed'
+                ),
+            ),
             'spare': 3,
         },
         parent=None,
@@ -159,7 +205,13 @@ ENTITIES: tuple[EntityData, ...] = (
         name={'cs': 'Negativní dračí karty', 'en': 'Negative dragon cards'},
         attrs={
             'back': {'cs': 'Tmavší šupiny a rudý drak', 'en': 'Darker scales and a red dragon'},
-            'size': None,
+            'size': Provisional(
+                14,
+                (
+                    'one card per dark and split field (11 on the stand-in paths) plus the 3 spare ones; the field '
+                    'counts are not in the seed'
+                ),
+            ),
             'spare': 3,
         },
         parent=None,
@@ -200,7 +252,7 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('sphere',),
         module='dragon_realm',
         name={'cs': 'Ohnivé jezero', 'en': 'Fire lake'},
-        attrs={},
+        attrs={'places': 0},
         parent=None,
         variant=None,
         tags=(),
@@ -282,6 +334,75 @@ ENTITIES: tuple[EntityData, ...] = (
         tags=('movement',),
         source='000_3675fda29ad0c57f.txt#4.pohyb',
         copies=1,
+    ),
+    EntityData(
+        id='realm_drake',
+        kind='dragon_monster',
+        kinds=('dragon_monster', 'dragon_card', 'card'),
+        module='dragon_realm',
+        name={'cs': 'Dračí ještěr', 'en': 'Realm drake'},
+        attrs={
+            'deck': 'negative_dragon_cards',
+            'experience': Provisional(2, 'stand-in for play: not in the seed'),
+            'side': 'negative',
+            'strength': Provisional(5, 'stand-in for play: not in the seed'),
+            'will': Provisional(5, 'stand-in for play: not in the seed'),
+        },
+        parent=None,
+        variant=None,
+        tags=('dragon_realm', 'dragon'),
+        source='000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty',
+        copies=8,
+    ),
+    EntityData(
+        id='realm_wyrm',
+        kind='dragon_monster',
+        kinds=('dragon_monster', 'dragon_card', 'card'),
+        module='dragon_realm',
+        name={'cs': 'Dračí saň', 'en': 'Realm wyrm'},
+        attrs={
+            'deck': 'negative_dragon_cards',
+            'experience': Provisional(3, 'stand-in for play: not in the seed'),
+            'side': 'negative',
+            'strength': Provisional(6, 'stand-in for play: not in the seed'),
+            'will': Provisional(6, 'stand-in for play: not in the seed'),
+        },
+        parent=None,
+        variant=None,
+        tags=('dragon_realm', 'dragon'),
+        source='000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty',
+        copies=5,
+    ),
+    EntityData(
+        id='dragon_charm',
+        kind='dragon_item',
+        kinds=('dragon_item', 'dragon_card', 'card'),
+        module='dragon_realm',
+        name={'cs': 'Dračí amulet', 'en': 'Dragon charm'},
+        attrs={'counts_as': 'item', 'deck': 'positive_dragon_cards', 'side': 'positive'},
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#5.predmety',
+        copies=6,
+    ),
+    EntityData(
+        id='dragon_lore',
+        kind='dragon_ability',
+        kinds=('dragon_ability', 'dragon_card', 'card'),
+        module='dragon_realm',
+        name={'cs': 'Dračí moudrost', 'en': 'Dragon lore'},
+        attrs={
+            'cost': Provisional(2, 'stand-in for play: the price is printed on the card, not in the seed'),
+            'counts_as': 'ability',
+            'deck': 'positive_dragon_cards',
+            'side': 'positive',
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#5.draci-schopnosti',
+        copies=4,
     ),
     EntityData(
         id='dragon_slayer_ability_1',
@@ -816,7 +937,7 @@ def fx_fire_lake_1(ctx: Context) -> None:
     Only if not variant_on(variant=dragonslayer) (variant_on: The variant is switched on.)
     Then:
     - cards_inactive(deck=dragon_slayer_abilities): Cards that came from the deck have no effect here.
-    Source: prophecy/dragon_realm/components.cardc:120; 000_3675fda29ad0c57f.txt#5.konec-cesty
+    Source: prophecy/dragon_realm/components.cardc:125; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
     if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
@@ -835,7 +956,7 @@ def fx_fire_lake_2(ctx: Context) -> None:
     Then:
     - stay: Stay on the current field; abilities usable instead of moving may be used.
     - end_turn: The hero's turn ends.
-    Source: prophecy/dragon_realm/components.cardc:121; 000_3675fda29ad0c57f.txt#5.konec-cesty
+    Source: prophecy/dragon_realm/components.cardc:126; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
     if not (v.against(ctx, opponent='guardian') and not v.result(ctx, outcome='win')):
         return
@@ -855,7 +976,7 @@ def fx_fire_lake_3(ctx: Context) -> None:
     - leave_board(board=dragon_realm_board): Leave the board for one of the two main-board spaces from
         which its gate is entered, chosen by the player.
     - end_turn: The hero's turn ends.
-    Source: prophecy/dragon_realm/components.cardc:122; 000_3675fda29ad0c57f.txt#5.konec-cesty
+    Source: prophecy/dragon_realm/components.cardc:127; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
     v.take_card(ctx, card='dragon_heart')
     v.leave_board(ctx, board='dragon_realm_board')
@@ -885,7 +1006,7 @@ def fx_fire_lake_4(ctx: Context) -> None:
           - take_card(card=dragon_heart): Take the card.
           - leave_board(board=dragon_realm_board): Leave the board for one of the two main-board spaces
               from which its gate is entered, chosen by the player.
-    Source: prophecy/dragon_realm/components.cardc:127; 000_3675fda29ad0c57f.txt#5.konec-cesty
+    Source: prophecy/dragon_realm/components.cardc:132; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
     if v.guarded(ctx, place='fire_lake'):
         v.besiege(ctx, place='fire_lake')
@@ -909,7 +1030,7 @@ def fx_fire_lake_5(ctx: Context) -> None:
     Then:
     - fight_one_by_one: Fight every monster lying on this place, one after another, as guardians are
         fought.
-    Source: prophecy/dragon_realm/components.cardc:141; 000_3675fda29ad0c57f.txt#5.konec-cesty
+    Source: prophecy/dragon_realm/components.cardc:146; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
     if not (v.variant_on(ctx, variant='dragonslayer')):
         return
@@ -930,7 +1051,7 @@ def fx_fire_lake_6(ctx: Context) -> None:
         guardian) for this fight.
     - opponent_stat(stat=will, amount=+1): Change one stat of the fight's opponent (a monster or
         guardian) for this fight.
-    Source: prophecy/dragon_realm/components.cardc:142; 000_3675fda29ad0c57f.txt#5.konec-cesty
+    Source: prophecy/dragon_realm/components.cardc:147; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
     if not (v.variant_on(ctx, variant='dragonslayer') and v.against(ctx, opponent='monster')):
         return
@@ -947,7 +1068,7 @@ def fx_dragon_heart_1(ctx: Context) -> None:
     Then:
     - restore_all: Move every spent red and blue stone back, healing all lives and regaining all magic
         energy.
-    Source: prophecy/dragon_realm/components.cardc:156; 000_3675fda29ad0c57f.txt#5.draci-srdce
+    Source: prophecy/dragon_realm/components.cardc:161; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
     v.restore_all(ctx)
 
@@ -962,7 +1083,7 @@ def fx_dragon_heart_2(ctx: Context) -> None:
     Then:
     - cannot_lose_card: The card can never be lost, taken, discarded or given away.
     - max_owned(amount=1): A character may own at most this many copies of the card.
-    Source: prophecy/dragon_realm/components.cardc:157; 000_3675fda29ad0c57f.txt#5.draci-srdce
+    Source: prophecy/dragon_realm/components.cardc:162; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
     v.cannot_lose_card(ctx)
     v.max_owned(ctx, amount=1)
@@ -980,7 +1101,7 @@ def fx_dragon_heart_3(ctx: Context) -> None:
       the card.)
     Then:
     - attack(amount=+1): Change the attack total.
-    Source: prophecy/dragon_realm/components.cardc:161; 000_3675fda29ad0c57f.txt#5.draci-srdce
+    Source: prophecy/dragon_realm/components.cardc:166; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
     if not (v.against(ctx, opponent='character') and not v.opponent_owns(ctx, card='dragon_heart')):
         return
@@ -998,7 +1119,7 @@ def fx_lake_of_oblivion_1(ctx: Context) -> None:
       lie spent on the left side (lost lives for strength, used magic energy for will).)
     Then:
     - cannot_use(card=lake_of_oblivion): The character cannot use the card.
-    Source: prophecy/dragon_realm/components.cardc:182; 000_3675fda29ad0c57f.txt#5.prilezitosti
+    Source: prophecy/dragon_realm/components.cardc:187; 000_3675fda29ad0c57f.txt#5.prilezitosti
     """
     if not (not (v.spent(ctx, stat='strength') or v.spent(ctx, stat='will'))):
         return
@@ -1066,8 +1187,8 @@ def fx_dragon_realm_gate_2(ctx: Context) -> None:
 
     Rule: When a character attacks this card's sphere: cards marked :boot: cannot be used, except Flying
       on Monitor Lizards and if you are on the board Dragon Realm, choose a path of Dragon Realm and try
-      to enter its first field; otherwise, choose one: pay 3 gold and choose a path of Dragon Realm and
-      try to enter its first field; or do nothing.
+      to enter its first field; otherwise, if you have at least 3 gold, choose one: pay 3 gold and
+      choose a path of Dragon Realm and try to enter its first field; or do nothing.
 
     When: When a character attacks the sphere this card lies in (or this sphere).
     Then:
@@ -1077,25 +1198,27 @@ def fx_dragon_realm_gate_2(ctx: Context) -> None:
       - enter_board(board=dragon_realm_board): Choose one of the board's paths and try to enter its
           first field.
       otherwise:
-      - choose one of: enter, stay_out
-        enter:
-          - pay(resource=gold, amount=3): Pay an amount of gold or experience.
-          - enter_board(board=dragon_realm_board): Choose one of the board's paths and try to enter its
-              first field.
-        stay_out:
-          - nothing
+      - if resource_at_least(resource=gold, amount=3):
+        - choose one of: enter, stay_out
+          enter:
+            - pay(resource=gold, amount=3): Pay an amount of gold or experience.
+            - enter_board(board=dragon_realm_board): Choose one of the board's paths and try to enter
+                its first field.
+          stay_out:
+            - nothing
     Source: prophecy/dragon_realm/main_board.cardc:26; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
     """
     v.cannot_use_marked(ctx, icon=':boot:', except_=('flying_on_monitor_lizards',))
     if v.on_board(ctx, board='dragon_realm_board'):
         v.enter_board(ctx, board='dragon_realm_board')
     else:
-        choice1 = ctx.choose('dragon_realm_gate#2', ('enter', 'stay_out'))
-        if choice1 == 'enter':
-            v.pay(ctx, resource='gold', amount=3)
-            v.enter_board(ctx, board='dragon_realm_board')
-        elif choice1 == 'stay_out':
-            pass
+        if v.resource_at_least(ctx, resource='gold', amount=3):
+            choice1 = ctx.choose('dragon_realm_gate#2', ('enter', 'stay_out'))
+            if choice1 == 'enter':
+                v.pay(ctx, resource='gold', amount=3)
+                v.enter_board(ctx, board='dragon_realm_board')
+            elif choice1 == 'stay_out':
+                pass
 
 
 def fx_dragon_realm_gate_3(ctx: Context) -> None:
@@ -1106,7 +1229,7 @@ def fx_dragon_realm_gate_3(ctx: Context) -> None:
     When: When the final battle begins.
     Then:
     - remove_from_game: The card leaves the game.
-    Source: prophecy/dragon_realm/main_board.cardc:40; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
+    Source: prophecy/dragon_realm/main_board.cardc:42; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
     """
     v.remove_from_game(ctx)
 
@@ -1115,15 +1238,18 @@ def fx_dragon_card_layout_1(ctx: Context) -> None:
     """Laying out the dragon cards (rule `dragon_card_layout`), effect 1: on setup.
 
     Rule: During setup: if the variant Dragonslayer variant is in play, set Dragon Queen aside for a
-      later step of the setup, shuffle Positive dragon cards, shuffle Negative dragon cards, lay one
-      card of Positive dragon cards face down on every light and split field, lay one card of Negative
-      dragon cards face down on every dark and split field, the cards left in Positive dragon cards
-      leave the game unseen and the cards left in Negative dragon cards leave the game unseen.
+      later step of the setup, set out the fields of every path of Dragon Realm, shuffle Positive dragon
+      cards, shuffle Negative dragon cards, lay one card of Positive dragon cards face down on every
+      light and split field, lay one card of Negative dragon cards face down on every dark and split
+      field, the cards left in Positive dragon cards leave the game unseen and the cards left in
+      Negative dragon cards leave the game unseen.
 
     When: While the game is set up.
     Then:
     - if variant_on(variant=dragonslayer):
       - set_aside(card=dragon_queen): Put the card aside until a later step of the setup.
+    - lay_paths(board=dragon_realm_board): Every path of the board gets its fields, each with the shade
+        the path's `shades` list gives it, ready for cards to be laid out on them.
     - shuffle(deck=positive_dragon_cards): Shuffle the deck.
     - shuffle(deck=negative_dragon_cards): Shuffle the deck.
     - lay_out(cards=positive_dragon_cards, fields=('light', 'split'), face=down): Lay one card of the
@@ -1139,6 +1265,7 @@ def fx_dragon_card_layout_1(ctx: Context) -> None:
     """
     if v.variant_on(ctx, variant='dragonslayer'):
         v.set_aside(ctx, card='dragon_queen')
+    v.lay_paths(ctx, board='dragon_realm_board')
     v.shuffle(ctx, deck='positive_dragon_cards')
     v.shuffle(ctx, deck='negative_dragon_cards')
     v.lay_out(ctx, cards='positive_dragon_cards', fields=('light', 'split'), face='down')
@@ -1158,7 +1285,7 @@ def fx_dragon_heart_setup_1(ctx: Context) -> None:
     Then:
     - place(cards=dragon_hearts, to=fire_lake, face=up, per_player=True): Put the cards (all of them, or
         as many as there are players) on a place of the board.
-    Source: prophecy/dragon_realm/rules.cardc:36; 000_3675fda29ad0c57f.txt#3.draci-srdce
+    Source: prophecy/dragon_realm/rules.cardc:37; 000_3675fda29ad0c57f.txt#3.draci-srdce
     """
     if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
@@ -1176,7 +1303,7 @@ def fx_dragon_slayer_setup_1(ctx: Context) -> None:
     - shuffle(deck=dragon_slayer_abilities): Shuffle the deck.
     - place(cards=dragon_slayer_abilities, to=dragon_realm_board, face=down, per_player=False): Put the
         cards (all of them, or as many as there are players) on a place of the board.
-    Source: prophecy/dragon_realm/rules.cardc:43; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
+    Source: prophecy/dragon_realm/rules.cardc:44; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
     """
     v.shuffle(ctx, deck='dragon_slayer_abilities')
     v.place(ctx, cards='dragon_slayer_abilities', to='dragon_realm_board', face='down', per_player=False)
@@ -1212,7 +1339,7 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
           looking at them.
     - deal_to_spheres(deck=lesser_guardians): Deal the deck's cards into the spheres by the usual setup
         rules.
-    Source: prophecy/dragon_realm/rules.cardc:61; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
+    Source: prophecy/dragon_realm/rules.cardc:62; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
     """
     v.set_aside(ctx, card='dragon_realm_gate')
     v.shuffle(ctx, deck='lesser_guardians')
@@ -1237,7 +1364,7 @@ def fx_dragon_realm_limits_1(ctx: Context) -> None:
     Then:
     - slot_limit(slot=ability, amount=+1): Change how many things of a sort the character may hold.
     - slot_limit(slot=item, amount=+1): Change how many things of a sort the character may hold.
-    Source: prophecy/dragon_realm/rules.cardc:83;
+    Source: prophecy/dragon_realm/rules.cardc:84;
       000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu
     """
     v.slot_limit(ctx, slot='ability', amount=1)
@@ -1253,7 +1380,7 @@ def fx_dragon_slayer_rules_1(ctx: Context) -> None:
     Then:
     - usable_only_on(board=dragon_realm_board): The card can be used only when entering the board and
         when moving or fighting on it.
-    Source: prophecy/dragon_realm/rules.cardc:95; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/dragon_realm/rules.cardc:96; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     v.usable_only_on(ctx, board='dragon_realm_board')
 
@@ -1269,7 +1396,7 @@ def fx_dragon_slayer_rules_2(ctx: Context) -> None:
       the tag (for example monsters of one realm).)
     Then:
     - cards_inactive(deck=dragon_slayer_abilities): Cards that came from the deck have no effect here.
-    Source: prophecy/dragon_realm/rules.cardc:96; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/dragon_realm/rules.cardc:97; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     if not (not v.opponent_tagged(ctx, tag='dragon_realm')):
         return
@@ -1285,7 +1412,7 @@ def fx_dragon_slayer_rules_3(ctx: Context) -> None:
     When: When a newer card pushes this card off its guild space.
     Then:
     - to_bottom(deck=dragon_slayer_abilities): Put the card under the deck.
-    Source: prophecy/dragon_realm/rules.cardc:97; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/dragon_realm/rules.cardc:98; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     v.to_bottom(ctx, deck='dragon_slayer_abilities')
 
@@ -1298,7 +1425,7 @@ def fx_dragon_slayer_rules_4(ctx: Context) -> None:
     When: When the holder discards this card or loses it in any way.
     Then:
     - to_bottom(deck=dragon_slayer_abilities): Put the card under the deck.
-    Source: prophecy/dragon_realm/rules.cardc:98; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/dragon_realm/rules.cardc:99; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     v.to_bottom(ctx, deck='dragon_slayer_abilities')
 
@@ -1329,7 +1456,7 @@ def fx_realm_chance_cards_1(ctx: Context) -> None:
         characters leave it out.
     - still_counted_by(cards=('golden_fish', 'hermit', 'contest_of_versatility')): Cards that compare
         the property, stats or abilities of all characters still count this character.
-    Source: prophecy/dragon_realm/rules.cardc:114; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    Source: prophecy/dragon_realm/rules.cardc:115; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
@@ -1365,7 +1492,7 @@ def fx_realm_movement_1(ctx: Context) -> None:
       go_back:
         - leave_board(board=dragon_realm_board): Leave the board for one of the two main-board spaces
             from which its gate is entered, chosen by the player.
-    Source: prophecy/dragon_realm/rules.cardc:130; 000_3675fda29ad0c57f.txt#4.pohyb
+    Source: prophecy/dragon_realm/rules.cardc:131; 000_3675fda29ad0c57f.txt#4.pohyb
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
@@ -1390,7 +1517,7 @@ def fx_realm_movement_2(ctx: Context) -> None:
     When: When a character tries to enter a field of a path.
     Then:
     - reveal_field: Turn face up the top card of the field being entered, if it lies face down.
-    Source: prophecy/dragon_realm/rules.cardc:140; 000_3675fda29ad0c57f.txt#4.pohyb
+    Source: prophecy/dragon_realm/rules.cardc:141; 000_3675fda29ad0c57f.txt#4.pohyb
     """
     v.reveal_field(ctx)
 
@@ -1412,7 +1539,7 @@ def fx_realm_movement_3(ctx: Context) -> None:
     - cannot_use(card=royal_cloak): The character cannot use the card.
     - cannot_pass_character: The character cannot move past another character and must stop on that
         character's field.
-    Source: prophecy/dragon_realm/rules.cardc:141; 000_3675fda29ad0c57f.txt#4.pohyb
+    Source: prophecy/dragon_realm/rules.cardc:142; 000_3675fda29ad0c57f.txt#4.pohyb
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
@@ -1434,7 +1561,7 @@ def fx_realm_instead_of_moving_1(ctx: Context) -> None:
     Then:
     - terrain_cards_unusable: Cards that need a certain kind of terrain cannot be used.
     - cannot_use(card=hospitality): The character cannot use the card.
-    Source: prophecy/dragon_realm/rules.cardc:153; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
+    Source: prophecy/dragon_realm/rules.cardc:154; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
@@ -1456,7 +1583,7 @@ def fx_realm_obstacles_1(ctx: Context) -> None:
     - stand_on_obstacle: The character stands on the obstacle card, which no longer affects it until it
         enters the board anew.
     - reveal_lower: Turn face up the positive card that lay under the negative card just overcome.
-    Source: prophecy/dragon_realm/rules.cardc:171; 000_3675fda29ad0c57f.txt#4.prekazky
+    Source: prophecy/dragon_realm/rules.cardc:172; 000_3675fda29ad0c57f.txt#4.prekazky
     """
     if not (v.passed(ctx)):
         return
@@ -1476,7 +1603,7 @@ def fx_realm_obstacles_2(ctx: Context) -> None:
     Then:
     - stay_back: The character does not get onto the field and stays on the one it came from.
     - end_turn: The hero's turn ends.
-    Source: prophecy/dragon_realm/rules.cardc:176; 000_3675fda29ad0c57f.txt#4.prekazky
+    Source: prophecy/dragon_realm/rules.cardc:177; 000_3675fda29ad0c57f.txt#4.prekazky
     """
     if not (not v.passed(ctx)):
         return
@@ -1500,7 +1627,7 @@ def fx_realm_monsters_1(ctx: Context) -> None:
     - space_cards_inactive: The cards on the space where the character now stands have no effect on it
         for the rest of this round (a character thrown back to another board).
     - end_turn: The hero's turn ends.
-    Source: prophecy/dragon_realm/rules.cardc:187; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:188; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='loss')):
         return
@@ -1521,7 +1648,7 @@ def fx_realm_monsters_2(ctx: Context) -> None:
     Then:
     - stay_back: The character does not get onto the field and stays on the one it came from.
     - end_turn: The hero's turn ends.
-    Source: prophecy/dragon_realm/rules.cardc:192; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:193; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='tie')):
         return
@@ -1543,7 +1670,7 @@ def fx_realm_monsters_3(ctx: Context) -> None:
     - take_reward: Gain the reward and the experience printed on the card.
     - remove_from_game: The card leaves the game.
     - reveal_lower: Turn face up the positive card that lay under the negative card just overcome.
-    Source: prophecy/dragon_realm/rules.cardc:196; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:197; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='win')):
         return
@@ -1561,7 +1688,7 @@ def fx_realm_items_1(ctx: Context) -> None:
     When: When a character ends its movement on a field or space, or stays on it.
     Then:
     - may take_free: Take this card without paying for it.
-    Source: prophecy/dragon_realm/rules.cardc:216; 000_3675fda29ad0c57f.txt#5.predmety
+    Source: prophecy/dragon_realm/rules.cardc:217; 000_3675fda29ad0c57f.txt#5.predmety
     """
     if ctx.may('realm_items#1', 'take_free'):
         v.take_free(ctx)
@@ -1575,7 +1702,7 @@ def fx_realm_items_2(ctx: Context) -> None:
     When: When the holder discards this card or loses it in any way.
     Then:
     - remove_from_game: The card leaves the game.
-    Source: prophecy/dragon_realm/rules.cardc:217; 000_3675fda29ad0c57f.txt#5.predmety
+    Source: prophecy/dragon_realm/rules.cardc:218; 000_3675fda29ad0c57f.txt#5.predmety
     """
     v.remove_from_game(ctx)
 
@@ -1594,7 +1721,7 @@ def fx_realm_opportunities_1(ctx: Context) -> None:
         - remove_from_game: The card leaves the game.
       leave_it:
         - nothing
-    Source: prophecy/dragon_realm/rules.cardc:225; 000_3675fda29ad0c57f.txt#5.prilezitosti
+    Source: prophecy/dragon_realm/rules.cardc:226; 000_3675fda29ad0c57f.txt#5.prilezitosti
     """
     choice1 = ctx.choose('realm_opportunities#1', ('use_it', 'leave_it'))
     if choice1 == 'use_it':
@@ -1614,7 +1741,7 @@ def fx_realm_dragon_abilities_1(ctx: Context) -> None:
     Then:
     - may buy(pay_with=('experience',)): Buy this card for its printed price, paying only with the
         listed resources.
-    Source: prophecy/dragon_realm/rules.cardc:242; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
+    Source: prophecy/dragon_realm/rules.cardc:243; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
     """
     if ctx.may('realm_dragon_abilities#1', 'buy', ('experience',)):
         v.buy(ctx, pay_with=('experience',))
@@ -1628,7 +1755,7 @@ def fx_realm_dragon_abilities_2(ctx: Context) -> None:
     When: When the holder discards this card or loses it in any way.
     Then:
     - remove_from_game: The card leaves the game.
-    Source: prophecy/dragon_realm/rules.cardc:243; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
+    Source: prophecy/dragon_realm/rules.cardc:244; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
     """
     v.remove_from_game(ctx)
 
@@ -1646,7 +1773,7 @@ def fx_realm_character_fights_1(ctx: Context) -> None:
     Then:
     - may attack_character: Attack a character on the same field, choosing which one if there are
         several.
-    Source: prophecy/dragon_realm/rules.cardc:251; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
+    Source: prophecy/dragon_realm/rules.cardc:252; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
@@ -1680,7 +1807,7 @@ def fx_realm_character_fights_2(ctx: Context) -> None:
           - end_turn: The hero's turn ends.
       give_an_item:
         - winner_picks_item: The winner of the fight picks one of the loser's items.
-    Source: prophecy/dragon_realm/rules.cardc:252; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
+    Source: prophecy/dragon_realm/rules.cardc:253; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
     if not (
         v.on_board(ctx, board='dragon_realm_board')
@@ -1709,7 +1836,7 @@ def fx_dragon_heart_victory_1(ctx: Context) -> None:
     Then:
     - win_needs_artefacts_of(card=dragon_heart): To win, a character must also take the artefacts of
         every other character who owns the card.
-    Source: prophecy/dragon_realm/rules.cardc:285; 000_3675fda29ad0c57f.txt#5.draci-srdce
+    Source: prophecy/dragon_realm/rules.cardc:286; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
     v.win_needs_artefacts_of(ctx, card='dragon_heart')
 
@@ -1725,7 +1852,7 @@ def fx_realm_death_1(ctx: Context) -> None:
       card that opens the way to it counts as being on it.)
     Then:
     - leave_artefacts: The character's artefacts stay on the field where it lost its last life.
-    Source: prophecy/dragon_realm/rules.cardc:292;
+    Source: prophecy/dragon_realm/rules.cardc:293;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
@@ -1744,7 +1871,7 @@ def fx_realm_death_2(ctx: Context) -> None:
       card that opens the way to it counts as being on it.)
     Then:
     - take_left_cards: Take the cards a character who died left on this field.
-    Source: prophecy/dragon_realm/rules.cardc:293;
+    Source: prophecy/dragon_realm/rules.cardc:294;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
@@ -1763,7 +1890,7 @@ def fx_realm_death_3(ctx: Context) -> None:
       died lie on a field of the board.)
     Then:
     - blocks_final_battle: The final battle cannot begin while this holds.
-    Source: prophecy/dragon_realm/rules.cardc:294;
+    Source: prophecy/dragon_realm/rules.cardc:295;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
     if not (v.left_cards_on(ctx, board='dragon_realm_board')):
@@ -1783,7 +1910,7 @@ def fx_last_artefact_1(ctx: Context) -> None:
     Then:
     - win_needs_owner(place=fire_lake): The game cannot end until some character owns the artefact of
         this sphere, unless every other player concedes.
-    Source: prophecy/dragon_realm/rules.cardc:301; 000_3675fda29ad0c57f.txt#5.posledni-artefakt
+    Source: prophecy/dragon_realm/rules.cardc:302; 000_3675fda29ad0c57f.txt#5.posledni-artefakt
     """
     if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
@@ -1800,7 +1927,7 @@ def fx_realm_final_battle_1(ctx: Context) -> None:
     Then:
     - remove_board(board=dragon_realm_board): The board and every card left on it leave the game;
         characters on it move to the main-board spaces beside its gate.
-    Source: prophecy/dragon_realm/rules.cardc:308; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    Source: prophecy/dragon_realm/rules.cardc:309; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
     v.remove_board(ctx, board='dragon_realm_board')
 
@@ -1816,7 +1943,7 @@ def fx_realm_final_battle_2(ctx: Context) -> None:
     Then:
     - redraw_instead(cards=('legends_of_dragons', 'clairvoyant_dream')): When one of these cards is
         drawn it is ignored and another card is drawn at once (if none is left, the Apocalypse begins).
-    Source: prophecy/dragon_realm/rules.cardc:309; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    Source: prophecy/dragon_realm/rules.cardc:310; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
     if not (v.final_battle(ctx)):
         return

@@ -79,7 +79,7 @@ def fx_team_game_1(ctx: Context) -> None:
             - form_teams(size=2): Players form teams of this size, seated so that the teams take turns
                 alternately.
     - switch_on(variant=trading): Switch the variant on as well.
-    Source: prophecy/base_additions/additions.cardc:73; 000_3675fda29ad0c57f.txt#7.tymova-hra
+    Source: prophecy/base_additions/additions.cardc:76; 000_3675fda29ad0c57f.txt#7.tymova-hra
     """
     if v.players(ctx, range=(4, 4)):
         v.form_teams(ctx, size=2)
@@ -103,7 +103,7 @@ def fx_team_game_2(ctx: Context) -> None:
     Then:
     - team_victory: When a character wins, every player of its team wins.
     - tradeable(goods=('gold', 'item')): Players may trade with each other, but only these goods.
-    Source: prophecy/base_additions/additions.cardc:86; 000_3675fda29ad0c57f.txt#7.tymova-hra
+    Source: prophecy/base_additions/additions.cardc:89; 000_3675fda29ad0c57f.txt#7.tymova-hra
     """
     v.team_victory(ctx)
     v.tradeable(ctx, goods=('gold', 'item'))

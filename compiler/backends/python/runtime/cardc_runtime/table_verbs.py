@@ -49,6 +49,27 @@ def _zone(ctx: Context, name: str) -> list[str]:
     return zones[name]
 
 
+MARKERS = ("face_up",)  # zones that mark cards lying elsewhere (turned face up), not places of their own
+
+
+def _lift(ctx: Context, card: str) -> None:
+    """Take one copy of the card from where it lies (its deck is dealt first if it was never touched), so that
+    it can go somewhere else; a marker zone (face up) is not where a card lies."""
+    entity = ctx.rules.get(card)
+    deck = entity.attr("deck") if entity is not None else None
+    if isinstance(deck, str):
+        _zone(ctx, deck)
+    place = ctx.facts.get("place")
+    zones = _zones(ctx)
+    if isinstance(place, str) and card in zones.get(place, ()):  # from the place taking part, if it lies there
+        zones[place].remove(card)
+        return
+    for name, zone in zones.items():
+        if name not in MARKERS and card in zone:
+            zone.remove(card)
+            return
+
+
 def _marks(ctx: Context) -> dict[str, Any]:
     """Facts of the table that effects set and conditions read (who got past what, what was used when)."""
     return ctx.facts.setdefault("marks", {})  # type: ignore[no-any-return]
@@ -81,22 +102,78 @@ def _target(ctx: Context) -> Character | None:
 
 
 def _card(ctx: Context) -> str:
-    """The card whose effect runs (the owner of the effect)."""
-    return ctx.owner
+    """The card whose effect runs: the owner of the effect, or, for a rule printed on every card of some kinds
+    (`applies_to`), the card of those kinds taking part (the monster fought, else the place)."""
+    owner = ctx.owner
+    entity = ctx.rules.get(owner)
+    kinds = entity.attr("applies_to") if entity is not None else None
+    if not kinds:
+        return owner
+    fight = ctx.fight
+    candidates = [fight.monster.id] if fight is not None and fight.monster is not None else []
+    if "place" in ctx.facts:
+        candidates.append(str(ctx.facts["place"]))
+    for card in candidates:
+        e = ctx.rules.get(card)
+        if e is not None and any(e.is_a(str(k)) for k in kinds):
+            return card
+    return owner
+
+
+def _no_card(ctx: Context, card: str) -> bool:
+    """A rule printed on cards of some kinds acts, but no such card takes part here: there is nothing to act on
+    (the character owns one such card elsewhere, which brings the rule into play)."""
+    entity = ctx.rules.get(card)
+    if entity is not None and entity.attr("applies_to"):
+        ctx.record("no_card", card)
+        return True
+    return False
+
+
+def _limits(ctx: Context, who: Character) -> dict[str, int]:
+    """How many cards of each limited slot the character may own now: the `set_limit` sizes changed by its
+    own and the rules' `slot_limit` modifiers (collected afresh: `always` may fire many times)."""
+    saved, saved_prevented = ctx.setup, ctx.prevented
+    ctx.setup = {}
+    try:
+        ctx.fire("always", who)
+        got = dict(ctx.setup)
+    finally:
+        ctx.setup, ctx.prevented = saved, saved_prevented
+    return {k.split(":", 1)[1]: int(v) + int(got.get(f"limit:{k.split(':', 1)[1]}", 0))
+            for k, v in got.items() if k.startswith("base_limit:")}
+
+
+def _slot_of(ctx: Context, card: str, slots: dict[str, int]) -> str | None:
+    """The limited slot a card counts towards: a slot its kind extends, or the `counts_as` its kind names."""
+    entity = ctx.rules.get(card)
+    if entity is None:
+        return None
+    return next((s for s in slots if entity.is_a(s) or entity.attr("counts_as") == s), None)
 
 
 def _give_card(ctx: Context, who: Character, card: str) -> bool:
-    """The card joins the character's cards, unless a standing rule forbids owning another copy."""
+    """The card joins the character's cards, unless a standing rule forbids owning another copy or the
+    character already owns as many cards of the card's limited slot as its limit allows."""
     limit = ctx.setup.get(f"max_owned:{card}")
     if limit is not None and who.cards.count(card) >= int(limit):
         ctx.record("refused", card, "max_owned")
         return False
-    for zone in _zones(ctx).values():
-        if card in zone:
-            zone.remove(card)
-            break
+    slots = _limits(ctx, who) if ctx.play is not None else {}
+    slot = _slot_of(ctx, card, slots)
+    if slot is not None and sum(1 for c in who.cards if _slot_of(ctx, c, slots) == slot) >= slots[slot]:
+        ctx.record("refused", card, f"limit:{slot}")
+        return False
+    _lift(ctx, card)
     who.cards.append(card)
     ctx.record("take_card", card)
+    saved = ctx.actor, ctx.owner, ctx.effect
+    ctx.actor = who
+    try:
+        for fx in ctx.rules.effects_of([card], "acquire", ctx.variants):  # that card's own `acquire` only
+            ctx.run(fx)
+    finally:
+        ctx.actor, ctx.owner, ctx.effect = saved
     return True
 
 
@@ -270,6 +347,8 @@ def pay(ctx: Context, resource: str, amount: int) -> None:
 def take_reward(ctx: Context) -> None:
     """The card's printed reward and experience, each capped by a standing `reward_cap`."""
     who = _actor(ctx)
+    if _no_card(ctx, _card(ctx)):
+        return
     card = ctx.rules.entity(_card(ctx))
     for resource, attr in (("gold", "reward"), ("gold", "gold"), ("experience", "experience")):
         amount = card.attr(attr)
@@ -283,6 +362,8 @@ def buy(ctx: Context, pay_with: tuple[str, ...]) -> None:
     """Pay the card's printed price (`cost`) with the listed resources, in order, then own the card."""
     who = _actor(ctx)
     card = _card(ctx)
+    if _no_card(ctx, card):
+        return
     price = ctx.rules.entity(card).attr("cost")
     left = int(price) if isinstance(price, int) else 0
     if sum(_resource(who, r) for r in pay_with) < left:
@@ -297,7 +378,9 @@ def buy(ctx: Context, pay_with: tuple[str, ...]) -> None:
 
 
 def take_free(ctx: Context) -> None:
-    _give_card(ctx, _actor(ctx), _card(ctx))
+    card = _card(ctx)
+    if not _no_card(ctx, card):
+        _give_card(ctx, _actor(ctx), card)
 
 
 def take_card(ctx: Context, card: str) -> None:
@@ -324,10 +407,7 @@ def shuffle(ctx: Context, deck: str) -> None:
 
 
 def shuffle_into(ctx: Context, card: str, deck: str) -> None:
-    for zone in _zones(ctx).values():
-        if card in zone:
-            zone.remove(card)
-            break
+    _lift(ctx, card)
     _zone(ctx, deck).append(card)
     shuffle(ctx, deck)
 
@@ -347,10 +427,9 @@ def shuffle_in(ctx: Context, cards: str, into: tuple[str, ...]) -> None:
 
 def to_bottom(ctx: Context, deck: str) -> None:
     card = _card(ctx)
-    for zone in _zones(ctx).values():
-        if card in zone:
-            zone.remove(card)
-            break
+    if _no_card(ctx, card):
+        return
+    _lift(ctx, card)
     _zone(ctx, deck).insert(0, card)
     ctx.record("to_bottom", card, deck)
 
@@ -391,10 +470,7 @@ def reveal_top(ctx: Context, deck: str) -> None:
 
 
 def set_aside(ctx: Context, card: str) -> None:
-    for zone in _zones(ctx).values():
-        if card in zone:
-            zone.remove(card)
-            break
+    _lift(ctx, card)
     _zone(ctx, "aside").append(card)
     ctx.record("set_aside", card)
 
@@ -408,10 +484,7 @@ def place(ctx: Context, cards: str, to: str, face: str, per_player: bool = False
         moved = [pile.pop() for _ in range(min(n, len(pile)))]
     else:
         moved = [cards]
-        for zone in _zones(ctx).values():
-            if cards in zone:
-                zone.remove(cards)
-                break
+        _lift(ctx, cards)
     _zone(ctx, to).extend(moved)
     if face == "up":
         _zone(ctx, "face_up").extend(moved)
@@ -433,12 +506,30 @@ def lay_out(ctx: Context, cards: str, fields: tuple[str, ...], face: str = "down
     ctx.record("lay_out", cards, len(targets))
 
 
+def _sphere_places(ctx: Context) -> list[str]:
+    """The places cards are dealt to: every sphere, or, for one whose `places` attribute says how many such
+    places the board has, that many (`sphere#1`, ...; 0: none, it only receives cards later)."""
+    out = []
+    for e in ctx.rules.of_kind("sphere"):
+        n = e.attr("places")
+        if n is None:
+            out.append(e.id)
+        else:
+            if e.provisional("places"):
+                ctx.provisional.add(f"{e.id}.places: {e.provisional('places')}")
+            out.extend(f"{e.id}#{i}" for i in range(1, int(n) + 1))
+    return out
+
+
 def deal_to_spheres(ctx: Context, deck: str) -> None:
-    """Deal the deck round the spheres, one card each in turn, until it is empty."""
-    spheres = [e.id for e in ctx.rules.of_kind("sphere")]
+    """Deal the deck into the spheres, one card each; a sphere place holds the cards dealt to it bottom first.
+    Without a `places` count on any sphere the deck is dealt round the spheres until it is empty."""
+    counted = any(e.attr("places") is not None for e in ctx.rules.of_kind("sphere"))
+    spheres = _sphere_places(ctx)
+    _marks(ctx)["sphere_places"] = spheres
     pile = _zone(ctx, deck)
     i = 0
-    while pile and spheres:
+    while pile and spheres and (not counted or i < len(spheres)):
         _zone(ctx, spheres[i % len(spheres)]).append(pile.pop())
         i += 1
     ctx.record("deal_to_spheres", deck, i)
@@ -447,7 +538,7 @@ def deal_to_spheres(ctx: Context, deck: str) -> None:
 def move_cards_beneath(ctx: Context, to: str) -> None:
     card = _card(ctx)
     for name, zone in _zones(ctx).items():
-        if card in zone and name != to:
+        if card in zone and name != to and name not in MARKERS and name not in ("aside", "removed"):
             below = zone[:zone.index(card)]
             del zone[:zone.index(card)]
             _zone(ctx, to).extend(below)
@@ -457,15 +548,27 @@ def move_cards_beneath(ctx: Context, to: str) -> None:
 
 def remove_from_game(ctx: Context) -> None:
     card = _card(ctx)
+    if _no_card(ctx, card):
+        return
     if ctx.setup.get(f"keep:{card}"):
         ctx.record("kept", card)
         return
-    for zone in _zones(ctx).values():
-        if card in zone:
-            zone.remove(card)
-    for who in ctx.characters.values():
-        if card in who.cards:
-            who.cards.remove(card)
+    # one copy leaves: the acting character's own, else the one on its field, else wherever one lies
+    zones = _zones(ctx)
+    here = _marks(ctx).get(f"at:{_who_key(ctx)}")
+    if ctx.actor is not None and card in ctx.actor.cards:
+        ctx.actor.cards.remove(card)
+    elif isinstance(here, str) and card in zones.get(here, ()):
+        zones[here].remove(card)
+    elif any(card in z for n, z in zones.items() if n not in MARKERS):
+        _lift(ctx, card)
+    else:
+        for who in ctx.characters.values():
+            if card in who.cards:
+                who.cards.remove(card)
+                break
+    if card in zones.get("face_up", ()):
+        zones["face_up"].remove(card)
     _zone(ctx, "removed").append(card)
     ctx.record("remove_from_game", card)
 
@@ -481,6 +584,8 @@ def reveal_field(ctx: Context) -> None:
 
 def reveal_lower(ctx: Context) -> None:
     card = _card(ctx)
+    if _no_card(ctx, card):
+        return
     for zone in _zones(ctx).values():
         if card in zone and zone.index(card) > 0:
             lower = zone[zone.index(card) - 1]
@@ -528,6 +633,8 @@ def put_in_guild(ctx: Context) -> None:
 def use_printed(ctx: Context) -> None:
     """The card is used as printed: its `use` effects run, unless a standing rule forbids it."""
     card = _card(ctx)
+    if _no_card(ctx, card):
+        return
     if ctx.setup.get(f"cannot_use:{_who_key(ctx)}:{card}"):
         ctx.record("cannot_use", card)
         return
@@ -567,6 +674,7 @@ def enter_board(ctx: Context, board: str) -> None:
     _marks(ctx)["boards_tracked"] = True  # from now on `on_board` asks where each character is
     _marks(ctx)[f"board:{_who_key(ctx)}"] = board
     _enter_field(ctx, _who_key(ctx), path, 1)
+    _meet_field(ctx, f"{path}#1")
 
 
 def advance(ctx: Context) -> None:
@@ -581,13 +689,56 @@ def advance(ctx: Context) -> None:
     if not isinstance(length, int):
         ctx.provisional.add(f"{path}: the number of its fields is not known; the path is taken as endless")
     if isinstance(length, int) and index >= length:
-        if ctx.actor is not None:
-            ctx.fire("path_end_reached", ctx.actor)
+        if ctx.actor is not None:  # the place the board's paths lead to takes part (its `end`)
+            end = ctx.rules.entity(str(ctx.rules.entity(path).attr("board"))).attr("end")
+            saved = ctx.facts.get("place")
+            if end is not None:
+                ctx.facts["place"] = str(end)
+            try:
+                ctx.fire("path_end_reached", ctx.actor)
+            finally:
+                if saved is None:
+                    ctx.facts.pop("place", None)
+                else:
+                    ctx.facts["place"] = saved
         return
     if ctx.setup.get(f"cannot_pass:{who}") and any(
             _position(ctx, c) == (path, index + 1) for c in ctx.characters if c != who):
         ctx.record("stopped_by_character", f"{path}#{index + 1}")
     _enter_field(ctx, who, path, index + 1)
+    _meet_field(ctx, f"{path}#{index + 1}")
+
+
+def _meet_field(ctx: Context, where: str) -> None:
+    """Entering a field whose top card is a negative one the character has not got past: a monster is fought
+    at once (the fight's `fight_result` effects say what follows); an obstacle's `obstacle_attempt` effects
+    run with the card taking part."""
+    cards = _zone(ctx, where)
+    if not cards or ctx.actor is None:
+        return
+    card = cards[-1]
+    entity = ctx.rules.get(card)
+    if entity is None or entity.attr("side") != "negative" or _marks(ctx).get(f"passed:{ctx.actor.id}:{card}"):
+        return
+    if card not in _zone(ctx, "face_up"):
+        _zone(ctx, "face_up").append(card)
+    from .card_play_verbs import unplayable
+
+    if unplayable(ctx, card):
+        cards.remove(card)
+        return
+    if isinstance(entity.attr(str(ctx.facts.get("fight_stat", "strength"))), int):
+        _engine().fight_monster(ctx, ctx.actor, card)
+        return
+    saved = ctx.facts.get("place")
+    ctx.facts["place"] = card
+    try:
+        ctx.fire("obstacle_attempt", ctx.actor)
+    finally:
+        if saved is None:
+            ctx.facts.pop("place", None)
+        else:
+            ctx.facts["place"] = saved
 
 
 def stay(ctx: Context) -> None:
@@ -596,9 +747,11 @@ def stay(ctx: Context) -> None:
 
 
 def stay_back(ctx: Context) -> None:
+    """Back to the previous field; from the first one, back onto the card that opens the board (field 0),
+    which counts as being on the board."""
     who = _who_key(ctx)
     pos = _position(ctx, who)
-    if pos is not None and pos[1] > 1:
+    if pos is not None and pos[1] > 0:
         _marks(ctx)[f"path:{who}"] = (pos[0], pos[1] - 1)
         _marks(ctx)[f"at:{who}"] = f"{pos[0]}#{pos[1] - 1}"
     ctx.record("stay_back")
@@ -763,6 +916,9 @@ def besiege(ctx: Context, place: str) -> None:
 
 
 def _fight_place(ctx: Context, place: str) -> None:
+    """Fight the guardians and monsters on top of the place, the top one first, until one is not beaten; a
+    beaten guardian fires `guardian_defeated` (the place taking part) once the cards beneath it (an artefact)
+    are the winner's."""
     fight_monster = _engine().fight_monster
     who = _actor(ctx)
     pile = _zone(ctx, place)
@@ -777,6 +933,30 @@ def _fight_place(ctx: Context, place: str) -> None:
         pile.pop()
         _zone(ctx, "removed").append(card)
         ctx.record("defeated", card, place)
+        if entity.is_a("guardian"):
+            if not any(ctx.rules.get(c) is not None and ctx.rules.entity(c).is_a("guardian") for c in pile):
+                _take_beneath(ctx, who, place)
+            saved = ctx.facts.get("place")
+            ctx.facts["place"] = place.split("#")[0]
+            try:
+                ctx.fire("guardian_defeated", who)
+            finally:
+                if saved is None:
+                    ctx.facts.pop("place", None)
+                else:
+                    ctx.facts["place"] = saved
+            if ctx.play is not None and ctx.play.turn_over:
+                break
+
+
+def _take_beneath(ctx: Context, who: Character, place: str) -> None:
+    """The cards left beneath the beaten guardians (the place's artefact) go to the winner."""
+    pile = _zone(ctx, place)
+    for card in [c for c in pile if ctx.rules.get(c) is not None and ctx.rules.entity(c).is_a("artefact")]:
+        pile.remove(card)
+        _marks(ctx).setdefault("artefact_from", {})[card] = place.split("#")[0]
+        who.cards.append(card)
+        ctx.record("take_card", card)
 
 
 def space_cards_inactive(ctx: Context) -> None:

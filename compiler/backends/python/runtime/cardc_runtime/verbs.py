@@ -452,12 +452,17 @@ def restore(ctx: Context, stat: str, amount: int = 1) -> None:
     """Spent stones of the stat come back (lives healed, magic regained)."""
     who = _actor(ctx)
     who.spent[stat] = max(0, who.spent.get(stat, 0) - amount)
+    if stat == ctx.facts.get("lives_stat"):  # in play the stat's stones are the lives
+        who.lives = min(who.max_lives, who.lives + amount)
     ctx.record("restore", stat, amount)
 
 
 def restore_all(ctx: Context) -> None:
     who = _actor(ctx)
     who.spent = {k: 0 for k in who.spent}
+    if "lives_stat" in ctx.facts:  # in play one stat's stones are the lives: all healed
+        who.lives = who.max_lives
+        who.unconscious = False
     ctx.record("restore_all")
 
 
@@ -531,12 +536,14 @@ def final_battle(ctx: Context) -> bool:
 
 def spent(ctx: Context, stat: str) -> bool:
     """Some stones of the stat lie spent (lost lives for strength, used magic for will)."""
-    return _actor(ctx).spent.get(stat, 0) > 0
+    who = _actor(ctx)
+    return who.spent.get(stat, 0) > 0 or (stat == ctx.facts.get("lives_stat") and who.lives < who.max_lives)
 
 
 # The verbs over a table of cards (decks, places, resources, standing rules) live in their own module.
 # The verbs that play on the table (fight steps, board, bag, turn) live in their own module; they replace any
 # table-less version above.
+from .card_play_verbs import *  # noqa: E402, F403
 from .play_verbs import *  # noqa: E402, F403
 from .stat_verbs import *  # noqa: E402, F403
 from .table_verbs import *  # noqa: E402, F403
