@@ -110,7 +110,9 @@ def main() -> None:
         label = f"{int(content):,} synthetic cards" if content.isdigit() else "bundled content"
         if args.before:
             runs.append((label, "before", run_child(content, args.before)))
+            print(json.dumps(runs[-1]), file=sys.stderr, flush=True)  # what is done so far, should a run not end
         runs.append((label, "after" if args.before else "", run_child(content, None)))
+        print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
     names = list(dict.fromkeys(n for _, _, r in runs for n in r["backends"]))  # type: ignore[attr-defined]
     head = "| content | code | front end s | " + " | ".join(f"{n} s (MiB)" for n in names) + " | backends s |"
     print(head)
