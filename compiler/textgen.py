@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from cardc import syntax as s
 from cardc.catalogue import Catalogue, Verb, default_catalogue
@@ -484,8 +485,10 @@ class TextGen:
         return out.add(pattern[pos:])
 
 
-def split_template(template: str) -> list[tuple[str, str | None]]:
-    """A template as (literal text, placeholder or None) pairs; placeholders may nest inside choices."""
+@lru_cache(maxsize=4096)
+def split_template(template: str) -> tuple[tuple[str, str | None], ...]:
+    """A template as (literal text, placeholder or None) pairs; placeholders may nest inside choices.
+    Remembered: the catalogue's few hundred templates are split for every effect of every language."""
     out: list[tuple[str, str | None]] = []
     literal: list[str] = []
     i = 0
@@ -511,7 +514,7 @@ def split_template(template: str) -> list[tuple[str, str | None]]:
         literal = []
         i = j + 1
     out.append(("".join(literal), None))
-    return out
+    return tuple(out)
 
 
 def _split_top(text: str, sep: str) -> list[str]:
