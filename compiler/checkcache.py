@@ -16,9 +16,13 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardc import diskcache
 from cardc.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from cardc.model import Project
 
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".cardc-cache"})  # never read by a check
 
@@ -101,3 +105,27 @@ def remember(state: Lookup | None, paths: list[Path], result: CheckResult) -> No
     if _content_hashes(find_content_root(paths).resolve()) != state.files:
         return  # edited while the check ran: the result may describe either version
     diskcache.store("check", state.key, (state.files, result))
+
+
+def schema_diagnostics(project: Project) -> list[Diagnostic]:
+    """`schema.validate_project(project)`, remembered: a pass is stored under the IR's JSON (each game's, and
+    the schema of its kinds), the catalogue's text and the compiler's code; a failure is validated afresh."""
+    import json
+
+    from cardc.catalogue import default_catalogue
+    from cardc.irjson import project_json
+    from cardc.schema import kinds_schema, validate_project
+
+    if diskcache.cache_root() is None:
+        return validate_project(project)
+    parts: list[str] = [diskcache.code_fingerprint(), default_catalogue().source]
+    for game in sorted(project.games):
+        parts.append(json.dumps(project_json(project, game), sort_keys=True, default=str))
+        parts.append(json.dumps(kinds_schema(project, game), sort_keys=True, default=str))
+    key = diskcache.digest(*parts)
+    if diskcache.load("schema", key) is True:
+        return []
+    found = validate_project(project)
+    if not found:
+        diskcache.store("schema", key, True)
+    return found

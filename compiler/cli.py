@@ -50,9 +50,9 @@ def _with_schema(result: FrontEndResult) -> list[Diagnostic]:
     """The front end's diagnostics plus schema validation of the IR (only when the content is clean)."""
     if not result.ok:
         return list(result.diagnostics)
-    from cardc.schema import validate_project
+    from cardc.checkcache import schema_diagnostics
 
-    return sorted([*result.diagnostics, *validate_project(result.project)], key=Diagnostic.sort_key)
+    return sorted([*result.diagnostics, *schema_diagnostics(result.project)], key=Diagnostic.sort_key)
 
 
 def cmd_check(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardc import model as m
 from cardc import syntax as s
@@ -24,10 +24,11 @@ from cardc.lower import BUILTIN_ATTRS, BUILTIN_KINDS, builtin_kind
 from cardc.model import TypeExpr
 from cardc.resources import DSL_DIR
 from cardc.types import parse_type_string
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+
+if TYPE_CHECKING:  # jsonschema is imported by what validates: a build whose IR passed before only hashes it
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+    from referencing import Registry
 
 SCHEMA_DIR = DSL_DIR / "schemas"
 BASE_URI = "https://cardc.invalid/schemas/"
@@ -213,6 +214,9 @@ def fixed_schema() -> dict[str, Any]:
 
 def registry(schemas: Iterable[dict[str, Any]]) -> Registry:
     """A registry holding the given schemas by their `$id`, so that no `$ref` is ever fetched."""
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
     resources = [(sc["$id"], Resource.from_contents(sc, default_specification=DRAFT202012)) for sc in schemas]
     return Registry().with_resources(resources)
 
@@ -223,6 +227,8 @@ def validator_for(project: m.Project, game: str, catalogue: Catalogue | None = N
     This is the complete, standalone form (what an outside tool gets from the committed files).
     `validate_project` gives the same verdicts faster, by dispatching on kind and verb itself.
     """
+    from jsonschema import Draft202012Validator
+
     root = kinds_schema(project, game)
     reg = registry([fixed_schema(), effects_schema(catalogue or default_catalogue()), root])
     return Draft202012Validator(root, registry=reg)
@@ -277,6 +283,8 @@ def validate_ir(data: Any, fixed: dict[str, Any], effects: dict[str, Any], kinds
     validators evaluate one by one. Here the structure is validated with those chains removed, then
     each entity and each invocation against exactly its own kind's or verb's sub-schema.
     """
+    from jsonschema import Draft202012Validator
+
     lean_effects = {**effects, "$defs": {**effects["$defs"], "invocation": {
         "properties": effects["$defs"]["invocation"]["properties"]}}}
     lean_fixed = _lean_fixed(json.dumps(fixed, sort_keys=True))
@@ -376,6 +384,8 @@ def schema_diagnostic(err: ValidationError, data: Any, entities: list[m.Entity],
 def _leaf(err: ValidationError) -> ValidationError:
     """The most specific error under `err`; under `anyOf`, prefer the first branch (the plain type,
     before the `unknown` and `provisional` alternatives)."""
+    from jsonschema.exceptions import best_match
+
     leaf = err
     while leaf.context:
         deeper = best_match(_likely_branch(leaf.context))

@@ -540,7 +540,7 @@ class _Sentence(Visitor[Rendered]):
 @lru_cache(maxsize=4096)
 def split_template(template: str) -> tuple[tuple[str, str | None], ...]:
     """A template as (literal text, placeholder or None) pairs; placeholders may nest inside choices.
-    Remembered: the same few catalogue templates are filled once per use of a verb (tens per card)."""
+    Remembered: the catalogue's few hundred templates are split for every effect of every language."""
     out: list[tuple[str, str | None]] = []
     literal: list[str] = []
     i = 0

@@ -178,3 +178,21 @@ def test_an_error_is_never_stored(tmp_path: Path, cache: Path) -> None:
 def test_the_key_hashes_every_part() -> None:
     assert diskcache.digest("ab", "c") != diskcache.digest("a", "bc")
     assert len(diskcache.code_fingerprint()) == 40
+
+
+def test_a_schema_pass_is_reused_only_for_the_same_ir(cache: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       bundled) -> None:  # type: ignore[no-untyped-def]
+    import dataclasses
+
+    from cardc import checkcache, schema
+    from cardc.diagnostics import Diagnostic, Severity, Span
+
+    assert checkcache.schema_diagnostics(bundled.project) == []  # validated, and the pass stored
+    assert _entries(cache, "schema")
+    sentinel = Diagnostic(Severity.ERROR, "E402", "rejected", Span("x.cardc", 1, 1))
+    monkeypatch.setattr(schema, "validate_project", lambda project, catalogue=None: [sentinel])
+    assert checkcache.schema_diagnostics(bundled.project) == []  # the same IR: the stored pass
+    fewer = dataclasses.replace(bundled.project, entities=bundled.project.entities[:-1])
+    assert checkcache.schema_diagnostics(fewer) == [sentinel]  # another IR: validated again
+    monkeypatch.setenv("CARDC_CACHE", "off")
+    assert checkcache.schema_diagnostics(bundled.project) == [sentinel]  # no cache: always validated

@@ -32,13 +32,26 @@ class Job:
                 "heroes": list(self.heroes)}
 
 
-def package_files(project: Project, game: str) -> tuple[tuple[tuple[str, str], ...], str]:
-    """The generated files of `game` and their digest."""
-    from cardc.backends.python import python_files
+# The last project's packages, by game: the balance backend asks for them several times per game (whether
+# it is playable, its win rates, its names), and generating every game's modules costs a few tenths of a second.
+_last: tuple[Project, object, dict[str, tuple[tuple[tuple[str, str], ...], str]]] | None = None
 
-    files = tuple(sorted((rel, text) for rel, text in python_files(project).items()
-                         if rel.split("/", 1)[0] == game))
-    h = hashlib.sha256()
-    for rel, text in files:
-        h.update(rel.encode() + b"\0" + text.encode() + b"\0")
-    return files, h.hexdigest()
+
+def package_files(project: Project, game: str) -> tuple[tuple[tuple[str, str], ...], str]:
+    """The generated files of `game` and their digest (generated once per project and catalogue)."""
+    global _last
+    from cardc.backends.python import python_files
+    from cardc.catalogue import default_catalogue
+
+    catalogue = default_catalogue()
+    if _last is None or _last[0] is not project or _last[1] is not catalogue:
+        every = python_files(project)
+        packages: dict[str, tuple[tuple[tuple[str, str], ...], str]] = {}
+        for name in project.games:
+            files = tuple(sorted((rel, text) for rel, text in every.items() if rel.split("/", 1)[0] == name))
+            h = hashlib.sha256()
+            for rel, text in files:
+                h.update(rel.encode() + b"\0" + text.encode() + b"\0")
+            packages[name] = (files, h.hexdigest())
+        _last = (project, catalogue, packages)
+    return _last[2].get(game, ((), hashlib.sha256().hexdigest()))

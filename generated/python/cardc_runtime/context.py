@@ -125,6 +125,25 @@ class Fight:
         return next((s for s in self.sides if s is not side), None)
 
 
+_tuple_new = tuple.__new__  # makes a Choice (a named tuple) without its Python-level __new__
+
+_PLANS = "fire plans"  # the ruleset cache entry: trigger -> _FirePlan | None
+
+
+class _FirePlan:
+    """Who can react to one trigger: the global owners that have an effect of it (in order), the other
+    entities that have one (`local`), each character's own abilities among them (filled as characters act),
+    and the rules that act only where a card of their kinds takes part (`scoped`, with `every` the global
+    owners in order including those)."""
+
+    __slots__ = ("glob", "local", "every", "scoped", "tile", "own")
+
+    def __init__(self, glob: tuple[str, ...], local: frozenset[str], every: tuple[str, ...],
+                 scoped: dict[str, tuple[str, ...]], tile: bool) -> None:
+        self.glob, self.local, self.every, self.scoped, self.tile = glob, local, every, scoped, tile
+        self.own: dict[str, tuple[str, ...]] = {}
+
+
 @dataclass
 class Context:
     """Everything an effect may look at: the ruleset, switched-on variants, explicit facts and inputs."""
@@ -218,14 +237,16 @@ class Context:
         """A `may` statement: the acting player decides (default: no); the offer is logged."""
         if offer:
             self.record("offered", *offer)
-        return bool(self.inputs.choose(Choice(self.who(), f"{self.who()}:{point}", (False, True))))
+        who = self.who()
+        return bool(self.inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", (False, True)))))
 
     def choose(self, point: str, options: tuple[str, ...]) -> str:
-        return str(self.inputs.choose(Choice(self.who(), f"{self.who()}:{point}", options)))
+        who = self.who()
+        return str(self.inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", options))))
 
     def ask(self, point: str, options: tuple[Any, ...], chooser: str | None = None) -> Any:
         who = chooser or self.who()
-        return self.inputs.choose(Choice(who, f"{who}:{point}", options))
+        return self.inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", options)))
 
     def roll(self, sides: int = 6) -> int:
         return self.inputs.roll(sides)
@@ -295,21 +316,24 @@ class Context:
         same order: the same effects in the same order, found without building (and hashing) the whole list
         on every event. Each group of candidates (tile, items, ...) is looked at only when it holds one."""
         rules = self.rules
-        plans: dict[str, Any] = rules.memo(("fire plans",), dict)
         try:
-            plan = plans[trigger]
+            plan: _FirePlan | None = rules._cache[_PLANS][trigger]
         except KeyError:
-            plan = plans[trigger] = self._fire_plan(trigger)
+            plan = self._new_plan(trigger)
         if plan is None:
             return ()
-        glob, local = plan[0], plan[1]
-        if actor is not None and plan[4]:  # rules that act only where a card of their kinds takes part
-            ok = {r for r, kinds in plan[4].items() if self._takes_part(actor, kinds)}
-            glob = tuple(g for g in plan[3] if g not in plan[4] or g in ok)
-        if actor is None or not local:
-            return glob  # type: ignore[no-any-return]
+        glob = plan.glob
+        if actor is None:
+            return glob
+        scoped = plan.scoped
+        if scoped:  # rules that act only where a card of their kinds takes part
+            ok = {r for r, kinds in scoped.items() if self._takes_part(actor, kinds)}
+            glob = tuple(g for g in plan.every if g not in scoped or g in ok)
+        local = plan.local
+        if not local:
+            return glob
         mine: list[str] = []
-        if trigger in TILE_TRIGGERS:
+        if plan.tile:
             play = self.play
             if play is not None:
                 placed = play.last_revealed if self.facts.get("revealing") else play.here(actor.id)
@@ -332,24 +356,36 @@ class Context:
             mine.append(fight.monster.id)
         if actor.id in local:
             mine.append(actor.id)
-        if actor.cards and not local.isdisjoint(actor.cards):
-            mine += [o for o in actor.cards if o in local]
-        if not actor.no_abilities:
-            if actor.abilities is not None:
-                if not local.isdisjoint(actor.abilities):
-                    mine += [o for o in actor.abilities if o in local]
-            else:  # the character's own abilities that have the trigger, found once per character
-                own = plan[2].get(actor.id)
-                if own is None:
-                    own = plan[2][actor.id] = tuple(o for o in actor.own_abilities(rules) if o in local)
+        if actor.no_abilities:
+            own: tuple[str, ...] | None = ()
+            override: list[str] = []
+        elif actor.abilities is None:  # the character's own abilities that have the trigger, found once
+            own = plan.own.get(actor.id)
+            if own is None:
+                own = plan.own[actor.id] = tuple(o for o in actor.own_abilities(rules) if o in local)
+            override = []
+        else:
+            own, override = None, actor.abilities
+        if local.isdisjoint((*actor.cards, *override, *actor.weapons, *actor.spells, *actor.keys,
+                             *actor.treasures, *actor.items)):
+            if own:  # nothing carried has an effect of the trigger: only the own abilities can
                 mine += own
-        for group in (actor.weapons, actor.spells, actor.keys, actor.treasures, actor.items):
-            if group and not local.isdisjoint(group):
-                mine += [o for o in group if o in local]
+        else:  # in order: cards, abilities, then what is held
+            mine += [o for o in actor.cards if o in local]
+            mine += own if own is not None else [o for o in override if o in local]
+            for group in (actor.weapons, actor.spells, actor.keys, actor.treasures, actor.items):
+                if group and not local.isdisjoint(group):
+                    mine += [o for o in group if o in local]
         if actor.cursed:  # the curse is a card the cursed hero carries (its effects switch abilities off)
             mine += [o for o in rules.memo(("curse cards",), lambda: [e.id for e in rules.of_kind("curse")])
                      if o in local]
-        return glob + tuple(mine) if mine else glob  # type: ignore[no-any-return]
+        return glob + tuple(mine) if mine else glob
+
+    def _new_plan(self, trigger: str) -> _FirePlan | None:
+        plans: dict[str, _FirePlan | None] = self.rules.memo(_PLANS, dict)
+        if trigger not in plans:
+            plans[trigger] = self._fire_plan(trigger)
+        return plans[trigger]
 
     def _takes_part(self, actor: Character, kinds: tuple[str, ...]) -> bool:
         """Whether an entity of one of the kinds takes part for the actor (see `_applies`)."""
@@ -363,7 +399,7 @@ class Context:
         present = [e for e in (self.rules.get(i) for i in ids) if e is not None]
         return _applies_kinds(kinds, present)
 
-    def _fire_plan(self, trigger: str) -> tuple[Any, ...] | None:
+    def _fire_plan(self, trigger: str) -> _FirePlan | None:
         """For `trigger`: the global owners that have an effect of it (in order), the other entities that
         have one, and (filled as characters act) each character's own abilities among them. None: no entity
         has an effect of `trigger`."""
@@ -371,12 +407,12 @@ class Context:
         if not has:
             return None
         if trigger in WORLD_TRIGGERS:
-            return tuple(o for o in sorted(self.rules.entities) if o in has), frozenset(), {}, (), {}
+            return _FirePlan(tuple(o for o in sorted(self.rules.entities) if o in has), frozenset(), (), {}, False)
         glob = tuple(o for o in self.owners(None, trigger) if o in has)
         every = tuple(o for o in self.rules.memo("global owners", tuple) if o in has)  # with the scoped ones
         scoped = {o: tuple(str(k) for k in self.rules.entity(o).attr("applies_to"))
                   for o in every if o not in glob}
-        return glob, has - frozenset(every), {}, every, scoped
+        return _FirePlan(glob, has - frozenset(every), every, scoped, trigger in TILE_TRIGGERS)
 
     def fire(self, trigger: str, actor: Character | None = None, side: Side | None = None,
              **event: Any) -> list[EffectDef]:

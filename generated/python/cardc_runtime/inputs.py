@@ -7,12 +7,12 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """A choice point: who decides (`chooser`), a stable id (`point`) and the options, first = default."""
+class Choice(NamedTuple):
+    """A choice point: who decides (`chooser`), a stable id (`point`) and the options, first = default.
+    (A named tuple: one is made for every decision of a game, and a tuple is the cheapest to make.)"""
 
     chooser: str
     point: str

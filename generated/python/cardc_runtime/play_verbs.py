@@ -328,23 +328,56 @@ def _neighbours(play: Play, pos: Pos | None, *, walls: bool = False, ctx: Contex
     else:
         out = list(play.passages()[pos])
     if ctx is not None and _tile_has(ctx, play.board[pos].tile, "portal_link"):
-        out += [p for p, t in play.board.items() if p != pos and _tile_has(ctx, t.tile, "portal_link")]
+        out += [p for p in _portals(ctx, play) if p != pos]
     return out
 
 
-def _reachable(ctx: Context, who: Character) -> list[Pos]:
+def _portals(ctx: Context, play: Play) -> list[Pos]:
+    """The laid tiles linked by portals, in board order (remembered until a tile is laid)."""
+    memo = play.board_memo()
+    found: list[Pos] | None = memo.get("portals")
+    if found is None:
+        found = memo["portals"] = [p for p, t in play.board.items() if _tile_has(ctx, t.tile, "portal_link")]
+    return found
+
+
+def _reachable(ctx: Context, who: Character) -> tuple[Pos, ...]:
+    """The tiles `who` may step to, in board order (remembered until a tile is laid)."""
+    return _steps(ctx, who)[0]
+
+
+def _steps(ctx: Context, who: Character) -> tuple[tuple[Pos, ...], tuple[str, ...]]:
+    """The tiles `who` may step to, in board order, and their option labels (remembered until a tile is
+    laid: they depend on the laid tiles, where `who` stands and whether walls stop it)."""
     play = _play(ctx)
+    pos = play.position.get(who.id)
     walls = bool(_flags(ctx).get(f"walls:{who.id}"))
-    return sorted(set(_neighbours(play, play.position.get(who.id), walls=walls, ctx=ctx)))
+    memo = play.board_memo()
+    key = ("reachable", pos, walls)
+    try:
+        return memo[key]  # type: ignore[no-any-return]
+    except KeyError:
+        pass
+    options = tuple(sorted(set(_neighbours(play, pos, walls=walls, ctx=ctx))))
+    found = memo[key] = (options, tuple(_label(play, p) for p in options))
+    return found
 
 
 def _open_sides(ctx: Context, who: Character) -> list[int]:
+    """The sides of `who`'s tile that open towards a square with no tile yet (remembered until a tile is
+    laid; callers must not change the list)."""
     play = _play(ctx)
     pos = play.position.get(who.id)
+    memo = play.board_memo()
+    key = ("open sides", pos)
+    try:
+        return memo[key]  # type: ignore[no-any-return]
+    except KeyError:
+        pass
     placed = play.board.get(pos) if pos is not None else None
-    if placed is None:
-        return []
-    return [s for s in sorted(placed.exits) if step(placed.pos, s) not in play.board]
+    sides = [] if placed is None else [s for s in sorted(placed.exits) if step(placed.pos, s) not in play.board]
+    memo[key] = sides
+    return sides
 
 
 def can_walk(ctx: Context) -> bool:
@@ -378,10 +411,9 @@ def _label(play: Play, pos: Pos) -> str:
 def walk(ctx: Context) -> None:
     who = _actor(ctx)
     play = _play(ctx)
-    options = _reachable(ctx, who)
+    options, labels = _steps(ctx, who)
     if not options:
         return
-    labels = tuple(_label(play, p) for p in options)
     chosen = options[labels.index(str(ctx.ask("walk_to", labels, who.id)))] if len(labels) > 1 else options[0]
     _move(ctx, who, chosen)
     play.steps_left -= 1
@@ -485,6 +517,8 @@ def items_here(ctx: Context) -> bool:
 
 
 def _takeable(ctx: Context, who: Character, placed: Placed) -> list[str]:
+    if not placed.items:
+        return []
     limits = fights.slot_limits(ctx.rules, ctx.variants)
     out = []
     for item in sorted(set(placed.items)):
@@ -730,7 +764,12 @@ def heal_choose(ctx: Context) -> None:
 
 
 def _slot_of(ctx: Context, item: str) -> str:
-    return str(ctx.rules.entity(item).attr("slot", "item"))
+    """The item's `slot` attribute ("item" without one), looked up once per ruleset."""
+    known: dict[str, str] = ctx.rules.memo(("slot of",), dict)
+    slot = known.get(item)
+    if slot is None:
+        slot = known[item] = str(ctx.rules.entity(item).attr("slot", "item"))
+    return slot
 
 
 _LISTS = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "treasures"}

@@ -5,7 +5,10 @@ procedures decide what is placed, drawn and moved, through the verbs in `play_ve
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any
 
 Pos = tuple[int, int]
 
@@ -91,7 +94,7 @@ class Play:
         size, found = self._passages
         if size == len(board):
             return found
-        new = [p for p in board if p not in found]  # tiles laid since: they and their neighbours change
+        new = list(islice(board, size, None))  # tiles laid since (the board is only added to, in order)
         stale = []
         for x, y in new:
             for dx, dy in DELTA.values():
@@ -119,15 +122,63 @@ class Play:
         board = self.board
         size, found = self._edges
         if size != len(board):
-            found = set()
-            for (x, y), placed in board.items():
-                for side in placed.exits:
-                    dx, dy = DELTA[side]
-                    if (x + dx, y + dy) not in board:
-                        found.add((x, y))
-                        break
+            # only the tiles laid since and their neighbours can have changed
+            for x, y in [*islice(board, size, None)]:
+                for pos in ((x, y), (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
+                    placed = board.get(pos)
+                    if placed is None:
+                        continue
+                    px, py = pos
+                    for side in placed.exits:
+                        dx, dy = DELTA[side]
+                        if (px + dx, py + dy) not in board:
+                            found.add(pos)
+                            break
+                    else:
+                        found.discard(pos)
             self._edges = (len(board), found)
         return found
+
+    _board_memo: tuple[int, dict[Any, Any]] = field(default_factory=lambda: (0, {}), init=False, repr=False,
+                                                     compare=False)
+
+    def board_memo(self) -> dict[Any, Any]:
+        """Answers that depend on the laid tiles only (distances, neighbours, labels): kept until a tile is
+        laid (tiles are only ever added, a laid tile never turns or changes)."""
+        size, memo = self._board_memo
+        if size != len(self.board):
+            memo = {}
+            self._board_memo = (len(self.board), memo)
+        return memo
+
+    def distances(self, sources: Iterable[Pos], blocked: Iterable[Pos] = ()) -> dict[Pos, int]:
+        """Steps along passages from the nearest of `sources` to every tile reached, never entering a tile
+        of `blocked` (a source is always in). One breadth-first search per board and question: remembered
+        until a tile is laid. The caller must not change the answer."""
+        known = self.board_memo()
+        start = frozenset(sources)
+        avoid = frozenset(blocked)
+        key = ("distances", start, avoid)
+        try:
+            return known[key]  # type: ignore[no-any-return]
+        except KeyError:
+            pass
+        passages = self.passages()
+        dist = dict.fromkeys(start, 0)
+        seen = set(start) | avoid  # (a level at a time, with set operations: the work runs in C)
+        frontier: set[Pos] = set(start)
+        d = 0
+        while frontier:
+            d += 1
+            nxt: set[Pos] = set()
+            for p in frontier:
+                nxt.update(passages.get(p, ()))
+            nxt -= seen
+            seen |= nxt
+            dist.update(dict.fromkeys(nxt, d))
+            frontier = nxt
+        known[key] = dist
+        return dist
 
     def here(self, who: str) -> Placed | None:
         pos = self.position.get(who)

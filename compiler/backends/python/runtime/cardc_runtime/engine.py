@@ -12,7 +12,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Protocol
+from operator import attrgetter
+from typing import Any, NamedTuple, Protocol
 
 from .context import Character, Context, TurnCap
 from .fight import make_hero, slot_limits
@@ -22,9 +23,9 @@ from .play_verbs import _takeable
 from .state import Play
 
 
-@dataclass(frozen=True, slots=True)
-class View:
-    """What a bot may look at when it decides: who decides, the choice point, and the table (read only)."""
+class View(NamedTuple):
+    """What a bot may look at when it decides: who decides, the choice point, and the table (read only).
+    (A named tuple: one is made for every decision, and a tuple is the cheapest to make.)"""
 
     chooser: str
     point: str
@@ -44,6 +45,11 @@ class RandomBot:
 
     def choose(self, view: View, options: Sequence[Any]) -> int:
         return self.rng.randrange(len(options))
+
+
+_tuple_new = tuple.__new__  # makes a View (a named tuple) without its Python-level __new__
+_HAS_TOKENS = attrgetter("tokens")  # (for filter(): tiles with tokens or items, without a Python loop)
+_HAS_ITEMS = attrgetter("items")
 
 
 @lru_cache(maxsize=4096)
@@ -166,14 +172,11 @@ class SensibleBot(RandomBot):
         power = 7 + sum(self._attack(ctx, w) for w in me.weapons) + (1 if me.spells else 0)
         strength = self._strengths(ctx)
         monsters: dict[tuple[int, int], int] = {}
-        with_items = []
-        for p, t in play.board.items():  # one pass: monsters by tile (the last token counts), tiles with items
-            if t.tokens:
-                for tok in t.tokens:
-                    if tok in strength:
-                        monsters[p] = strength[tok]
-            if t.items:
-                with_items.append((p, t))
+        tiles = play.board.values()
+        for t in filter(_HAS_TOKENS, tiles):  # monsters by tile (the last token counts); the filter runs in C
+            for tok in t.tokens:
+                if tok in strength:
+                    monsters[t.pos] = strength[tok]
         goals = {p for p, s in monsters.items() if s < power + 3}
         if not goals:  # nothing to fight yet: the frontier, where new tiles (and items) are found
             goals = set(play.open_edges()) if play.zones.get("stack") else set()
@@ -181,12 +184,12 @@ class SensibleBot(RandomBot):
             weakest = min(monsters.values())
             goals = {p for p, s in monsters.items() if s == weakest}
         holds = _holding(me)
-        goals |= {p for p, t in with_items if self._worth(ctx, me, t, holds)}
+        goals |= {t.pos for t in filter(_HAS_ITEMS, tiles) if self._worth(ctx, me, t, holds)}
         goals.discard(play.position.get(who))
         if not goals or self.rng.random() < 0.2:
             return self.rng.randrange(len(labels))
         targets = [_label_pos(str(label)) for label in labels]
-        dist = _distances_from(play, goals, set(targets))
+        dist = play.distances(goals)
         best, best_d = 0, 10**6
         for i, pos in enumerate(targets):
             d = dist.get(pos, 10**6)
@@ -198,29 +201,6 @@ class SensibleBot(RandomBot):
         def compute() -> dict[str, int]:
             return {e.id: int(s) for e in ctx.rules.entities.values() if isinstance(s := e.attr("strength"), int)}
         return ctx.rules.memo("bot strengths", compute)  # type: ignore[no-any-return]
-
-
-def _distances_from(play: Play, goals: set[tuple[int, int]],
-                    wanted: set[tuple[int, int]] | None = None) -> dict[tuple[int, int], int]:
-    """Steps along passages from every tile to the nearest goal (one search from all goals at once); with
-    `wanted`, the search stops once each of those tiles has its distance."""
-    dist = dict.fromkeys(goals, 0)
-    frontier = list(goals)
-    passages = play.passages()
-    left = None if wanted is None else wanted - goals
-    d = 0
-    while frontier and (left is None or left):
-        d += 1
-        nxt = []
-        for p in frontier:
-            for q in passages[p]:
-                if q not in dist:
-                    dist[q] = d
-                    nxt.append(q)
-                    if left is not None:
-                        left.discard(q)
-        frontier = nxt
-    return dist
 
 
 class SetupError(RuntimeError):
@@ -254,7 +234,7 @@ class BotInputs(Inputs):
             return options[0]
         self.decisions += 1
         bot = self.bots.get(choice.chooser, self.default)
-        index = bot.choose(View(choice.chooser, choice.point, self.ctx_ref[0]), options)
+        index = bot.choose(_tuple_new(View, (choice.chooser, choice.point, self.ctx_ref[0])), options)
         if not 0 <= index < len(options):
             raise ValueError(f"bot chose option {index} of {len(options)} at {choice.point}")
         return options[index]

@@ -97,31 +97,6 @@ def _monster(ctx: Context, play: Play, pos: Pos) -> str | None:
     return None if placed is None else _monster_token(ctx, placed)
 
 
-def _distances(play: Play, start: Pos, goals: set[Pos], blocked: set[Pos],
-               wanted: set[Pos] | None = None) -> dict[Pos, int]:
-    """Breadth-first from `start` along passages, not through `blocked` (unless it is a goal): the distance
-    to each tile reached. With `wanted` it stops once those tiles have theirs (the only ones the caller
-    reads; a tile it does not reach is missing either way)."""
-    passages = play.passages()
-    dist = {start: 0}
-    frontier = [start]
-    left = None if wanted is None else set(wanted) - {start}
-    d = 0
-    while frontier and (left is None or left):
-        d += 1
-        nxt = []
-        for p in frontier:
-            for q in passages.get(p, ()):
-                if q in dist or (q in blocked and q not in goals):
-                    continue
-                dist[q] = d
-                nxt.append(q)
-                if left is not None:
-                    left.discard(q)
-        frontier = nxt
-    return dist
-
-
 class GreedyBot:
     """See the module docstring. `WIN_ENOUGH` and `LOW_LIVES` are class attributes a subclass may change."""
 
@@ -186,7 +161,7 @@ class GreedyBot:
         goals = {p for p, t in play.board.items() if p != here and p not in blocked and (
             p in monsters or (t.items and self._wants_here(ctx, me, p)))}
         if "walk" in opts and here is not None:
-            dist = _distances(play, here, goals, blocked, goals)
+            dist = play.distances((here,), blocked - goals)
             reachable = [g for g in goals if g in dist]
             if reachable:
                 self.target = min(reachable, key=lambda g: (dist[g], g))
@@ -196,7 +171,7 @@ class GreedyBot:
             return "explore"
         if "walk" in opts and here is not None:  # towards an open edge of the board, to explore from there
             edges = {p for p in play.open_edges() if p != here and p not in blocked}
-            dist = _distances(play, here, edges, blocked, edges)
+            dist = play.distances((here,), blocked - edges)
             reachable = [g for g in edges if g in dist]
             if reachable and play.zones.get("stack"):
                 self.target = min(reachable, key=lambda g: (dist[g], g))
@@ -206,7 +181,7 @@ class GreedyBot:
         if "walk" in opts and here is not None and me.lives > self.LOW_LIVES:
             # nothing better left: take on the monster with the best odds (a lost fight costs a life, and
             # only beaten monsters end the game)
-            dist = _distances(play, here, blocked, set(), blocked)
+            dist = play.distances((here,))
             chances = {p: win_chance(ctx.rules, me, m, ctx.variants) for p in blocked if p in dist
                        and (m := _monster(ctx, play, p)) is not None}
             if chances:
@@ -242,7 +217,7 @@ class GreedyBot:
         if "walk" in opts and here is not None:
             blocked = {p for p, t in play.board.items() if t.tokens and _monster(ctx, play, p) is not None}
             self.avoid = blocked
-            dist = _distances(play, here, healing, blocked, healing)
+            dist = play.distances((here,), blocked - healing)
             near = [p for p in healing if p in dist]
             if near:
                 self.target = min(near, key=lambda p: (dist[p], p))
@@ -275,7 +250,7 @@ class GreedyBot:
                 places.append(_pos(label))
             except (ValueError, IndexError):
                 places.append(None)
-        dist = _distances(play, self.target, set(), self.avoid - {self.target}, {p for p in places if p is not None})
+        dist = play.distances((self.target,), self.avoid - {self.target})
         for i, pos in enumerate(places):
             if pos is None:
                 continue
