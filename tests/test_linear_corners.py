@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from cardc.backends.python.literals import WIDTH, _split_string
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 
@@ -48,6 +48,7 @@ def _mentions_by_scanning(text: str, names: list[str]) -> list[tuple[int, int]]:
                                        "Key 1", "Shadow 7", "Shadow 77", "-Odd"]), unique=True),
        words=st.lists(st.sampled_from(["Star", "1", "12", "of", "Night", "Stars", "Key", "Shadow", "7", "77",
                                        " ", " ", ",", "-", "Odd", "x"]), max_size=30))
+@example(names=["Star", "Star 1"], words=["Star"])  # a longer name's slice at the text's end is the shorter name
 def test_name_links_are_the_longest_whole_word_names(names: list[str], words: list[str]) -> None:
     """Names sharing a first word are found by their length (a linear lookup, issue 11.7), with the same
     result as trying every name longest first."""

@@ -297,6 +297,8 @@ def mentions(text: str, index: NameIndex) -> Iterator[tuple[int, int]]:
         lengths, found = index.get(word.group(), _NONE)
         for size in lengths:
             end = at + size
+            if end > len(text):  # a slice past the end would be shorter than the name and match another
+                continue
             if text[at:end] in found and not (end < len(text) and _is_word(text[end])):
                 yield at, end
                 pos = end
