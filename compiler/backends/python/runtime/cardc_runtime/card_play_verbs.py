@@ -8,12 +8,10 @@ Each function is the runtime function of the catalogue verb of the same name (re
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from .context import Character, Context
-from .table_verbs import _give_card, _marks, _zone, _zones
+from .table_verbs import _give_card, _marks, _taking_part, _zone, _zones
 
 __all__ = ["attack_for_artefact", "attack_sphere", "build_characters", "can_attack_sphere", "check_victory",
            "draw_adventure", "lay_paths", "on_main_board", "resource_at_least", "stop_here", "train"]
@@ -23,22 +21,6 @@ def _actor(ctx: Context) -> Character:
     if ctx.actor is None:
         raise RuntimeError(f"{ctx.owner or 'a procedure'}: this needs a character")
     return ctx.actor
-
-
-@contextmanager
-def _taking_part(ctx: Context, card: str | None) -> Iterator[None]:
-    """While the body runs, the card takes part for whoever acts (its own effects and the rules that apply to
-    its kind fire): the situation's fact `place`, restored afterwards."""
-    saved = ctx.facts.get("place")
-    if card is not None:
-        ctx.facts["place"] = card
-    try:
-        yield
-    finally:
-        if saved is None:
-            ctx.facts.pop("place", None)
-        else:
-            ctx.facts["place"] = saved
 
 
 def _is(ctx: Context, card: str, kind: str) -> bool:

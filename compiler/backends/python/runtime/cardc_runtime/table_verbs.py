@@ -10,6 +10,8 @@ that the rule restricts read it (`take_card`, `buy`, `use_printed`, `damage_owne
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .context import Character, Context
@@ -73,6 +75,22 @@ def _lift(ctx: Context, card: str) -> None:
 def _marks(ctx: Context) -> dict[str, Any]:
     """Facts of the table that effects set and conditions read (who got past what, what was used when)."""
     return ctx.facts.setdefault("marks", {})  # type: ignore[no-any-return]
+
+
+@contextmanager
+def _taking_part(ctx: Context, card: str | None) -> Iterator[None]:
+    """While the body runs, the card takes part for whoever acts (its own effects and the rules that apply to
+    its kind fire): the situation's fact `place`, restored afterwards."""
+    saved = ctx.facts.get("place")
+    if card is not None:
+        ctx.facts["place"] = card
+    try:
+        yield
+    finally:
+        if saved is None:
+            ctx.facts.pop("place", None)
+        else:
+            ctx.facts["place"] = saved
 
 
 def _rule(ctx: Context, key: str, default: int = 0) -> int:
@@ -691,16 +709,8 @@ def advance(ctx: Context) -> None:
     if isinstance(length, int) and index >= length:
         if ctx.actor is not None:  # the place the board's paths lead to takes part (its `end`)
             end = ctx.rules.entity(str(ctx.rules.entity(path).attr("board"))).attr("end")
-            saved = ctx.facts.get("place")
-            if end is not None:
-                ctx.facts["place"] = str(end)
-            try:
+            with _taking_part(ctx, None if end is None else str(end)):
                 ctx.fire("path_end_reached", ctx.actor)
-            finally:
-                if saved is None:
-                    ctx.facts.pop("place", None)
-                else:
-                    ctx.facts["place"] = saved
         return
     if ctx.setup.get(f"cannot_pass:{who}") and any(
             _position(ctx, c) == (path, index + 1) for c in ctx.characters if c != who):
@@ -730,15 +740,8 @@ def _meet_field(ctx: Context, where: str) -> None:
     if isinstance(entity.attr(str(ctx.facts.get("fight_stat", "strength"))), int):
         _engine().fight_monster(ctx, ctx.actor, card)
         return
-    saved = ctx.facts.get("place")
-    ctx.facts["place"] = card
-    try:
+    with _taking_part(ctx, card):
         ctx.fire("obstacle_attempt", ctx.actor)
-    finally:
-        if saved is None:
-            ctx.facts.pop("place", None)
-        else:
-            ctx.facts["place"] = saved
 
 
 def stay(ctx: Context) -> None:
@@ -936,15 +939,8 @@ def _fight_place(ctx: Context, place: str) -> None:
         if entity.is_a("guardian"):
             if not any(ctx.rules.get(c) is not None and ctx.rules.entity(c).is_a("guardian") for c in pile):
                 _take_beneath(ctx, who, place)
-            saved = ctx.facts.get("place")
-            ctx.facts["place"] = place.split("#")[0]
-            try:
+            with _taking_part(ctx, place.split("#")[0]):
                 ctx.fire("guardian_defeated", who)
-            finally:
-                if saved is None:
-                    ctx.facts.pop("place", None)
-                else:
-                    ctx.facts["place"] = saved
             if ctx.play is not None and ctx.play.turn_over:
                 break
 
