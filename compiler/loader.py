@@ -145,7 +145,7 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
 
         parsed = parse_text(text, display, sink)
     else:
-        parsed = _parse_cached(text, display, sink)
+        parsed = parse_cached(text, display, sink)
     done[path] = parsed
     if parsed is None:
         return
@@ -176,7 +176,7 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
     out.files.append(parsed)
 
 
-def _parse_cached(text: str, display: str, sink: DiagnosticSink) -> s.FileS | None:
+def parse_cached(text: str, display: str, sink: DiagnosticSink) -> s.FileS | None:
     """`parse_text`, remembered on disk under the text, its shown name (spans carry it) and the compiler's code.
     Only a parse without errors is stored, with its warnings (replayed into `sink`)."""
     from cardc import diskcache
