@@ -141,11 +141,13 @@ def _tree_digest(path: Path) -> str | None:
     import pickle
 
     from cardc.diagnostics import DiagnosticSink
-    from cardc.loader import display_path, parse_cached
+    from cardc.loader import MAX_CACHED_TEXT, display_path, parse_cached
 
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError):
+        return None
+    if len(text) > MAX_CACHED_TEXT:  # as the loader, which does not store the tree of a file this large
         return None
     display = display_path(path)
     key = diskcache.digest(diskcache.code_fingerprint(), display, text)
