@@ -145,6 +145,7 @@ class _Shared:
     notes: frozenset[str]
     asked: frozenset[int]
     answers: tuple[tuple[bool, ...], ...]
+    pinned: list[Any]  # the objects its key names by identity, kept alive
 
 
 def _answers(asked: frozenset[int], faces: tuple[frozenset[int], ...]) -> tuple[tuple[bool, ...], ...]:
@@ -213,7 +214,8 @@ class Enumerator:
             return mix([(w, self.explore((*prefix, faces))) for faces, w in throws(what.count, what.sides)])
         return mix([(1, self.explore((*prefix, face))) for face in range(1, int(what) + 1)])
 
-    def _shared(self, prefix: tuple[Any, ...], what: Any, state: Hashable, faces: tuple[frozenset[int], ...]) -> Dist:
+    def _shared(self, prefix: tuple[Any, ...], what: Any, state: Hashable, faces: tuple[frozenset[int], ...],
+                pinned: list[Any]) -> Dist:
         """The subtree of a paused run: computed, or taken from an earlier path that paused in the same state
         and agrees on every face the subtree asked about among the faces seen (`die_shows(any_roll)`)."""
         outer = SEEN_ASKED[0]
@@ -237,7 +239,8 @@ class Enumerator:
         if outer is not None:
             outer |= asked
         frozen = frozenset(asked)
-        self._memo.setdefault(state, []).append(_Shared(dist, frozenset(notes), frozen, _answers(frozen, faces)))
+        self._memo.setdefault(state, []).append(_Shared(dist, frozenset(notes), frozen, _answers(frozen, faces),
+                                                        pinned))
         return dist
 
     def _choose(self, prefix: tuple[Any, ...], choice: Choice) -> Dist:

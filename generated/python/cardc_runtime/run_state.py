@@ -15,7 +15,8 @@ fighters, the sides), with these exceptions, each because nothing after the paus
   in the same state and agrees on the faces it asked about (whatever else they saw).
 
 Objects the run does not change (the ruleset, entities, effects, procedures, functions, modules) count by
-identity; any other object makes the key unique (never shared). A run inside a game in play is not keyed.
+identity, and stay alive while a key names them (so no other object can take their id); any other object
+makes the key unique (never shared). A run inside a game in play is not keyed.
 """
 
 from __future__ import annotations
@@ -44,9 +45,10 @@ class _Canon:
     """Builds the key: shared objects by identity, values (tuples, frozensets) by value, state objects by
     value and, met again, by their first place (two runs agree only if both reach one object twice)."""
 
-    __slots__ = ("seen", "places", "serials", "faces")
+    __slots__ = ("seen", "places", "serials", "faces", "pinned")
 
     def __init__(self) -> None:
+        self.pinned: list[Any] = []
         self.seen: dict[int, int] = {}
         self.places: list[Any] = []  # keeps every visited object alive while the key is built
         self.serials: dict[int, int] = {}
@@ -72,6 +74,7 @@ class _Canon:
         skip = _SKIP.get(cls)
         if skip is None:
             if isinstance(x, _SHARED):
+                self.pinned.append(x)  # alive as long as a key names it: no other object can take its id
                 return (_ID, ident)
             if isinstance(x, Inputs):
                 return _INPUTS
@@ -115,17 +118,19 @@ class _NotKeyed(Exception):  # noqa: N818 - a signal
     """The run is one this key does not describe (a game in play)."""
 
 
-def pause_key(what: Any, stop: CodeType) -> tuple[Hashable, Hashable] | None:
+def pause_key(what: Any, stop: CodeType) -> tuple[Hashable, tuple[frozenset[int], ...], list[Any]] | None:
     """The key of the run paused here for `what`: (the state without `seen_faces`, the `seen_faces` of each
-    side met), or None when the run cannot be keyed. `stop` is the code that started the run: frames from
-    the caller of the input up to the one it called are keyed (that one by its position only: its locals
-    are the enumeration's, the context it made is reached through the frames below)."""
+    side met, the objects the key names by identity: whoever keeps the key must keep them alive), or None
+    when the run cannot be keyed. `stop` is the code that started the run: frames from the caller of the
+    input up to the one it called are keyed (that one by its position only: its locals are the
+    enumeration's, the context it made is reached through the frames below)."""
     frame: FrameType | None = sys._getframe(2)  # the caller of Replay._next's caller (roll, choose, ...)
     canon = _Canon()
     stack: list[Hashable] = []
     try:
         while frame is not None:
             back = frame.f_back
+            canon.pinned.append(frame.f_code)
             if back is not None and back.f_code is stop:  # the process itself
                 stack.append((id(frame.f_code), frame.f_lasti))
                 break
@@ -136,4 +141,4 @@ def pause_key(what: Any, stop: CodeType) -> tuple[Hashable, Hashable] | None:
             return None
     except _NotKeyed:
         return None
-    return (canon.of(what), tuple(stack)), tuple(canon.faces)
+    return (canon.of(what), tuple(stack)), tuple(canon.faces), canon.pinned
