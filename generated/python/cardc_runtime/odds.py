@@ -156,15 +156,19 @@ def _answers(asked: frozenset[int], faces: tuple[frozenset[int], ...]) -> tuple[
 class _KeyedReplay(Replay):
     """Replayed answers that, where they run out, key the paused run (see run_state.py)."""
 
+    rolled = False  # a die was answered before this point
+
     def _next(self, what: int | Dice | Choice) -> Any:
         if self.position >= len(self.answers):
             need = NeedInput(what)
-            # Paths meet again where dice are thrown again (after a re-roll, in a second round); a choice
-            # mostly follows a roll that made the paths differ, and the first pause (the root) is unique:
-            # those are not keyed (a key costs a few runs' time).
-            if self.answers and not isinstance(what, Choice):
+            # Paths meet again where dice are thrown again after dice that made them differ (a re-roll, a
+            # second round); a choice mostly follows a roll that made the paths differ: only such pauses are
+            # keyed (a key costs a few runs' time; which pauses are keyed changes no result).
+            if self.rolled and not isinstance(what, Choice):
                 need.key = pause_key(what, _EXPLORE)  # type: ignore[attr-defined]
             raise need
+        if not isinstance(what, Choice):
+            self.rolled = True
         return super()._next(what)
 
 
