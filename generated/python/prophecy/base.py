@@ -90,7 +90,7 @@ ENTITIES: tuple[EntityData, ...] = (
         attrs={'cost': None, 'guild': None},
         parent=None,
         variant=None,
-        tags=(),
+        tags=('terrain',),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
         copies=1,
     ),

@@ -1126,6 +1126,91 @@ def fx_lake_of_oblivion_1(ctx: Context) -> None:
     v.cannot_use(ctx, card='lake_of_oblivion')
 
 
+def fx_dragon_slayer_ability_1_1(ctx: Context) -> None:
+    """Dragon-slayer ability 1 (dragon_slayer_ability `dragon_slayer_ability_1`), effect 1: on fight_total.
+
+    Rule: When your attack total is counted in a fight, if you fight a monster: +1 to your attack.
+
+    When: While the attack total of a fight is counted.
+    Only if against(opponent=monster) (against: The opponent of the fight is of this sort.)
+    Then:
+    - attack(amount=1): Change the attack total.
+    Source: prophecy/dragon_realm/dragon_slayer.cardc:15;
+      000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
+    """
+    if not (v.against(ctx, opponent='monster')):
+        return
+    v.attack(ctx, amount=1)
+
+
+def fx_dragon_slayer_ability_2_1(ctx: Context) -> None:
+    """Dragon-slayer ability 2 (dragon_slayer_ability `dragon_slayer_ability_2`), effect 1: on fight_total.
+
+    Rule: When your attack total is counted in a fight, if you fight a monster: +1 to your attack.
+
+    When: While the attack total of a fight is counted.
+    Only if against(opponent=monster) (against: The opponent of the fight is of this sort.)
+    Then:
+    - attack(amount=1): Change the attack total.
+    Source: prophecy/dragon_realm/dragon_slayer.cardc:25;
+      000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
+    """
+    if not (v.against(ctx, opponent='monster')):
+        return
+    v.attack(ctx, amount=1)
+
+
+def fx_dragon_slayer_ability_3_1(ctx: Context) -> None:
+    """Dragon-slayer ability 3 (dragon_slayer_ability `dragon_slayer_ability_3`), effect 1: on fight_total.
+
+    Rule: When your attack total is counted in a fight, if you fight a monster: +1 to your attack.
+
+    When: While the attack total of a fight is counted.
+    Only if against(opponent=monster) (against: The opponent of the fight is of this sort.)
+    Then:
+    - attack(amount=1): Change the attack total.
+    Source: prophecy/dragon_realm/dragon_slayer.cardc:35;
+      000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
+    """
+    if not (v.against(ctx, opponent='monster')):
+        return
+    v.attack(ctx, amount=1)
+
+
+def fx_dragon_slayer_ability_4_1(ctx: Context) -> None:
+    """Dragon-slayer ability 4 (dragon_slayer_ability `dragon_slayer_ability_4`), effect 1: on fight_total.
+
+    Rule: When your attack total is counted in a fight, if you fight a monster: +1 to your attack.
+
+    When: While the attack total of a fight is counted.
+    Only if against(opponent=monster) (against: The opponent of the fight is of this sort.)
+    Then:
+    - attack(amount=1): Change the attack total.
+    Source: prophecy/dragon_realm/dragon_slayer.cardc:45;
+      000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
+    """
+    if not (v.against(ctx, opponent='monster')):
+        return
+    v.attack(ctx, amount=1)
+
+
+def fx_dragon_slayer_ability_5_1(ctx: Context) -> None:
+    """Dragon-slayer ability 5 (dragon_slayer_ability `dragon_slayer_ability_5`), effect 1: on fight_total.
+
+    Rule: When your attack total is counted in a fight, if you fight a monster: +1 to your attack.
+
+    When: While the attack total of a fight is counted.
+    Only if against(opponent=monster) (against: The opponent of the fight is of this sort.)
+    Then:
+    - attack(amount=1): Change the attack total.
+    Source: prophecy/dragon_realm/dragon_slayer.cardc:55;
+      000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
+    """
+    if not (v.against(ctx, opponent='monster')):
+        return
+    v.attack(ctx, amount=1)
+
+
 def fx_legends_of_dragons_1(ctx: Context) -> None:
     """Legends of Dragons (chance_card `legends_of_dragons`), effect 1: on setup.
 
@@ -2050,6 +2135,66 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='prophecy.dragon_realm',
         variant=None,
         provisional=(),
+    ),
+    EffectDef(
+        owner='dragon_slayer_ability_1',
+        index=1,
+        trigger='fight_total',
+        trigger_args=(),
+        run=fx_dragon_slayer_ability_1_1,
+        module='prophecy.dragon_realm',
+        variant=None,
+        provisional=(
+            "stand-in for play: the seed says these cards give bonuses against the realm's monsters, not how much",
+        ),
+    ),
+    EffectDef(
+        owner='dragon_slayer_ability_2',
+        index=1,
+        trigger='fight_total',
+        trigger_args=(),
+        run=fx_dragon_slayer_ability_2_1,
+        module='prophecy.dragon_realm',
+        variant=None,
+        provisional=(
+            "stand-in for play: the seed says these cards give bonuses against the realm's monsters, not how much",
+        ),
+    ),
+    EffectDef(
+        owner='dragon_slayer_ability_3',
+        index=1,
+        trigger='fight_total',
+        trigger_args=(),
+        run=fx_dragon_slayer_ability_3_1,
+        module='prophecy.dragon_realm',
+        variant=None,
+        provisional=(
+            "stand-in for play: the seed says these cards give bonuses against the realm's monsters, not how much",
+        ),
+    ),
+    EffectDef(
+        owner='dragon_slayer_ability_4',
+        index=1,
+        trigger='fight_total',
+        trigger_args=(),
+        run=fx_dragon_slayer_ability_4_1,
+        module='prophecy.dragon_realm',
+        variant=None,
+        provisional=(
+            "stand-in for play: the seed says these cards give bonuses against the realm's monsters, not how much",
+        ),
+    ),
+    EffectDef(
+        owner='dragon_slayer_ability_5',
+        index=1,
+        trigger='fight_total',
+        trigger_args=(),
+        run=fx_dragon_slayer_ability_5_1,
+        module='prophecy.dragon_realm',
+        variant=None,
+        provisional=(
+            "stand-in for play: the seed says these cards give bonuses against the realm's monsters, not how much",
+        ),
     ),
     EffectDef(
         owner='legends_of_dragons',

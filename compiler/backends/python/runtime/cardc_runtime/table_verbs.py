@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .context import Character, Context
+from .standing import usable_here as _usable_here
 
 Range = tuple[int, int]
 
@@ -327,7 +328,22 @@ def unaffected_by(ctx: Context, card: str) -> None:
 
 
 def usable_only_on(ctx: Context, board: str) -> None:
-    ctx.setup[f"only_on:{_card(ctx)}:{board}"] = 1
+    """The card (for a rule printed on cards of some kinds: every card of those kinds) works only on the board:
+    recorded for the verbs that use cards (`use_printed`, `standing.usable_here`), and in a fight of a game in
+    play off that board the character's cards it names do nothing (their deck is inactive for this side). A
+    lone fight (`cardc odds`) has no board: it is taken to be fought where its opponent is."""
+    entity = ctx.rules.get(ctx.owner)
+    kinds = entity.attr("applies_to") if entity is not None else None
+    names = [str(k) for k in kinds] if kinds else [_card(ctx)]
+    for name in names:
+        ctx.setup[f"only_on:{name}:{board}"] = 1
+    who = ctx.actor
+    if ctx.play is None or ctx.side is None or who is None or _marks(ctx).get(f"board:{who.id}") == board:
+        return
+    for card in who.cards:
+        e = ctx.rules.get(card)
+        if e is not None and e.attr("deck") and (card in names or any(e.is_a(n) for n in names)):
+            ctx.side.inactive.add(str(e.attr("deck")))
 
 
 def win_by_defeat(ctx: Context, place: str) -> None:
@@ -653,7 +669,8 @@ def use_printed(ctx: Context) -> None:
     card = _card(ctx)
     if _no_card(ctx, card):
         return
-    if ctx.setup.get(f"cannot_use:{_who_key(ctx)}:{card}"):
+    if ctx.setup.get(f"cannot_use:{_who_key(ctx)}:{card}") or (
+            ctx.actor is not None and not _usable_here(ctx, ctx.actor, card)):
         ctx.record("cannot_use", card)
         return
     _marks(ctx)[f"used:{card}"] = ctx.turn
