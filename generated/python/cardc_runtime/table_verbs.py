@@ -500,6 +500,8 @@ def reveal_top(ctx: Context, deck: str) -> None:
         _zone(ctx, "face_up").append(card)
         _zone(ctx, deck).append(card)
         _marks(ctx)["revealed"] = card
+    else:  # nothing turned up: a later `put_in_guild` must not move a card revealed before
+        _marks(ctx).pop("revealed", None)
     ctx.record("reveal_top", deck, card)
 
 
@@ -654,14 +656,30 @@ def put_in_guild(ctx: Context) -> None:
     if guild is None:
         return
     space = _zone(ctx, str(guild))
-    for zone in _zones(ctx).values():
-        if card in zone and zone is not space:
+    for name, zone in _zones(ctx).items():
+        if card in zone and zone is not space and name not in MARKERS:  # (it stays face up)
             zone.remove(card)
             break
     if space:
-        _zone(ctx, "removed").append(space.pop())
+        _push_out(ctx, space, str(guild))
     space.append(str(card))
     ctx.record("put_in_guild", card, guild)
+
+
+def _push_out(ctx: Context, space: list[str], guild: str) -> None:
+    """The older card on a guild's space is pushed out: its `pushed_out` effects say where it goes; if none
+    moved it, it goes face down under its guild's pile (`<guild>:deck`)."""
+    old = space[-1]
+    with _taking_part(ctx, old):
+        ctx.fire("pushed_out", ctx.actor)
+    if space and space[-1] == old:
+        space.pop()
+        _zone(ctx, f"{guild}:deck").insert(0, old)
+        ctx.record("to_bottom", old, f"{guild}:deck")
+    face_up = _zone(ctx, "face_up")
+    if old in face_up:
+        face_up.remove(old)
+    ctx.record("pushed_out", old, guild)
 
 
 def use_printed(ctx: Context) -> None:
