@@ -94,8 +94,13 @@ def test_a_terrain_bound_card_cannot_be_used_in_the_realm() -> None:
     verbs.use_printed(ctx)
     assert ctx.log[-1] == ("p1", "use_printed", "hospitality")  # on the main board it is used
     _stand(ctx, "p1", "middle_path", 1)
+    ctx.fire("always", p1)  # as a turn begins: the realm's rules are recorded in the table's set-up
     verbs.use_printed(ctx)
     assert ctx.log[-1] == ("p1", "cannot_use", "hospitality")  # in the realm it is refused
+    verbs.leave_board(ctx, board=BOARD)
+    verbs.use_printed(ctx)
+    assert ctx.log[-1] == ("p1", "use_printed", "hospitality")  # back on the main board it works again
+    _stand(ctx, "p1", "middle_path", 1)
     now = standing(ctx, p1)
     assert now.get("no_terrain:p1")
     del now["cannot_use:p1:hospitality"]  # the card is also named by `cannot_use`: the terrain rule alone
