@@ -120,7 +120,7 @@ def award_by_comparison(ctx: Context, by: str, pick: str, resource: str, amount:
     chosen = [c for c, v in zip(counted, values, strict=True) if v == best]
     ctx.record("compare", card, by, pick, tuple(c.id for c in counted))
     if len(chosen) != 1:
-        ctx.record("tie", card)
+        ctx.record("no_award", card)
         return
     winner = chosen[0]
     winner.stats[resource] = max(0, winner.stats.get(resource, 0) + amount)

@@ -687,8 +687,9 @@ def use_printed(ctx: Context) -> None:
     card = _card(ctx)
     if _no_card(ctx, card):
         return
-    if ctx.setup.get(f"cannot_use:{_who_key(ctx)}:{card}") or (
-            ctx.actor is not None and not _usable_here(ctx, ctx.actor, card)):
+    # the standing rules as they hold now (`ctx.setup` keeps a `cannot_use` recorded while, e.g., the character
+    # stood on another board)
+    if (not _usable_here(ctx, ctx.actor, card)) if ctx.actor is not None else ctx.setup.get(f"cannot_use:table:{card}"):
         ctx.record("cannot_use", card)
         return
     _marks(ctx)[f"used:{card}"] = ctx.turn
