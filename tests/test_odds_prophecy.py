@@ -55,19 +55,20 @@ def test_text_names_every_provisional_part(capsys: pytest.CaptureFixture[str]) -
 
 def test_stones_and_the_stat_fought_with(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = _run(capsys, "--hero", "paladin", "--stat", "will=7", "--fight-with", "will", "--vs",
-                     "dragon_queen", "--assume", "will=5", "--json")
+                     "dragon_queen", "--json")
     data = json.loads(out)
-    assert data["fighter"]["stats"]["will"] == 7 and Fraction(data["win"]["fraction"]) == _beats(7, 5)
+    assert data["fighter"]["stats"]["will"] == 7 and Fraction(data["win"]["fraction"]) == _beats(7, 7)
+    assert any(n.startswith("dragon_queen will: stand-in") for n in data["provisional"])  # the Queen's stand-in
     code, _, err = _run(capsys, "--hero", "paladin", "--stat", "will=11", "--vs", "dragon_queen")
     assert code == 2 and "outside 0..10" in err  # the paladin owns at most 10 blue stones
 
 
 def test_the_lake_strengthens_its_monster_in_the_dragonslayer_variant(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ("--hero", "paladin", "--vs", "dragon_queen", "--assume", "strength=6", "--at", "fire_lake", "--json")
+    args = ("--hero", "paladin", "--vs", "dragon_queen", "--at", "fire_lake", "--json")
     plain = json.loads(_run(capsys, *args)[1])
     slayer = json.loads(_run(capsys, *args, "--variant", "dragonslayer")[1])
-    assert Fraction(plain["win"]["fraction"]) == _beats(5, 6)
-    assert Fraction(slayer["win"]["fraction"]) == _beats(5, 6, bonus=1)
+    assert Fraction(plain["win"]["fraction"]) == _beats(5, 7)  # the Queen's stand-in strength 7
+    assert Fraction(slayer["win"]["fraction"]) == _beats(5, 7, bonus=1)
 
 
 def test_a_duel_of_two_characters_with_a_dragon_heart(capsys: pytest.CaptureFixture[str]) -> None:
@@ -84,11 +85,11 @@ def test_a_duel_of_two_characters_with_a_dragon_heart(capsys: pytest.CaptureFixt
 def test_table_every_character_against_every_opponent(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "--table", "--assume", "strength=6", "--json")
     data = json.loads(out)
-    stand_ins = {"weak_monster", "strong_monster", "realm_drake", "realm_wyrm"}  # provisional values, not assumed
+    stand_ins = {"weak_monster", "strong_monster", "realm_drake", "realm_wyrm", "dragon_queen"}  # provisional
     assert code == 0 and {o["id"] for o in data["opponents"]} == {"fire_dragon", "dragon_queen", *stand_ins}
     rows = {r["fighter"]: r for r in data["rows"]}
     assert Fraction(rows["elf_card:paladin"]["cells"]["fire_dragon"]["win"]["fraction"]) == _beats(4, 6)
-    assert Fraction(rows["ranger"]["cells"]["dragon_queen"]["win"]["fraction"]) == _beats(5, 6)  # queen assumed
+    assert Fraction(rows["ranger"]["cells"]["dragon_queen"]["win"]["fraction"]) == _beats(5, 7)  # stand-in 7
     assert Fraction(rows["ranger"]["cells"]["realm_drake"]["win"]["fraction"]) == _beats(5, 5)  # stand-in 5
     left = [n for n in data["provisional"] if "left out" in n]
     assert left and all("not known" in n for n in left)  # race cards whose modifiers the seeds do not give
@@ -101,5 +102,5 @@ def test_table_without_assumptions_says_what_is_missing(capsys: pytest.CaptureFi
     code, out, _ = _run(capsys, "--table", "--json")
     data = json.loads(out)
     assert code == 0 and {o["id"] for o in data["opponents"]} == {"weak_monster", "strong_monster", "realm_drake",
-                                                                  "realm_wyrm"}  # only the stand-ins are known
+                                                                  "realm_wyrm", "dragon_queen"}  # stand-ins only
     assert any(n.startswith("fire_dragon is left out: its strength is not known") for n in data["provisional"])

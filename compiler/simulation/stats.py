@@ -30,6 +30,7 @@ class GameRecord:
     deaths: tuple[tuple[str, str, int], ...] = ()  # (hero, cause, times)
     picked: tuple[tuple[str, int], ...] = ()  # (item, times picked up)
     used: tuple[tuple[str, int], ...] = ()  # (item, times used)
+    teams: tuple[tuple[str, ...], ...] = ()  # the players of each team, when the game formed teams
 
     def as_json(self) -> dict[str, Any]:
         return {"index": self.index, "seed": self.seed, "heroes": list(self.heroes), "winners": list(self.winners),
@@ -46,11 +47,12 @@ class Tally:
     used: Counter[str] = field(default_factory=Counter)
 
     def record(self, index: int, seed: int, heroes: Sequence[str], winners: Sequence[str], turns: int,
-               capped: bool, reason: str = "") -> GameRecord:
+               capped: bool, reason: str = "", teams: Sequence[Sequence[str]] = ()) -> GameRecord:
         return GameRecord(index, seed, tuple(heroes), tuple(winners), turns, capped, reason,
                           tuple(sorted((h, c, n) for (h, c), n in self.lives_lost.items())),
                           tuple(sorted((h, c, n) for (h, c), n in self.deaths.items())),
-                          tuple(sorted(self.picked.items())), tuple(sorted(self.used.items())))
+                          tuple(sorted(self.picked.items())), tuple(sorted(self.used.items())),
+                          tuple(tuple(t) for t in teams))
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -123,7 +125,9 @@ def summarize(records: Iterable[GameRecord], requested: int | None = None) -> di
                 for c, k in sorted(causes.items(), key=lambda x: (-x[1], x[0]))]
 
     items = sorted(set(picked) | set(used))
+    team_rows = _team_rates(games)
     return {
+        **({"teams": team_rows} if team_rows else {}),
         "games": n,
         "requested": requested if requested is not None else n,
         "heroes": heroes,
@@ -140,6 +144,25 @@ def summarize(records: Iterable[GameRecord], requested: int | None = None) -> di
     }
 
 
+def _team_rates(games: Sequence[GameRecord]) -> list[dict[str, Any]]:
+    """Per team (its players joined by `+`): games, wins (any player of the team among the winners), win rate.
+    Empty when no game formed teams."""
+    played: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    for g in games:
+        for team in g.teams:
+            key = "+".join(team)
+            played[key] += 1
+            if any(p in g.winners for p in team):
+                won[key] += 1
+    rows = []
+    for key in sorted(played):
+        low, high = wilson(won[key], played[key])
+        rows.append({"team": key, "games": played[key], "wins": won[key], "win_rate": won[key] / played[key],
+                     "ci95": [low, high]})
+    return rows
+
+
 def render_text(summary: dict[str, Any], title: str = "", names: dict[str, str] | None = None) -> str:
     """The summary as aligned plain-text tables for a terminal."""
     label = (names or {}).get
@@ -154,6 +177,13 @@ def render_text(summary: dict[str, Any], title: str = "", names: dict[str, str] 
         lo, hi = h["ci95"]
         out.append(f"{label(h['hero'], h['hero']):<22} {h['games']:>6} {h['wins']:>6} {100 * h['win_rate']:>8.1f}%"
                    f"  {100 * lo:5.1f}% - {100 * hi:5.1f}%")
+    if summary.get("teams"):
+        out += ["", "team game: a team's win counts for each of its players above; per team:",
+                f"{'team':<22} {'games':>6} {'wins':>6} {'win rate':>9}  95% interval"]
+        for t in summary["teams"]:
+            lo, hi = t["ci95"]
+            out.append(f"{t['team']:<22} {t['games']:>6} {t['wins']:>6} {100 * t['win_rate']:>8.1f}%"
+                       f"  {100 * lo:5.1f}% - {100 * hi:5.1f}%")
     if summary["no_winner"]:
         out.append(f"games without a winner: {summary['no_winner']}")
     length, cap = summary["length"], summary["turn_cap"]

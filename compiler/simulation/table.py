@@ -133,7 +133,8 @@ def record_of(index: int, seed: int, result: Any) -> GameRecord:
     for counts, into in ((result.picked_up, tally.picked), (result.used, tally.used)):
         for items in counts.values():
             into.update(items)
-    return tally.record(index, seed, result.heroes, result.winners, result.turns, result.capped, result.reason)
+    return tally.record(index, seed, result.heroes, result.winners, result.turns, result.capped, result.reason,
+                        getattr(result, "teams", ()))
 
 
 def table_for(job: Job) -> Table:

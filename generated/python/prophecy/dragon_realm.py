@@ -278,7 +278,24 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('dragon_monster', 'dragon_card', 'card'),
         module='dragon_realm',
         name={'cs': 'Dračí královna', 'en': 'Dragon Queen'},
-        attrs={'deck': 'negative_dragon_cards', 'side': 'negative', 'strength': None, 'will': None},
+        attrs={
+            'deck': 'negative_dragon_cards',
+            'side': 'negative',
+            'strength': Provisional(
+                7,
+                (
+                    'stand-in for play: printed on the card, not in the seed; one above the strongest realm '
+                    'monster stand-in (realm_wyrm), as the monster the Dragonslayer variant is won against'
+                ),
+            ),
+            'will': Provisional(
+                7,
+                (
+                    'stand-in for play: printed on the card, not in the seed; one above the strongest realm '
+                    'monster stand-in (realm_wyrm)'
+                ),
+            ),
+        },
         parent=None,
         variant=None,
         tags=('dragon_realm', 'dragon'),

@@ -43,8 +43,10 @@ ENTITIES: tuple[EntityData, ...] = (
         attrs={
             'advice': True,
             'note': (
-                "a recommendation with nothing to enforce; the base game's own note that fights between two "
-                'players reward a third is not repeated'
+                'a recommendation, so in play it is a choice: a player whose team is far behind is offered to '
+                'concede at the start of its turn; how far behind is not in the seed (the stand-in below counts '
+                "artefacts, the goal of the game); the base game's own note that fights between two players "
+                'reward a third is not repeated'
             ),
         },
         parent=None,
@@ -109,6 +111,41 @@ def fx_team_game_2(ctx: Context) -> None:
     v.tradeable(ctx, goods=('gold', 'item'))
 
 
+def fx_team_game_3(ctx: Context) -> None:
+    """Team game (variant `team_game`), effect 3: on turn_start.
+
+    Rule: At the start of your turn: you may give a partner gold or a card that may be traded.
+
+    When: At the start of the hero's turn.
+    Then:
+    - trade: The character may give a partner (a player of its team; without teams, any other player)
+        goods that a standing tradeable allows - an amount of gold or experience, or one item or ability
+        the partner may own. Nothing is offered without such a rule.
+    Source: prophecy/base_additions/additions.cardc:93; 000_3675fda29ad0c57f.txt#7.tymova-hra
+    """
+    v.trade(ctx)
+
+
+def fx_team_game_concession_1(ctx: Context) -> None:
+    """Conceding in the team game (rule `team_game_concession`), effect 1: on turn_start.
+
+    Rule: At the start of your turn, if another team owns at least 2 more cards (artefact) than yours:
+      you may concede the game to the other side.
+
+    When: At the start of the hero's turn.
+    Only if team_behind(kind=artefact, amount=2) (team_behind: Another team owns at least this many more
+      cards of the kind (e.g. artefact) than the character's team; false when no teams were formed.)
+    Then:
+    - may concede: The character's team gives up - the game ends at once and every player of the other
+        teams wins (without teams, every other player).
+    Source: prophecy/base_additions/additions.cardc:119; 000_3675fda29ad0c57f.txt#7.tymova-hra
+    """
+    if not (v.team_behind(ctx, kind='artefact', amount=2)):
+        return
+    if ctx.may('team_game_concession#1', 'concede'):
+        v.concede(ctx)
+
+
 EFFECTS: tuple[EffectDef, ...] = (
     EffectDef(
         owner='team_game',
@@ -129,6 +166,31 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='prophecy.base_additions',
         variant='team_game',
         provisional=(),
+    ),
+    EffectDef(
+        owner='team_game',
+        index=3,
+        trigger='turn_start',
+        trigger_args=(),
+        run=fx_team_game_3,
+        module='prophecy.base_additions',
+        variant='team_game',
+        provisional=(),
+    ),
+    EffectDef(
+        owner='team_game_concession',
+        index=1,
+        trigger='turn_start',
+        trigger_args=(),
+        run=fx_team_game_concession_1,
+        module='prophecy.base_additions',
+        variant='team_game',
+        provisional=(
+            (
+                "stand-in: the seed leaves 'far ahead' to the players; two more artefacts than the conceding "
+                'team (four win)'
+            ),
+        ),
     ),
 )
 

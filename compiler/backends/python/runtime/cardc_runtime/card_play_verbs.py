@@ -295,7 +295,8 @@ def check_victory(ctx: Context, count: int) -> None:
         ctx.log.append(("table", "winner", tuple(play.winners),
                         tuple((p, len(_owned(ctx, ctx.characters[p], "artefact"))) for p in play.order)))
         return
-    if _all_owned(ctx, "artefact") and "final_battle_start" not in ctx.fired:
+    if "final_battle_start" not in ctx.fired and _all_owned(ctx, "artefact") \
+            and any(_owned(ctx, c, "artefact") for c in ctx.characters.values()):  # (none in play: no battle)
         if standing(ctx, None).get("blocks_final_battle"):  # e.g. a dead character's artefacts lie untaken
             if ("table", "final_battle_blocked") not in ctx.log[-1:]:
                 ctx.log.append(("table", "final_battle_blocked"))

@@ -21,6 +21,7 @@ from .inputs import Choice, Inputs
 from .model import Ruleset
 from .play_verbs import _takeable
 from .state import Play
+from .table_verbs import _team_win, _teams
 
 
 class View(NamedTuple):
@@ -115,6 +116,8 @@ class SensibleBot(RandomBot):
             return max(range(len(opts)), key=lambda i: self._attack(ctx, str(opts[i])))
         if point == "take_reward":
             return opts.index(True) if True in opts else 0
+        if point == "trade" and "none" in opts and self.rng.random() < 0.75:  # a gift to a partner now and then
+            return opts.index("none")
         for want, p in _PURPOSE:  # a named option that makes progress, when the choice offers one
             if want in opts and self.rng.random() < p:
                 return opts.index(want)
@@ -260,9 +263,10 @@ class GameResult:
     log: list[tuple[Any, ...]] = field(default_factory=list)
     message: str = ""
     provisional: list[str] = field(default_factory=list)  # every provisional value the game rested on
+    teams: list[list[str]] = field(default_factory=list)  # the players of each team (none: no teams formed)
 
     def as_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "log"}
+        return {k: v for k, v in self.__dict__.items() if k != "log" and (k != "teams" or v)}  # teams: if any
 
 
 def new_game(rules: Ruleset, heroes: Sequence[str], variants: Sequence[str] = (), inputs: Inputs | None = None,
@@ -354,6 +358,7 @@ def play_game(rules: Ruleset, heroes: Sequence[str], *, variants: Sequence[str] 
         ctx.fire("game_end", None)
         if rules.winner is not None:
             rules.winner.run(ctx)
+        _team_win(ctx)
     scores = {h: float(sum(float(rules.entity(t).attr("value", 0) or 0) for t in ctx.characters[h].treasures))
               for h in heroes}
     reason = play.winner_reason if not capped else message
@@ -376,7 +381,15 @@ def play_game(rules: Ruleset, heroes: Sequence[str], *, variants: Sequence[str] 
         log=ctx.log if keep_log else [],
         message=message,
         provisional=sorted(ctx.provisional),
+        teams=_team_lists(ctx),
     )
+
+
+def _team_lists(ctx: Context) -> list[list[str]]:
+    teams = _teams(ctx)
+    play = ctx.play
+    assert play is not None
+    return [[p for p in play.order if teams.get(p) == t] for t in sorted(set(teams.values()))]
 
 
 def place_counts(ctx: Context) -> Counter[str]:

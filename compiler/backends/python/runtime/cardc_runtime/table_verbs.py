@@ -174,16 +174,29 @@ def _slot_of(ctx: Context, card: str, slots: dict[str, int]) -> str | None:
 def _give_card(ctx: Context, who: Character, card: str) -> bool:
     """The card joins the character's cards, unless a standing rule forbids owning another copy or the
     character already owns as many cards of the card's limited slot as its limit allows."""
+    refused = _refusal(ctx, who, card)
+    if refused:
+        ctx.record("refused", card, refused)
+        return False
+    _lift(ctx, card)
+    _own(ctx, who, card)
+    return True
+
+
+def _refusal(ctx: Context, who: Character, card: str) -> str:
+    """Why the character may not own the card now ("" when it may): a standing `max_owned`, or its limit."""
     limit = ctx.setup.get(f"max_owned:{card}")
     if limit is not None and who.cards.count(card) >= int(limit):
-        ctx.record("refused", card, "max_owned")
-        return False
+        return "max_owned"
     slots = _limits(ctx, who) if ctx.play is not None else {}
     slot = _slot_of(ctx, card, slots)
     if slot is not None and sum(1 for c in who.cards if _slot_of(ctx, c, slots) == slot) >= slots[slot]:
-        ctx.record("refused", card, f"limit:{slot}")
-        return False
-    _lift(ctx, card)
+        return f"limit:{slot}"
+    return ""
+
+
+def _own(ctx: Context, who: Character, card: str) -> None:
+    """The card joins the character's cards and its own `acquire` effects run."""
     who.cards.append(card)
     ctx.record("take_card", card)
     saved = ctx.actor, ctx.owner, ctx.effect
@@ -193,7 +206,6 @@ def _give_card(ctx: Context, who: Character, card: str) -> bool:
             ctx.run(fx)
     finally:
         ctx.actor, ctx.owner, ctx.effect = saved
-    return True
 
 
 # ---- conditions --------------------------------------------------------------------------------
@@ -208,9 +220,15 @@ def target_artefact_count(ctx: Context, range: Range) -> bool:  # noqa: A002
     return target is not None and _in(_owned(ctx, target, "artefact"), range)
 
 
+def _fightable(ctx: Context, card: str) -> bool:
+    """A card one fights: a guardian, a monster, or any card that prints the stat fights are fought with."""
+    entity = ctx.rules.get(card)
+    return entity is not None and (entity.is_a("guardian") or entity.is_a("monster")
+                                   or str(ctx.facts.get("fight_stat", "strength")) in entity.attrs)
+
+
 def guarded(ctx: Context, place: str) -> bool:
-    return any(ctx.rules.get(c) is not None and (ctx.rules.entity(c).is_a("guardian") or ctx.rules.entity(c).is_a(
-        "monster")) for c in _zone(ctx, place))
+    return any(_fightable(ctx, c) for c in _zone(ctx, place))
 
 
 def field_clear(ctx: Context) -> bool:
@@ -889,6 +907,10 @@ def draft(ctx: Context, cards: str, deal: int, passes: int) -> None:
     play = getattr(ctx, "play", None)
     players = sorted(ctx.characters) if play is None else list(play.order)
     pile = _zone(ctx, cards)
+    held, need = len(pile), deal * len(players)
+    if held < need:
+        ctx.provisional.add(f"{cards}: the draft deals {deal} to each of {len(players)} players ({need} cards) but "
+                            f"the content's deck holds {held}; it was dealt as far as it went")
     hands = {p: [pile.pop() for _ in range(min(deal, len(pile)))] for p in players}
     kept: dict[str, list[str]] = {p: [] for p in players}
     for _ in range(passes):
@@ -904,6 +926,9 @@ def draft(ctx: Context, cards: str, deal: int, passes: int) -> None:
             choice = str(ctx.ask("draft_final", tuple(sorted(pool)), p))
             ctx.characters[p].cards.append(choice)
             _zone(ctx, "removed").extend(c for c in pool if c != choice)
+        else:
+            raise RuntimeError(f"the draft of {cards} leaves {p} without a card: it deals {deal} to each of "
+                               f"{len(players)} players ({need} cards) and the content's deck holds {held}")
     ctx.record("draft", cards, deal, passes)
 
 
@@ -961,16 +986,24 @@ def _fight_place(ctx: Context, place: str) -> None:
     fight_monster = _engine().fight_monster
     who = _actor(ctx)
     pile = _zone(ctx, place)
+    beaten = False
     while pile:
         card = pile[-1]
         entity = ctx.rules.get(card)
-        if entity is None or not (entity.is_a("monster") or entity.is_a("guardian")):
+        if entity is None or not _fightable(ctx, card):
             break
+        from .card_play_verbs import unplayable
+
+        if unplayable(ctx, card):  # its value is not known: it leaves the place (and the game says so)
+            pile.pop()
+            continue
         report = fight_monster(ctx, who, card)
         if report.outcome != "win":
             break
-        pile.pop()
-        _zone(ctx, "removed").append(card)
+        beaten = True
+        if pile and pile[-1] == card:  # (the fight's own effects may have removed it already)
+            pile.pop()
+            _zone(ctx, "removed").append(card)
         ctx.record("defeated", card, place)
         if entity.is_a("guardian"):
             if not any(ctx.rules.get(c) is not None and ctx.rules.entity(c).is_a("guardian") for c in pile):
@@ -979,6 +1012,32 @@ def _fight_place(ctx: Context, place: str) -> None:
                 ctx.fire("guardian_defeated", who)
             if ctx.play is not None and ctx.play.turn_over:
                 break
+    if beaten and not guarded(ctx, place):
+        _won_by_defeat(ctx, who, place.split("#")[0])
+
+
+def _standing(ctx: Context, trigger: str, who: Character | None = None) -> dict[str, int]:
+    """The standing rules the effects of `trigger` set now (collected afresh; the table's own are kept)."""
+    saved, saved_prevented = ctx.setup, ctx.prevented
+    ctx.setup = {}
+    try:
+        ctx.fire(trigger, who)
+        return dict(ctx.setup)
+    finally:
+        ctx.setup, ctx.prevented = saved, saved_prevented
+
+
+def _won_by_defeat(ctx: Context, who: Character, place: str) -> None:
+    """The place's last monster is beaten: where a standing `win_by_defeat` names it, its victor wins and the
+    game ends at once."""
+    play = ctx.play
+    if play is None or play.game_over or not _standing(ctx, "win_check").get(f"win_by_defeat:{place}"):
+        return
+    play.winners = [who.id]
+    play.game_over = play.turn_over = True
+    play.end_reason = f"{who.id}:{place}"
+    play.winner_reason = f"first to defeat every monster at {place}"
+    ctx.log.append(("table", "won_by_defeat", who.id, place))
 
 
 def _take_beneath(ctx: Context, who: Character, place: str) -> None:
@@ -1014,3 +1073,105 @@ def draft_alongside(ctx: Context, cards: str, like: str) -> None:
     _zone(ctx, "removed").extend(pile)
     pile.clear()
     ctx.record("draft_alongside", cards, like)
+
+
+# ---- teams: trading between partners, a team's win, conceding --------------------------------------------
+
+
+def _teams(ctx: Context) -> dict[str, int]:
+    """Each player's team (`form_teams`), empty without teams."""
+    return ctx.facts.get("marks", {}).get("teams", {})  # type: ignore[no-any-return]
+
+
+def _partners(ctx: Context, who: str) -> list[str]:
+    """Whom the player may trade with: the others of its team, or, without teams, every other player."""
+    teams = _teams(ctx)
+    order = list(ctx.play.order) if ctx.play is not None else sorted(ctx.characters)
+    if not teams:
+        return [p for p in order if p != who]
+    return [p for p in order if p != who and teams.get(p) == teams.get(who)]
+
+
+def _goods_kind(ctx: Context, card: str) -> str | None:
+    """The kind of goods a card is for trading (`item` or `ability`: its kind, or the slot it counts as)."""
+    entity = ctx.rules.get(card)
+    if entity is None:
+        return None
+    for kind in ("item", "ability"):
+        if entity.is_a(kind) or entity.attr("counts_as") == kind:
+            return kind
+    return None
+
+
+def trade(ctx: Context) -> None:
+    """The character may give a partner goods that a standing `tradeable` allows: an amount of a resource (gold,
+    experience) or one card (an item, an ability) the partner may own. Offered as one choice, `none` first;
+    without a standing trading rule or a partner nothing is asked."""
+    who = _actor(ctx)
+    allowed = {k.split(":", 1)[1] for k in _standing(ctx, "always", who) if k.startswith("tradeable:")}
+    partners = _partners(ctx, who.id)
+    if not allowed or not partners:
+        return
+    offers: list[str] = []
+    for pid in partners:
+        offers += [f"{r}>{pid}" for r in ("gold", "experience") if r in allowed and who.stats.get(r, 0) > 0]
+        for card in sorted(set(who.cards)):
+            if _goods_kind(ctx, card) in allowed and not _refusal(ctx, ctx.characters[pid], card):
+                offers.append(f"{card}>{pid}")
+    if not offers:
+        return
+    pick = str(ctx.ask("trade", ("none", *offers)))
+    if pick == "none":
+        return
+    goods, _, to = pick.partition(">")
+    partner = ctx.characters[to]
+    if goods in ("gold", "experience"):
+        amount = int(ctx.ask("trade_amount", tuple(range(1, who.stats[goods] + 1))))
+        who.stats[goods] -= amount
+        partner.stats[goods] = partner.stats.get(goods, 0) + amount
+        ctx.record("trade", goods, to, amount)
+        return
+    who.cards.remove(goods)
+    ctx.record("trade", goods, to, 1)
+    _own(ctx, partner, goods)
+
+
+def team_behind(ctx: Context, kind: str, amount: int) -> bool:
+    """Another team owns at least `amount` more cards of the kind than the character's team (no teams: false)."""
+    teams = _teams(ctx)
+    mine = teams.get(_actor(ctx).id)
+    if mine is None:
+        return False
+    owned: dict[int, int] = {}
+    for pid, team in teams.items():
+        owned[team] = owned.get(team, 0) + _owned(ctx, ctx.characters[pid], kind)
+    return any(n - owned[mine] >= amount for team, n in owned.items() if team != mine)
+
+
+def concede(ctx: Context) -> None:
+    """The character's team gives up: the game ends at once and every player of the other teams wins."""
+    play = ctx.play
+    who = _actor(ctx)
+    if play is None or play.game_over:
+        return
+    teams = _teams(ctx)
+    mine = teams.get(who.id)
+    play.winners = [p for p in play.order if p != who.id and (mine is None or teams.get(p) != mine)]
+    play.game_over = play.turn_over = True
+    play.end_reason = f"{who.id}:{ctx.owner or 'concede'}"
+    play.winner_reason = "the other side conceded"
+    ctx.record("concede", tuple(p for p in play.order if p not in play.winners))
+
+
+def _team_win(ctx: Context) -> None:
+    """At the game's end, under a standing `team_victory`: every player of a winner's team wins too."""
+    play = ctx.play
+    teams = _teams(ctx)
+    if play is None or not play.winners or not teams or not _standing(ctx, "always").get("team_victory"):
+        return
+    won = {teams[w] for w in play.winners if w in teams}
+    everyone = [p for p in play.order if p in play.winners or teams.get(p) in won]
+    if everyone != list(play.winners):
+        ctx.log.append(("table", "team_win", tuple(play.winners), tuple(everyone)))
+        play.winner_reason += "; the winner's team wins with it"
+        play.winners = everyone
