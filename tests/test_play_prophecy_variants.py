@@ -185,3 +185,26 @@ def test_dragonslayer_games_end_by_the_lake(seed: int) -> None:
     assert not result.capped and len(result.winners) == 1, result.message
     assert result.reason.startswith(f"the game ended ({result.winners[0]} by fire_lake)")
     assert any(n.startswith("dragon_queen strength") for n in result.provisional)
+
+
+# ---- where a character thrown out of the realm lands ---------------------------------------------------
+
+
+def test_a_beaten_character_lands_beside_the_gates_sphere() -> None:
+    ctx = _table(2, (), REALM)
+    gate = next(p for p in _marks(ctx)["sphere_places"] if "dragon_realm_gate" in _zones(ctx)[p])
+    p1 = ctx.characters["p1"]
+    p1.stats["gold"] = 3
+    for field in ("middle_path#1", "middle_path#2"):  # a scene we know: an empty first field, a drake on the next
+        _zones(ctx)["removed"].extend(_zones(ctx)[field])
+        _zones(ctx)[field].clear()
+    _zones(ctx)["middle_path#2"].append("realm_drake")
+    _zones(ctx)["removed"].remove("realm_drake")
+    ctx.inputs = Scripted(choices={"attack_sphere": gate, "dragon_realm_gate#*": "enter", "path": "middle_path"})
+    verbs.attack_sphere(ctx)  # the Gate is revealed and p1 enters the realm
+    assert verbs.on_board(ctx, board="dragon_realm_board") and _marks(ctx)["gate:dragon_realm_board"] == gate
+    ctx.inputs = Scripted(dice=[1, 6])
+    verbs.advance(ctx)  # beaten by the drake: thrown back to the main board, beside the Gate's sphere
+    assert not verbs.on_board(ctx, board="dragon_realm_board") and _marks(ctx)["beside:p1"] == gate
+    assert ("p1", "lands_beside", gate) in ctx.log
+    assert ("p1", "space_cards_inactive", f"beside:{gate}") in ctx.log  # that space's cards leave it alone

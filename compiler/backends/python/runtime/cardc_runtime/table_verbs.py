@@ -745,6 +745,10 @@ def enter_board(ctx: Context, board: str) -> None:
     path = str(ctx.ask("path", paths))
     _marks(ctx)["boards_tracked"] = True  # from now on `on_board` asks where each character is
     _marks(ctx)[f"board:{_who_key(ctx)}"] = board
+    _marks(ctx).pop(f"beside:{_who_key(ctx)}", None)
+    for place in _marks(ctx).get("sphere_places", ()):  # the place of the card that opens the board (its gate)
+        if ctx.owner in _zones(ctx).get(place, ()):
+            _marks(ctx)[f"gate:{board}"] = place
     _enter_field(ctx, _who_key(ctx), path, 1)
     _meet_field(ctx, f"{path}#1")
 
@@ -836,6 +840,16 @@ def leave_board(ctx: Context, board: str) -> None:
     for key in (f"path:{who}", f"at:{who}", f"board:{who}"):
         _marks(ctx).pop(key, None)
     ctx.record("leave_board", board)
+    _land_beside_gate(ctx, who, board)
+
+
+def _land_beside_gate(ctx: Context, who: str, board: str) -> None:
+    """Back on the main board beside the place of the board's gate (one of the two spaces it is entered from:
+    on a main board without spaces both are the same, so no choice is asked)."""
+    gate = _marks(ctx).get(f"gate:{board}")
+    if gate is not None:
+        _marks(ctx)[f"beside:{who}"] = gate
+        ctx.log.append((who, "lands_beside", gate))
 
 
 def remove_board(ctx: Context, board: str) -> None:
@@ -848,6 +862,7 @@ def remove_board(ctx: Context, board: str) -> None:
         if pos is not None and pos[0] in paths:
             for key in (f"path:{who}", f"at:{who}", f"board:{who}"):
                 _marks(ctx).pop(key, None)
+            _land_beside_gate(ctx, who, board)
     ctx.record("remove_board", board)
 
 
@@ -1051,9 +1066,12 @@ def _take_beneath(ctx: Context, who: Character, place: str) -> None:
 
 
 def space_cards_inactive(ctx: Context) -> None:
-    """The cards where the character now stands do not act on it for the rest of this round."""
-    where = _marks(ctx).get(f"at:{_who_key(ctx)}")
-    for card in _zone(ctx, str(where)) if where else []:
+    """The cards where the character now stands do not act on it for the rest of this round (thrown back to the
+    main board: the space beside the gate's place, `beside:<place>`)."""
+    who = _who_key(ctx)
+    gate = _marks(ctx).get(f"beside:{who}")
+    where = _marks(ctx).get(f"at:{who}") or (f"beside:{gate}" if gate is not None else None)
+    for card in _zones(ctx).get(str(where), ()) if where else []:
         _marks(ctx)[f"inactive:{_who_key(ctx)}:{card}"] = ctx.turn
     ctx.record("space_cards_inactive", where)
 
