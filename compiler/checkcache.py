@@ -7,6 +7,12 @@ given. The entry lists every file under the content folder with the hash of its 
 was added or removed. Only a run without errors is stored (an error is always found afresh), and only when no
 file changed while it ran. A content folder holding a symbolic link is never cached (its target is outside
 what is hashed).
+
+An edit that leaves every parse tree as it was (a comment, blank lines at the end, a `cardc fmt` that moves
+nothing) is recognised one step later: a second entry is keyed on the parse trees of the `.cardc` files (a hash
+of each tree with its parse warnings, remembered per file text) and the bytes of every other file. Lowering and
+the checks read only those, so the same trees give the same diagnostics; the texts are read afresh for the
+report. A file that does not parse cleanly turns this off (its errors are always found afresh).
 """
 
 from __future__ import annotations
@@ -42,15 +48,18 @@ class CheckResult:
 class Lookup:
     key: str
     files: dict[str, str] | None  # relative path -> hash of its bytes; None: this folder cannot be cached
+    root: Path | None = None
+    trees: str | None = None  # the key of the parse-tree entry, once `lookup_trees` has computed it
 
 
 def _content_hashes(root: Path) -> dict[str, str] | None:
     """Every file under `root` with the hash of its bytes; None (do not cache) if a symbolic link, a file that
-    is not a regular one (a FIFO would block the read) or an unreadable file is met."""
+    is not a regular one (a FIFO would block the read) or an unreadable file is met. Keys are `/`-separated
+    paths relative to `root`, sorted (plain strings: this runs on every check)."""
     out: dict[str, str] = {}
-    todo = [root]
+    todo = [(str(root), "")]
     while todo:
-        folder = todo.pop()
+        folder, prefix = todo.pop()
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
@@ -61,15 +70,16 @@ def _content_hashes(root: Path) -> dict[str, str] | None:
                     return None
                 if entry.is_dir(follow_symlinks=False):
                     if entry.name not in SKIPPED_DIRS:
-                        todo.append(Path(entry.path))
+                        todo.append((entry.path, f"{prefix}{entry.name}/"))
                     continue
                 if not stat.S_ISREG(entry.stat(follow_symlinks=False).st_mode):
                     return None
-                data = Path(entry.path).read_bytes()
+                with open(entry.path, "rb") as f:
+                    data = f.read()
             except OSError:
                 return None
-            out[Path(entry.path).relative_to(root).as_posix()] = hashlib.blake2b(data, digest_size=20).hexdigest()
-    return out
+            out[prefix + entry.name] = hashlib.blake2b(data, digest_size=20).hexdigest()
+    return dict(sorted(out.items()))
 
 
 def lookup(paths: list[Path], schema: bool) -> tuple[CheckResult | None, Lookup | None]:
@@ -87,13 +97,74 @@ def lookup(paths: list[Path], schema: bool) -> tuple[CheckResult | None, Lookup 
     key = diskcache.digest(diskcache.code_fingerprint(), str(cat.CATALOGUE_PATH), catalogue, str(Path.cwd()),
                            str(root), "\0".join(str(p) for p in paths), "schema" if schema else "")
     files = _content_hashes(root)
-    state = Lookup(key, files)
+    state = Lookup(key, files, root)
     if files is None:
         return None, state
     entry = diskcache.load("check", key)
     if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == files and isinstance(entry[1], CheckResult):
         return entry[1], state
     return None, state
+
+
+def lookup_trees(state: Lookup | None) -> tuple[CheckResult | None, Lookup | None]:
+    """After a miss of `lookup`: the result remembered for the same parse trees (the `.cardc` files parsed,
+    or their trees' hashes taken from the cache) and the same other files; and the state with its key."""
+    if state is None or state.files is None or state.root is None:
+        return None, state
+    parts = [state.key]
+    for rel, hashed in state.files.items():  # sorted by name
+        if rel.endswith(".cardc"):
+            tree = _tree_digest(state.root / rel)
+            if tree is None:
+                return None, state
+            parts += [rel, "tree", tree]
+        else:
+            parts += [rel, "bytes", hashed]
+    state = Lookup(state.key, state.files, state.root, diskcache.digest(*parts))
+    entry = diskcache.load("check-trees", state.trees or "")
+    if not isinstance(entry, CheckResult):
+        return None, state
+    sources = {}
+    for shown, text in entry.sources.items():
+        if shown.endswith(".cardc"):  # the same tree from another text: report against the text on disk
+            try:
+                text = Path(shown).read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError):
+                return None, state
+        sources[shown] = text
+    return CheckResult(entry.diagnostics, sources, entry.modules, entry.entities, entry.files), state
+
+
+def _tree_digest(path: Path) -> str | None:
+    """A hash of the file's parse tree and parse warnings, as the loader would make them; None if it cannot
+    be read or does not parse cleanly. Remembered per text, so an unchanged file is not parsed or loaded."""
+    import pickle
+
+    from cardc.diagnostics import DiagnosticSink
+    from cardc.loader import MAX_CACHED_TEXT, display_path, parse_cached
+
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if len(text) > MAX_CACHED_TEXT:  # as the loader, which does not store the tree of a file this large
+        return None
+    display = display_path(path)
+    key = diskcache.digest(diskcache.code_fingerprint(), display, text)
+    known = diskcache.load("tree", key)
+    if isinstance(known, str):
+        return known
+    sink = DiagnosticSink()
+    tree = parse_cached(text, display, sink)
+    if tree is None or sink.has_errors:
+        return None
+    try:
+        data = pickle.dumps((tree, sink.items), protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return None
+    value = hashlib.blake2b(data, digest_size=20).hexdigest()
+    diskcache.store("tree", key, value)
+    return value
 
 
 def remember(state: Lookup | None, paths: list[Path], result: CheckResult) -> None:
@@ -105,6 +176,8 @@ def remember(state: Lookup | None, paths: list[Path], result: CheckResult) -> No
     if _content_hashes(find_content_root(paths).resolve()) != state.files:
         return  # edited while the check ran: the result may describe either version
     diskcache.store("check", state.key, (state.files, result))
+    if state.trees is not None:
+        diskcache.store("check-trees", state.trees, result)
 
 
 def schema_diagnostics(project: Project) -> list[Diagnostic]:

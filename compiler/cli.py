@@ -62,6 +62,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     paths = args.paths or [DEFAULT_CONTENT]
     checked, state = checkcache.lookup(paths, args.schema)
     if checked is None:
+        checked, state = checkcache.lookup_trees(state)
+    if checked is None:
         result = _front(args.paths)
         checked = checkcache.CheckResult(_with_schema(result) if args.schema else result.diagnostics,
                                          result.sources, result.modules, len(result.project.entities),
@@ -251,137 +253,163 @@ def cmd_docs(args: argparse.Namespace) -> int:
     return 0
 
 
-def make_parser() -> argparse.ArgumentParser:
+def make_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with `command`, only that command gets its arguments (the others are listed,
+    so `choices` and errors stay the same): their modules are not imported, which `cardc check` would pay
+    for on every run."""
+
+    def want(name: str) -> bool:
+        return command is None or command == name
+
     parser = argparse.ArgumentParser(prog="cardc", description="Compile card-and-rules content written in the "
                                      "cardc language into rule modules, print sheets, references and exports.")
     parser.add_argument("--version", action="version", version=f"cardc {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="cardc")  # prog: no help formatter yet
     sub.required = True
 
     p = sub.add_parser("check", help="parse and check content; report every problem")
-    p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")
-    p.add_argument("--strict", action="store_true", help="treat provisional and unknown values as errors")
-    add_report_arguments(p)
-    p.add_argument("--schema", action="store_true",
-                   help="also validate the IR against the JSON Schemas (as `build` always does)")
-    p.set_defaults(func=cmd_check)
+    if want("check"):
+        p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")
+        p.add_argument("--strict", action="store_true", help="treat provisional and unknown values as errors")
+        add_report_arguments(p)
+        p.add_argument("--schema", action="store_true",
+                       help="also validate the IR against the JSON Schemas (as `build` always does)")
+        p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("build", help="build every output from content into generated/")
-    p.add_argument("path", nargs="?", type=Path, help="content folder (default: content/)")
-    p.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                   help="output folder (default: generated/): a new or empty folder, or one an earlier build "
-                   "wrote; files in it that the build did not write are kept")
-    from cardc.backends import BACKENDS
+    if want("build"):
+        p.add_argument("path", nargs="?", type=Path, help="content folder (default: content/)")
+        p.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                       help="output folder (default: generated/): a new or empty folder, or one an earlier build "
+                       "wrote; files in it that the build did not write are kept")
+        from cardc.backends import BACKENDS
 
-    p.add_argument("--only", action="append", metavar="BACKEND", help="build only this backend (repeatable): "
-                   + ", ".join(name for name, _ in BACKENDS))
-    p.add_argument("--strict", action="store_true", help="refuse to build with provisional values")
-    p.add_argument("--jobs", "-j", type=int, metavar="N",
-                   help="backends built at once, each in a process of its own (default: the number of cores); "
-                   "the outputs are the same for any N")
-    add_report_arguments(p)
-    p.add_argument("--designer", action="store_true",
-                   help="the rules reference also shows designer notes and the rulebook sections entities cite")
-    pp = p.add_argument_group("print sheets")
-    pp.add_argument("--paper", help="a4 (default) or letter")
-    pp.add_argument("--orientation", help="auto (default: whichever holds more cards), portrait or landscape")
-    pp.add_argument("--bleed", help="bleed around each card in mm (default 3)")
-    pp.add_argument("--duplex", help="backs for a sheet turned over its long (default) or short edge; "
-                    "fold (fronts and backs side by side) or none")
-    pp.add_argument("--crop-mark-length", help="crop mark length in mm (default 5)")
-    pp.add_argument("--crop-mark-weight", help="crop mark line weight in pt (default 0.5)")
-    pp.add_argument("--cut-lines", nargs="?", const="true", help="also draw full-page cut lines")
-    pp.add_argument("--back-offset", metavar="DX,DY", help="shift every back by DX (right) and DY (down) mm, "
-                    "as measured with the calibration page")
-    pp.add_argument("--png", help="write per-card PNGs: true (default) or false")
-    pp.add_argument("--png-dpi", help="resolution of the per-card PNGs (default 300)")
-    pp.add_argument("--min-text", help="smallest font size in pt that card text may shrink to (default 5)")
-    pp.add_argument("--allow-overflow", action="store_const", const="true",
-                    help="print text that does not fit even at --min-text (cut off) with a warning, not an error")
-    pp.add_argument("--strict-languages", action="store_const", const="true",
-                    help="fail if any printed text falls back to the game's fallback language")
-    pp.add_argument("--layout", metavar="auto|CxR[,gutter=MM]",
-                    help="cards per page (e.g. 3x3; default auto: as many as fit) and the gap between cards "
-                    "(default: shared cut lines where that fits more cards, else a full bleed each)")
-    pe = p.add_argument_group("exports")
-    pe.add_argument("--tts-base-url", metavar="URL",
-                    help="prefix for Tabletop Simulator image URLs, for images hosted online "
-                    "(default: absolute file:/// URLs of the output folder, which TTS loads locally)")
-    pe.add_argument("--tts-images", choices=("true", "false"), help="build TTS sprite sheets (default true)")
-    pp.add_argument("--print-set", action="append", metavar="KEY=VALUE",
-                    help="any other print setting, e.g. size.small_card=41x63 or margin=4 (repeatable)")
-    p.set_defaults(func=cmd_build)
+        p.add_argument("--only", action="append", metavar="BACKEND", help="build only this backend (repeatable): "
+                       + ", ".join(name for name, _ in BACKENDS))
+        p.add_argument("--strict", action="store_true", help="refuse to build with provisional values")
+        p.add_argument("--jobs", "-j", type=int, metavar="N",
+                       help="backends built at once, each in a process of its own (default: the number of cores); "
+                       "the outputs are the same for any N")
+        add_report_arguments(p)
+        p.add_argument("--designer", action="store_true",
+                       help="the rules reference also shows designer notes and the rulebook sections entities cite")
+        pp = p.add_argument_group("print sheets")
+        pp.add_argument("--paper", help="a4 (default) or letter")
+        pp.add_argument("--orientation", help="auto (default: whichever holds more cards), portrait or landscape")
+        pp.add_argument("--bleed", help="bleed around each card in mm (default 3)")
+        pp.add_argument("--duplex", help="backs for a sheet turned over its long (default) or short edge; "
+                        "fold (fronts and backs side by side) or none")
+        pp.add_argument("--crop-mark-length", help="crop mark length in mm (default 5)")
+        pp.add_argument("--crop-mark-weight", help="crop mark line weight in pt (default 0.5)")
+        pp.add_argument("--cut-lines", nargs="?", const="true", help="also draw full-page cut lines")
+        pp.add_argument("--back-offset", metavar="DX,DY", help="shift every back by DX (right) and DY (down) mm, "
+                        "as measured with the calibration page")
+        pp.add_argument("--png", help="write per-card PNGs: true (default) or false")
+        pp.add_argument("--png-dpi", help="resolution of the per-card PNGs (default 300)")
+        pp.add_argument("--min-text", help="smallest font size in pt that card text may shrink to (default 5)")
+        pp.add_argument("--allow-overflow", action="store_const", const="true",
+                        help="print text that does not fit even at --min-text (cut off) with a warning, not an error")
+        pp.add_argument("--strict-languages", action="store_const", const="true",
+                        help="fail if any printed text falls back to the game's fallback language")
+        pp.add_argument("--layout", metavar="auto|CxR[,gutter=MM]",
+                        help="cards per page (e.g. 3x3; default auto: as many as fit) and the gap between cards "
+                        "(default: shared cut lines where that fits more cards, else a full bleed each)")
+        pe = p.add_argument_group("exports")
+        pe.add_argument("--tts-base-url", metavar="URL",
+                        help="prefix for Tabletop Simulator image URLs, for images hosted online "
+                        "(default: absolute file:/// URLs of the output folder, which TTS loads locally)")
+        pe.add_argument("--tts-images", choices=("true", "false"), help="build TTS sprite sheets (default true)")
+        pp.add_argument("--print-set", action="append", metavar="KEY=VALUE",
+                        help="any other print setting, e.g. size.small_card=41x63 or margin=4 (repeatable)")
+        p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("dump", help="print the whole checked IR as JSON")
-    p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")
-    p.add_argument("--game", help="only this game")
-    p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
-    p.set_defaults(func=cmd_dump)
-
-    from cardc.commands import fmt
+    if want("dump"):
+        p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")
+        p.add_argument("--game", help="only this game")
+        p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings")
+        p.set_defaults(func=cmd_dump)
 
     p = sub.add_parser("fmt", help="rewrite .cardc files in the one canonical layout (comments kept)")
-    fmt.add_arguments(p)
-    p.set_defaults(func=fmt.run)
+    if want("fmt"):
+        from cardc.commands import fmt
 
-    from cardc.commands import export_csv, new
+        fmt.add_arguments(p)
+        p.set_defaults(func=fmt.run)
 
     p = sub.add_parser("new", help="start a new game or expansion: a folder that checks and builds at once")
-    new.add_arguments(p)
-    p.set_defaults(func=new.run)
+    if want("new"):
+        from cardc.commands import new
+
+        new.add_arguments(p)
+        p.set_defaults(func=new.run)
 
     p = sub.add_parser("export", help="write the entities of one kind as a spreadsheet (CSV) that imports back")
-    export_csv.add_arguments(p)
-    p.set_defaults(func=export_csv.run)
+    if want("export"):
+        from cardc.commands import export_csv
 
-    from cardc.odds import add_odds_arguments
+        export_csv.add_arguments(p)
+        p.set_defaults(func=export_csv.run)
 
     p = sub.add_parser("odds", help="exact win/tie/loss odds of a fight, a duel or every hero against every monster")
-    add_odds_arguments(p)
-    p.set_defaults(func=cmd_odds)
+    if want("odds"):
+        from cardc.odds import add_odds_arguments
 
-    from cardc.commands import simulate
+        add_odds_arguments(p)
+        p.set_defaults(func=cmd_odds)
 
     p = sub.add_parser("simulate", help="play many whole games with bots: win rates, game length, lives, items")
-    simulate.add_arguments(p)
-    p.set_defaults(func=simulate.run)
+    if want("simulate"):
+        from cardc.commands import simulate
 
-    from cardc.commands import play
+        simulate.add_arguments(p)
+        p.set_defaults(func=simulate.run)
 
     p = sub.add_parser("play", help="play a whole game with bots (or at the terminal) and print its turn log")
-    play.add_arguments(p)
-    p.set_defaults(func=lambda a: play.run(a, _front, _report))
+    if want("play"):
+        from cardc.commands import play
 
-    from cardc.commands import import_export
+        play.add_arguments(p)
+        p.set_defaults(func=lambda a: play.run(a, _front, _report))
 
     p = sub.add_parser("import", help="write .cardc source from an engine-neutral export (export/<game>.json)")
-    import_export.add_arguments(p)
-    p.set_defaults(func=import_export.run)
+    if want("import"):
+        from cardc.commands import import_export
+
+        import_export.add_arguments(p)
+        p.set_defaults(func=import_export.run)
 
     p = sub.add_parser("schemas", help="write the JSON Schemas generated from kinds and the effect catalogue")
-    p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")
-    p.add_argument("--out", type=Path, help="schema folder (default: dsl/schemas/)")
-    p.add_argument("--check", action="store_true", help="write nothing; exit 1 if a schema file is not current")
-    p.set_defaults(func=cmd_schemas)
+    if want("schemas"):
+        p.add_argument("paths", nargs="*", type=Path, help="files or folders (default: content/)")
+        p.add_argument("--out", type=Path, help="schema folder (default: dsl/schemas/)")
+        p.add_argument("--check", action="store_true", help="write nothing; exit 1 if a schema file is not current")
+        p.set_defaults(func=cmd_schemas)
 
     p = sub.add_parser("docs", help="regenerate the effect catalogue and diagnostic code tables in dsl/README.md")
-    p.add_argument("--check", action="store_true", help="write nothing; exit 1 if dsl/README.md is not current")
-    p.set_defaults(func=cmd_docs)
-
-    from cardc.commands import lsp, watch
+    if want("docs"):
+        p.add_argument("--check", action="store_true", help="write nothing; exit 1 if dsl/README.md is not current")
+        p.set_defaults(func=cmd_docs)
 
     p = sub.add_parser("lsp", help="run the language server for editors (stdio)")
-    lsp.add_arguments(p)
-    p.set_defaults(func=lsp.run)
+    if want("lsp"):
+        from cardc.commands import lsp
+
+        lsp.add_arguments(p)
+        p.set_defaults(func=lsp.run)
 
     p = sub.add_parser("watch", help="rebuild on save; preview the reference and gallery with live reload")
-    watch.add_arguments(p)
-    p.set_defaults(func=watch.run)
+    if want("watch"):
+        from cardc.commands import watch
+
+        watch.add_arguments(p)
+        p.set_defaults(func=watch.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = make_parser()
+    given = list(sys.argv[1:] if argv is None else argv)
+    parser = make_parser(given[0] if given and not given[0].startswith("-") else None)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))

@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from cardc.records import pickle_by_constructor
+
 
 class Severity(StrEnum):
     ERROR = "error"
@@ -187,3 +189,6 @@ CODES: dict[str, str] = {
     "W604": "an unknown icon or a missing image on a printed card",
     "E605": "a printed text in the fallback language under --strict-languages",
 }
+
+
+pickle_by_constructor(globals())  # the disk cache loads parse trees and diagnostics: see cardc.records

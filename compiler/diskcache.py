@@ -17,7 +17,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -70,25 +69,60 @@ def _library_stamp(name: str) -> str:
     return f"{name}:{origin}:{st.st_size}:{st.st_mtime_ns}"
 
 
+def _code_files() -> list[tuple[str, str]]:
+    """(name relative to its base, file) for every .py, .lark, .yaml and .json file of the package and of
+    `cardc.dsl`, sorted (plain strings: this runs on every `cardc check`, pathlib would double its cost)."""
+    from cardc.resources import DSL_DIR
+
+    out: list[tuple[str, str]] = []
+    for base in (os.path.dirname(os.path.abspath(__file__)), str(DSL_DIR.resolve())):
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            rel = os.path.relpath(dirpath, base).replace(os.sep, "/")
+            prefix = "" if rel == "." else rel + "/"
+            for name in sorted(filenames):
+                if name.endswith((".py", ".lark", ".yaml", ".json")):
+                    out.append((prefix + name, os.path.join(dirpath, name)))
+    return out
+
+
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
     """A hash of the compiler's own code and language data (every .py, .lark, .yaml and .json file of the
     package and of `cardc.dsl`), the Python version and the parsing libraries: what a cached result was
-    computed with. Content hashes, not times: a checkout or copy that keeps times still changes the key."""
-    from cardc import __version__
-    from cardc.resources import DSL_DIR
+    computed with. Content hashes, not times: a checkout or copy that keeps times still changes the key.
 
+    Reading every file costs more than the rest of a cached `check`, so the hash is itself remembered under
+    what `os.stat` says of each file (size, modification and change times in ns, inode), as git's index
+    does: an edit changes the modification time, and a copy or checkout that keeps it still gets a new
+    inode and change time, so a remembered hash is used only for the very files it was computed from."""
+    from cardc import __version__
+
+    head = f"{__version__}|{sys.version}|{_library_stamp('lark')}|{_library_stamp('yaml')}"
+    files = _code_files()
+    stats = hashlib.blake2b(head.encode(), digest_size=20)
+    try:
+        for rel, path in files:
+            st = os.stat(path)
+            stats.update(f"{rel}\0{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}\0".encode())
+    except OSError:
+        return _content_fingerprint(head, files)
+    key = stats.hexdigest()
+    remembered = load("fingerprint", key)
+    if isinstance(remembered, str):
+        return remembered
+    value = _content_fingerprint(head, files)
+    store("fingerprint", key, value)
+    return value
+
+
+def _content_fingerprint(head: str, files: list[tuple[str, str]]) -> str:
     h = hashlib.blake2b(digest_size=20)
-    h.update(f"{__version__}|{sys.version}|{_library_stamp('lark')}|{_library_stamp('yaml')}".encode())
-    package = Path(__file__).resolve().parent
-    for base in (package, DSL_DIR.resolve()):
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-            for name in sorted(filenames):
-                if name.endswith((".py", ".lark", ".yaml", ".json")):
-                    path = Path(dirpath) / name
-                    h.update(path.relative_to(base).as_posix().encode() + b"\0")
-                    h.update(hashlib.blake2b(path.read_bytes(), digest_size=20).digest())
+    h.update(head.encode())
+    for rel, path in files:
+        h.update(rel.encode() + b"\0")
+        with open(path, "rb") as f:
+            h.update(hashlib.blake2b(f.read(), digest_size=20).digest())
     return h.hexdigest()
 
 
@@ -132,6 +166,8 @@ def store(namespace: str, key: str, value: Any) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         _tag(path.parent.parent)
+        import tempfile  # only when writing: a cached run imports less
+
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as out:

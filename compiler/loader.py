@@ -145,7 +145,7 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
 
         parsed = parse_text(text, display, sink)
     else:
-        parsed = _parse_cached(text, display, sink)
+        parsed = parse_cached(text, display, sink)
     done[path] = parsed
     if parsed is None:
         return
@@ -176,12 +176,21 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
     out.files.append(parsed)
 
 
-def _parse_cached(text: str, display: str, sink: DiagnosticSink) -> s.FileS | None:
+# Texts longer than this are parsed every time: pickling the tree of a generated 100,000-card file (33 MB) took
+# as much memory again as the tree itself and wrote a 190 MB cache entry; the cache is for files people edit.
+MAX_CACHED_TEXT = 2_000_000
+
+
+def parse_cached(text: str, display: str, sink: DiagnosticSink) -> s.FileS | None:
     """`parse_text`, remembered on disk under the text, its shown name (spans carry it) and the compiler's code.
     Only a parse without errors is stored, with its warnings (replayed into `sink`)."""
     from cardc import diskcache
     from cardc import syntax as s  # noqa: F811
 
+    if len(text) > MAX_CACHED_TEXT:
+        from cardc.parser import parse_text
+
+        return parse_text(text, display, sink)
     key = diskcache.digest(diskcache.code_fingerprint(), display, text)
     cached = diskcache.load("parse", key)
     if isinstance(cached, tuple) and len(cached) == 2 and isinstance(cached[0], s.FileS):

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardc.diagnostics import Span
+from cardc.records import pickle_by_constructor
 from cardc.syntax import LocalizedV, Value
 
 
@@ -317,3 +318,6 @@ class Project:
 
     def entity(self, game: str, ident: str) -> Entity | None:
         return self._by_id.get((game, ident))
+
+
+pickle_by_constructor(globals())  # the disk cache loads parse trees and diagnostics: see cardc.records

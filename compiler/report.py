@@ -53,12 +53,11 @@ def config_codes(root: Path | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """`select` and `ignore` from the `[check]` table of the content folder's cardc.toml."""
     if root is None or not (root / "cardc.toml").is_file():
         return (), ()
-    import tomllib
-
     try:
-        table = tomllib.loads((root / "cardc.toml").read_text(encoding="utf-8")).get("check", {})
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        text = (root / "cardc.toml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
         raise BadOptions(f"{root / 'cardc.toml'}: cannot be read: {err}") from None
+    table = _check_table(text, root)
     where = f"{root / 'cardc.toml'} [check]"
     values: list[tuple[str, ...]] = []
     for key in ("select", "ignore"):
@@ -69,6 +68,25 @@ def config_codes(root: Path | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
             raise BadOptions(f"{where}: `{key}` must be a list of codes, like [\"W6\", \"W501\"]")
         values.append(_codes(raw, f"{where} {key}"))
     return values[0], values[1]
+
+
+def _check_table(text: str, root: Path) -> Any:
+    """The `[check]` table of a cardc.toml text, remembered on disk under the text (`cardc.diskcache`):
+    a check whose result is cached would otherwise spend a twentieth of its time importing `tomllib`."""
+    from cardc import diskcache
+
+    key = diskcache.digest("cardc.toml [check] 1", text)
+    cached = diskcache.load("toml-check", key)
+    if isinstance(cached, tuple) and len(cached) == 1:
+        return cached[0]
+    import tomllib
+
+    try:
+        table = tomllib.loads(text).get("check", {})
+    except tomllib.TOMLDecodeError as err:
+        raise BadOptions(f"{root / 'cardc.toml'}: cannot be read: {err}") from None
+    diskcache.store("toml-check", key, (table,))
+    return table
 
 
 @dataclass(frozen=True)

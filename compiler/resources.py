@@ -6,10 +6,20 @@ are for developers and work only in a source checkout, never on an installed cop
 
 from __future__ import annotations
 
-from importlib.resources import files
+from importlib.util import find_spec
 from pathlib import Path
 
-DSL_DIR = Path(str(files("cardc.dsl")))
+
+def _package_dir(name: str) -> Path:
+    """The folder of an installed package, from its import spec: `importlib.resources.files` gives the same
+    folder for a package on disk, and costs a tenth of `cardc check`'s start-up to import."""
+    spec = find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"{name} is not installed with cardc")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+DSL_DIR = _package_dir("cardc.dsl")
 
 
 def source_checkout() -> Path | None:

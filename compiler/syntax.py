@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from cardc.diagnostics import Span
+from cardc.records import pickle_by_constructor
 
 # ---- values -----------------------------------------------------------------
 
@@ -312,3 +313,6 @@ class FileS:
     imports: tuple[ImportS, ...]
     decls: tuple[DeclS, ...]
     procedures: tuple[ProcedureS | EndS | WinnerS, ...] = ()
+
+
+pickle_by_constructor(globals())  # the disk cache loads parse trees and diagnostics: see cardc.records

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 
 from cardc import syntax as s
 from cardc.catalogue import Catalogue, default_catalogue
@@ -70,19 +71,35 @@ def text_numbers(text: str, lang: str, counted: frozenset[str] = frozenset()) ->
     """The numbers a text mentions, in digits or as a small number word; an article only counts as 1
     before one of the `counted` nouns (lower-case forms)."""
     found = {int(d) for d in _DIGITS.findall(text)}
-    tokens = re.findall(r"[\w']+", text.lower())
-    words = set(tokens)
-    for n, forms in _WORDS.get(lang, {}).items():
-        for form in forms:
-            if form.endswith("*") and any(w.startswith(form[:-1]) for w in words) or form in words:
-                found.add(n)
-                break
+    tokens = _TOKEN.findall(text.lower())
+    exact, stems, any_stem = _number_words(lang)
+    for w in set(tokens):
+        found.update(exact.get(w, ()))
+        if w.startswith(any_stem):  # one C-level test per word before trying the stems one by one
+            found.update(n for stem, n in stems if w.startswith(stem))
     articles = _ARTICLES.get(lang, ())
     for i, w in enumerate(tokens):
         if w in articles and any(nxt in counted for nxt in tokens[i + 1:i + 3]):
             found.add(1)
             break
     return found
+
+
+_TOKEN = re.compile(r"[\w']+")
+
+
+@cache
+def _number_words(lang: str) -> tuple[dict[str, tuple[int, ...]], tuple[tuple[str, int], ...], tuple[str, ...]]:
+    """`_WORDS[lang]` as a lookup: whole words -> the numbers they name, and (stem, number) for `stem*` forms."""
+    exact: dict[str, tuple[int, ...]] = {}
+    stems: list[tuple[str, int]] = []
+    for n, forms in _WORDS.get(lang, {}).items():
+        for form in forms:
+            if form.endswith("*"):
+                stems.append((form[:-1], n))
+            else:
+                exact[form] = (*exact.get(form, ()), n)
+    return exact, tuple(stems), tuple(stem for stem, _ in stems)
 
 
 def counted_nouns(entity: Entity, lang: str, number: int = 1,

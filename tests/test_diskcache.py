@@ -196,3 +196,84 @@ def test_a_schema_pass_is_reused_only_for_the_same_ir(cache: Path, monkeypatch: 
     assert checkcache.schema_diagnostics(fewer) == [sentinel]  # another IR: validated again
     monkeypatch.setenv("CARDC_CACHE", "off")
     assert checkcache.schema_diagnostics(bundled.project) == [sentinel]  # no cache: always validated
+
+
+MINI_GAME = """module mini
+game mini {
+  name: { en "Mini" }
+  languages: [en]
+}
+kind hero {
+  name: { en "Hero" }
+  attr lives { type: int  default: 5 }
+}
+kind item {
+  name: { en "Item" }
+  attr owner { type: ref(hero) }
+}
+"""
+MINI_B = 'module mini\nimport "game.cardc"\n\nhero ann { name: { en "Ann" } }\n'
+MINI_A = 'module mini\nimport "game.cardc"\nimport "b.cardc"\n\nitem cup {\n  name: { en "Cup" }\n  owner: ann\n}\n'
+
+
+def _mini(tmp_path: Path) -> Path:
+    folder = tmp_path / "mini"
+    folder.mkdir()
+    (folder / "cardc.toml").write_text("", encoding="utf-8")
+    for name, text in (("game.cardc", MINI_GAME), ("a.cardc", MINI_A), ("b.cardc", MINI_B)):
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def _fresh(folder: Path, monkeypatch: pytest.MonkeyPatch, *argv: str) -> tuple[int, str]:
+    monkeypatch.setenv("CARDC_CACHE", "off")
+    try:
+        return _check(folder, *argv)
+    finally:
+        monkeypatch.delenv("CARDC_CACHE")
+
+
+def test_edits_after_a_cached_run_report_every_error(tmp_path: Path, cache: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """An edit that breaks file A itself, and an edit of B that breaks a reference from the unchanged A, are
+    both reported through the cached path (the other files' parse trees from the cache), as a run without
+    any cache reports them."""
+    folder = _mini(tmp_path)
+    clean = _check(folder, ".")
+    assert clean[0] == 0 and _check(folder, ".") == clean and _entries(cache, "check-trees")
+    a, b = folder / "a.cardc", folder / "b.cardc"
+    a.write_text(MINI_A.replace("owner: ann", "owner: ann\n  lives: 3"), encoding="utf-8")
+    code, err = _check(folder, ".")
+    assert code == 1 and "error[E201]" in err and "a.cardc:8:3" in err, err
+    assert (code, err) == _fresh(folder, monkeypatch, ".")
+    a.write_text(MINI_A, encoding="utf-8")
+    assert _check(folder, ".") == clean  # back to the stored clean result
+    b.write_text(MINI_B.replace("hero ann", "hero anna"), encoding="utf-8")
+    code, err = _check(folder, ".")
+    assert code == 1 and "error[E206]" in err and "a.cardc:7:10" in err and "unknown hero `ann`" in err, err
+    assert (code, err) == _fresh(folder, monkeypatch, ".")
+    b.write_text(MINI_B.replace("hero ann {", "// Ann\nhero ann {"), encoding="utf-8")  # B's spans move
+    assert _check(folder, ".") == _fresh(folder, monkeypatch, ".") == (0, clean[1])
+
+
+def test_the_same_parse_trees_reuse_the_result_with_the_new_text(tmp_path: Path, cache: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A comment edit leaves every parse tree as it was: the stored result is used without lowering or
+    checking again, and a diagnostic shows its source line as the file now reads."""
+    folder = _mini(tmp_path)
+    b = folder / "b.cardc"
+    warned = MINI_B.replace('} }', '}\n  lives: unknown "not decided"\n}')
+    b.write_text(warned, encoding="utf-8")
+    first = _check(folder, ".", "--show-provisional")
+    assert first[0] == 0 and "b.cardc:5:10: warning[W500]" in first[1], first
+    b.write_text(warned.replace('"not decided"\n', '"not decided"  // ask the designer\n') + "// more\n",
+                 encoding="utf-8")
+
+    def no_front(paths: list[Path]) -> None:
+        raise AssertionError("the front end ran although the parse trees are the same")
+
+    with monkeypatch.context() as m:
+        m.setattr(cli, "_front", no_front)
+        cached = _check(folder, ".", "--show-provisional")
+    assert "// ask the designer" in cached[1] and cached[1].replace("  // ask the designer", "") == first[1]
+    assert cached == _fresh(folder, monkeypatch, ".", "--show-provisional")

@@ -73,7 +73,11 @@ class Lexicon:
 
 
 def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
-    data = load_yaml(path.read_text(encoding="utf-8")) or {}
+    return _lexicon_from_text(path.read_text(encoding="utf-8"))
+
+
+def _lexicon_from_text(text: str) -> Lexicon:
+    data = load_yaml(text) or {}
     words: dict[str, dict[str, dict[str, str]]] = {}
     for w, entry in (data.get("words") or {}).items():
         words[str(w)] = {}
@@ -89,7 +93,18 @@ def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
 
 @lru_cache(maxsize=1)
 def default_lexicon() -> Lexicon:
-    return load_lexicon()
+    """The bundled lexicon, remembered on disk under its text and the compiler's code (`cardc.diskcache`):
+    importing PyYAML and reading the file was a fifth of `cardc check` after an edit."""
+    from cardc import diskcache
+
+    text = LEXICON_PATH.read_text(encoding="utf-8")
+    key = diskcache.digest(diskcache.code_fingerprint(), text)
+    cached = diskcache.load("lexicon", key)
+    if isinstance(cached, Lexicon):
+        return cached
+    lexicon = _lexicon_from_text(text)
+    diskcache.store("lexicon", key, lexicon)
+    return lexicon
 
 
 __all__ = ["Lexicon", "default_lexicon", "load_lexicon", "plural_category"]

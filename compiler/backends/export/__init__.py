@@ -25,6 +25,14 @@ def dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
 
+def write_json(path: Path, data: Any) -> None:
+    """`dumps(data)` written to `path`, streamed: indented JSON is encoded in pure Python as millions of small
+    pieces, which `dumps` holds in a list before joining them (10,000 cards: 400 MiB more than the document)."""
+    with path.open("w", encoding="utf-8") as out:
+        json.dump(data, out, ensure_ascii=False, indent=2, sort_keys=True)
+        out.write("\n")
+
+
 def write_export(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
     from cardc.backends.export.document import export_document
     from cardc.backends.export.tts import RulesCache, write_tts
@@ -34,8 +42,8 @@ def write_export(project: Project, out: Path, options: BuildOptions) -> list[Dia
     folder = out / "export"
     folder.mkdir(parents=True, exist_ok=True)
     for game in sorted(project.games):
-        (folder / f"{game}.json").write_text(dumps(export_document(project, game, text)), encoding="utf-8")
+        write_json(folder / f"{game}.json", export_document(project, game, text))
     return write_tts(project, out, options, rules)
 
 
-__all__ = ["dumps", "write_export"]
+__all__ = ["dumps", "write_export", "write_json"]

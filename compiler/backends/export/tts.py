@@ -444,7 +444,7 @@ class RulesCache:
 
 
 def write_tts(project: Project, out: Path, options: BuildOptions, rules: RulesCache | None = None) -> list[Diagnostic]:
-    from cardc.backends.export import dumps
+    from cardc.backends.export import write_json
 
     settings, diags = parse_settings(options.settings)
     if any(d.is_error for d in diags):
@@ -463,7 +463,7 @@ def write_tts(project: Project, out: Path, options: BuildOptions, rules: RulesCa
             if settings.images:
                 tts.write_images(folder / "img", print_png if print_png.is_dir() else None, cache)
             folder.mkdir(parents=True, exist_ok=True)
-            (folder / f"{tts.stem}.json").write_text(dumps(tts.save()), encoding="utf-8")
+            write_json(folder / f"{tts.stem}.json", tts.save())
     return diags
 
 

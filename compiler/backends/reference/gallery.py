@@ -76,15 +76,16 @@ def gallery_cards(ctx: RefContext, images: tuple[bool, bool, float] = (False, Fa
             inner = raw.value if isinstance(raw, s.ProvisionalV) else raw
             if isinstance(inner, s.IntV | s.SignedV | s.DiceV | s.RangeV | s.UnknownV):
                 stats.append({"label": ctx.attr_label(e.kind, key), "value": ctx.value(raw)})
-        lines = [ctx.rendered(r) for r in ctx.gen.entity(e, ctx.lang)]
+        text = ctx.entity_text(e)
+        lines = [ctx.rendered(r) for r in text]
         children = [{"name": ctx.name(c), "kind": ctx.kind_name(c.kind),
-                     "lines": [ctx.rendered(r) for r in ctx.gen.entity(c, ctx.lang)]} for c in kids.get(e.id, [])]
+                     "lines": [ctx.rendered(r) for r in ctx.entity_text(c)]} for c in kids.get(e.id, [])]
         page, anchor = ctx.where[e.key]
         front = back = ""
         if with_print and png and (e.copies or 0) > 0:
             folder = f"../../../print/png/{_png_stem(ctx.game.id, ctx.lang, e.module)}/{e.key.replace(':', '.')}"
             front, back = f"{folder}.png", (f"{folder}-back.png" if backs else "")
-        search = " ".join([ctx.name(e), ctx.kind_name(e.kind), *(r.plain for r in ctx.gen.entity(e, ctx.lang)),
+        search = " ".join([ctx.name(e), ctx.kind_name(e.kind), *(r.plain for r in text),
                            *(ctx.name(c) for c in kids.get(e.id, []))]).lower()
         mod = modules.get(e.module)
         variant = ctx.ref(e.variant) if e.variant else None

@@ -72,7 +72,7 @@ def entry(ctx: RefContext, e: Entity, kids: dict[str, list[Entity]], level: int 
     if ctx.designer and e.source:
         meta.append((ctx.s("source"), _t(e.source)))
     hand = [ctx.linked(ctx.loc(e.text))] if e.text is not None and ctx.loc(e.text) else []
-    effects = [ctx.rendered(r) for r in ctx.gen.generated(e, ctx.lang)]
+    effects = [ctx.rendered(r) for r in ctx.effect_text(e)]
     return {
         "type": "entry", "id": anchor, "level": level, "title": ctx.name(e), "kind": ctx.kind_name(e.kind),
         "badges": badges, "attrs": attrs, "hand": hand, "effects": effects, "meta": meta,
