@@ -301,7 +301,7 @@ def character_table(rules: Any, decls: list[Any], decl: Any, build: Builder, var
                     cards: tuple[str, ...], set_stats: dict[str, int], facts: dict[str, Any]) -> dict[str, Any]:
     """Every fighter built from cards (alone and with each card of the `combine` kind, plus `cards`) against
     every opponent of the declaration whose value of the stat fought with is known."""
-    from cardc_runtime.fights import LoadoutError, fight
+    from cardc_runtime.fights import LoadoutError, fight_outcome
 
     stat = str(facts.get("fight_stat", "strength"))
     kinds = dict.fromkeys(str(d.opponent) for d in decls if d.opponent and d.fighter == decl.fighter)
@@ -327,7 +327,7 @@ def character_table(rules: Any, decls: list[Any], decl: Any, build: Builder, var
             provisional.update(sheet_notes(rules, who, build, variants))
             cells = {}
             for o in found:
-                odds = fight(rules, who, o.id, variants, dict(facts))
+                odds = fight_outcome(rules, who, o.id, variants, dict(facts))
                 provisional.update(odds.provisional)
                 cells[o.id] = {"win": frac(odds.win), "tie": frac(odds.tie), "loss": frac(odds.loss)}
             rows.append({"fighter": who.id, "name": label, "cells": cells})

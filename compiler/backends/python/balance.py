@@ -204,7 +204,7 @@ def fight_table(rules: Any, decl: OddsDecl, variants: tuple[str, ...], items: tu
     """Every fighter against every opponent with one loadout and set of variants. With `relevant` (see
     `fight_variants`), a fight is computed only with the variants that can change it, and `cache` shares
     equal fights between tables."""
-    from cardc_runtime.fights import fight, make_fighter, place_items
+    from cardc_runtime.fights import fight_outcome, make_fighter, place_items
 
     found, left = opponents(rules, decl)
     slots = place_items(rules, items)
@@ -220,7 +220,7 @@ def fight_table(rules: Any, decl: OddsDecl, variants: tuple[str, ...], items: tu
         for o in found:
             key = (f.id, items, lives, cursed, situation, o.id, effective_variants(variants, o, relevant))
             if key not in memo:
-                memo[key] = fight(rules, who, o.id, key[-1], dict(facts or {}))
+                memo[key] = fight_outcome(rules, who, o.id, key[-1], dict(facts or {}))
             odds = memo[key]
             provisional.update(odds.provisional)
             cells[o.id] = {"win": frac(odds.win), "tie": frac(odds.tie), "loss": frac(odds.loss)}
@@ -557,8 +557,10 @@ def write_balance(project: Project, out: Path, options: BuildOptions) -> list[Di
 
     folder = out / "balance"
     folder.mkdir(parents=True, exist_ok=True)
-    for ident, game in load_games(project).items():
-        if not declarations(project, ident):
+    tabulated = [ident for ident in project.games if declarations(project, ident)]
+    # the rule packages are generated and imported only for games with tables (a large package costs memory)
+    for ident, game in (load_games(project) if tabulated else {}).items():
+        if ident not in tabulated:
             continue
         data = game_balance(project, game)
         rules = game.ruleset()

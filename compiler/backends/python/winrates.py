@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cardc.lower import ODDS_KIND, ODDS_PARTS
-from cardc.model import Project
+from cardc.model import Procedure, Project
 
 SEED = 2026
 BOT = "sensible"  # the engine's default bot: the greedy bot's exact odds would make a cold build take too long
@@ -79,6 +79,9 @@ def setups(job: Any) -> list[dict[str, Any]]:
 def playable(project: Project, game: str) -> bool:
     from cardc.simulation.jobs import Job, package_files
     from cardc.simulation.table import load_package
+
+    if not any(isinstance(p, Procedure) and p.name == "turn" for p in project.procedures_of(game)):
+        return False  # no turn to play (seen in the IR: the rule package need not be generated and imported)
 
     files, digest = package_files(project, game)
     rules = load_package(Job(game, files, digest, 2)).ruleset(None)

@@ -41,9 +41,28 @@ def monster_odds(rules: Ruleset, hero: Character, monster: str, variants: Iterab
     return Odds.of(enum.explore(), provisional, enum.runs)
 
 
+def monster_outcome_odds(rules: Ruleset, hero: Character, monster: str, variants: Iterable[str] = (),
+                         facts: dict[str, Any] | None = None) -> Odds:
+    """Win / tie / loss of `hero` against `monster` with the provisional notes, as `monster_odds` gives them,
+    without the consequences (lives after, extra events): cheaper leaves, the same choices."""
+    enum, provisional = monster_enumerator(rules, hero, monster, variants, facts, lean=True)
+    dist = enum.explore()
+    return Odds.of(dist, provisional | enum.found, enum.runs)
+
+
+def monster_win(rules: Ruleset, hero: Character, monster: str, variants: Iterable[str] = (),
+                facts: dict[str, Any] | None = None) -> Fraction:
+    """The exact chance that `hero` beats `monster` (the `win` of `monster_odds`), for a caller that needs
+    nothing else: a choice stops at an option that cannot be bettered (see `Enumerator.prune`)."""
+    enum, _ = monster_enumerator(rules, hero, monster, variants, facts, lean=True)
+    enum.prune = True
+    return prob(enum.explore(), "win")
+
+
 def monster_enumerator(rules: Ruleset, hero: Character, monster: str, variants: Iterable[str] = (),
-                       facts: dict[str, Any] | None = None) -> tuple[Enumerator, set[str]]:
-    """The enumerator of a monster fight (its `process` also runs with any other inputs)."""
+                       facts: dict[str, Any] | None = None, lean: bool = False) -> tuple[Enumerator, set[str]]:
+    """The enumerator of a monster fight (its `process` also runs with any other inputs). `lean` leaves
+    out what the policy does not weigh (lives after, flags): the same choices, the same win, tie and loss."""
     provisional: set[str] = set()
     on = frozenset(variants)
 
@@ -58,6 +77,12 @@ def monster_enumerator(rules: Ruleset, hero: Character, monster: str, variants: 
         flags = _flags(r.log, {hero.id: "hero"})
         return certain(Leaf(r.outcome, r.hero.lives, _spent(r.side), 0, flags))
 
+    def lean_value(r: FightReport) -> Dist:
+        assert r.side is not None
+        return certain(Leaf(r.outcome, 0, _spent(r.side)))
+
+    if lean:  # the lean value reads no log: paths that pause in equal states share their subtree
+        return Enumerator(process, lean_value, hero.id, notes=lambda r: r.provisional), provisional
     return Enumerator(process, value, hero.id), provisional
 
 

@@ -14,13 +14,13 @@ from . import fight as engine  # the module that resolves one fight
 from .characters import SheetError, StatSheet, make_character, set_stat
 from .context import Character, Context
 from .fight import LoadoutError, can_challenge, make_hero
-from .fight_odds import duel_odds, duel_outcome_odds, monster_odds
+from .fight_odds import duel_odds, duel_outcome_odds, monster_odds, monster_outcome_odds
 from .inputs import Scripted
 from .model import Ruleset
 from .odds import Odds
 
 __all__ = ["LoadoutError", "challenge_allowed", "character", "duel", "duel_outcome", "engine", "fight",
-           "make_fighter", "place_items", "sheet"]
+           "fight_outcome", "make_fighter", "place_items", "sheet"]
 
 # Character fields that hold each slot's items (any other slot: `items`).
 _SLOT_FIELDS = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "treasures"}
@@ -78,6 +78,12 @@ def fight(rules: Ruleset, who: Character, opponent: str, variants: Iterable[str]
           facts: dict[str, Any] | None = None) -> Odds:
     """Exact odds of `who` fighting the opponent entity."""
     return monster_odds(rules, who, opponent, variants, facts)
+
+
+def fight_outcome(rules: Ruleset, who: Character, opponent: str, variants: Iterable[str] = (),
+                  facts: dict[str, Any] | None = None) -> Odds:
+    """Exact win / tie / loss of `who` fighting the opponent entity, without the consequences (faster)."""
+    return monster_outcome_odds(rules, who, opponent, variants, facts)
 
 
 def duel(rules: Ruleset, attacker: Character, defender: Character, variants: Iterable[str] = (),

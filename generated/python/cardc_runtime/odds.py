@@ -5,11 +5,15 @@ recorded answers end, it branches: a die into its faces (equal weights), a choic
 which the chooser's policy keeps one. The default policy, at each choice point, takes the option that
 maximizes the chooser's chance to win; among equals, the one that minimizes its chance to lose; then
 the one that costs least (spells discarded, lives given); then the first-declared option (doing nothing).
+
+Two savings that change no result: paths that pause in the same state (a hero who re-rolled both dice is
+where he was whatever he rolled first) share one subtree (`run_state.py`); and, for a caller that needs the
+odds alone, a choice stops at an option nothing can better (`Enumerator.prune`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -18,6 +22,8 @@ from math import factorial, gcd, lcm
 from typing import Any, TypeVar
 
 from .inputs import Choice, Dice, NeedInput, Replay
+from .run_state import pause_key
+from .verbs import SEEN_ASKED
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -120,32 +126,138 @@ def best_of(dists: Sequence[Dist], mine: bool) -> int:
     return best
 
 
+def unbeatable(dist: Dist, mine: bool) -> bool:
+    """No option can be strictly better for the chooser than this distribution: the chooser wins (or, for
+    the other side, loses) on every leaf at no cost. Costs are counts (spells discarded, lives given), never
+    negative, so this is the largest key `best_of` can see."""
+    if mine:
+        return all(leaf.outcome == "win" and leaf.cost == 0 for leaf in dist.w)
+    return all(leaf.outcome == "loss" and leaf.their_cost == 0 for leaf in dist.w)
+
+
+@dataclass(frozen=True, slots=True)
+class _Shared:
+    """A computed subtree: its distribution, the provisional notes of its leaves, the faces it asked about among
+    the faces seen and, for each side, whether they were among them (the subtree is the same for any path
+    that pauses in the same state and gives the same answers)."""
+
+    dist: Dist
+    notes: frozenset[str]
+    asked: frozenset[int]
+    answers: tuple[tuple[bool, ...], ...]
+    pinned: list[Any]  # the objects its key names by identity, kept alive
+
+
+def _answers(asked: frozenset[int], faces: tuple[frozenset[int], ...]) -> tuple[tuple[bool, ...], ...]:
+    order = sorted(asked)
+    return tuple(tuple(f in seen for f in order) for seen in faces)
+
+
+class _KeyedReplay(Replay):
+    """Replayed answers that, where they run out, key the paused run (see run_state.py)."""
+
+    rolled = False  # a die was answered before this point
+
+    def _next(self, what: int | Dice | Choice) -> Any:
+        if self.position >= len(self.answers):
+            need = NeedInput(what)
+            # Paths meet again where dice are thrown again after dice that made them differ (a re-roll, a
+            # second round); a choice mostly follows a roll that made the paths differ: only such pauses are
+            # keyed (a key costs a few runs' time; which pauses are keyed changes no result).
+            if self.rolled and not isinstance(what, Choice):
+                need.key = pause_key(what, _EXPLORE)  # type: ignore[attr-defined]
+            raise need
+        if not isinstance(what, Choice):
+            self.rolled = True
+        return super()._next(what)
+
+
 @dataclass
 class Enumerator:
-    """`value(result)` turns a finished run into a distribution; `me` is the reported side's id."""
+    """`value(result)` turns a finished run into a distribution; `me` is the reported side's id.
+
+    With `prune`, a choice stops looking at its later options once one is `unbeatable`: the policy takes the
+    first option with the best key, and no later one can be strictly better, so the distribution and every
+    decision are the same; only the runs of the options not looked at are saved (their provisional notes
+    too: for callers that need the odds alone)."""
 
     process: Process
     value: Callable[[Any], Dist]
     me: str
     runs: int = 0
     decisions: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    prune: bool = False
+    # With `notes` (a finished run's provisional notes), paths that pause in equal states (run_state.py) share
+    # one subtree: its distribution and its notes are computed once; `found` gathers the notes of every leaf,
+    # computed or shared. Only for a `value` that reads no log (the key leaves the log out).
+    notes: Callable[[Any], Iterable[str]] | None = None
+    found: set[str] = field(default_factory=set)
+    _memo: dict[Hashable, list[_Shared]] = field(default_factory=dict)  # computed subtrees by paused state
+    _open: list[set[str]] = field(default_factory=list)  # the notes of each subtree being computed
 
     def explore(self, prefix: tuple[Any, ...] = ()) -> Dist:
         self.runs += 1
         try:
-            result = self.process(Replay(prefix))
+            result = self.process(_KeyedReplay(prefix) if self.notes is not None else Replay(prefix))
         except NeedInput as need:
-            what = need.what
-            if isinstance(what, Choice):
-                return self._choose(prefix, what)
-            if isinstance(what, Dice):
-                return mix([(w, self.explore((*prefix, faces))) for faces, w in throws(what.count, what.sides)])
-            return mix([(1, self.explore((*prefix, face))) for face in range(1, int(what) + 1)])
+            key = getattr(need, "key", None)
+            if key is None:
+                return self._branch(prefix, need.what)
+            return self._shared(prefix, need.what, *key)
+        if self.notes is not None:
+            notes = self.notes(result)
+            self.found.update(notes)
+            for open_ in self._open:
+                open_.update(notes)
         return self.value(result)
 
+    def _branch(self, prefix: tuple[Any, ...], what: Any) -> Dist:
+        if isinstance(what, Choice):
+            return self._choose(prefix, what)
+        if isinstance(what, Dice):
+            return mix([(w, self.explore((*prefix, faces))) for faces, w in throws(what.count, what.sides)])
+        return mix([(1, self.explore((*prefix, face))) for face in range(1, int(what) + 1)])
+
+    def _shared(self, prefix: tuple[Any, ...], what: Any, state: Hashable, faces: tuple[frozenset[int], ...],
+                pinned: list[Any]) -> Dist:
+        """The subtree of a paused run: computed, or taken from an earlier path that paused in the same state
+        and agrees on every face the subtree asked about among the faces seen (`die_shows(any_roll)`)."""
+        outer = SEEN_ASKED[0]
+        for shared in self._memo.get(state, ()):
+            if shared.answers == _answers(shared.asked, faces):
+                if outer is not None:
+                    outer |= shared.asked
+                self.found.update(shared.notes)
+                for open_ in self._open:
+                    open_.update(shared.notes)
+                return shared.dist
+        notes: set[str] = set()
+        asked: set[int] = set()
+        self._open.append(notes)
+        SEEN_ASKED[0] = asked  # this subtree's runs note the faces they ask about
+        try:
+            dist = self._branch(prefix, what)
+        finally:
+            SEEN_ASKED[0] = outer
+            self._open.pop()
+        if outer is not None:
+            outer |= asked
+        frozen = frozenset(asked)
+        self._memo.setdefault(state, []).append(_Shared(dist, frozenset(notes), frozen, _answers(frozen, faces),
+                                                        pinned))
+        return dist
+
     def _choose(self, prefix: tuple[Any, ...], choice: Choice) -> Dist:
-        dists = [self.explore((*prefix, option)) for option in choice.options]
-        i = best_of(dists, choice.chooser == self.me)
+        mine = choice.chooser == self.me
+        if self.prune:
+            dists = []
+            for option in choice.options:
+                dists.append(self.explore((*prefix, option)))
+                if unbeatable(dists[-1], mine):
+                    break
+        else:
+            dists = [self.explore((*prefix, option)) for option in choice.options]
+        i = best_of(dists, mine)
         self.decisions[prefix] = choice.options[i]
         return dists[i]
 
@@ -158,6 +270,9 @@ class Enumerator:
     def policy(self) -> Callable[[Choice, Sequence[Any]], Any]:
         """The default policy as an input policy, for `Seeded` simulations of the same process."""
         return lambda choice, history: self.best_option(tuple(history), choice)
+
+
+_EXPLORE = Enumerator.explore.__code__  # where a run starts: the frames below it are the run's
 
 
 @lru_cache(maxsize=64)

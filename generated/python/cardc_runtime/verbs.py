@@ -308,9 +308,21 @@ def _other(ctx: Context) -> Character | None:
     return ctx.characters.get(str(other)) if other else None
 
 
+# The faces asked about among a fight's earlier faces (`seen_faces`), while the exact odds track them (None:
+# not tracked): two paths that differ only in faces nobody asked about share their work (run_state.py).
+SEEN_ASKED: list[set[int] | None] = [None]
+
+
 def die_shows(ctx: Context, face: int, any_roll: bool = False) -> bool:
     side = _side(ctx)
-    return face in side.dice or (any_roll and face in side.seen_faces)
+    if face in side.dice:
+        return True
+    if any_roll:
+        asked = SEEN_ASKED[0]
+        if asked is not None:
+            asked.add(face)
+        return face in side.seen_faces
+    return False
 
 
 def first_use(ctx: Context, per: str) -> bool:
@@ -405,7 +417,9 @@ def reroll(ctx: Context, which: str = "all", repeat: bool = False) -> None:
         i = int(ctx.ask("reroll_which", tuple(range(len(side.dice)))))
         side.dice[i] = ctx.roll(sides)
     else:
-        side.dice = ctx.roll_dice(len(side.dice), sides)
+        n = len(side.dice)
+        side.dice = []  # the old faces are gone before the new ones come (a paused run holds none of them)
+        side.dice = ctx.roll_dice(n, sides)
     side.seen_faces.update(side.dice)
     side.rerolled = True
     ctx.record("reroll", which, tuple(side.dice))

@@ -1,7 +1,7 @@
 """The `greedy` bot: a sensible player that knows no game, only what the content and the exact odds say.
 
 - It fights when the odds are good: before walking onto an undefeated monster it computes the exact chance
-  to win that fight with its weapons and abilities (`fight_odds.monster_odds`, every die face enumerated;
+  to win that fight with its weapons and abilities (`fight_odds.monster_win`, every die face enumerated;
   spells left out, they only add to it), and before exploring, the chance against the median monster still
   in the bag. Below `WIN_ENOUGH` it stays away, unless nothing else is left to do.
 - It heals when low: at `LOW_LIVES` lives or fewer it heads for the nearest tile that heals at the end of a
@@ -44,14 +44,14 @@ def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozense
     key = ("greedy odds", hero.id, weapons, hero.cursed, monster, variants)
 
     def compute() -> float:
-        from .fight_odds import monster_odds
+        from .fight_odds import monster_win
 
         probe = hero.copy()
         probe.spells = []
         probe.unconscious = False
         probe.lives = probe.max_lives  # lives change often and rarely the odds: one figure per loadout
         try:
-            return float(monster_odds(rules, probe, monster, variants).win)
+            return float(monster_win(rules, probe, monster, variants))
         except (ValueError, KeyError):  # a monster without a known strength: unknown odds, avoid it
             return 0.0
 
