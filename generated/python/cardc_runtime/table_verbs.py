@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .context import Character, Context
+from .standing import usable_here as _usable_here
 
 Range = tuple[int, int]
 
@@ -345,7 +346,22 @@ def unaffected_by(ctx: Context, card: str) -> None:
 
 
 def usable_only_on(ctx: Context, board: str) -> None:
-    ctx.setup[f"only_on:{_card(ctx)}:{board}"] = 1
+    """The card (for a rule printed on cards of some kinds: every card of those kinds) works only on the board:
+    recorded for the verbs that use cards (`use_printed`, `standing.usable_here`), and in a fight of a game in
+    play off that board the character's cards it names do nothing (their deck is inactive for this side). A
+    lone fight (`cardc odds`) has no board: it is taken to be fought where its opponent is."""
+    entity = ctx.rules.get(ctx.owner)
+    kinds = entity.attr("applies_to") if entity is not None else None
+    names = [str(k) for k in kinds] if kinds else [_card(ctx)]
+    for name in names:
+        ctx.setup[f"only_on:{name}:{board}"] = 1
+    who = ctx.actor
+    if ctx.play is None or ctx.side is None or who is None or _marks(ctx).get(f"board:{who.id}") == board:
+        return
+    for card in who.cards:
+        e = ctx.rules.get(card)
+        if e is not None and e.attr("deck") and (card in names or any(e.is_a(n) for n in names)):
+            ctx.side.inactive.add(str(e.attr("deck")))
 
 
 def win_by_defeat(ctx: Context, place: str) -> None:
@@ -502,6 +518,8 @@ def reveal_top(ctx: Context, deck: str) -> None:
         _zone(ctx, "face_up").append(card)
         _zone(ctx, deck).append(card)
         _marks(ctx)["revealed"] = card
+    else:  # nothing turned up: a later `put_in_guild` must not move a card revealed before
+        _marks(ctx).pop("revealed", None)
     ctx.record("reveal_top", deck, card)
 
 
@@ -656,14 +674,30 @@ def put_in_guild(ctx: Context) -> None:
     if guild is None:
         return
     space = _zone(ctx, str(guild))
-    for zone in _zones(ctx).values():
-        if card in zone and zone is not space:
+    for name, zone in _zones(ctx).items():
+        if card in zone and zone is not space and name not in MARKERS:  # (it stays face up)
             zone.remove(card)
             break
     if space:
-        _zone(ctx, "removed").append(space.pop())
+        _push_out(ctx, space, str(guild))
     space.append(str(card))
     ctx.record("put_in_guild", card, guild)
+
+
+def _push_out(ctx: Context, space: list[str], guild: str) -> None:
+    """The older card on a guild's space is pushed out: its `pushed_out` effects say where it goes; if none
+    moved it, it goes face down under its guild's pile (`<guild>:deck`)."""
+    old = space[-1]
+    with _taking_part(ctx, old):
+        ctx.fire("pushed_out", ctx.actor)
+    if space and space[-1] == old:
+        space.pop()
+        _zone(ctx, f"{guild}:deck").insert(0, old)
+        ctx.record("to_bottom", old, f"{guild}:deck")
+    face_up = _zone(ctx, "face_up")
+    if old in face_up:
+        face_up.remove(old)
+    ctx.record("pushed_out", old, guild)
 
 
 def use_printed(ctx: Context) -> None:
@@ -671,7 +705,9 @@ def use_printed(ctx: Context) -> None:
     card = _card(ctx)
     if _no_card(ctx, card):
         return
-    if ctx.setup.get(f"cannot_use:{_who_key(ctx)}:{card}"):
+    # the standing rules as they hold now (`ctx.setup` keeps a `cannot_use` recorded while, e.g., the character
+    # stood on another board)
+    if (not _usable_here(ctx, ctx.actor, card)) if ctx.actor is not None else ctx.setup.get(f"cannot_use:table:{card}"):
         ctx.record("cannot_use", card)
         return
     _marks(ctx)[f"used:{card}"] = ctx.turn

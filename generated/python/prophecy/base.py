@@ -90,7 +90,7 @@ ENTITIES: tuple[EntityData, ...] = (
         attrs={'cost': None, 'guild': None},
         parent=None,
         variant=None,
-        tags=(),
+        tags=('terrain',),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
         copies=1,
     ),
@@ -154,7 +154,10 @@ ENTITIES: tuple[EntityData, ...] = (
         name={'cs': 'Jasnozřivý sen', 'en': 'Clairvoyant Dream'},
         attrs={
             'deck': 'chance_cards',
-            'note': 'the seed shows only that it reveals cards in spheres; its exact text is not known',
+            'note': (
+                'the seed shows only that it reveals cards in spheres; its exact text is not known: in play the '
+                'drawer turns up the top card of one sphere (which finds the Gate when it lies there)'
+            ),
         },
         parent=None,
         variant=None,
@@ -168,7 +171,10 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('chance_card', 'card'),
         module='base',
         name={'cs': 'Krize', 'en': 'Crisis'},
-        attrs={'deck': 'chance_cards'},
+        attrs={
+            'deck': 'chance_cards',
+            'note': 'the card text is not in the seed: the effect in play is a stand-in, marked provisional',
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -181,7 +187,10 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('chance_card', 'card'),
         module='base',
         name={'cs': 'Svěží vítr', 'en': 'Fresh Wind'},
-        attrs={'deck': 'chance_cards'},
+        attrs={
+            'deck': 'chance_cards',
+            'note': 'the card text is not in the seed: the effect in play is a stand-in, marked provisional',
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -194,7 +203,10 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('chance_card', 'card'),
         module='base',
         name={'cs': 'Dobré časy', 'en': 'Good Times'},
-        attrs={'deck': 'chance_cards'},
+        attrs={
+            'deck': 'chance_cards',
+            'note': 'the card text is not in the seed: the effect in play is a stand-in, marked provisional',
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -207,7 +219,10 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('chance_card', 'card'),
         module='base',
         name={'cs': 'Charita', 'en': 'Charity'},
-        attrs={'deck': 'chance_cards'},
+        attrs={
+            'deck': 'chance_cards',
+            'note': 'the card text is not in the seed: the effect in play is a stand-in, marked provisional',
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -220,7 +235,10 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('adventure', 'card'),
         module='base',
         name={'cs': 'Zlatá rybka', 'en': 'Golden Fish'},
-        attrs={'deck': 'adventure_cards'},
+        attrs={
+            'deck': 'adventure_cards',
+            'note': 'the card text is not in the seed: the effect in play is a stand-in, marked provisional',
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -233,7 +251,10 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('adventure', 'card'),
         module='base',
         name={'cs': 'Poustevník', 'en': 'Hermit'},
-        attrs={'deck': 'adventure_cards'},
+        attrs={
+            'deck': 'adventure_cards',
+            'note': 'the card text is not in the seed: the effect in play is a stand-in, marked provisional',
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -246,7 +267,10 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('adventure', 'card'),
         module='base',
         name={'cs': 'Klání všestrannosti', 'en': 'Contest of Versatility'},
-        attrs={'deck': 'adventure_cards'},
+        attrs={
+            'deck': 'adventure_cards',
+            'note': 'the card text is not in the seed: the effect in play is a stand-in, marked provisional',
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -945,7 +969,182 @@ ENTITIES: tuple[EntityData, ...] = (
         source='000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi',
         copies=6,
     ),
+    EntityData(
+        id='guild_2',
+        kind='guild',
+        kinds=('guild',),
+        module='base',
+        name={'cs': 'Cech 2', 'en': 'Guild 2'},
+        attrs={},
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra',
+        copies=None,
+    ),
+    EntityData(
+        id='guild_3',
+        kind='guild',
+        kinds=('guild',),
+        module='base',
+        name={'cs': 'Cech 3', 'en': 'Guild 3'},
+        attrs={},
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra',
+        copies=None,
+    ),
+    EntityData(
+        id='guild_4',
+        kind='guild',
+        kinds=('guild',),
+        module='base',
+        name={'cs': 'Cech 4', 'en': 'Guild 4'},
+        attrs={},
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra',
+        copies=None,
+    ),
+    EntityData(
+        id='guild_5',
+        kind='guild',
+        kinds=('guild',),
+        module='base',
+        name={'cs': 'Cech 5', 'en': 'Guild 5'},
+        attrs={},
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra',
+        copies=None,
+    ),
 )
+
+
+def fx_clairvoyant_dream_1(ctx: Context) -> None:
+    """Clairvoyant Dream (chance_card `clairvoyant_dream`), effect 1: on card_drawn.
+
+    Rule: When you draw this card: turn face up the top card of a sphere of your choice.
+
+    When: When a character draws this card.
+    Then:
+    - reveal_sphere: Turn face up the top card of a place the set-up dealt cards to (the player picks
+        which, among those whose top card is still face down); its card_revealed effects run.
+    Source: prophecy/base/cards.cardc:94; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
+    """
+    v.reveal_sphere(ctx)
+
+
+def fx_crisis_1(ctx: Context) -> None:
+    """Crisis (chance_card `crisis`), effect 1: on card_drawn.
+
+    Rule: When you draw this card: every character gets -1 (gold).
+
+    When: When a character draws this card.
+    Then:
+    - everyone_gains(resource=gold, amount=-1): Every character gains the amount of the resource (a
+        negative amount takes it away, never below 0), except one that a standing rule shields from this
+        card - unaffected_by it, or ignore_chance_cards when it is a card of the chance deck.
+    Source: prophecy/base/cards.cardc:103; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    """
+    v.everyone_gains(ctx, resource='gold', amount=-1)
+
+
+def fx_fresh_wind_1(ctx: Context) -> None:
+    """Fresh Wind (chance_card `fresh_wind`), effect 1: on card_drawn.
+
+    Rule: When you draw this card: every character gets +1 (experience).
+
+    When: When a character draws this card.
+    Then:
+    - everyone_gains(resource=experience, amount=1): Every character gains the amount of the resource (a
+        negative amount takes it away, never below 0), except one that a standing rule shields from this
+        card - unaffected_by it, or ignore_chance_cards when it is a card of the chance deck.
+    Source: prophecy/base/cards.cardc:112; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    """
+    v.everyone_gains(ctx, resource='experience', amount=1)
+
+
+def fx_good_times_1(ctx: Context) -> None:
+    """Good Times (chance_card `good_times`), effect 1: on card_drawn.
+
+    Rule: When you draw this card: every character gets +1 (gold).
+
+    When: When a character draws this card.
+    Then:
+    - everyone_gains(resource=gold, amount=1): Every character gains the amount of the resource (a
+        negative amount takes it away, never below 0), except one that a standing rule shields from this
+        card - unaffected_by it, or ignore_chance_cards when it is a card of the chance deck.
+    Source: prophecy/base/cards.cardc:121; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    """
+    v.everyone_gains(ctx, resource='gold', amount=1)
+
+
+def fx_charity_1(ctx: Context) -> None:
+    """Charity (chance_card `charity`), effect 1: on card_drawn.
+
+    Rule: When you draw this card: the character with the least (gold) gets 2 (gold).
+
+    When: When a character draws this card.
+    Then:
+    - award_by_comparison(by=gold, pick=least, resource=gold, amount=2): Of the characters the card
+        counts, the one with the most (or the least) of a resource or stat gains the amount of a
+        resource; on a tie nobody does. A character on another board than the main one is not counted
+        unless a standing still_counted_by names the card, nor is one unaffected_by it.
+    Source: prophecy/base/cards.cardc:130; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    """
+    v.award_by_comparison(ctx, by='gold', pick='least', resource='gold', amount=2)
+
+
+def fx_golden_fish_1(ctx: Context) -> None:
+    """Golden Fish (adventure `golden_fish`), effect 1: on use.
+
+    Rule: When you use this item: the character with the most (gold) gets 1 (experience).
+
+    When: When the holder uses this item.
+    Then:
+    - award_by_comparison(by=gold, pick=most, resource=experience, amount=1): Of the characters the card
+        counts, the one with the most (or the least) of a resource or stat gains the amount of a
+        resource; on a tie nobody does. A character on another board than the main one is not counted
+        unless a standing still_counted_by names the card, nor is one unaffected_by it.
+    Source: prophecy/base/cards.cardc:139; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    """
+    v.award_by_comparison(ctx, by='gold', pick='most', resource='experience', amount=1)
+
+
+def fx_hermit_1(ctx: Context) -> None:
+    """Hermit (adventure `hermit`), effect 1: on use.
+
+    Rule: When you use this item: the character with the least (experience) gets 2 (experience).
+
+    When: When the holder uses this item.
+    Then:
+    - award_by_comparison(by=experience, pick=least, resource=experience, amount=2): Of the characters
+        the card counts, the one with the most (or the least) of a resource or stat gains the amount of
+        a resource; on a tie nobody does. A character on another board than the main one is not counted
+        unless a standing still_counted_by names the card, nor is one unaffected_by it.
+    Source: prophecy/base/cards.cardc:148; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    """
+    v.award_by_comparison(ctx, by='experience', pick='least', resource='experience', amount=2)
+
+
+def fx_contest_of_versatility_1(ctx: Context) -> None:
+    """Contest of Versatility (adventure `contest_of_versatility`), effect 1: on use.
+
+    Rule: When you use this item: the character with the most (will) gets 2 (gold).
+
+    When: When the holder uses this item.
+    Then:
+    - award_by_comparison(by=will, pick=most, resource=gold, amount=2): Of the characters the card
+        counts, the one with the most (or the least) of a resource or stat gains the amount of a
+        resource; on a tie nobody does. A character on another board than the main one is not counted
+        unless a standing still_counted_by names the card, nor is one unaffected_by it.
+    Source: prophecy/base/cards.cardc:157; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    """
+    v.award_by_comparison(ctx, by='will', pick='most', resource='gold', amount=2)
 
 
 def fx_fight_formula_1(ctx: Context) -> None:
@@ -972,7 +1171,7 @@ def fx_fight_losses_1(ctx: Context) -> None:
       this outcome for the hero.; against: The opponent of the fight is of this sort.)
     Then:
     - lose_life(amount=1): Lose lives.
-    Source: prophecy/base/play.cardc:106; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/base/play.cardc:111; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.result(ctx, outcome='loss') and not v.against(ctx, opponent='character')):
         return
@@ -990,7 +1189,7 @@ def fx_recovery_1(ctx: Context) -> None:
     Then:
     - gain_life(amount=3): Gain lives, up to the maximum.
     - end_turn: The hero's turn ends.
-    Source: prophecy/base/play.cardc:114; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/base/play.cardc:119; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.lives(ctx, range=(0, 0))):
         return
@@ -1132,9 +1331,17 @@ def proc_setup(ctx: Context) -> None:
 
 
 def proc_turn(ctx: Context) -> None:
-    """Procedure `turn` (prophecy/base/play.cardc:66)."""
+    """Procedure `turn` (prophecy/base/play.cardc:67)."""
+    ctx.provisional.update((
+        (
+            "stand-in: when chance cards are drawn is the base game's rule, not in the seeds; in play each "
+            'character draws one at the start of its turn'
+        ),
+    ))
     ctx.fire_here('always')
     ctx.fire_here('turn_start')
+    if not v.turn_over(ctx) and not v.game_over(ctx):
+        v.draw_chance(ctx, deck='chance_cards', count=1)
     if not v.turn_over(ctx):
         ctx.fire_here('movement_phase')
     if not v.turn_over(ctx) and not v.game_over(ctx):
@@ -1148,10 +1355,11 @@ def proc_turn(ctx: Context) -> None:
 
 
 def proc_main_board_turn(ctx: Context) -> None:
-    """Procedure `main_board_turn` (prophecy/base/play.cardc:87)."""
+    """Procedure `main_board_turn` (prophecy/base/play.cardc:91)."""
     ctx.provisional.update(("stand-in: what a stone costs is the base game's rule, not in the seeds",))
     choice1_options = tuple(name for name, offered in (
         ('adventure', not v.final_battle(ctx)),
+        ('learn', v.can_learn(ctx, pay_with='experience') and not v.final_battle(ctx)),
         ('train', v.resource_at_least(ctx, resource='experience', amount=2) and not v.final_battle(ctx)),
         ('attack', v.can_attack_sphere(ctx) and not v.final_battle(ctx)),
         ('final_battle', v.final_battle(ctx)),
@@ -1160,6 +1368,8 @@ def proc_main_board_turn(ctx: Context) -> None:
     choice1 = ctx.choose('main_board_turn', choice1_options)
     if choice1 == 'adventure':
         v.draw_adventure(ctx, deck='adventure_cards')
+    elif choice1 == 'learn':
+        v.learn(ctx, pay_with='experience')
     elif choice1 == 'train':
         v.train(ctx, stats=('strength', 'will'), cost=2, pay_with='experience')
     elif choice1 == 'attack':
@@ -1171,11 +1381,102 @@ def proc_main_board_turn(ctx: Context) -> None:
 
 
 def end_when_1(ctx: Context) -> bool:
-    """`end when game_over` (prophecy/base/play.cardc:99)."""
+    """`end when game_over` (prophecy/base/play.cardc:104)."""
     return bool(v.game_over(ctx))
 
 
 EFFECTS: tuple[EffectDef, ...] = (
+    EffectDef(
+        owner='clairvoyant_dream',
+        index=1,
+        trigger='card_drawn',
+        trigger_args=(),
+        run=fx_clairvoyant_dream_1,
+        module='prophecy',
+        variant=None,
+        provisional=(),
+    ),
+    EffectDef(
+        owner='crisis',
+        index=1,
+        trigger='card_drawn',
+        trigger_args=(),
+        run=fx_crisis_1,
+        module='prophecy',
+        variant=None,
+        provisional=('stand-in: Crisis is not in the seeds; in play every character it reaches loses 1 gold',),
+    ),
+    EffectDef(
+        owner='fresh_wind',
+        index=1,
+        trigger='card_drawn',
+        trigger_args=(),
+        run=fx_fresh_wind_1,
+        module='prophecy',
+        variant=None,
+        provisional=(
+            'stand-in: Fresh Wind is not in the seeds; in play every character it reaches gains 1 experience',
+        ),
+    ),
+    EffectDef(
+        owner='good_times',
+        index=1,
+        trigger='card_drawn',
+        trigger_args=(),
+        run=fx_good_times_1,
+        module='prophecy',
+        variant=None,
+        provisional=('stand-in: Good Times is not in the seeds; in play every character it reaches gains 1 gold',),
+    ),
+    EffectDef(
+        owner='charity',
+        index=1,
+        trigger='card_drawn',
+        trigger_args=(),
+        run=fx_charity_1,
+        module='prophecy',
+        variant=None,
+        provisional=('stand-in: Charity is not in the seeds; in play the poorest character it counts gets 2 gold',),
+    ),
+    EffectDef(
+        owner='golden_fish',
+        index=1,
+        trigger='use',
+        trigger_args=(),
+        run=fx_golden_fish_1,
+        module='prophecy',
+        variant=None,
+        provisional=(
+            'stand-in: the Golden Fish is not in the seeds; in play the richest character gains 1 experience',
+        ),
+    ),
+    EffectDef(
+        owner='hermit',
+        index=1,
+        trigger='use',
+        trigger_args=(),
+        run=fx_hermit_1,
+        module='prophecy',
+        variant=None,
+        provisional=(
+            'stand-in: the Hermit is not in the seeds; in play the least experienced character gains 2 experience',
+        ),
+    ),
+    EffectDef(
+        owner='contest_of_versatility',
+        index=1,
+        trigger='use',
+        trigger_args=(),
+        run=fx_contest_of_versatility_1,
+        module='prophecy',
+        variant=None,
+        provisional=(
+            (
+                'stand-in: the Contest of Versatility is not in the seeds; in play the character with the most '
+                'will gains 2 gold'
+            ),
+        ),
+    ),
     EffectDef(
         owner='fight_formula',
         index=1,

@@ -427,7 +427,23 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('dragon_slayer_ability', 'ability', 'card'),
         module='dragon_realm',
         name={'cs': 'Drakobijecká schopnost 1', 'en': 'Dragon-slayer ability 1'},
-        attrs={'cost': None, 'deck': 'dragon_slayer_abilities', 'guild': None},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    'stand-in for play: the price is printed on the card, not in the seed; every character pays it '
+                    "in experience, as a guild's member does (guild memberships are not known)"
+                ),
+            ),
+            'deck': 'dragon_slayer_abilities',
+            'guild': Provisional(
+                'gilda',
+                (
+                    'stand-in for play: each card belongs to one guild, which is not in the seed; the five are '
+                    'spread over the five guilds'
+                ),
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -440,7 +456,23 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('dragon_slayer_ability', 'ability', 'card'),
         module='dragon_realm',
         name={'cs': 'Drakobijecká schopnost 2', 'en': 'Dragon-slayer ability 2'},
-        attrs={'cost': None, 'deck': 'dragon_slayer_abilities', 'guild': None},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    'stand-in for play: the price is printed on the card, not in the seed; every character pays it '
+                    "in experience, as a guild's member does (guild memberships are not known)"
+                ),
+            ),
+            'deck': 'dragon_slayer_abilities',
+            'guild': Provisional(
+                'guild_2',
+                (
+                    'stand-in for play: each card belongs to one guild, which is not in the seed; the five are '
+                    'spread over the five guilds'
+                ),
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -453,7 +485,23 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('dragon_slayer_ability', 'ability', 'card'),
         module='dragon_realm',
         name={'cs': 'Drakobijecká schopnost 3', 'en': 'Dragon-slayer ability 3'},
-        attrs={'cost': None, 'deck': 'dragon_slayer_abilities', 'guild': None},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    'stand-in for play: the price is printed on the card, not in the seed; every character pays it '
+                    "in experience, as a guild's member does (guild memberships are not known)"
+                ),
+            ),
+            'deck': 'dragon_slayer_abilities',
+            'guild': Provisional(
+                'guild_3',
+                (
+                    'stand-in for play: each card belongs to one guild, which is not in the seed; the five are '
+                    'spread over the five guilds'
+                ),
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -466,7 +514,23 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('dragon_slayer_ability', 'ability', 'card'),
         module='dragon_realm',
         name={'cs': 'Drakobijecká schopnost 4', 'en': 'Dragon-slayer ability 4'},
-        attrs={'cost': None, 'deck': 'dragon_slayer_abilities', 'guild': None},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    'stand-in for play: the price is printed on the card, not in the seed; every character pays it '
+                    "in experience, as a guild's member does (guild memberships are not known)"
+                ),
+            ),
+            'deck': 'dragon_slayer_abilities',
+            'guild': Provisional(
+                'guild_4',
+                (
+                    'stand-in for play: each card belongs to one guild, which is not in the seed; the five are '
+                    'spread over the five guilds'
+                ),
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -479,7 +543,23 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('dragon_slayer_ability', 'ability', 'card'),
         module='dragon_realm',
         name={'cs': 'Drakobijecká schopnost 5', 'en': 'Dragon-slayer ability 5'},
-        attrs={'cost': None, 'deck': 'dragon_slayer_abilities', 'guild': None},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    'stand-in for play: the price is printed on the card, not in the seed; every character pays it '
+                    "in experience, as a guild's member does (guild memberships are not known)"
+                ),
+            ),
+            'deck': 'dragon_slayer_abilities',
+            'guild': Provisional(
+                'guild_5',
+                (
+                    'stand-in for play: each card belongs to one guild, which is not in the seed; the five are '
+                    'spread over the five guilds'
+                ),
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -585,7 +665,13 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('rule',),
         module='dragon_realm',
         name={'cs': 'Příprava drakobijeckých schopností', 'en': 'Setting up the dragon-slayer abilities'},
-        attrs={'advice': False},
+        attrs={
+            'advice': False,
+            'note': (
+                "the deck's own pile is the one on its space of the realm board: the Legends of Dragons turn up "
+                'its top card, and discarded or pushed-out cards go under it'
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -1143,6 +1229,91 @@ def fx_lake_of_oblivion_1(ctx: Context) -> None:
     v.cannot_use(ctx, card='lake_of_oblivion')
 
 
+def fx_dragon_slayer_ability_1_1(ctx: Context) -> None:
+    """Dragon-slayer ability 1 (dragon_slayer_ability `dragon_slayer_ability_1`), effect 1: on fight_total.
+
+    Rule: When your attack total is counted in a fight, if you fight a monster: +1 to your attack.
+
+    When: While the attack total of a fight is counted.
+    Only if against(opponent=monster) (against: The opponent of the fight is of this sort.)
+    Then:
+    - attack(amount=1): Change the attack total.
+    Source: prophecy/dragon_realm/dragon_slayer.cardc:15;
+      000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
+    """
+    if not (v.against(ctx, opponent='monster')):
+        return
+    v.attack(ctx, amount=1)
+
+
+def fx_dragon_slayer_ability_2_1(ctx: Context) -> None:
+    """Dragon-slayer ability 2 (dragon_slayer_ability `dragon_slayer_ability_2`), effect 1: on fight_total.
+
+    Rule: When your attack total is counted in a fight, if you fight a monster: +1 to your attack.
+
+    When: While the attack total of a fight is counted.
+    Only if against(opponent=monster) (against: The opponent of the fight is of this sort.)
+    Then:
+    - attack(amount=1): Change the attack total.
+    Source: prophecy/dragon_realm/dragon_slayer.cardc:25;
+      000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
+    """
+    if not (v.against(ctx, opponent='monster')):
+        return
+    v.attack(ctx, amount=1)
+
+
+def fx_dragon_slayer_ability_3_1(ctx: Context) -> None:
+    """Dragon-slayer ability 3 (dragon_slayer_ability `dragon_slayer_ability_3`), effect 1: on fight_total.
+
+    Rule: When your attack total is counted in a fight, if you fight a monster: +1 to your attack.
+
+    When: While the attack total of a fight is counted.
+    Only if against(opponent=monster) (against: The opponent of the fight is of this sort.)
+    Then:
+    - attack(amount=1): Change the attack total.
+    Source: prophecy/dragon_realm/dragon_slayer.cardc:35;
+      000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
+    """
+    if not (v.against(ctx, opponent='monster')):
+        return
+    v.attack(ctx, amount=1)
+
+
+def fx_dragon_slayer_ability_4_1(ctx: Context) -> None:
+    """Dragon-slayer ability 4 (dragon_slayer_ability `dragon_slayer_ability_4`), effect 1: on fight_total.
+
+    Rule: When your attack total is counted in a fight, if you fight a monster: +1 to your attack.
+
+    When: While the attack total of a fight is counted.
+    Only if against(opponent=monster) (against: The opponent of the fight is of this sort.)
+    Then:
+    - attack(amount=1): Change the attack total.
+    Source: prophecy/dragon_realm/dragon_slayer.cardc:45;
+      000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
+    """
+    if not (v.against(ctx, opponent='monster')):
+        return
+    v.attack(ctx, amount=1)
+
+
+def fx_dragon_slayer_ability_5_1(ctx: Context) -> None:
+    """Dragon-slayer ability 5 (dragon_slayer_ability `dragon_slayer_ability_5`), effect 1: on fight_total.
+
+    Rule: When your attack total is counted in a fight, if you fight a monster: +1 to your attack.
+
+    When: While the attack total of a fight is counted.
+    Only if against(opponent=monster) (against: The opponent of the fight is of this sort.)
+    Then:
+    - attack(amount=1): Change the attack total.
+    Source: prophecy/dragon_realm/dragon_slayer.cardc:55;
+      000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
+    """
+    if not (v.against(ctx, opponent='monster')):
+        return
+    v.attack(ctx, amount=1)
+
+
 def fx_legends_of_dragons_1(ctx: Context) -> None:
     """Legends of Dragons (chance_card `legends_of_dragons`), effect 1: on setup.
 
@@ -1312,18 +1483,14 @@ def fx_dragon_heart_setup_1(ctx: Context) -> None:
 def fx_dragon_slayer_setup_1(ctx: Context) -> None:
     """Setting up the dragon-slayer abilities (rule `dragon_slayer_setup`), effect 1: on setup.
 
-    Rule: During setup: shuffle Dragon-slayer abilities and put Dragon-slayer abilities face down on
-      Dragon Realm.
+    Rule: During setup: shuffle Dragon-slayer abilities.
 
     When: While the game is set up.
     Then:
     - shuffle(deck=dragon_slayer_abilities): Shuffle the deck.
-    - place(cards=dragon_slayer_abilities, to=dragon_realm_board, face=down, per_player=False): Put the
-        cards (all of them, or as many as there are players) on a place of the board.
-    Source: prophecy/dragon_realm/rules.cardc:44; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
+    Source: prophecy/dragon_realm/rules.cardc:45; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
     """
     v.shuffle(ctx, deck='dragon_slayer_abilities')
-    v.place(ctx, cards='dragon_slayer_abilities', to='dragon_realm_board', face='down', per_player=False)
 
 
 def fx_guardians_in_spheres_1(ctx: Context) -> None:
@@ -1356,7 +1523,7 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
           looking at them.
     - deal_to_spheres(deck=lesser_guardians): Deal the deck's cards into the spheres by the usual setup
         rules.
-    Source: prophecy/dragon_realm/rules.cardc:62; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
+    Source: prophecy/dragon_realm/rules.cardc:60; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
     """
     v.set_aside(ctx, card='dragon_realm_gate')
     v.shuffle(ctx, deck='lesser_guardians')
@@ -1381,7 +1548,7 @@ def fx_dragon_realm_limits_1(ctx: Context) -> None:
     Then:
     - slot_limit(slot=ability, amount=+1): Change how many things of a sort the character may hold.
     - slot_limit(slot=item, amount=+1): Change how many things of a sort the character may hold.
-    Source: prophecy/dragon_realm/rules.cardc:84;
+    Source: prophecy/dragon_realm/rules.cardc:82;
       000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu
     """
     v.slot_limit(ctx, slot='ability', amount=1)
@@ -1397,7 +1564,7 @@ def fx_dragon_slayer_rules_1(ctx: Context) -> None:
     Then:
     - usable_only_on(board=dragon_realm_board): The card can be used only when entering the board and
         when moving or fighting on it.
-    Source: prophecy/dragon_realm/rules.cardc:96; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/dragon_realm/rules.cardc:94; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     v.usable_only_on(ctx, board='dragon_realm_board')
 
@@ -1413,7 +1580,7 @@ def fx_dragon_slayer_rules_2(ctx: Context) -> None:
       the tag (for example monsters of one realm).)
     Then:
     - cards_inactive(deck=dragon_slayer_abilities): Cards that came from the deck have no effect here.
-    Source: prophecy/dragon_realm/rules.cardc:97; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/dragon_realm/rules.cardc:95; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     if not (not v.opponent_tagged(ctx, tag='dragon_realm')):
         return
@@ -1429,7 +1596,7 @@ def fx_dragon_slayer_rules_3(ctx: Context) -> None:
     When: When a newer card pushes this card off its guild space.
     Then:
     - to_bottom(deck=dragon_slayer_abilities): Put the card under the deck.
-    Source: prophecy/dragon_realm/rules.cardc:98; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/dragon_realm/rules.cardc:96; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     v.to_bottom(ctx, deck='dragon_slayer_abilities')
 
@@ -1442,7 +1609,7 @@ def fx_dragon_slayer_rules_4(ctx: Context) -> None:
     When: When the holder discards this card or loses it in any way.
     Then:
     - to_bottom(deck=dragon_slayer_abilities): Put the card under the deck.
-    Source: prophecy/dragon_realm/rules.cardc:99; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/dragon_realm/rules.cardc:97; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     v.to_bottom(ctx, deck='dragon_slayer_abilities')
 
@@ -1473,7 +1640,7 @@ def fx_realm_chance_cards_1(ctx: Context) -> None:
         characters leave it out.
     - still_counted_by(cards=('golden_fish', 'hermit', 'contest_of_versatility')): Cards that compare
         the property, stats or abilities of all characters still count this character.
-    Source: prophecy/dragon_realm/rules.cardc:115; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    Source: prophecy/dragon_realm/rules.cardc:113; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
@@ -1509,7 +1676,7 @@ def fx_realm_movement_1(ctx: Context) -> None:
       go_back:
         - leave_board(board=dragon_realm_board): Leave the board for one of the two main-board spaces
             from which its gate is entered, chosen by the player.
-    Source: prophecy/dragon_realm/rules.cardc:131; 000_3675fda29ad0c57f.txt#4.pohyb
+    Source: prophecy/dragon_realm/rules.cardc:129; 000_3675fda29ad0c57f.txt#4.pohyb
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
@@ -1534,7 +1701,7 @@ def fx_realm_movement_2(ctx: Context) -> None:
     When: When a character tries to enter a field of a path.
     Then:
     - reveal_field: Turn face up the top card of the field being entered, if it lies face down.
-    Source: prophecy/dragon_realm/rules.cardc:141; 000_3675fda29ad0c57f.txt#4.pohyb
+    Source: prophecy/dragon_realm/rules.cardc:139; 000_3675fda29ad0c57f.txt#4.pohyb
     """
     v.reveal_field(ctx)
 
@@ -1556,7 +1723,7 @@ def fx_realm_movement_3(ctx: Context) -> None:
     - cannot_use(card=royal_cloak): The character cannot use the card.
     - cannot_pass_character: The character cannot move past another character and must stop on that
         character's field.
-    Source: prophecy/dragon_realm/rules.cardc:142; 000_3675fda29ad0c57f.txt#4.pohyb
+    Source: prophecy/dragon_realm/rules.cardc:140; 000_3675fda29ad0c57f.txt#4.pohyb
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
@@ -1578,7 +1745,7 @@ def fx_realm_instead_of_moving_1(ctx: Context) -> None:
     Then:
     - terrain_cards_unusable: Cards that need a certain kind of terrain cannot be used.
     - cannot_use(card=hospitality): The character cannot use the card.
-    Source: prophecy/dragon_realm/rules.cardc:154; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
+    Source: prophecy/dragon_realm/rules.cardc:152; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
@@ -1600,7 +1767,7 @@ def fx_realm_obstacles_1(ctx: Context) -> None:
     - stand_on_obstacle: The character stands on the obstacle card, which no longer affects it until it
         enters the board anew.
     - reveal_lower: Turn face up the positive card that lay under the negative card just overcome.
-    Source: prophecy/dragon_realm/rules.cardc:172; 000_3675fda29ad0c57f.txt#4.prekazky
+    Source: prophecy/dragon_realm/rules.cardc:170; 000_3675fda29ad0c57f.txt#4.prekazky
     """
     if not (v.passed(ctx)):
         return
@@ -1620,7 +1787,7 @@ def fx_realm_obstacles_2(ctx: Context) -> None:
     Then:
     - stay_back: The character does not get onto the field and stays on the one it came from.
     - end_turn: The hero's turn ends.
-    Source: prophecy/dragon_realm/rules.cardc:177; 000_3675fda29ad0c57f.txt#4.prekazky
+    Source: prophecy/dragon_realm/rules.cardc:175; 000_3675fda29ad0c57f.txt#4.prekazky
     """
     if not (not v.passed(ctx)):
         return
@@ -1644,7 +1811,7 @@ def fx_realm_monsters_1(ctx: Context) -> None:
     - space_cards_inactive: The cards on the space where the character now stands have no effect on it
         for the rest of this round (a character thrown back to another board).
     - end_turn: The hero's turn ends.
-    Source: prophecy/dragon_realm/rules.cardc:188; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:186; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='loss')):
         return
@@ -1665,7 +1832,7 @@ def fx_realm_monsters_2(ctx: Context) -> None:
     Then:
     - stay_back: The character does not get onto the field and stays on the one it came from.
     - end_turn: The hero's turn ends.
-    Source: prophecy/dragon_realm/rules.cardc:193; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:191; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='tie')):
         return
@@ -1687,7 +1854,7 @@ def fx_realm_monsters_3(ctx: Context) -> None:
     - take_reward: Gain the reward and the experience printed on the card.
     - remove_from_game: The card leaves the game.
     - reveal_lower: Turn face up the positive card that lay under the negative card just overcome.
-    Source: prophecy/dragon_realm/rules.cardc:197; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:195; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='win')):
         return
@@ -1705,7 +1872,7 @@ def fx_realm_items_1(ctx: Context) -> None:
     When: When a character ends its movement on a field or space, or stays on it.
     Then:
     - may take_free: Take this card without paying for it.
-    Source: prophecy/dragon_realm/rules.cardc:217; 000_3675fda29ad0c57f.txt#5.predmety
+    Source: prophecy/dragon_realm/rules.cardc:215; 000_3675fda29ad0c57f.txt#5.predmety
     """
     if ctx.may('realm_items#1', 'take_free'):
         v.take_free(ctx)
@@ -1719,7 +1886,7 @@ def fx_realm_items_2(ctx: Context) -> None:
     When: When the holder discards this card or loses it in any way.
     Then:
     - remove_from_game: The card leaves the game.
-    Source: prophecy/dragon_realm/rules.cardc:218; 000_3675fda29ad0c57f.txt#5.predmety
+    Source: prophecy/dragon_realm/rules.cardc:216; 000_3675fda29ad0c57f.txt#5.predmety
     """
     v.remove_from_game(ctx)
 
@@ -1738,7 +1905,7 @@ def fx_realm_opportunities_1(ctx: Context) -> None:
         - remove_from_game: The card leaves the game.
       leave_it:
         - nothing
-    Source: prophecy/dragon_realm/rules.cardc:226; 000_3675fda29ad0c57f.txt#5.prilezitosti
+    Source: prophecy/dragon_realm/rules.cardc:224; 000_3675fda29ad0c57f.txt#5.prilezitosti
     """
     choice1 = ctx.choose('realm_opportunities#1', ('use_it', 'leave_it'))
     if choice1 == 'use_it':
@@ -1758,7 +1925,7 @@ def fx_realm_dragon_abilities_1(ctx: Context) -> None:
     Then:
     - may buy(pay_with=('experience',)): Buy this card for its printed price, paying only with the
         listed resources.
-    Source: prophecy/dragon_realm/rules.cardc:243; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
+    Source: prophecy/dragon_realm/rules.cardc:241; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
     """
     if ctx.may('realm_dragon_abilities#1', 'buy', ('experience',)):
         v.buy(ctx, pay_with=('experience',))
@@ -1772,7 +1939,7 @@ def fx_realm_dragon_abilities_2(ctx: Context) -> None:
     When: When the holder discards this card or loses it in any way.
     Then:
     - remove_from_game: The card leaves the game.
-    Source: prophecy/dragon_realm/rules.cardc:244; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
+    Source: prophecy/dragon_realm/rules.cardc:242; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
     """
     v.remove_from_game(ctx)
 
@@ -1790,7 +1957,7 @@ def fx_realm_character_fights_1(ctx: Context) -> None:
     Then:
     - may attack_character: Attack a character on the same field, choosing which one if there are
         several.
-    Source: prophecy/dragon_realm/rules.cardc:252; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
+    Source: prophecy/dragon_realm/rules.cardc:250; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
@@ -1824,7 +1991,7 @@ def fx_realm_character_fights_2(ctx: Context) -> None:
           - end_turn: The hero's turn ends.
       give_an_item:
         - winner_picks_item: The winner of the fight picks one of the loser's items.
-    Source: prophecy/dragon_realm/rules.cardc:253; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
+    Source: prophecy/dragon_realm/rules.cardc:251; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
     if not (
         v.on_board(ctx, board='dragon_realm_board')
@@ -1853,7 +2020,7 @@ def fx_dragon_heart_victory_1(ctx: Context) -> None:
     Then:
     - win_needs_artefacts_of(card=dragon_heart): To win, a character must also take the artefacts of
         every other character who owns the card.
-    Source: prophecy/dragon_realm/rules.cardc:286; 000_3675fda29ad0c57f.txt#5.draci-srdce
+    Source: prophecy/dragon_realm/rules.cardc:284; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
     v.win_needs_artefacts_of(ctx, card='dragon_heart')
 
@@ -1869,7 +2036,7 @@ def fx_realm_death_1(ctx: Context) -> None:
       card that opens the way to it counts as being on it.)
     Then:
     - leave_artefacts: The character's artefacts stay on the field where it lost its last life.
-    Source: prophecy/dragon_realm/rules.cardc:293;
+    Source: prophecy/dragon_realm/rules.cardc:291;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
@@ -1888,7 +2055,7 @@ def fx_realm_death_2(ctx: Context) -> None:
       card that opens the way to it counts as being on it.)
     Then:
     - take_left_cards: Take the cards a character who died left on this field.
-    Source: prophecy/dragon_realm/rules.cardc:294;
+    Source: prophecy/dragon_realm/rules.cardc:292;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
@@ -1907,7 +2074,7 @@ def fx_realm_death_3(ctx: Context) -> None:
       died lie on a field of the board.)
     Then:
     - blocks_final_battle: The final battle cannot begin while this holds.
-    Source: prophecy/dragon_realm/rules.cardc:295;
+    Source: prophecy/dragon_realm/rules.cardc:293;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
     if not (v.left_cards_on(ctx, board='dragon_realm_board')):
@@ -1927,7 +2094,7 @@ def fx_last_artefact_1(ctx: Context) -> None:
     Then:
     - win_needs_owner(place=fire_lake): The game cannot end until some character owns the artefact of
         this sphere, unless every other player concedes.
-    Source: prophecy/dragon_realm/rules.cardc:302; 000_3675fda29ad0c57f.txt#5.posledni-artefakt
+    Source: prophecy/dragon_realm/rules.cardc:300; 000_3675fda29ad0c57f.txt#5.posledni-artefakt
     """
     if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
@@ -1944,7 +2111,7 @@ def fx_realm_final_battle_1(ctx: Context) -> None:
     Then:
     - remove_board(board=dragon_realm_board): The board and every card left on it leave the game;
         characters on it move to the main-board spaces beside its gate.
-    Source: prophecy/dragon_realm/rules.cardc:309; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    Source: prophecy/dragon_realm/rules.cardc:307; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
     v.remove_board(ctx, board='dragon_realm_board')
 
@@ -1960,7 +2127,7 @@ def fx_realm_final_battle_2(ctx: Context) -> None:
     Then:
     - redraw_instead(cards=('legends_of_dragons', 'clairvoyant_dream')): When one of these cards is
         drawn it is ignored and another card is drawn at once (if none is left, the Apocalypse begins).
-    Source: prophecy/dragon_realm/rules.cardc:310; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    Source: prophecy/dragon_realm/rules.cardc:308; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
     if not (v.final_battle(ctx)):
         return
@@ -2067,6 +2234,66 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='prophecy.dragon_realm',
         variant=None,
         provisional=(),
+    ),
+    EffectDef(
+        owner='dragon_slayer_ability_1',
+        index=1,
+        trigger='fight_total',
+        trigger_args=(),
+        run=fx_dragon_slayer_ability_1_1,
+        module='prophecy.dragon_realm',
+        variant=None,
+        provisional=(
+            "stand-in for play: the seed says these cards give bonuses against the realm's monsters, not how much",
+        ),
+    ),
+    EffectDef(
+        owner='dragon_slayer_ability_2',
+        index=1,
+        trigger='fight_total',
+        trigger_args=(),
+        run=fx_dragon_slayer_ability_2_1,
+        module='prophecy.dragon_realm',
+        variant=None,
+        provisional=(
+            "stand-in for play: the seed says these cards give bonuses against the realm's monsters, not how much",
+        ),
+    ),
+    EffectDef(
+        owner='dragon_slayer_ability_3',
+        index=1,
+        trigger='fight_total',
+        trigger_args=(),
+        run=fx_dragon_slayer_ability_3_1,
+        module='prophecy.dragon_realm',
+        variant=None,
+        provisional=(
+            "stand-in for play: the seed says these cards give bonuses against the realm's monsters, not how much",
+        ),
+    ),
+    EffectDef(
+        owner='dragon_slayer_ability_4',
+        index=1,
+        trigger='fight_total',
+        trigger_args=(),
+        run=fx_dragon_slayer_ability_4_1,
+        module='prophecy.dragon_realm',
+        variant=None,
+        provisional=(
+            "stand-in for play: the seed says these cards give bonuses against the realm's monsters, not how much",
+        ),
+    ),
+    EffectDef(
+        owner='dragon_slayer_ability_5',
+        index=1,
+        trigger='fight_total',
+        trigger_args=(),
+        run=fx_dragon_slayer_ability_5_1,
+        module='prophecy.dragon_realm',
+        variant=None,
+        provisional=(
+            "stand-in for play: the seed says these cards give bonuses against the realm's monsters, not how much",
+        ),
     ),
     EffectDef(
         owner='legends_of_dragons',

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .context import Character, Context
+from .standing import standing
 from .table_verbs import _give_card, _marks, _taking_part, _zone, _zones
 
 __all__ = ["attack_for_artefact", "attack_sphere", "build_characters", "can_attack_sphere", "check_victory",
@@ -256,14 +257,14 @@ def _owned(ctx: Context, who: Character, kind: str) -> list[str]:
 
 
 def _all_owned(ctx: Context, kind: str) -> bool:
-    """No card of the kind lies anywhere but with a character (every one has an owner)."""
+    """No card of the kind lies in a zone of the table (cards a character left where it died lie on no zone:
+    whether they hold up the end is a standing rule's business, `blocks_final_battle`)."""
     for name, zone in _zones(ctx).items():
         if name in ("face_up", "removed", "aside"):
             continue
         if any(_is(ctx, c, kind) for c in zone):
             return False
-    return not any(_is(ctx, c, kind) for key, cards in _marks(ctx).items() if key.startswith("left:")
-                   for c in cards)
+    return True
 
 
 def check_victory(ctx: Context, count: int) -> None:
@@ -296,6 +297,10 @@ def check_victory(ctx: Context, count: int) -> None:
         return
     if "final_battle_start" not in ctx.fired and _all_owned(ctx, "artefact") \
             and any(_owned(ctx, c, "artefact") for c in ctx.characters.values()):  # (none in play: no battle)
+        if standing(ctx, None).get("blocks_final_battle"):  # e.g. a dead character's artefacts lie untaken
+            if ("table", "final_battle_blocked") not in ctx.log[-1:]:
+                ctx.log.append(("table", "final_battle_blocked"))
+            return
         ctx.log.append(("table", "final_battle"))
         ctx.fire("final_battle_start", None)
         current = ctx.characters[play.current]

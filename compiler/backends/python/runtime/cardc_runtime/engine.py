@@ -77,8 +77,8 @@ def _slot(ctx: Context, item: str) -> str:
 
 # Option names (of a content's `choose`) that a purposeful player usually takes when they are offered, and how
 # often: going on rather than back, fighting for the goal, learning when it can. Names, not games.
-_PURPOSE = (("final_battle", 0.9), ("forward", 0.85), ("enter", 0.85), ("train", 0.6), ("attack", 0.35),
-            ("use_it", 0.7))
+_PURPOSE = (("final_battle", 0.9), ("forward", 0.85), ("enter", 0.85), ("learn", 0.5), ("train", 0.6),
+            ("attack", 0.35), ("use_it", 0.7))
 
 
 class SensibleBot(RandomBot):

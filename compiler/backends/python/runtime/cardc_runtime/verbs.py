@@ -558,6 +558,7 @@ def spent(ctx: Context, stat: str) -> bool:
 # The verbs that play on the table (fight steps, board, bag, turn) live in their own module; they replace any
 # table-less version above.
 from .card_play_verbs import *  # noqa: E402, F403
+from .chance_verbs import *  # noqa: E402, F403
 from .play_verbs import *  # noqa: E402, F403
 from .stat_verbs import *  # noqa: E402, F403
 from .table_verbs import *  # noqa: E402, F403
