@@ -13,11 +13,13 @@ import pytest
 from cardc import cli
 from cardc.backends.python.runtime.cardc_runtime import Scripted, verbs
 from cardc.backends.python.runtime.cardc_runtime.context import Context
-from cardc.backends.python.runtime.cardc_runtime.engine import BotInputs, RandomBot, new_game, play_game
+from cardc.backends.python.runtime.cardc_runtime.engine import play_game
 from cardc.backends.python.runtime.cardc_runtime.table_verbs import _limits
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_rules_support import rules
+from test_rules_support import prophecy_table, rules
+from test_rules_support import table_marks as _marks
+from test_rules_support import table_zones as _zones
 
 REALM = ("dragon_realm",)
 EVERYTHING = ("dragon_realm", "ancient_races", "base_additions")
@@ -147,24 +149,7 @@ def test_simulate_plays_prophecy(capsys: pytest.CaptureFixture[str]) -> None:
 
 def _table(seed: int = 0, players: int = 2, expansions: tuple[str, ...] = REALM) -> Context:
     """A table after the content's set-up (draft, spheres, realm board laid out), p1 on turn and acting."""
-    ref: list[Context] = []
-    ctx = new_game(rules("prophecy", expansions), [f"p{i}" for i in range(1, players + 1)],
-                   inputs=BotInputs(seed, {}, RandomBot(seed), ref))
-    ref.append(ctx)
-    ctx.run_procedure("setup")
-    assert ctx.play is not None
-    ctx.play.current = "p1"
-    ctx.actor = ctx.characters["p1"]
-    return ctx
-
-
-def _zones(ctx: Context) -> dict[str, list[str]]:
-    assert ctx.play is not None
-    return ctx.play.zones
-
-
-def _marks(ctx: Context) -> dict[str, Any]:
-    return ctx.facts["marks"]  # type: ignore[no-any-return]
+    return prophecy_table(players=players, expansions=expansions, seed=seed)
 
 
 def _gate_sphere(ctx: Context) -> str:

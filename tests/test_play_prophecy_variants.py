@@ -14,14 +14,13 @@ from cardc import cli
 from cardc.backends.python.runtime.cardc_runtime import Scripted, verbs
 from cardc.backends.python.runtime.cardc_runtime.context import Context
 from cardc.backends.python.runtime.cardc_runtime.engine import (
-    BotInputs,
-    RandomBot,
     SensibleBot,
     View,
-    new_game,
     play_game,
 )
-from test_rules_support import rules
+from test_rules_support import prophecy_table, rules
+from test_rules_support import table_marks as _marks
+from test_rules_support import table_zones as _zones
 
 REALM = ("dragon_realm",)
 TEAM = ("base_additions",)
@@ -29,24 +28,7 @@ TEAM = ("base_additions",)
 
 def _table(players: int, variants: tuple[str, ...], expansions: tuple[str, ...], seed: int = 0) -> Context:
     """A table after the content's set-up, p1 on turn and acting."""
-    ref: list[Context] = []
-    ctx = new_game(rules("prophecy", expansions), [f"p{i}" for i in range(1, players + 1)], variants=variants,
-                   inputs=BotInputs(seed, {}, RandomBot(seed), ref))
-    ref.append(ctx)
-    ctx.run_procedure("setup")
-    assert ctx.play is not None
-    ctx.play.current = "p1"
-    ctx.actor = ctx.characters["p1"]
-    return ctx
-
-
-def _marks(ctx: Context) -> dict[str, Any]:
-    return ctx.facts["marks"]  # type: ignore[no-any-return]
-
-
-def _zones(ctx: Context) -> dict[str, list[str]]:
-    assert ctx.play is not None
-    return ctx.play.zones
+    return prophecy_table(players=players, variants=variants, expansions=expansions, seed=seed)
 
 
 # ---- the team game ------------------------------------------------------------------------------------

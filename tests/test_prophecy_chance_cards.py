@@ -13,9 +13,11 @@ from typing import Any
 
 from cardc.backends.python.runtime.cardc_runtime import Scripted, verbs
 from cardc.backends.python.runtime.cardc_runtime.context import Context
-from cardc.backends.python.runtime.cardc_runtime.engine import BotInputs, RandomBot, new_game, play_game
+from cardc.backends.python.runtime.cardc_runtime.engine import play_game
 from cardc.backends.python.runtime.cardc_runtime.table_verbs import _zone
-from test_rules_support import effect_index, rules, stripped
+from test_rules_support import effect_index, prophecy_table, rules, stripped
+from test_rules_support import table_marks as _marks
+from test_rules_support import table_zones as _zones
 
 REALM = ("dragon_realm",)
 BOARD = "dragon_realm_board"
@@ -23,27 +25,11 @@ SLAYERS = "dragon_slayer_abilities"
 
 
 def _table(r: Any = None, seed: int = 0) -> Context:
-    ref: list[Context] = []
-    ctx = new_game(r or rules("prophecy", REALM), ["p1", "p2"], inputs=BotInputs(seed, {}, RandomBot(seed), ref))
-    ref.append(ctx)
-    ctx.run_procedure("setup")
-    assert ctx.play is not None
-    ctx.play.current = "p1"
-    ctx.actor = ctx.characters["p1"]
-    return ctx
+    return prophecy_table(r, seed=seed)
 
 
 def _without(entity: str, trigger: str) -> Any:
     return stripped(entity, effect_index(entity, trigger, "prophecy"), "prophecy")
-
-
-def _zones(ctx: Context) -> dict[str, list[str]]:
-    assert ctx.play is not None
-    return ctx.play.zones
-
-
-def _marks(ctx: Context) -> dict[str, Any]:
-    return ctx.facts["marks"]  # type: ignore[no-any-return]
 
 
 def _in_realm(ctx: Context, who: str) -> None:

@@ -8,10 +8,11 @@ from typing import Any
 
 from cardc.backends.python.runtime.cardc_runtime import Scripted, verbs
 from cardc.backends.python.runtime.cardc_runtime.context import Context
-from cardc.backends.python.runtime.cardc_runtime.engine import BotInputs, RandomBot, new_game
 from cardc.backends.python.runtime.cardc_runtime.fight import fight_monster
 from cardc.backends.python.runtime.cardc_runtime.standing import standing, usable_here
-from test_rules_support import effect_index, rules, stripped
+from test_rules_support import effect_index, prophecy_table, stripped
+from test_rules_support import table_marks as _marks
+from test_rules_support import table_zones as _zones
 
 REALM = ("dragon_realm",)
 BOARD = "dragon_realm_board"
@@ -19,24 +20,7 @@ BOARD = "dragon_realm_board"
 
 def _table(r: Any = None, variants: tuple[str, ...] = (), seed: int = 0) -> Context:
     """Two players after the content's set-up; p1 on turn and acting."""
-    ref: list[Context] = []
-    ctx = new_game(r or rules("prophecy", REALM), ["p1", "p2"], variants,
-                   inputs=BotInputs(seed, {}, RandomBot(seed), ref))
-    ref.append(ctx)
-    ctx.run_procedure("setup")
-    assert ctx.play is not None
-    ctx.play.current = "p1"
-    ctx.actor = ctx.characters["p1"]
-    return ctx
-
-
-def _marks(ctx: Context) -> dict[str, Any]:
-    return ctx.facts["marks"]  # type: ignore[no-any-return]
-
-
-def _zones(ctx: Context) -> dict[str, list[str]]:
-    assert ctx.play is not None
-    return ctx.play.zones
+    return prophecy_table(r, variants=variants, seed=seed)
 
 
 def _stand(ctx: Context, who: str, path: str, index: int) -> None:

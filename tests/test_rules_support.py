@@ -70,3 +70,32 @@ def effect_index(entity: str, trigger: str, game: str = "karak") -> int:
         if e.id == entity and e.game == game:
             return next(fx.index for fx in e.effects if fx.trigger.verb == trigger)
     raise LookupError(entity)
+
+
+def prophecy_table(r: Any = None, *, players: int = 2, variants: tuple[str, ...] = (),
+                   expansions: tuple[str, ...] = ("dragon_realm",), seed: int = 0) -> Any:
+    """A Prophecy table after the content's set-up (draft, spheres, realm board laid out), seats p1, p2, ...,
+    random bots seeded with `seed`, p1 on turn and acting. `r`: a ruleset (default: the bundled Prophecy with
+    `expansions`)."""
+    from cardc.backends.python.runtime.cardc_runtime.engine import BotInputs, RandomBot, new_game
+
+    ref: list[Any] = []
+    ctx = new_game(r or rules("prophecy", expansions), [f"p{i}" for i in range(1, players + 1)], variants=variants,
+                   inputs=BotInputs(seed, {}, RandomBot(seed), ref))
+    ref.append(ctx)
+    ctx.run_procedure("setup")
+    assert ctx.play is not None
+    ctx.play.current = "p1"
+    ctx.actor = ctx.characters["p1"]
+    return ctx
+
+
+def table_zones(ctx: Any) -> dict[str, list[str]]:
+    """The table's zones (decks, places, piles) by name."""
+    assert ctx.play is not None
+    return ctx.play.zones  # type: ignore[no-any-return]
+
+
+def table_marks(ctx: Any) -> dict[str, Any]:
+    """The content's marks (who stands where, which board, ...)."""
+    return ctx.facts["marks"]  # type: ignore[no-any-return]
