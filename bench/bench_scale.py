@@ -17,20 +17,25 @@ includes the front end's project it inherited, as in the default mode.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import resource
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 MEMORY_CAP = 8 * 1024**3  # address space of one forked stage (--fork)
 sys.path.insert(0, str(ROOT / "bench"))
 
 
-def measure(n: int, stage: str) -> dict[str, float]:
+@contextlib.contextmanager
+def _compiled(n: int) -> Iterator[tuple[Path, Any, float]]:
+    """A temporary folder with an `n`-card synthetic expansion in `src/`, compiled: (folder, result, front CPU s)."""
     import gen_synthetic
     from cardc.frontend import compile_paths
 
@@ -43,7 +48,12 @@ def measure(n: int, stage: str) -> dict[str, float]:
         front = time.process_time() - start
         if not result.ok:
             raise SystemExit("synthetic content has errors")
-        out = Path(tmp) / "out"
+        yield Path(tmp), result, front
+
+
+def measure(n: int, stage: str) -> dict[str, float]:
+    with _compiled(n) as (tmp, result, front):
+        out = tmp / "out"
         out.mkdir()
         start = time.process_time()
         _stage(result, stage, out)
@@ -77,26 +87,15 @@ def measure_forked(n: int, stages: list[str]) -> list[dict[str, float]]:
     """The front end once, then each stage in a forked child: CPU and peak memory from the child's rusage."""
     import os
 
-    import gen_synthetic
-    from cardc.frontend import compile_paths
-
     rows: list[dict[str, float]] = []
-    with tempfile.TemporaryDirectory(prefix="cardc-scale-") as tmp:
-        src = Path(tmp) / "src"
-        src.mkdir()
-        gen_synthetic.write(n, src)
-        start = time.process_time()
-        result = compile_paths([src])
-        front = time.process_time() - start
-        if not result.ok:
-            raise SystemExit("synthetic content has errors")
+    with _compiled(n) as (tmp, result, front):
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         rows.append({"n": n, "stage": "front", "cpu": front, "files": 0, "peak_mib": peak})
         print(f"  front {n}: {front:.2f} s, {peak:.0f} MiB", file=sys.stderr, flush=True)
         for stage in stages:
             if stage == "front":
                 continue
-            out = Path(tmp) / f"out-{stage}"
+            out = tmp / f"out-{stage}"
             out.mkdir()
             pid = os.fork()
             if pid == 0:
