@@ -174,7 +174,7 @@ CODES: dict[str, str] = {
     "E302": "an unknown effect parameter",
     "E303": "a missing effect parameter",
     "E304": "too many arguments to an effect verb",
-    "E305": "a procedure statement (fire, while, repeat, for each, guarded option) inside an effect",
+    "E305": "a procedure statement (fire, while, repeat, for each) inside an effect",
     "E306": "a `for each` over a set the engine does not know",
     "E400": "a missing translation",
     "E401": "a language the game does not declare",

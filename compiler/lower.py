@@ -941,10 +941,7 @@ class _LowerBody(SyntaxVisitor[m.Condition | m.Statement | None]):
                 sink.error("E204", f"option `{o.name}` is given twice", o.span)
             seen.add(o.name)
             guard = None
-            if o.guard is not None:
-                if self.procs is None:
-                    sink.error("E305", "a guarded option (`name if COND { ... }`) belongs in a "
-                               "procedure", o.span, "in an effect, put the `if` inside the option")
+            if o.guard is not None:  # offered only while the condition holds (in an effect too)
                 guard = self.cond(o.guard)
             options.append(m.Option(o.name, self.block(o.body), o.span, guard))
         return m.Choose(tuple(options), st.span)

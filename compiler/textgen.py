@@ -522,10 +522,10 @@ class _Sentence(Visitor[Rendered]):
         for i, o in enumerate(st.options):
             if i:
                 options.add(sep)
-            if o.body:
-                options.add(gen.body(self.entity, o.body, lang))
-            else:
-                options.add(gen._pattern(lang, "skip"))
+            body = gen.body(self.entity, o.body, lang) if o.body else gen._pattern(lang, "skip")
+            if o.guard is not None:  # an option offered only while its condition holds
+                body = gen._pattern(lang, "if_stmt", c=self.condition(o.guard), then=body)
+            options.add(body)
         return gen._pattern(lang, "choose", options=options)
 
     def visit_if(self, st: If) -> Rendered:

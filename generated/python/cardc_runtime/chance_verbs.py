@@ -24,13 +24,13 @@ def _actor(ctx: Context) -> Character:
 
 
 def _next_card(ctx: Context, deck: str, now: dict[str, int]) -> str | None:
-    """The top card of the deck (made again from its discards when empty); a card a standing
-    `redraw_instead` names leaves the game and the next one is drawn."""
+    """The top card of the deck (made again from its discards when empty, unless a standing `no_reshuffle`
+    names it); a card a standing `redraw_instead` names leaves the game and the next one is drawn."""
     pile = _zone(ctx, deck)
     while True:
         if not pile:
             discard = _zone(ctx, f"{deck}:discard")
-            if not discard:
+            if not discard or now.get(f"no_reshuffle:{deck}"):
                 return None
             pile[:] = ctx.inputs.shuffle(list(discard)) if hasattr(ctx.inputs, "shuffle") else list(discard)
             discard.clear()
@@ -45,7 +45,7 @@ def _next_card(ctx: Context, deck: str, now: dict[str, int]) -> str | None:
 def draw_chance(ctx: Context, deck: str, count: int = 1) -> None:
     """The acting character draws `count` cards of the chance deck, unless a standing `ignore_chance_cards`
     shields it; each card's `card_drawn` effects run with it taking part, then it is discarded (unless its
-    effects put it somewhere)."""
+    effects put it somewhere). A deck with no card left to draw fires `deck_empty(deck)` for the drawer."""
     who = _actor(ctx)
     _marks(ctx)["chance_deck"] = deck
     now = standing(ctx, who)
@@ -56,6 +56,7 @@ def draw_chance(ctx: Context, deck: str, count: int = 1) -> None:
         card = _next_card(ctx, deck, now)
         if card is None:
             ctx.record("deck_empty", deck)
+            ctx.fire("deck_empty", who, deck=deck)
             return
         ctx.record("draw_chance", card)
         with _taking_part(ctx, card):

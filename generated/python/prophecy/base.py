@@ -87,10 +87,23 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('ability', 'card'),
         module='base',
         name={'cs': 'Pohostinnost lidí', 'en': 'Human Hospitality'},
-        attrs={'cost': None, 'guild': None},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    'stand-in for play: the price is printed on the card, not in the seed; every character pays it '
+                    "in experience, as a guild's member does"
+                ),
+            ),
+            'guild': Provisional('guild_5', 'stand-in for play: the seed does not say which guild sells it'),
+            'note': (
+                'the seed names it among the abilities used instead of moving that need a terrain; its effect in '
+                'play is a stand-in, marked provisional'
+            ),
+        },
         parent=None,
         variant=None,
-        tags=('terrain',),
+        tags=('terrain', 'instead_of_movement'),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
         copies=1,
     ),
@@ -139,7 +152,14 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('artefact', 'card'),
         module='base',
         name={'cs': 'Praporec zkázy', 'en': 'Banner of Doom'},
-        attrs={'deck': 'artefacts'},
+        attrs={
+            'deck': 'artefacts',
+            'note': (
+                'the seed says only that it hurts the other characters and not those in the Dragon Realm: in play '
+                "its holder may use it as a turn's action and every other character loses a life, a stand-in "
+                'marked provisional'
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -331,7 +351,17 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('ability', 'card'),
         module='base',
         name={'cs': 'Zbrojířství', 'en': 'Armoury'},
-        attrs={'note': 'only its use instead of movement is in the seed'},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    'stand-in for play: the price is printed on the card, not in the seed; every character pays it '
+                    "in experience, as a guild's member does"
+                ),
+            ),
+            'guild': Provisional('gilda', 'stand-in for play: the seed does not say which guild sells it'),
+            'note': 'only its use instead of movement is in the seed',
+        },
         parent=None,
         variant=None,
         tags=('instead_of_movement',),
@@ -344,7 +374,17 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('ability', 'card'),
         module='base',
         name={'cs': 'Meditace', 'en': 'Meditation'},
-        attrs={'note': 'only its use instead of movement is in the seed; the amount is not known'},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    'stand-in for play: the price is printed on the card, not in the seed; every character pays it '
+                    "in experience, as a guild's member does"
+                ),
+            ),
+            'guild': Provisional('guild_2', 'stand-in for play: the seed does not say which guild sells it'),
+            'note': 'only its use instead of movement is in the seed; the amount is not known',
+        },
         parent=None,
         variant=None,
         tags=('instead_of_movement',),
@@ -357,7 +397,17 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('ability', 'card'),
         module='base',
         name={'cs': 'Zázrak uzdravení', 'en': 'Miracle of Healing'},
-        attrs={'note': 'only its use instead of movement is in the seed; the amount is not known'},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    'stand-in for play: the price is printed on the card, not in the seed; every character pays it '
+                    "in experience, as a guild's member does"
+                ),
+            ),
+            'guild': Provisional('guild_3', 'stand-in for play: the seed does not say which guild sells it'),
+            'note': 'only its use instead of movement is in the seed; the amount is not known',
+        },
         parent=None,
         variant=None,
         tags=('instead_of_movement',),
@@ -855,6 +905,26 @@ ENTITIES: tuple[EntityData, ...] = (
         copies=None,
     ),
     EntityData(
+        id='apocalypse',
+        kind='rule',
+        kinds=('rule',),
+        module='base',
+        name={'cs': 'Apokalypsa', 'en': 'The Apocalypse'},
+        attrs={
+            'advice': False,
+            'note': (
+                'the seed names the Apocalypse only as what begins when no chance card is left in the final '
+                "battle; what it does is the base game's rule, not in the seeds: the end and its winner are a "
+                'stand-in, marked provisional'
+            ),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#5.zaverecny-boj',
+        copies=None,
+    ),
+    EntityData(
         id='artefact_3',
         kind='artefact',
         kinds=('artefact', 'card'),
@@ -1024,6 +1094,38 @@ ENTITIES: tuple[EntityData, ...] = (
 )
 
 
+def fx_hospitality_1(ctx: Context) -> None:
+    """Human Hospitality (ability `hospitality`), effect 1: on use.
+
+    Rule: When you use this item: restore 1 point of strength and restore 1 point of will.
+
+    When: When the holder uses this item.
+    Then:
+    - restore(stat=strength, amount=1): Move spent stones of the stat back to the right side, healing
+        lives (strength) or regaining magic energy (will).
+    - restore(stat=will, amount=1): Move spent stones of the stat back to the right side, healing lives
+        (strength) or regaining magic energy (will).
+    Source: prophecy/base/cards.cardc:55; 000_3675fda29ad0c57f.txt#6.posileni-schopnosti
+    """
+    v.restore(ctx, stat='strength', amount=1)
+    v.restore(ctx, stat='will', amount=1)
+
+
+def fx_banner_of_doom_1(ctx: Context) -> None:
+    """Banner of Doom (artefact `banner_of_doom`), effect 1: on use.
+
+    Rule: When you use this item: every other character loses 1 life.
+
+    When: When the holder uses this item.
+    Then:
+    - wound_others(amount=1): Every other character loses lives - the amount, changed for each by this
+        card's wounding modifiers - unless a standing unaffected_by shields it from this card; each one
+        wounded then runs its wounded_by effects.
+    Source: prophecy/base/cards.cardc:90; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
+    """
+    v.wound_others(ctx, amount=1)
+
+
 def fx_clairvoyant_dream_1(ctx: Context) -> None:
     """Clairvoyant Dream (chance_card `clairvoyant_dream`), effect 1: on card_drawn.
 
@@ -1033,7 +1135,7 @@ def fx_clairvoyant_dream_1(ctx: Context) -> None:
     Then:
     - reveal_sphere: Turn face up the top card of a place the set-up dealt cards to (the player picks
         which, among those whose top card is still face down); its card_revealed effects run.
-    Source: prophecy/base/cards.cardc:94; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
+    Source: prophecy/base/cards.cardc:101; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
     """
     v.reveal_sphere(ctx)
 
@@ -1048,7 +1150,7 @@ def fx_crisis_1(ctx: Context) -> None:
     - everyone_gains(resource=gold, amount=-1): Every character gains the amount of the resource (a
         negative amount takes it away, never below 0), except one that a standing rule shields from this
         card - unaffected_by it, or ignore_chance_cards when it is a card of the chance deck.
-    Source: prophecy/base/cards.cardc:103; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    Source: prophecy/base/cards.cardc:110; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
     v.everyone_gains(ctx, resource='gold', amount=-1)
 
@@ -1063,7 +1165,7 @@ def fx_fresh_wind_1(ctx: Context) -> None:
     - everyone_gains(resource=experience, amount=1): Every character gains the amount of the resource (a
         negative amount takes it away, never below 0), except one that a standing rule shields from this
         card - unaffected_by it, or ignore_chance_cards when it is a card of the chance deck.
-    Source: prophecy/base/cards.cardc:112; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    Source: prophecy/base/cards.cardc:119; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
     v.everyone_gains(ctx, resource='experience', amount=1)
 
@@ -1078,7 +1180,7 @@ def fx_good_times_1(ctx: Context) -> None:
     - everyone_gains(resource=gold, amount=1): Every character gains the amount of the resource (a
         negative amount takes it away, never below 0), except one that a standing rule shields from this
         card - unaffected_by it, or ignore_chance_cards when it is a card of the chance deck.
-    Source: prophecy/base/cards.cardc:121; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    Source: prophecy/base/cards.cardc:128; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
     v.everyone_gains(ctx, resource='gold', amount=1)
 
@@ -1094,7 +1196,7 @@ def fx_charity_1(ctx: Context) -> None:
         counts, the one with the most (or the least) of a resource or stat gains the amount of a
         resource; on a tie nobody does. A character on another board than the main one is not counted
         unless a standing still_counted_by names the card, nor is one unaffected_by it.
-    Source: prophecy/base/cards.cardc:130; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    Source: prophecy/base/cards.cardc:137; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
     v.award_by_comparison(ctx, by='gold', pick='least', resource='gold', amount=2)
 
@@ -1110,7 +1212,7 @@ def fx_golden_fish_1(ctx: Context) -> None:
         counts, the one with the most (or the least) of a resource or stat gains the amount of a
         resource; on a tie nobody does. A character on another board than the main one is not counted
         unless a standing still_counted_by names the card, nor is one unaffected_by it.
-    Source: prophecy/base/cards.cardc:139; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    Source: prophecy/base/cards.cardc:146; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
     v.award_by_comparison(ctx, by='gold', pick='most', resource='experience', amount=1)
 
@@ -1126,7 +1228,7 @@ def fx_hermit_1(ctx: Context) -> None:
         the card counts, the one with the most (or the least) of a resource or stat gains the amount of
         a resource; on a tie nobody does. A character on another board than the main one is not counted
         unless a standing still_counted_by names the card, nor is one unaffected_by it.
-    Source: prophecy/base/cards.cardc:148; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    Source: prophecy/base/cards.cardc:155; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
     v.award_by_comparison(ctx, by='experience', pick='least', resource='experience', amount=2)
 
@@ -1142,9 +1244,50 @@ def fx_contest_of_versatility_1(ctx: Context) -> None:
         counts, the one with the most (or the least) of a resource or stat gains the amount of a
         resource; on a tie nobody does. A character on another board than the main one is not counted
         unless a standing still_counted_by names the card, nor is one unaffected_by it.
-    Source: prophecy/base/cards.cardc:157; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
+    Source: prophecy/base/cards.cardc:164; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
     v.award_by_comparison(ctx, by='will', pick='most', resource='gold', amount=2)
+
+
+def fx_armoury_1(ctx: Context) -> None:
+    """Armoury (ability `armoury`), effect 1: on use.
+
+    Rule: When you use this item: gain 1 gold.
+
+    When: When the holder uses this item.
+    Then:
+    - gain(resource=gold, amount=1): Gain an amount of gold or experience.
+    Source: prophecy/base/cards.cardc:200; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
+    """
+    v.gain(ctx, resource='gold', amount=1)
+
+
+def fx_meditation_1(ctx: Context) -> None:
+    """Meditation (ability `meditation`), effect 1: on use.
+
+    Rule: When you use this item: restore 2 points of will.
+
+    When: When the holder uses this item.
+    Then:
+    - restore(stat=will, amount=2): Move spent stones of the stat back to the right side, healing lives
+        (strength) or regaining magic energy (will).
+    Source: prophecy/base/cards.cardc:211; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
+    """
+    v.restore(ctx, stat='will', amount=2)
+
+
+def fx_miracle_of_healing_1(ctx: Context) -> None:
+    """Miracle of Healing (ability `miracle_of_healing`), effect 1: on use.
+
+    Rule: When you use this item: restore 2 points of strength.
+
+    When: When the holder uses this item.
+    Then:
+    - restore(stat=strength, amount=2): Move spent stones of the stat back to the right side, healing
+        lives (strength) or regaining magic energy (will).
+    Source: prophecy/base/cards.cardc:222; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
+    """
+    v.restore(ctx, stat='strength', amount=2)
 
 
 def fx_fight_formula_1(ctx: Context) -> None:
@@ -1171,7 +1314,7 @@ def fx_fight_losses_1(ctx: Context) -> None:
       this outcome for the hero.; against: The opponent of the fight is of this sort.)
     Then:
     - lose_life(amount=1): Lose lives.
-    Source: prophecy/base/play.cardc:111; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/base/play.cardc:113; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.result(ctx, outcome='loss') and not v.against(ctx, opponent='character')):
         return
@@ -1189,7 +1332,7 @@ def fx_recovery_1(ctx: Context) -> None:
     Then:
     - gain_life(amount=3): Gain lives, up to the maximum.
     - end_turn: The hero's turn ends.
-    Source: prophecy/base/play.cardc:119; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/base/play.cardc:121; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.lives(ctx, range=(0, 0))):
         return
@@ -1299,6 +1442,43 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
     v.deal_to_spheres(ctx, deck='lesser_guardians')
 
 
+def fx_apocalypse_1(ctx: Context) -> None:
+    """The Apocalypse (rule `apocalypse`), effect 1: on always.
+
+    Rule: At all times, if the final battle is under way: when Chance cards runs out, its discards are
+      not shuffled back.
+
+    When: All the time while the card is in play or the rule applies; its modifiers hold throughout.
+    Only if final_battle (final_battle: The final battle is under way.)
+    Then:
+    - no_reshuffle(deck=chance_cards): When the deck runs out its discards are not shuffled back into it
+        - the next draw finds it empty (deck_empty).
+    Source: prophecy/base/rules.cardc:77; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    """
+    if not (v.final_battle(ctx)):
+        return
+    v.no_reshuffle(ctx, deck='chance_cards')
+
+
+def fx_apocalypse_2(ctx: Context) -> None:
+    """The Apocalypse (rule `apocalypse`), effect 2: on deck_empty(deck=chance_cards).
+
+    Rule: When nobody can draw from Chance cards any more, if the final battle is under way: the game
+      ends at once; whoever owns the most artefact cards wins.
+
+    When: When a character should draw from the deck and no card is left to draw (its discards not
+      shuffled back, or none).
+    Only if final_battle (final_battle: The final battle is under way.)
+    Then:
+    - win_by_most(kind=artefact): The game ends at once - whoever owns the most cards of the kind wins
+        (on a tie, all of them).
+    Source: prophecy/base/rules.cardc:78; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    """
+    if not (v.final_battle(ctx)):
+        return
+    v.win_by_most(ctx, kind='artefact')
+
+
 def proc_fight(ctx: Context) -> None:
     """Procedure `fight` (prophecy/base/play.cardc:16)."""
     for _ in ctx.each('side'):
@@ -1355,7 +1535,7 @@ def proc_turn(ctx: Context) -> None:
 
 
 def proc_main_board_turn(ctx: Context) -> None:
-    """Procedure `main_board_turn` (prophecy/base/play.cardc:91)."""
+    """Procedure `main_board_turn` (prophecy/base/play.cardc:92)."""
     ctx.provisional.update(("stand-in: what a stone costs is the base game's rule, not in the seeds",))
     choice1_options = tuple(name for name, offered in (
         ('adventure', not v.final_battle(ctx)),
@@ -1363,6 +1543,7 @@ def proc_main_board_turn(ctx: Context) -> None:
         ('train', v.resource_at_least(ctx, resource='experience', amount=2) and not v.final_battle(ctx)),
         ('attack', v.can_attack_sphere(ctx) and not v.final_battle(ctx)),
         ('final_battle', v.final_battle(ctx)),
+        ('use_card', v.can_use_card(ctx)),
         ('rest', v.spent(ctx, stat='strength')),
     ) if offered)
     choice1 = ctx.choose('main_board_turn', choice1_options)
@@ -1376,16 +1557,48 @@ def proc_main_board_turn(ctx: Context) -> None:
         v.attack_sphere(ctx)
     elif choice1 == 'final_battle':
         v.attack_for_artefact(ctx)
+    elif choice1 == 'use_card':
+        v.use_card(ctx)
     elif choice1 == 'rest':
         v.restore_all(ctx)
 
 
 def end_when_1(ctx: Context) -> bool:
-    """`end when game_over` (prophecy/base/play.cardc:104)."""
+    """`end when game_over` (prophecy/base/play.cardc:106)."""
     return bool(v.game_over(ctx))
 
 
 EFFECTS: tuple[EffectDef, ...] = (
+    EffectDef(
+        owner='hospitality',
+        index=1,
+        trigger='use',
+        trigger_args=(),
+        run=fx_hospitality_1,
+        module='prophecy',
+        variant=None,
+        provisional=(
+            (
+                "stand-in: Human Hospitality's text is not in the seeds; in play a night among people restores 1 "
+                'strength and 1 will'
+            ),
+        ),
+    ),
+    EffectDef(
+        owner='banner_of_doom',
+        index=1,
+        trigger='use',
+        trigger_args=(),
+        run=fx_banner_of_doom_1,
+        module='prophecy',
+        variant=None,
+        provisional=(
+            (
+                "stand-in: the Banner of Doom's text is not in the seeds; in play its holder uses it as a turn's "
+                'action and every other character it reaches loses 1 life'
+            ),
+        ),
+    ),
     EffectDef(
         owner='clairvoyant_dream',
         index=1,
@@ -1478,6 +1691,41 @@ EFFECTS: tuple[EffectDef, ...] = (
         ),
     ),
     EffectDef(
+        owner='armoury',
+        index=1,
+        trigger='use',
+        trigger_args=(),
+        run=fx_armoury_1,
+        module='prophecy',
+        variant=None,
+        provisional=(
+            (
+                "stand-in: Armoury's text is not in the seeds and no weapon breaks in play; repairing one earns "
+                "the smith's wage, 1 gold"
+            ),
+        ),
+    ),
+    EffectDef(
+        owner='meditation',
+        index=1,
+        trigger='use',
+        trigger_args=(),
+        run=fx_meditation_1,
+        module='prophecy',
+        variant=None,
+        provisional=('stand-in: how much magic energy Meditation restores is not in the seeds',),
+    ),
+    EffectDef(
+        owner='miracle_of_healing',
+        index=1,
+        trigger='use',
+        trigger_args=(),
+        run=fx_miracle_of_healing_1,
+        module='prophecy',
+        variant=None,
+        provisional=('stand-in: how many lives the Miracle of Healing heals is not in the seeds',),
+    ),
+    EffectDef(
         owner='fight_formula',
         index=1,
         trigger='fight_start',
@@ -1563,6 +1811,31 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='prophecy',
         variant=None,
         provisional=(),
+    ),
+    EffectDef(
+        owner='apocalypse',
+        index=1,
+        trigger='always',
+        trigger_args=(),
+        run=fx_apocalypse_1,
+        module='prophecy',
+        variant=None,
+        provisional=(),
+    ),
+    EffectDef(
+        owner='apocalypse',
+        index=2,
+        trigger='deck_empty',
+        trigger_args=(('deck', 'chance_cards'),),
+        run=fx_apocalypse_2,
+        module='prophecy',
+        variant=None,
+        provisional=(
+            (
+                "stand-in: what the Apocalypse does is the base game's rule, not in the seeds; in play the game "
+                'ends and whoever owns the most artefacts wins'
+            ),
+        ),
     ),
 )
 

@@ -231,8 +231,18 @@ ENTITIES: tuple[EntityData, ...] = (
         module='base_additions',
         name={'cs': 'Pohostinnost lidí', 'en': 'Human Hospitality'},
         attrs={
-            'cost': None,
-            'guild': None,
+            'cost': Provisional(
+                2,
+                (
+                    "stand-in for play: the new price is not in the seed; one less than the base card's stand-in, "
+                    'as the card was strengthened'
+                ),
+            ),
+            'guild': Provisional('guild_5', 'stand-in for play: the seed does not say which guild sells it'),
+            'note': (
+                "still needs a certain terrain (the Dragon Realm's rule names it); its effect in play is the base "
+                "card's stand-in"
+            ),
             'revision': {
                 'cs': 'Posíleno: nižší cena nebo silnější účinek.',
                 'en': 'Strengthened: a lower price or a stronger effect.',
@@ -240,7 +250,7 @@ ENTITIES: tuple[EntityData, ...] = (
         },
         parent=None,
         variant=None,
-        tags=(),
+        tags=('terrain', 'instead_of_movement'),
         source='000_3675fda29ad0c57f.txt#6.posileni-schopnosti',
         copies=1,
     ),
@@ -433,36 +443,69 @@ def fx_time_loop_1(ctx: Context) -> None:
     v.prevent(ctx)
 
 
+def fx_hospitality_1(ctx: Context) -> None:
+    """Human Hospitality (ability `hospitality`), effect 1: on use.
+
+    Rule: When you use this item: restore 1 point of strength and restore 1 point of will.
+
+    When: When the holder uses this item.
+    Then:
+    - restore(stat=strength, amount=1): Move spent stones of the stat back to the right side, healing
+        lives (strength) or regaining magic energy (will).
+    - restore(stat=will, amount=1): Move spent stones of the stat back to the right side, healing lives
+        (strength) or regaining magic energy (will).
+    Source: prophecy/base_additions/errata.cardc:53; 000_3675fda29ad0c57f.txt#6.posileni-schopnosti
+    """
+    v.restore(ctx, stat='strength', amount=1)
+    v.restore(ctx, stat='will', amount=1)
+
+
 def fx_mirror_shield_1(ctx: Context) -> None:
     """Mirror Shield (artefact `mirror_shield`), effect 1: on wounded_by(card=banner_of_doom).
 
-    Rule: When you lose lives through Banner of Doom: the owner of Banner of Doom loses ? lives.
+    Rule: When you lose lives through Banner of Doom: the owner of Banner of Doom loses 1 life.
 
     When: When the holder of this card loses lives through the effect of another card.
     Then:
-    - damage_owner(card=banner_of_doom, amount=None): The owner of the card loses lives.
-    Source: prophecy/base_additions/errata.cardc:78; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
+    - damage_owner(card=banner_of_doom, amount=1): The owner of the card loses lives.
+    Source: prophecy/base_additions/errata.cardc:84; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
     """
-    v.damage_owner(ctx, card='banner_of_doom', amount=None)
+    v.damage_owner(ctx, card='banner_of_doom', amount=1)
 
 
 def fx_banner_of_doom_1(ctx: Context) -> None:
     """Banner of Doom (artefact `banner_of_doom`), effect 1: on use.
 
-    Rule: When you use this item, if the character this card targets owns 0 artefacts: ? to the lives
-      this card takes.
+    Rule: When you use this item: every other character loses 1 life.
 
     When: When the holder uses this item.
+    Then:
+    - wound_others(amount=1): Every other character loses lives - the amount, changed for each by this
+        card's wounding modifiers - unless a standing unaffected_by shields it from this card; each one
+        wounded then runs its wounded_by effects.
+    Source: prophecy/base_additions/errata.cardc:96; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
+    """
+    v.wound_others(ctx, amount=1)
+
+
+def fx_banner_of_doom_2(ctx: Context) -> None:
+    """Banner of Doom (artefact `banner_of_doom`), effect 2: on wounding.
+
+    Rule: When this card wounds a character, if the character this card targets owns 0 artefacts: -1 to
+      the lives this card takes.
+
+    When: When this card is about to wound a character (the target) - its modifiers (damage_mod) change
+      how many lives that character loses.
     Only if target_artefact_count(range=0..0) (target_artefact_count: The character this card's effect
       is aimed at owns a number of artefacts in the range.)
     Then:
-    - damage_mod(amount=None): Change how many lives this card's effect takes from the character it is
+    - damage_mod(amount=-1): Change how many lives this card's effect takes from the character it is
         aimed at.
-    Source: prophecy/base_additions/errata.cardc:90; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
+    Source: prophecy/base_additions/errata.cardc:97; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
     """
     if not (v.target_artefact_count(ctx, range=(0, 0))):
         return
-    v.damage_mod(ctx, amount=None)
+    v.damage_mod(ctx, amount=-1)
 
 
 def fx_guardians_in_spheres_1(ctx: Context) -> None:
@@ -488,7 +531,7 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
         looking at them.
     - remove_rest(deck=lesser_guardians): The cards left in the deck leave the game without anyone
         looking at them.
-    Source: prophecy/base_additions/errata.cardc:100; 000_3675fda29ad0c57f.txt#6.novi-strazci
+    Source: prophecy/base_additions/errata.cardc:107; 000_3675fda29ad0c57f.txt#6.novi-strazci
     """
     v.shuffle(ctx, deck='artefacts')
     v.shuffle(ctx, deck='greater_guardians')
@@ -517,7 +560,7 @@ def fx_stat_increase_1(ctx: Context) -> None:
       otherwise:
       - raise_stat(stat=strength, amount=1): Take new stones of the stat, so that its current value and
           its maximum both rise.
-    Source: prophecy/base_additions/errata.cardc:119; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base_additions/errata.cardc:126; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     if v.variant_on(ctx, variant='stones_at_maximum') and v.at_maximum(ctx, stat='strength'):
         v.prevent(ctx)
@@ -544,7 +587,7 @@ def fx_stat_increase_2(ctx: Context) -> None:
       otherwise:
       - raise_stat(stat=will, amount=1): Take new stones of the stat, so that its current value and its
           maximum both rise.
-    Source: prophecy/base_additions/errata.cardc:127; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base_additions/errata.cardc:134; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     if v.variant_on(ctx, variant='stones_at_maximum') and v.at_maximum(ctx, stat='will'):
         v.prevent(ctx)
@@ -582,7 +625,7 @@ def fx_character_draft_1(ctx: Context) -> None:
         - draft(cards=profession_cards, deal=2, passes=2): Deal cards of the deck to each player; as
             often as `passes`, every player keeps one card and passes all the others to the next player;
             at the end each player chooses one card held and the rest leave the game.
-    Source: prophecy/base_additions/errata.cardc:142; 000_3675fda29ad0c57f.txt#6.rozdeleni-postav
+    Source: prophecy/base_additions/errata.cardc:149; 000_3675fda29ad0c57f.txt#6.rozdeleni-postav
     """
     if v.variant_on(ctx, variant='draft_for_two_or_three') and v.players(ctx, range=(2, 2)):
         v.draft(ctx, cards='profession_cards', deal=4, passes=1)
@@ -625,6 +668,21 @@ EFFECTS: tuple[EffectDef, ...] = (
         provisional=(),
     ),
     EffectDef(
+        owner='hospitality',
+        index=1,
+        trigger='use',
+        trigger_args=(),
+        run=fx_hospitality_1,
+        module='prophecy.base_additions',
+        variant=None,
+        provisional=(
+            (
+                "stand-in: Human Hospitality's text is not in the seeds; in play a night among people restores 1 "
+                'strength and 1 will'
+            ),
+        ),
+    ),
+    EffectDef(
         owner='mirror_shield',
         index=1,
         trigger='wounded_by',
@@ -632,7 +690,9 @@ EFFECTS: tuple[EffectDef, ...] = (
         run=fx_mirror_shield_1,
         module='prophecy.base_additions',
         variant=None,
-        provisional=(),
+        provisional=(
+            "stand-in: how many of the Banner's wounds the Mirror Shield sends back is not in the seed; in play 1",
+        ),
     ),
     EffectDef(
         owner='banner_of_doom',
@@ -642,7 +702,27 @@ EFFECTS: tuple[EffectDef, ...] = (
         run=fx_banner_of_doom_1,
         module='prophecy.base_additions',
         variant=None,
-        provisional=(),
+        provisional=(
+            (
+                "stand-in: the Banner of Doom's text is not in the seeds; in play its holder uses it as a turn's "
+                'action and every other character it reaches loses 1 life'
+            ),
+        ),
+    ),
+    EffectDef(
+        owner='banner_of_doom',
+        index=2,
+        trigger='wounding',
+        trigger_args=(),
+        run=fx_banner_of_doom_2,
+        module='prophecy.base_additions',
+        variant=None,
+        provisional=(
+            (
+                'stand-in: how much less the Banner wounds a character without an artefact is not in the seed; in '
+                'play 1 less'
+            ),
+        ),
     ),
     EffectDef(
         owner='guardians_in_spheres',

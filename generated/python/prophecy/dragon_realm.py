@@ -798,7 +798,13 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('rule',),
         module='dragon_realm',
         name={'cs': 'Schopnosti místo pohybu', 'en': 'Abilities instead of moving'},
-        attrs={'advice': False},
+        attrs={
+            'advice': False,
+            'note': (
+                "the option itself is realm_movement's `instead`: it is offered while this rule's "
+                'instead_of_moving holds'
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -1659,20 +1665,25 @@ def fx_realm_movement_1(ctx: Context) -> None:
 
     Rule: In the movement phase of your turn, if you are on the board Dragon Realm: choose one: try to
       enter the next field of the path and if the field holds no card, or only a face-up positive card
-      you do not want, you may try to enter the next field of the path; or stay on your field; or leave
-      Dragon Realm for one of the two spaces beside its gate.
+      you do not want, you may try to enter the next field of the path; or stay on your field; or if you
+      own a card you may use here instead of moving, instead of moving, use one of your cards meant for
+      that; or leave Dragon Realm for one of the two spaces beside its gate.
 
     When: In the movement phase of the character's turn.
     Only if on_board(board=dragon_realm_board) (on_board: The character is on the board; standing on the
       card that opens the way to it counts as being on it.)
     Then:
-    - choose one of: forward, stand, go_back
+    - choose one of: forward, stand, instead, go_back
       forward:
         - advance: Try to enter the next field of the path.
         - if field_clear:
           - may advance: Try to enter the next field of the path.
       stand:
         - stay: Stay on the current field; abilities usable instead of moving may be used.
+      instead:
+        - use_instead: Instead of moving, use one of the character's cards that a standing
+            instead_of_moving allows and that it may use where it stands now (the player picks which) -
+            its use effects run.
       go_back:
         - leave_board(board=dragon_realm_board): Leave the board for one of the two main-board spaces
             from which its gate is entered, chosen by the player.
@@ -1680,7 +1691,13 @@ def fx_realm_movement_1(ctx: Context) -> None:
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
-    choice1 = ctx.choose('realm_movement#1', ('forward', 'stand', 'go_back'))
+    choice1_options = tuple(name for name, offered in (
+        ('forward', True),
+        ('stand', True),
+        ('instead', v.can_use_instead(ctx)),
+        ('go_back', True),
+    ) if offered)
+    choice1 = ctx.choose('realm_movement#1', choice1_options)
     if choice1 == 'forward':
         v.advance(ctx)
         if v.field_clear(ctx):
@@ -1688,6 +1705,8 @@ def fx_realm_movement_1(ctx: Context) -> None:
                 v.advance(ctx)
     elif choice1 == 'stand':
         v.stay(ctx)
+    elif choice1 == 'instead':
+        v.use_instead(ctx)
     elif choice1 == 'go_back':
         v.leave_board(ctx, board='dragon_realm_board')
 
@@ -1701,7 +1720,7 @@ def fx_realm_movement_2(ctx: Context) -> None:
     When: When a character tries to enter a field of a path.
     Then:
     - reveal_field: Turn face up the top card of the field being entered, if it lies face down.
-    Source: prophecy/dragon_realm/rules.cardc:139; 000_3675fda29ad0c57f.txt#4.pohyb
+    Source: prophecy/dragon_realm/rules.cardc:140; 000_3675fda29ad0c57f.txt#4.pohyb
     """
     v.reveal_field(ctx)
 
@@ -1723,7 +1742,7 @@ def fx_realm_movement_3(ctx: Context) -> None:
     - cannot_use(card=royal_cloak): The character cannot use the card.
     - cannot_pass_character: The character cannot move past another character and must stop on that
         character's field.
-    Source: prophecy/dragon_realm/rules.cardc:140; 000_3675fda29ad0c57f.txt#4.pohyb
+    Source: prophecy/dragon_realm/rules.cardc:141; 000_3675fda29ad0c57f.txt#4.pohyb
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
@@ -1736,6 +1755,25 @@ def fx_realm_movement_3(ctx: Context) -> None:
 def fx_realm_instead_of_moving_1(ctx: Context) -> None:
     """Abilities instead of moving (rule `realm_instead_of_moving`), effect 1: on always.
 
+    Rule: At all times, if you are on the board Dragon Realm: cards marked instead of movement may be
+      used instead of moving.
+
+    When: All the time while the card is in play or the rule applies; its modifiers hold throughout.
+    Only if on_board(board=dragon_realm_board) (on_board: The character is on the board; standing on the
+      card that opens the way to it counts as being on it.)
+    Then:
+    - instead_of_moving(tag=instead_of_movement): Cards marked with the tag may be used instead of
+        moving (the options can_use_instead and use_instead offer them).
+    Source: prophecy/dragon_realm/rules.cardc:154; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
+    """
+    if not (v.on_board(ctx, board='dragon_realm_board')):
+        return
+    v.instead_of_moving(ctx, tag='instead_of_movement')
+
+
+def fx_realm_instead_of_moving_2(ctx: Context) -> None:
+    """Abilities instead of moving (rule `realm_instead_of_moving`), effect 2: on always.
+
     Rule: At all times, if you are on the board Dragon Realm: cards that need a certain terrain cannot
       be used and you cannot use Human Hospitality.
 
@@ -1745,7 +1783,7 @@ def fx_realm_instead_of_moving_1(ctx: Context) -> None:
     Then:
     - terrain_cards_unusable: Cards that need a certain kind of terrain cannot be used.
     - cannot_use(card=hospitality): The character cannot use the card.
-    Source: prophecy/dragon_realm/rules.cardc:152; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
+    Source: prophecy/dragon_realm/rules.cardc:155; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
@@ -1767,7 +1805,7 @@ def fx_realm_obstacles_1(ctx: Context) -> None:
     - stand_on_obstacle: The character stands on the obstacle card, which no longer affects it until it
         enters the board anew.
     - reveal_lower: Turn face up the positive card that lay under the negative card just overcome.
-    Source: prophecy/dragon_realm/rules.cardc:170; 000_3675fda29ad0c57f.txt#4.prekazky
+    Source: prophecy/dragon_realm/rules.cardc:173; 000_3675fda29ad0c57f.txt#4.prekazky
     """
     if not (v.passed(ctx)):
         return
@@ -1787,7 +1825,7 @@ def fx_realm_obstacles_2(ctx: Context) -> None:
     Then:
     - stay_back: The character does not get onto the field and stays on the one it came from.
     - end_turn: The hero's turn ends.
-    Source: prophecy/dragon_realm/rules.cardc:175; 000_3675fda29ad0c57f.txt#4.prekazky
+    Source: prophecy/dragon_realm/rules.cardc:178; 000_3675fda29ad0c57f.txt#4.prekazky
     """
     if not (not v.passed(ctx)):
         return
@@ -1811,7 +1849,7 @@ def fx_realm_monsters_1(ctx: Context) -> None:
     - space_cards_inactive: The cards on the space where the character now stands have no effect on it
         for the rest of this round (a character thrown back to another board).
     - end_turn: The hero's turn ends.
-    Source: prophecy/dragon_realm/rules.cardc:186; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:189; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='loss')):
         return
@@ -1832,7 +1870,7 @@ def fx_realm_monsters_2(ctx: Context) -> None:
     Then:
     - stay_back: The character does not get onto the field and stays on the one it came from.
     - end_turn: The hero's turn ends.
-    Source: prophecy/dragon_realm/rules.cardc:191; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:194; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='tie')):
         return
@@ -1854,7 +1892,7 @@ def fx_realm_monsters_3(ctx: Context) -> None:
     - take_reward: Gain the reward and the experience printed on the card.
     - remove_from_game: The card leaves the game.
     - reveal_lower: Turn face up the positive card that lay under the negative card just overcome.
-    Source: prophecy/dragon_realm/rules.cardc:195; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/dragon_realm/rules.cardc:198; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='win')):
         return
@@ -1872,7 +1910,7 @@ def fx_realm_items_1(ctx: Context) -> None:
     When: When a character ends its movement on a field or space, or stays on it.
     Then:
     - may take_free: Take this card without paying for it.
-    Source: prophecy/dragon_realm/rules.cardc:215; 000_3675fda29ad0c57f.txt#5.predmety
+    Source: prophecy/dragon_realm/rules.cardc:218; 000_3675fda29ad0c57f.txt#5.predmety
     """
     if ctx.may('realm_items#1', 'take_free'):
         v.take_free(ctx)
@@ -1886,7 +1924,7 @@ def fx_realm_items_2(ctx: Context) -> None:
     When: When the holder discards this card or loses it in any way.
     Then:
     - remove_from_game: The card leaves the game.
-    Source: prophecy/dragon_realm/rules.cardc:216; 000_3675fda29ad0c57f.txt#5.predmety
+    Source: prophecy/dragon_realm/rules.cardc:219; 000_3675fda29ad0c57f.txt#5.predmety
     """
     v.remove_from_game(ctx)
 
@@ -1905,7 +1943,7 @@ def fx_realm_opportunities_1(ctx: Context) -> None:
         - remove_from_game: The card leaves the game.
       leave_it:
         - nothing
-    Source: prophecy/dragon_realm/rules.cardc:224; 000_3675fda29ad0c57f.txt#5.prilezitosti
+    Source: prophecy/dragon_realm/rules.cardc:227; 000_3675fda29ad0c57f.txt#5.prilezitosti
     """
     choice1 = ctx.choose('realm_opportunities#1', ('use_it', 'leave_it'))
     if choice1 == 'use_it':
@@ -1925,7 +1963,7 @@ def fx_realm_dragon_abilities_1(ctx: Context) -> None:
     Then:
     - may buy(pay_with=('experience',)): Buy this card for its printed price, paying only with the
         listed resources.
-    Source: prophecy/dragon_realm/rules.cardc:241; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
+    Source: prophecy/dragon_realm/rules.cardc:244; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
     """
     if ctx.may('realm_dragon_abilities#1', 'buy', ('experience',)):
         v.buy(ctx, pay_with=('experience',))
@@ -1939,7 +1977,7 @@ def fx_realm_dragon_abilities_2(ctx: Context) -> None:
     When: When the holder discards this card or loses it in any way.
     Then:
     - remove_from_game: The card leaves the game.
-    Source: prophecy/dragon_realm/rules.cardc:242; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
+    Source: prophecy/dragon_realm/rules.cardc:245; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
     """
     v.remove_from_game(ctx)
 
@@ -1957,7 +1995,7 @@ def fx_realm_character_fights_1(ctx: Context) -> None:
     Then:
     - may attack_character: Attack a character on the same field, choosing which one if there are
         several.
-    Source: prophecy/dragon_realm/rules.cardc:250; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
+    Source: prophecy/dragon_realm/rules.cardc:253; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
@@ -1991,7 +2029,7 @@ def fx_realm_character_fights_2(ctx: Context) -> None:
           - end_turn: The hero's turn ends.
       give_an_item:
         - winner_picks_item: The winner of the fight picks one of the loser's items.
-    Source: prophecy/dragon_realm/rules.cardc:251; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
+    Source: prophecy/dragon_realm/rules.cardc:254; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
     if not (
         v.on_board(ctx, board='dragon_realm_board')
@@ -2020,7 +2058,7 @@ def fx_dragon_heart_victory_1(ctx: Context) -> None:
     Then:
     - win_needs_artefacts_of(card=dragon_heart): To win, a character must also take the artefacts of
         every other character who owns the card.
-    Source: prophecy/dragon_realm/rules.cardc:284; 000_3675fda29ad0c57f.txt#5.draci-srdce
+    Source: prophecy/dragon_realm/rules.cardc:287; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
     v.win_needs_artefacts_of(ctx, card='dragon_heart')
 
@@ -2036,7 +2074,7 @@ def fx_realm_death_1(ctx: Context) -> None:
       card that opens the way to it counts as being on it.)
     Then:
     - leave_artefacts: The character's artefacts stay on the field where it lost its last life.
-    Source: prophecy/dragon_realm/rules.cardc:291;
+    Source: prophecy/dragon_realm/rules.cardc:294;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
@@ -2055,7 +2093,7 @@ def fx_realm_death_2(ctx: Context) -> None:
       card that opens the way to it counts as being on it.)
     Then:
     - take_left_cards: Take the cards a character who died left on this field.
-    Source: prophecy/dragon_realm/rules.cardc:292;
+    Source: prophecy/dragon_realm/rules.cardc:295;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
@@ -2074,7 +2112,7 @@ def fx_realm_death_3(ctx: Context) -> None:
       died lie on a field of the board.)
     Then:
     - blocks_final_battle: The final battle cannot begin while this holds.
-    Source: prophecy/dragon_realm/rules.cardc:293;
+    Source: prophecy/dragon_realm/rules.cardc:296;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
     if not (v.left_cards_on(ctx, board='dragon_realm_board')):
@@ -2094,7 +2132,7 @@ def fx_last_artefact_1(ctx: Context) -> None:
     Then:
     - win_needs_owner(place=fire_lake): The game cannot end until some character owns the artefact of
         this sphere, unless every other player concedes.
-    Source: prophecy/dragon_realm/rules.cardc:300; 000_3675fda29ad0c57f.txt#5.posledni-artefakt
+    Source: prophecy/dragon_realm/rules.cardc:303; 000_3675fda29ad0c57f.txt#5.posledni-artefakt
     """
     if not (not v.variant_on(ctx, variant='dragonslayer')):
         return
@@ -2111,7 +2149,7 @@ def fx_realm_final_battle_1(ctx: Context) -> None:
     Then:
     - remove_board(board=dragon_realm_board): The board and every card left on it leave the game;
         characters on it move to the main-board spaces beside its gate.
-    Source: prophecy/dragon_realm/rules.cardc:307; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    Source: prophecy/dragon_realm/rules.cardc:310; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
     v.remove_board(ctx, board='dragon_realm_board')
 
@@ -2127,7 +2165,7 @@ def fx_realm_final_battle_2(ctx: Context) -> None:
     Then:
     - redraw_instead(cards=('legends_of_dragons', 'clairvoyant_dream')): When one of these cards is
         drawn it is ignored and another card is drawn at once (if none is left, the Apocalypse begins).
-    Source: prophecy/dragon_realm/rules.cardc:308; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    Source: prophecy/dragon_realm/rules.cardc:311; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
     if not (v.final_battle(ctx)):
         return
@@ -2481,6 +2519,16 @@ EFFECTS: tuple[EffectDef, ...] = (
         trigger='always',
         trigger_args=(),
         run=fx_realm_instead_of_moving_1,
+        module='prophecy.dragon_realm',
+        variant=None,
+        provisional=(),
+    ),
+    EffectDef(
+        owner='realm_instead_of_moving',
+        index=2,
+        trigger='always',
+        trigger_args=(),
+        run=fx_realm_instead_of_moving_2,
         module='prophecy.dragon_realm',
         variant=None,
         provisional=(),

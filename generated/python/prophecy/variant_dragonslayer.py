@@ -55,7 +55,7 @@ def fx_dragonslayer_1(ctx: Context) -> None:
         at them.
     - place(cards=dragon_queen, to=fire_lake, face=up, per_player=False): Put the cards (all of them, or
         as many as there are players) on a place of the board.
-    Source: prophecy/dragon_realm/rules.cardc:325; 000_3675fda29ad0c57f.txt#7.drakobijecka-varianta
+    Source: prophecy/dragon_realm/rules.cardc:328; 000_3675fda29ad0c57f.txt#7.drakobijecka-varianta
     """
     v.remove_rest(ctx, deck='greater_guardians')
     v.remove_rest(ctx, deck='artefacts')
@@ -73,7 +73,7 @@ def fx_dragonslayer_2(ctx: Context) -> None:
     Then:
     - win_by_defeat(place=fire_lake): The first character to defeat every monster lying at this place
         wins, and the game ends at once.
-    Source: prophecy/dragon_realm/rules.cardc:331; 000_3675fda29ad0c57f.txt#7.drakobijecka-varianta
+    Source: prophecy/dragon_realm/rules.cardc:334; 000_3675fda29ad0c57f.txt#7.drakobijecka-varianta
     """
     v.win_by_defeat(ctx, place='fire_lake')
 

@@ -76,9 +76,25 @@ def _slot(ctx: Context, item: str) -> str:
 
 
 # Option names (of a content's `choose`) that a purposeful player usually takes when they are offered, and how
-# often: going on rather than back, fighting for the goal, learning when it can. Names, not games.
-_PURPOSE = (("final_battle", 0.9), ("forward", 0.85), ("enter", 0.85), ("learn", 0.5), ("train", 0.6),
-            ("attack", 0.35), ("use_it", 0.7))
+# often: going on rather than back, fighting for the goal, learning when it can, now and then using a card it
+# owns. Names, not games.
+_PURPOSE = (("use_card", 0.25), ("final_battle", 0.9), ("forward", 0.85), ("enter", 0.85), ("learn", 0.5),
+            ("train", 0.6), ("attack", 0.35), ("use_it", 0.7))
+
+
+def purposeful(rng: random.Random, ctx: Context, who: str, opts: Sequence[Any]) -> int | None:
+    """The index of a named option that makes progress (see `_PURPOSE`), if one is taken this time. A card
+    used `instead` of moving is taken mostly when the character has lost lives or spent stones (healing,
+    magic), rarely otherwise."""
+    if "instead" in opts:
+        me = ctx.characters.get(who)
+        hurt = me is not None and (me.lives < me.max_lives or any(me.spent.values()))
+        if rng.random() < (0.6 if hurt else 0.05):
+            return opts.index("instead")
+    for want, p in _PURPOSE:
+        if want in opts and rng.random() < p:
+            return opts.index(want)
+    return None
 
 
 class SensibleBot(RandomBot):
@@ -118,10 +134,8 @@ class SensibleBot(RandomBot):
             return opts.index(True) if True in opts else 0
         if point == "trade" and "none" in opts and self.rng.random() < 0.75:  # a gift to a partner now and then
             return opts.index("none")
-        for want, p in _PURPOSE:  # a named option that makes progress, when the choice offers one
-            if want in opts and self.rng.random() < p:
-                return opts.index(want)
-        return self.rng.randrange(len(opts))
+        wanted = purposeful(self.rng, ctx, view.chooser, opts)  # a named option that makes progress
+        return self.rng.randrange(len(opts)) if wanted is None else wanted
 
     def _worth_taking(self, ctx: Context, who: str) -> bool:
         play = ctx.play

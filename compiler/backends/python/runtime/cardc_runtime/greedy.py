@@ -139,12 +139,10 @@ class GreedyBot:
             return self._use_which(ctx, who, opts)
         if name.startswith("spell") and all(isinstance(o, int) for o in opts):
             return self._spells(ctx, who, point, opts)
-        from .engine import _PURPOSE
+        from .engine import purposeful
 
-        for want, p in _PURPOSE:  # a named option that makes progress (as the sensible bot prefers them)
-            if want in opts and self.rng.random() < p:
-                return opts.index(want)
-        return self.rng.randrange(len(opts))
+        wanted = purposeful(self.rng, ctx, who, opts)  # a named option that makes progress (as the sensible bot)
+        return self.rng.randrange(len(opts)) if wanted is None else wanted
 
     # ---- a step: pick up, heal, fight or explore -----------------------------------------------
 

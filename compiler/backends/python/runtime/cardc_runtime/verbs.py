@@ -557,6 +557,7 @@ def spent(ctx: Context, stat: str) -> bool:
 # The verbs over a table of cards (decks, places, resources, standing rules) live in their own module.
 # The verbs that play on the table (fight steps, board, bag, turn) live in their own module; they replace any
 # table-less version above.
+from .ability_verbs import *  # noqa: E402, F403
 from .card_play_verbs import *  # noqa: E402, F403
 from .chance_verbs import *  # noqa: E402, F403
 from .play_verbs import *  # noqa: E402, F403
