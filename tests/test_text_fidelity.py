@@ -79,7 +79,7 @@ def test_glossary_triggers_list_their_entries_and_keep_the_catalogue_doc_for_des
 
 def test_tags_read_in_the_page_language(player: Path) -> None:
     cs = _read(player, "prophecy", "cs", "glossary")
-    assert "| místo pohybu | [Zbrojířství](base.md#e-armoury)" in cs
+    assert "| místo pohybu | [Pohostinnost lidí](base.md#e-hospitality), [Zbrojířství](base.md#e-armoury)" in cs
     assert "| Dračí říše | [Dračí královna](dragon_realm.md#e-dragon_queen), " in cs  # the stand-ins follow her
     assert "instead of movement" not in cs and "| dragon realm |" not in cs
     assert "- **Štítky:** pohyb" in _read(player, "prophecy", "cs", "base")
