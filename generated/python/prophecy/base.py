@@ -909,6 +909,7 @@ ENTITIES: tuple[EntityData, ...] = (
         attrs={
             'advice': False,
             'note': (
+                'the seed lays a card into its guild "by the usual rules", pushing out an older one; '
                 'base-game-facts.md#2.3: five guild decks, the first card of each turned face up at set-up; when '
                 'later cards turn up is not known: in play a space emptied by a purchase turns up the next card (a '
                 'stand-in)'
@@ -917,7 +918,7 @@ ENTITIES: tuple[EntityData, ...] = (
         parent=None,
         variant=None,
         tags=(),
-        source='base-game-facts.md#2.3',
+        source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra',
         copies=None,
     ),
     EntityData(
@@ -1373,7 +1374,7 @@ def fx_guild_spaces_1(ctx: Context) -> None:
         name it as their guild and belong to no deck of their own, shuffled, and its top card is turned
         face up onto the guild's space. With refill, a space a purchase (learn) leaves empty turns up
         the next card of its pile.
-    Source: prophecy/base/rules.cardc:58; base-game-facts.md#2.3
+    Source: prophecy/base/rules.cardc:58; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     v.stock_guilds(ctx, kind='ability', refill=True)
 
