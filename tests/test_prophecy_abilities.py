@@ -8,11 +8,12 @@ from that rule. The effects themselves are provisional stand-ins (the seeds do n
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from cardc.backends.python.runtime.cardc_runtime import Scripted, verbs
 from cardc.backends.python.runtime.cardc_runtime.context import Context
-from cardc.backends.python.runtime.cardc_runtime.engine import play_game
+from cardc.backends.python.runtime.cardc_runtime.engine import SensibleBot, play_game
 from cardc.backends.python.runtime.cardc_runtime.table_verbs import _zone
 from test_rules_support import bundled_project, prophecy_table, rules, stripped
 from test_rules_support import table_marks as _marks
@@ -257,3 +258,62 @@ def test_bots_wave_the_banner_and_meet_the_apocalypse_in_real_games() -> None:
             assert any("Apocalypse" in note for note in game.provisional)
             assert any(e[1] == "deck_empty" for e in game.log) and any(e[1] == "final_battle" for e in game.log)
     assert waved and apocalypse
+
+
+# ---- in real games: abilities instead of moving, and the terrain rule's refusal ---------------------------
+
+
+class _Watch:
+    """The sensible bot, recording every choice it is asked: the point, the options and what the chooser owns."""
+
+    def __init__(self, seed: int) -> None:
+        self.inner = SensibleBot(seed)
+        self.seen: list[tuple[str, tuple[Any, ...], tuple[str, ...]]] = []
+
+    def choose(self, view: Any, options: Any) -> int:
+        self.seen.append((view.point, tuple(options), tuple(view.ctx.characters[view.chooser].cards)))
+        return int(self.inner.choose(view, options))
+
+
+_INSTEAD = {"armoury", "meditation", "miracle_of_healing"}  # the other cards tagged instead_of_movement
+
+
+def _hospitality_in_games(r: Any, seeds: range) -> Counter[str]:
+    """Over real games: how often Human Hospitality was used on the main board and in the realm, and how often a
+    character owning it (and no other card usable instead of moving) chose how to move in the realm, with and
+    without `instead` among its options."""
+    out: Counter[str] = Counter()
+    for seed in seeds:
+        watch = _Watch(seed)
+        game = play_game(r, ["p1", "p2"], seed=seed, keep_log=True, default_bot=watch)
+        out["main board"] += sum(1 for e in game.log if e[1:] == ("use_card", "hospitality"))
+        out["realm"] += sum(1 for e in game.log if e[1:] == ("use_instead", "hospitality"))
+        for point, options, cards in watch.seen:
+            if "realm_movement" in point and "hospitality" in cards and not _INSTEAD & set(cards):
+                out["offered instead" if "instead" in options else "not offered"] += 1
+    return out
+
+
+def test_bots_use_abilities_instead_of_moving_in_real_games() -> None:
+    r = rules("prophecy", REALM)
+    used: Counter[str] = Counter()
+    for seed in range(8):
+        log = play_game(r, ["p1", "p2"], seed=seed, keep_log=True).log
+        for i, e in enumerate(log):
+            if e[1] == "use_instead":
+                used[e[2]] += 1
+                turn = max(j for j in range(i) if log[j][1] == "turn")
+                assert (e[0], "no_chance_card", "chance_cards") in log[turn:i]  # the character is in the realm
+    assert used and set(used) <= {"armoury", "meditation", "miracle_of_healing"}
+
+
+def test_bots_use_hospitality_on_the_main_board_and_the_realm_refuses_it_in_real_games() -> None:
+    seeds = range(12)
+    played = _hospitality_in_games(rules("prophecy", REALM), seeds)
+    assert played["main board"] > 0  # bots own it and use it where it is legal
+    assert played["not offered"] > 0  # its owners chose how to move in the realm ...
+    assert played["realm"] == 0 and played["offered instead"] == 0  # ... and it was never offered there
+    # the same games without the terrain rule: there it is offered and used in the realm
+    bare = stripped("realm_instead_of_moving", _always("realm_instead_of_moving")[1], "prophecy", REALM)
+    unruled = _hospitality_in_games(bare, seeds)
+    assert unruled["realm"] > 0 and unruled["offered instead"] > 0

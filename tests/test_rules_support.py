@@ -42,9 +42,11 @@ def rules(game: str = "karak", expansions: tuple[str, ...] | None = None) -> Any
     return games()[game].ruleset(expansions)
 
 
-def stripped(entity: str, index: int | None = None, game: str = "karak") -> Any:
+def stripped(entity: str, index: int | None = None, game: str = "karak",
+             expansions: tuple[str, ...] | None = None) -> Any:
     """The ruleset generated from the bundled content with the effects of `entity` (or only its effect
-    number `index`) removed from the IR before generation; every other entity's errata of it too."""
+    number `index`) removed from the IR before generation; every other entity's errata of it too.
+    `expansions`: the expansions in play (default: all)."""
     project = bundled_project()
     found = False
     entities = []
@@ -55,7 +57,7 @@ def stripped(entity: str, index: int | None = None, game: str = "karak") -> Any:
             e = dataclasses.replace(e, effects=kept)
         entities.append(e)
     assert found, f"no entity {entity} in {game}"
-    return load_games(dataclasses.replace(project, entities=tuple(entities)))[game].ruleset()
+    return load_games(dataclasses.replace(project, entities=tuple(entities)))[game].ruleset(expansions)
 
 
 def compile_fixture(*names: str) -> Project:
