@@ -227,6 +227,21 @@ def test_the_apocalypse_ends_a_final_battle_without_chance_cards() -> None:
     assert any("Apocalypse" in note for note in ctx.provisional)
 
 
+def test_an_apocalypse_with_rivals_tied_for_the_most_artefacts_has_no_winner() -> None:
+    ctx = prophecy_table(players=3)
+    zones = _zones(ctx)
+    found = [c for name, zone in zones.items() if name != "face_up" for c in zone
+             if ctx.rules.entity(c).is_a("artefact")]
+    for card in found:
+        next(z for n, z in zones.items() if n != "face_up" and card in z).remove(card)
+    for who, cards in zip(("p1", "p2", "p3"), (found[:2], found[2:4], found[4:]), strict=True):
+        ctx.characters[who].cards += cards
+    verbs.check_victory(ctx, count=4)
+    _empty_chance_deck(ctx)
+    verbs.draw_chance(ctx, deck="chance_cards")
+    assert ctx.play is not None and ctx.play.game_over and ctx.play.winners == []  # p1 and p2 tied with 2 each
+
+
 def test_before_the_final_battle_the_chance_deck_is_made_again() -> None:
     ctx = _table()
     _empty_chance_deck(ctx)

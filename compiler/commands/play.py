@@ -236,6 +236,8 @@ class Renderer:
             scores = ", ".join(f"{self.name(h)} {s:g}" for h, s in sorted(game.scores.items(), key=lambda kv: -kv[1]))
             out.append(self.word("scores", scores=scores))
             out.append(self.word("winner", winners=winners))
+        elif not game.winners:  # the game ended without a winner (e.g. a tie that no rule breaks)
+            out.append(self.word("nobody_wins", reason=game.reason.rsplit("; ", 1)[-1]))
         else:
             out.append(self.word("winner_by", winners=winners, reason=game.reason.rsplit("; ", 1)[-1]))
         if game.provisional:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .context import Character, Context
 from .standing import standing, usable_here
-from .table_verbs import _marks, _set, _who_key, use_printed
+from .table_verbs import _marks, _set, _teams, _who_key, use_printed
 
 __all__ = ["can_use_card", "can_use_instead", "instead_of_moving", "no_reshuffle", "use_card", "use_instead",
            "win_by_most", "wound_others"]
@@ -146,13 +146,17 @@ def _wounding_mod(ctx: Context, who: Character, target: Character, card: str) ->
 
 
 def win_by_most(ctx: Context, kind: str) -> None:
-    """The game ends at once: whoever owns the most cards of the kind wins (all of them on a tie)."""
+    """The game ends at once: whoever alone owns the most cards of the kind wins; players tied for the most win
+    together only when they are partners (one team), else nobody wins."""
     play = ctx.play
     if play is None or play.game_over:
         return
     counts = {p: _count(ctx, ctx.characters[p], kind) for p in play.order}
     top = max(counts.values())
-    play.winners = [p for p in play.order if counts[p] == top]
+    leaders = [p for p in play.order if counts[p] == top]
+    teams = _teams(ctx)
+    one_side = len(leaders) == 1 or (bool(teams) and len({teams.get(p) for p in leaders}) == 1)
+    play.winners = leaders if one_side else []
     play.game_over = True
     play.end_reason = f"{ctx.who()}:{ctx.owner or 'procedure'}"
     play.winner_reason = f"most cards of the kind {kind}: " + ", ".join(f"{p} {counts[p]}" for p in play.order)

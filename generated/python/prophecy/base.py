@@ -1623,8 +1623,9 @@ def fx_apocalypse_2(ctx: Context) -> None:
       shuffled back, or none).
     Only if final_battle (final_battle: The final battle is under way.)
     Then:
-    - win_by_most(kind=artefact): The game ends at once - whoever owns the most cards of the kind wins
-        (on a tie, all of them).
+    - win_by_most(kind=artefact): The game ends at once - whoever alone owns the most cards of the kind
+        wins; players tied for the most win together only when they are partners in one team, otherwise
+        nobody wins.
     Source: prophecy/base/rules.cardc:97; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
     if not (v.final_battle(ctx)):
@@ -2016,7 +2017,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         provisional=(
             (
                 "stand-in: what the Apocalypse does is the base game's rule, not in the seeds; in play the game "
-                'ends and whoever owns the most artefacts wins'
+                'ends and whoever alone owns the most artefacts wins (a tie: nobody, unless the tied are partners)'
             ),
         ),
     ),
