@@ -919,6 +919,13 @@ def _land_beside_gate(ctx: Context, who: str, board: str) -> None:
     if gate is not None:
         _marks(ctx)[f"beside:{who}"] = gate
         ctx.log.append((who, "lands_beside", gate))
+        from .ring_verbs import entrance_spaces  # (ring_verbs imports this module)
+
+        spaces = entrance_spaces(ctx, str(gate))
+        if spaces:  # a main board of spaces: the character picks which of them
+            space = str(ctx.ask("land_on", tuple(spaces), chooser=who))
+            _marks(ctx)[f"space:{who}"] = space
+            ctx.log.append((who, "land_on", space))
 
 
 def remove_board(ctx: Context, board: str) -> None:
