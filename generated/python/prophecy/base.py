@@ -1458,7 +1458,7 @@ def fx_ability_and_item_limits_1(ctx: Context) -> None:
           before any slot_limit changes.
       - set_limit(slot=item, value=7): The character may own at most this many things of a sort, before
           any slot_limit changes.
-    Source: prophecy/base/rules.cardc:31; 000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu
+    Source: prophecy/base/rules.cardc:33; 000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu
     """
     if v.variant_on(ctx, variant='longer_game'):
         v.set_limit(ctx, slot='ability', value=9)
@@ -1486,7 +1486,7 @@ def fx_discarding_to_make_room_1(ctx: Context) -> None:
         may still gain a card of it by first discarding one it owns there (its choice); without this
         rule such a card is refused. A discarded card goes where its card_discarded effects say, else
         under its guild's pile, else onto the discarded pile.
-    Source: prophecy/base/rules.cardc:47; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/base/rules.cardc:49; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     v.make_room(ctx, slot='ability')
     v.make_room(ctx, slot='item')
@@ -1504,7 +1504,7 @@ def fx_guild_spaces_1(ctx: Context) -> None:
         name it as their guild and belong to no deck of their own, shuffled, and its top card is turned
         face up onto the guild's space. With refill, a space a purchase (learn) leaves empty turns up
         the next card of its pile.
-    Source: prophecy/base/rules.cardc:58; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/base/rules.cardc:60; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     v.stock_guilds(ctx, kind='ability', refill=True)
 
@@ -1521,7 +1521,7 @@ def fx_character_draft_1(ctx: Context) -> None:
     - draft(cards=profession_cards, deal=2, passes=2): Deal cards of the deck to each player; as often
         as `passes`, every player keeps one card and passes all the others to the next player; at the
         end each player chooses one card held and the rest leave the game.
-    Source: prophecy/base/rules.cardc:65; 000_3675fda29ad0c57f.txt#2.vyber-postav
+    Source: prophecy/base/rules.cardc:67; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
     v.draft(ctx, cards='profession_cards', deal=2, passes=2)
 
@@ -1535,7 +1535,7 @@ def fx_stat_increase_1(ctx: Context) -> None:
     Then:
     - raise_stat(stat=strength, amount=1): Take new stones of the stat, so that its current value and
         its maximum both rise.
-    Source: prophecy/base/rules.cardc:72; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base/rules.cardc:74; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     v.raise_stat(ctx, stat='strength', amount=1)
 
@@ -1549,7 +1549,7 @@ def fx_stat_increase_2(ctx: Context) -> None:
     Then:
     - raise_stat(stat=will, amount=1): Take new stones of the stat, so that its current value and its
         maximum both rise.
-    Source: prophecy/base/rules.cardc:73; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base/rules.cardc:75; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     v.raise_stat(ctx, stat='will', amount=1)
 
@@ -1572,7 +1572,7 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
         rules.
     - deal_to_spheres(deck=lesser_guardians): Deal the deck's cards into the spheres by the usual setup
         rules.
-    Source: prophecy/base/rules.cardc:81; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
+    Source: prophecy/base/rules.cardc:83; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
     """
     v.shuffle(ctx, deck='artefacts')
     v.shuffle(ctx, deck='greater_guardians')
