@@ -78,7 +78,7 @@ def _slot(ctx: Context, item: str) -> str:
 # Option names (of a content's `choose`) that a purposeful player usually takes when they are offered, and how
 # often: going on rather than back, fighting for the goal, learning when it can, now and then using a card it
 # owns. Names, not games.
-_PURPOSE = (("use_card", 0.25), ("final_battle", 0.9), ("forward", 0.85), ("enter", 0.85), ("learn", 0.5),
+_PURPOSE = (("use_card", 0.1), ("final_battle", 0.9), ("forward", 0.85), ("enter", 0.85), ("learn", 0.5),
             ("train", 0.6), ("attack", 0.35), ("use_it", 0.7))
 
 
@@ -94,6 +94,9 @@ def purposeful(rng: random.Random, ctx: Context, who: str, opts: Sequence[Any]) 
     for want, p in _PURPOSE:
         if want in opts and rng.random() < p:
             return opts.index(want)
+    if "use_card" in opts and len(opts) > 1 and rng.random() < 0.9:  # not as the default pick: a card used
+        others = [i for i, o in enumerate(opts) if o != "use_card"]  # every turn would stall the game
+        return others[rng.randrange(len(others))]
     return None
 
 

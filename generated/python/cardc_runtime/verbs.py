@@ -561,5 +561,6 @@ from .ability_verbs import *  # noqa: E402, F403
 from .card_play_verbs import *  # noqa: E402, F403
 from .chance_verbs import *  # noqa: E402, F403
 from .play_verbs import *  # noqa: E402, F403
+from .ring_verbs import *  # noqa: E402, F403
 from .stat_verbs import *  # noqa: E402, F403
 from .table_verbs import *  # noqa: E402, F403

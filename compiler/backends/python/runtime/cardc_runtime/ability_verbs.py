@@ -146,8 +146,8 @@ def _wounding_mod(ctx: Context, who: Character, target: Character, card: str) ->
 
 
 def win_by_most(ctx: Context, kind: str) -> None:
-    """The game ends at once: whoever alone owns the most cards of the kind wins; players tied for the most win
-    together only when they are partners (one team), else nobody wins."""
+    """The game ends at once: whoever owns the most cards of the kind wins; players tied for the most share the
+    win, except rivals of different teams: then nobody wins (else two teams would both win)."""
     play = ctx.play
     if play is None or play.game_over:
         return
@@ -155,8 +155,8 @@ def win_by_most(ctx: Context, kind: str) -> None:
     top = max(counts.values())
     leaders = [p for p in play.order if counts[p] == top]
     teams = _teams(ctx)
-    one_side = len(leaders) == 1 or (bool(teams) and len({teams.get(p) for p in leaders}) == 1)
-    play.winners = leaders if one_side else []
+    rivals = bool(teams) and len({teams.get(p) for p in leaders}) > 1
+    play.winners = [] if rivals else leaders
     play.game_over = True
     play.end_reason = f"{ctx.who()}:{ctx.owner or 'procedure'}"
     play.winner_reason = f"most cards of the kind {kind}: " + ", ".join(f"{p} {counts[p]}" for p in play.order)
