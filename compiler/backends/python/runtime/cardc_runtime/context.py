@@ -136,12 +136,13 @@ class _FirePlan:
     and the rules that act only where a card of their kinds takes part (`scoped`, with `every` the global
     owners in order including those)."""
 
-    __slots__ = ("glob", "local", "every", "scoped", "tile", "own")
+    __slots__ = ("glob", "local", "every", "scoped", "tile", "own", "curse")
 
     def __init__(self, glob: tuple[str, ...], local: frozenset[str], every: tuple[str, ...],
-                 scoped: dict[str, tuple[str, ...]], tile: bool) -> None:
+                 scoped: dict[str, tuple[str, ...]], tile: bool, curse: tuple[str, ...] = ()) -> None:
         self.glob, self.local, self.every, self.scoped, self.tile = glob, local, every, scoped, tile
         self.own: dict[str, tuple[str, ...]] = {}
+        self.curse = curse  # the curse cards among `local` (a cursed character carries them)
 
 
 @dataclass
@@ -377,8 +378,7 @@ class Context:
                 if group and not local.isdisjoint(group):
                     mine += [o for o in group if o in local]
         if actor.cursed:  # the curse is a card the cursed hero carries (its effects switch abilities off)
-            mine += [o for o in rules.memo(("curse cards",), lambda: [e.id for e in rules.of_kind("curse")])
-                     if o in local]
+            mine += plan.curse
         return glob + tuple(mine) if mine else glob
 
     def _new_plan(self, trigger: str) -> _FirePlan | None:
@@ -412,7 +412,10 @@ class Context:
         every = tuple(o for o in self.rules.memo("global owners", tuple) if o in has)  # with the scoped ones
         scoped = {o: tuple(str(k) for k in self.rules.entity(o).attr("applies_to"))
                   for o in every if o not in glob}
-        return _FirePlan(glob, has - frozenset(every), every, scoped, trigger in TILE_TRIGGERS)
+        local = has - frozenset(every)
+        cards = self.rules.memo(("curse cards",), lambda: [e.id for e in self.rules.of_kind("curse")])
+        curse = tuple(o for o in cards if o in local)
+        return _FirePlan(glob, local, every, scoped, trigger in TILE_TRIGGERS, curse)
 
     def fire(self, trigger: str, actor: Character | None = None, side: Side | None = None,
              **event: Any) -> list[EffectDef]:
