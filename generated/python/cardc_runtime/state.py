@@ -95,11 +95,12 @@ class Play:
         if size == len(board):
             return found
         new = list(islice(board, size, None))  # tiles laid since (the board is only added to, in order)
-        stale = []
+        stale = []  # tiles laid before that a new one joins (only their passages change)
         for x, y in new:
-            for dx, dy in DELTA.values():
+            exits = board[x, y].exits
+            for side, (dx, dy) in DELTA.items():
                 q = (x + dx, y + dy)
-                if q in found:
+                if q in found and side in exits and (side + 2) % 4 in board[q].exits:
                     stale.append(q)
         for pos in (*new, *stale):
             x, y = pos
