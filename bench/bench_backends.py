@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 def measure(content: str) -> dict[str, object]:
     """{"front": s, "backends": {name: {"cpu": s, "peak_mib": MiB, "files": n}}, "cards": n} for `content`:
     a folder, or a number of synthetic cards."""
+    from as_built import backend_heap
     from cardc import backends
     from cardc.backends import BuildOptions
     from cardc.frontend import compile_paths
@@ -54,30 +55,32 @@ def measure(content: str) -> dict[str, object]:
         out = Path(tmp) / "out"
         out.mkdir()
         rows: dict[str, dict[str, float]] = {}
-        for name, write in backends.BACKENDS:
-            before = {p for p in out.rglob("*") if p.is_file()}
-            read, sent = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # the child: run the backend, report its errors, exit
-                os.close(read)
-                code = 0
-                try:
-                    options = BuildOptions(only=frozenset({name}), destination=out)
-                    errors = [d.render() for d in write(result.project, out, options) if d.is_error]
-                    os.write(sent, json.dumps(errors[:1]).encode())
-                    code = 1 if errors else 0
-                except BaseException as err:  # noqa: BLE001 - reported by the parent
-                    os.write(sent, json.dumps([f"{type(err).__name__}: {err}"]).encode())
-                    code = 2
-                os._exit(code)
-            os.close(sent)
-            with os.fdopen(read, "rb") as pipe:
-                errors = json.loads(pipe.read() or b"[]")
-            _pid, status, usage = os.wait4(pid, 0)
-            if status != 0:
-                raise SystemExit(f"{name}: {errors[0] if errors else 'failed'}")
-            files = len({p for p in out.rglob("*") if p.is_file()} - before)
-            rows[name] = {"cpu": usage.ru_utime + usage.ru_stime, "peak_mib": usage.ru_maxrss / 1024, "files": files}
+        with backend_heap():  # as `cardc build` runs its backends
+            for name, write in backends.BACKENDS:
+                before = {p for p in out.rglob("*") if p.is_file()}
+                read, sent = os.pipe()
+                pid = os.fork()
+                if pid == 0:  # the child: run the backend, report its errors, exit
+                    os.close(read)
+                    code = 0
+                    try:
+                        options = BuildOptions(only=frozenset({name}), destination=out)
+                        errors = [d.render() for d in write(result.project, out, options) if d.is_error]
+                        os.write(sent, json.dumps(errors[:1]).encode())
+                        code = 1 if errors else 0
+                    except BaseException as err:  # noqa: BLE001 - reported by the parent
+                        os.write(sent, json.dumps([f"{type(err).__name__}: {err}"]).encode())
+                        code = 2
+                    os._exit(code)
+                os.close(sent)
+                with os.fdopen(read, "rb") as pipe:
+                    errors = json.loads(pipe.read() or b"[]")
+                _pid, status, usage = os.wait4(pid, 0)
+                if status != 0:
+                    raise SystemExit(f"{name}: {errors[0] if errors else 'failed'}")
+                files = len({p for p in out.rglob("*") if p.is_file()} - before)
+                rows[name] = {"cpu": usage.ru_utime + usage.ru_stime, "peak_mib": usage.ru_maxrss / 1024,
+                              "files": files}
         cards = len(result.project.entities) if hasattr(result.project, "entities") else 0
     return {"front": front, "backends": rows, "cards": cards,
             "front_peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}

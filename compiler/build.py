@@ -21,6 +21,7 @@ import ctypes
 import ctypes.util
 import dataclasses
 import errno
+import gc
 import json
 import os
 import shutil
@@ -161,7 +162,8 @@ def build(project: Project, out: Path, options: BuildOptions, protected: Iterabl
             if is_ours(target) or not (target / CACHE_DIR).exists():  # a `.cardc-cache` of the user's: no cache
                 cache = BuildCache.open(target, tmp, project.root)
                 options = dataclasses.replace(options, cache=cache)
-            diagnostics, manifest = _run_backends(project, target, tmp, options, old, progress)
+            with frozen_heap():
+                diagnostics, manifest = _run_backends(project, target, tmp, options, old, progress)
             if any(d.is_error for d in diagnostics):
                 raise BuildFailed("a backend reported errors", diagnostics)
             _carry_user_files(target, tmp, old, manifest, out)
@@ -175,6 +177,21 @@ def build(project: Project, out: Path, options: BuildOptions, protected: Iterabl
             shutil.rmtree(tmp, ignore_errors=True)
             raise
     return diagnostics
+
+
+@contextlib.contextmanager
+def frozen_heap() -> Iterator[None]:
+    """Move every object alive now (the IR and the front end's caches) out of the cyclic collector's sight.
+
+    The backends allocate many short-lived objects; each full collection would otherwise walk the whole IR
+    again, so a backend's cost per card grew with the project (0.45 -> 0.69 ms per card for `ir` from 1,000
+    to 10,000 cards). The IR is acyclic and lives until the build ends, so freezing it loses nothing; forked
+    backends also stop touching its pages (copy-on-write). Unfrozen afterwards, for `cardc watch`."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def read_marker(out: Path) -> dict[str, list[str]]:
