@@ -14,8 +14,10 @@ import io
 import struct
 import zlib
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from cardc import syntax as s
 from cardc.model import Entity
@@ -171,6 +173,18 @@ def _scaled(data: bytes, w_mm: float, h_mm: float, size: tuple[int, int]) -> Ima
         return None
 
 
+_inflate: Callable[[bytes], bytes]
+try:
+    from isal import isal_zlib
+
+    _inflate = isal_zlib.decompress  # ISA-L: about twice as fast as zlib on these PNGs
+    # its stubs call `error` an instance; it is the exception class
+    _INFLATE_ERRORS: tuple[type[BaseException], ...] = (cast(type[BaseException], isal_zlib.error), zlib.error)
+except ImportError:  # pragma: no cover - isal is a dependency; zlib works without it
+    _inflate = zlib.decompress
+    _INFLATE_ERRORS = (zlib.error,)
+
+
 def _unfiltered_rgb(data: bytes) -> tuple[Image.Image, float] | None:
     """A PNG as the print backend writes it (8-bit RGB, not interlaced, no row filters, one pHYs in metres) and its
     dpi, decoded with one inflate into a buffer of the final size; None for any other PNG (Pillow reads those).
@@ -197,8 +211,8 @@ def _unfiltered_rgb(data: bytes) -> tuple[Image.Image, float] | None:
         return None
     stride = 3 * w + 1
     try:
-        rows = zlib.decompress(b"".join(idat), 15, stride * h)
-    except zlib.error:
+        rows = _inflate(b"".join(idat))
+    except _INFLATE_ERRORS:
         return None
     if len(rows) != stride * h or rows[::stride].count(0) != h:  # a row with a filter: let Pillow undo it
         return None

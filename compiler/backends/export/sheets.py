@@ -46,31 +46,40 @@ def chunks(items: list, size: int = CARDS_PER_SHEET) -> list[list]:  # type: ign
 class SheetCanvas:
     """A sheet's pixels kept as the rows of an unfiltered PNG (a 0 filter byte, then the row's RGB pixels), so the
     finished sheet is deflated as it is: no composed image copied out of Pillow row by row and joined again.
-    Cells are counted left to right, top to bottom from 0; cells nothing is pasted into stay `blank`."""
+    Cells are counted left to right, top to bottom from 0; cells nothing is pasted into are `blank`."""
 
     def __init__(self, cols: int, rows: int, cell: tuple[int, int], blank: tuple[int, int, int] = (128, 128, 128)):
         self.cols, self.rows = cols, rows
         self.cell = cell
+        self.blank = blank
         self.width, self.height = cols * cell[0], rows * cell[1]
         self.stride = 3 * self.width + 1
-        self.rows_data = bytearray(b"\x00" + bytes(blank) * self.width) * self.height
+        self.rows_data = bytearray(self.stride * self.height)  # zeros: every filter byte is 0 already
+        self.empty = set(range(cols * rows))
 
     def paste(self, index: int, image: Image.Image) -> None:
         """`image` (the cell's size) into cell `index`."""
-        w, h = self.cell
         if image.size != self.cell:
             raise ValueError(f"a {image.size} image in a {self.cell} cell")
-        pixels = memoryview(image.tobytes() if image.mode == "RGB" else image.convert("RGB").tobytes())
-        out = memoryview(self.rows_data)
+        self._put(index, image.tobytes() if image.mode == "RGB" else image.convert("RGB").tobytes())
+
+    def _put(self, index: int, pixels: bytes) -> None:
+        w, h = self.cell
+        src, out = memoryview(pixels), memoryview(self.rows_data)
         row = 3 * w
         at = (index // self.cols) * h * self.stride + 1 + 3 * (index % self.cols) * w
         for y in range(0, h * row, row):
-            out[at:at + row] = pixels[y:y + row]
+            out[at:at + row] = src[y:y + row]
             at += self.stride
+        self.empty.discard(index)
 
     def png(self, dpi: int = 96) -> bytes:
         from cardc.backends.print.png import _png  # the print backend's writer of ready PNG rows
 
+        if self.empty:
+            blank = bytes(self.blank) * (self.cell[0] * self.cell[1])
+            for index in sorted(self.empty):
+                self._put(index, blank)
         return _png(self.width, self.height, dpi, self.rows_data)
 
 

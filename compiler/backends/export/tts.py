@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from cardc import syntax as s
 from cardc.backends import BuildOptions
@@ -137,12 +138,9 @@ def _guid(*parts: object) -> str:
     return hashlib.sha1("/".join(str(p) for p in parts).encode("utf-8")).hexdigest()[:6]
 
 
-def _url(settings: TtsSettings, rel: str) -> str:
-    """A URL TTS can load: under `base_url` if set, else the file's absolute file:/// URL in the final folder."""
-    if settings.base_url:
-        return f"{settings.base_url.rstrip('/')}/{rel}"
-    folder = (settings.destination or Path.cwd()).resolve() / "export" / "tts"
-    return (folder / rel).as_uri()
+def _folder_uri(settings: TtsSettings) -> str:
+    """`file:///.../export/tts` in the folder the build's output ends up in."""
+    return ((settings.destination or Path.cwd()).resolve() / "export" / "tts").as_uri()
 
 
 class TtsExport:
@@ -156,6 +154,7 @@ class TtsExport:
         self.settings = settings
         self.rules = rules
         self.printed = fc.PrintedFaces()  # print's PNGs, decoded and scaled once per distinct image
+        self._folder = "" if settings.base_url else _folder_uri(settings)  # resolved once, not for every card
         self.loc = Localizer(export_languages(self.game), self.game.fallback)
         self.stem = f"{game}-{lang}"
         self.decks = plan_decks(project, game)
@@ -232,10 +231,16 @@ class TtsExport:
 
     # ---- objects -----------------------------------------------------------
 
+    def url(self, rel: str) -> str:
+        """A URL TTS can load: under `base_url` if set, else the file's absolute file:/// URL in the final folder."""
+        if self.settings.base_url:
+            return f"{self.settings.base_url.rstrip('/')}/{rel}"
+        return f"{self._folder}/{quote(rel)}"
+
     def custom_deck(self, sheet: Sheet, round_cut: bool) -> dict[str, Any]:
         return {
-            "FaceURL": _url(self.settings, sheet.face_file),
-            "BackURL": _url(self.settings, sheet.back_file),
+            "FaceURL": self.url(sheet.face_file),
+            "BackURL": self.url(sheet.back_file),
             "NumWidth": sheet.cols,
             "NumHeight": sheet.rows,
             "BackIsHidden": False,  # the sheet's last cell is the hidden face
@@ -277,7 +282,7 @@ class TtsExport:
             "Nickname": self.name(e),
             "Description": self.description(e),
             "GMNotes": e.key,
-            "CustomImage": {"ImageURL": _url(self.settings, face), "ImageSecondaryURL": _url(self.settings, back),
+            "CustomImage": {"ImageURL": self.url(face), "ImageSecondaryURL": self.url(back),
                             "ImageScalar": 1.0, "WidthScale": 0.0,
                             "CustomTile": {"Type": deck.tile_type, "Thickness": 0.1, "Stackable": True,
                                            "Stretch": True}},
