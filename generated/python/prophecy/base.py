@@ -1512,17 +1512,24 @@ def fx_guild_spaces_1(ctx: Context) -> None:
 def fx_character_draft_1(ctx: Context) -> None:
     """Choosing characters (rule `character_draft`), effect 1: on setup.
 
-    Rule: During setup: deal each player 2 cards from Profession cards; 2 times, everyone keeps one card
-      and passes the rest to the next player; at the end each player keeps one card and the rest leave
-      the game.
+    Rule: During setup: if the number of players is 6 and the variant Team game is in play, add 1 copy
+      of every card of Profession cards to it and deal each player 2 cards from Profession cards; 2
+      times, everyone keeps one card and passes the rest to the next player; at the end each player
+      keeps one card and the rest leave the game.
 
     When: While the game is set up.
     Then:
+    - if (players(range=6..6) and variant_on(variant=team_game)):
+      - add_copies(deck=profession_cards, count=1): Every card of the deck goes into it this many more
+          times - the cards of another copy of the game, when more players play than one copy has cards
+          for.
     - draft(cards=profession_cards, deal=2, passes=2): Deal cards of the deck to each player; as often
         as `passes`, every player keeps one card and passes all the others to the next player; at the
         end each player chooses one card held and the rest leave the game.
     Source: prophecy/base/rules.cardc:67; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
+    if v.players(ctx, range=(6, 6)) and v.variant_on(ctx, variant='team_game'):
+        v.add_copies(ctx, deck='profession_cards', count=1)
     v.draft(ctx, cards='profession_cards', deal=2, passes=2)
 
 
@@ -1535,7 +1542,7 @@ def fx_stat_increase_1(ctx: Context) -> None:
     Then:
     - raise_stat(stat=strength, amount=1): Take new stones of the stat, so that its current value and
         its maximum both rise.
-    Source: prophecy/base/rules.cardc:74; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base/rules.cardc:79; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     v.raise_stat(ctx, stat='strength', amount=1)
 
@@ -1549,7 +1556,7 @@ def fx_stat_increase_2(ctx: Context) -> None:
     Then:
     - raise_stat(stat=will, amount=1): Take new stones of the stat, so that its current value and its
         maximum both rise.
-    Source: prophecy/base/rules.cardc:75; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base/rules.cardc:80; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     v.raise_stat(ctx, stat='will', amount=1)
 
@@ -1572,7 +1579,7 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
         rules.
     - deal_to_spheres(deck=lesser_guardians): Deal the deck's cards into the spheres by the usual setup
         rules.
-    Source: prophecy/base/rules.cardc:83; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
+    Source: prophecy/base/rules.cardc:88; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
     """
     v.shuffle(ctx, deck='artefacts')
     v.shuffle(ctx, deck='greater_guardians')
@@ -1865,7 +1872,12 @@ EFFECTS: tuple[EffectDef, ...] = (
         run=fx_character_draft_1,
         module='prophecy',
         variant=None,
-        provisional=(),
+        provisional=(
+            (
+                "stand-in: six play the team game with two boxes of the game (the seed); in play the second box's "
+                'profession cards join the deck, so a profession may be dealt twice'
+            ),
+        ),
     ),
     EffectDef(
         owner='stat_increase',

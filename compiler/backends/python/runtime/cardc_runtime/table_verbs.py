@@ -555,6 +555,13 @@ def to_bottom(ctx: Context, deck: str) -> None:
     ctx.record("to_bottom", card, deck)
 
 
+def add_copies(ctx: Context, deck: str, count: int = 1) -> None:
+    """Every card of the deck goes into it `count` more times (the cards of another copy of the game)."""
+    pile = _zone(ctx, deck)
+    pile.extend(list(pile) * count)
+    ctx.record("add_copies", deck, count)
+
+
 def remove_rest(ctx: Context, deck: str) -> None:
     _zone(ctx, "removed").extend(_zone(ctx, deck))
     _zone(ctx, deck).clear()
