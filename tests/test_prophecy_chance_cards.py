@@ -152,7 +152,9 @@ def test_a_slayer_ability_is_bought_from_its_guild_with_experience() -> None:
     top = _zones(ctx)[SLAYERS][-1]
     guild = str(ctx.rules.entity(top).attr("guild"))
     p1 = ctx.characters["p1"]
-    assert not verbs.can_learn(ctx, pay_with="experience")  # nothing lies on a guild's space yet
+    for space in ctx.rules.of_kind("guild"):  # the base abilities turned up at set-up leave the spaces
+        _zones(ctx)[space.id] = []
+    assert not verbs.can_learn(ctx, pay_with="experience")  # nothing lies on a guild's space now
     _on_top(ctx, "chance_cards", "legends_of_dragons")
     _draw(ctx)
     p1.stats["experience"] = 2
@@ -169,7 +171,7 @@ def test_a_pushed_out_slayer_ability_goes_under_the_slayer_deck() -> None:
         ctx = _table(r)
         slayer = next(c for c in _zones(ctx)[SLAYERS] if ctx.rules.entity(c).attr("guild") == "gilda")
         _zones(ctx)[SLAYERS].remove(slayer)
-        _zones(ctx).setdefault("gilda", []).append(slayer)
+        _zones(ctx)["gilda"] = [slayer]  # (Disguises, turned up there at set-up, is laid there again below)
         _marks(ctx)["revealed"] = "disguises"  # a newer card of the same guild is laid there
         verbs.put_in_guild(ctx)
         assert _zones(ctx)["gilda"] == ["disguises"]

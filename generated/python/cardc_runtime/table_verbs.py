@@ -171,10 +171,28 @@ def _slot_of(ctx: Context, card: str, slots: dict[str, int]) -> str | None:
     return next((s for s in slots if entity.is_a(s) or entity.attr("counts_as") == s), None)
 
 
-def _give_card(ctx: Context, who: Character, card: str) -> bool:
+def _room_slots(ctx: Context, who: Character) -> set[str]:
+    """The limited slots in which a `make_room` lets the character discard a card for a new one: read from the
+    effects of `slot_full`, fired only when a slot is full (so a game that never fills one does not rest on
+    them)."""
+    saved, saved_prevented = ctx.setup, ctx.prevented
+    ctx.setup = {}
+    try:
+        ctx.fire("slot_full", who)
+        got = dict(ctx.setup)
+    finally:
+        ctx.setup, ctx.prevented = saved, saved_prevented
+    return {k.split(":", 1)[1] for k, v in got.items() if k.startswith("make_room:") and v}
+
+
+def _give_card(ctx: Context, who: Character, card: str, *, paid: bool = False) -> bool:
     """The card joins the character's cards, unless a standing rule forbids owning another copy or the
-    character already owns as many cards of the card's limited slot as its limit allows."""
+    character already owns as many cards of the card's limited slot as its limit allows; with a full slot
+    that a standing `make_room` opens, the character first discards a card of that slot of its choice (or,
+    unless it `paid` for the new card already, gives up the new one instead)."""
     refused = _refusal(ctx, who, card)
+    if refused.startswith("limit:") and _make_room(ctx, who, card, refused.split(":", 1)[1], paid=paid):
+        refused = _refusal(ctx, who, card)
     if refused:
         ctx.record("refused", card, refused)
         return False
@@ -193,6 +211,53 @@ def _refusal(ctx: Context, who: Character, card: str) -> str:
     if slot is not None and sum(1 for c in who.cards if _slot_of(ctx, c, slots) == slot) >= slots[slot]:
         return f"limit:{slot}"
     return ""
+
+
+def _make_room(ctx: Context, who: Character, card: str, slot: str, *, paid: bool) -> bool:
+    """The character discards one of its cards of the full slot to take the new card (its choice, the new
+    card among the options when it has not paid for it yet); False when the slot stays closed or the
+    character keeps what it has."""
+    if slot not in _room_slots(ctx, who):
+        return False
+    slots = _limits(ctx, who)
+    owned = tuple(dict.fromkeys(c for c in who.cards if _slot_of(ctx, c, slots) == slot))
+    options = owned if paid else (*owned, card)
+    if not owned:
+        return False
+    old = str(ctx.ask("discard", options))
+    if old == card and not paid:
+        return False
+    _discard(ctx, who, old)
+    return True
+
+
+def _placed_copies(ctx: Context, card: str) -> int:
+    return sum(z.count(card) for n, z in _zones(ctx).items() if n not in MARKERS)
+
+
+def _discard(ctx: Context, who: Character, card: str) -> None:
+    """The character discards one of its cards: the card's `card_discarded` effects (and the rules that apply
+    to its kind) say where it goes; if none moved it, it goes face down under its guild's pile
+    (`<guild>:deck`) when it has a guild, else onto the `discarded` pile."""
+    before = _placed_copies(ctx, card)
+    saved = ctx.actor
+    ctx.actor = who
+    try:
+        with _taking_part(ctx, card):
+            ctx.fire("card_discarded", who)
+    finally:
+        ctx.actor = saved
+    if card in who.cards:
+        who.cards.remove(card)
+    if _placed_copies(ctx, card) == before:
+        entity = ctx.rules.get(card)
+        guild = entity.attr("guild") if entity is not None else None
+        pile = f"{guild}:deck" if isinstance(guild, str) else "discarded"
+        _zone(ctx, pile).insert(0, card)
+    face_up = _zones(ctx).get("face_up", [])
+    if card in face_up and not any(card in z for n, z in _zones(ctx).items() if n not in MARKERS and n != "removed"):
+        face_up.remove(card)
+    ctx.record("discard", card)
 
 
 def _own(ctx: Context, who: Character, card: str) -> None:
@@ -298,6 +363,10 @@ def damage_mod(ctx: Context, amount: int) -> None:
 
 def ignore_chance_cards(ctx: Context) -> None:
     _set(ctx, f"ignore_chance:{_who_key(ctx)}")
+
+
+def make_room(ctx: Context, slot: str) -> None:
+    ctx.setup[f"make_room:{slot}"] = 1
 
 
 def max_owned(ctx: Context, amount: int) -> None:

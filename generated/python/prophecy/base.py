@@ -48,7 +48,22 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('ability', 'card'),
         module='base',
         name={'cs': 'Časová smyčka', 'en': 'Time Loop'},
-        attrs={'cost': None, 'guild': None},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    "stand-in for play: price not in the seed; paid in experience, as a guild's member does "
+                    '(guild memberships are not known)'
+                ),
+            ),
+            'guild': Provisional(
+                'guild_2',
+                (
+                    'stand-in for play: the seed does not say which guild sells it; the named abilities are spread '
+                    'over the five guilds'
+                ),
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -61,7 +76,22 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('ability', 'card'),
         module='base',
         name={'cs': 'Cvičení', 'en': 'Training'},
-        attrs={'cost': None, 'guild': None},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    "stand-in for play: price not in the seed; paid in experience, as a guild's member does "
+                    '(guild memberships are not known)'
+                ),
+            ),
+            'guild': Provisional(
+                'guild_3',
+                (
+                    'stand-in for play: the seed does not say which guild sells it; the named abilities are spread '
+                    'over the five guilds'
+                ),
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -74,7 +104,22 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('ability', 'card'),
         module='base',
         name={'cs': 'Plížení', 'en': 'Sneaking'},
-        attrs={'cost': None, 'guild': None},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    "stand-in for play: price not in the seed; paid in experience, as a guild's member does "
+                    '(guild memberships are not known)'
+                ),
+            ),
+            'guild': Provisional(
+                'guild_4',
+                (
+                    'stand-in for play: the seed does not say which guild sells it; the named abilities are spread '
+                    'over the five guilds'
+                ),
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -100,7 +145,22 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('ability', 'card'),
         module='base',
         name={'cs': 'Planoucí zbraň', 'en': 'Flaming Weapon'},
-        attrs={'cost': None, 'guild': None},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    "stand-in for play: price not in the seed; paid in experience, as a guild's member does "
+                    '(guild memberships are not known)'
+                ),
+            ),
+            'guild': Provisional(
+                'guild_5',
+                (
+                    'stand-in for play: the seed does not say which guild sells it; the named abilities are spread '
+                    'over the five guilds'
+                ),
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -113,7 +173,16 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('ability', 'card'),
         module='base',
         name={'cs': 'Převleky', 'en': 'Disguises'},
-        attrs={'cost': None, 'guild': 'gilda'},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    "stand-in for play: price not in the seed; paid in experience, as a guild's member does "
+                    '(guild memberships are not known)'
+                ),
+            ),
+            'guild': 'gilda',
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -810,6 +879,49 @@ ENTITIES: tuple[EntityData, ...] = (
         copies=None,
     ),
     EntityData(
+        id='discarding_to_make_room',
+        kind='rule',
+        kinds=('rule',),
+        module='base',
+        name={'cs': 'Odhození karty', 'en': 'Discarding a card'},
+        attrs={
+            'advice': False,
+            'note': (
+                'the seed speaks of a player discarding an ability "for any reason" and sends a discarded '
+                'dragon-slayer ability under its own deck, a dragon ability or item out of the game; when a card '
+                "may be discarded is the base game's rule, not in the seeds: in play a character at its limit "
+                'chooses one of its cards of that kind to discard when it gains a new one (a discarded guild '
+                "ability goes under its guild's pile)"
+            ),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra',
+        copies=None,
+    ),
+    EntityData(
+        id='guild_spaces',
+        kind='rule',
+        kinds=('rule',),
+        module='base',
+        name={'cs': 'Cechy', 'en': 'Guilds'},
+        attrs={
+            'advice': False,
+            'note': (
+                'the seed lays a card into its guild "by the usual rules", pushing out an older one; '
+                'base-game-facts.md#2.3: five guild decks, the first card of each turned face up at set-up; when '
+                'later cards turn up is not known: in play a space emptied by a purchase turns up the next card (a '
+                'stand-in)'
+            ),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra',
+        copies=None,
+    ),
+    EntityData(
         id='character_draft',
         kind='rule',
         kinds=('rule',),
@@ -1226,6 +1338,47 @@ def fx_ability_and_item_limits_1(ctx: Context) -> None:
         v.set_limit(ctx, slot='item', value=7)
 
 
+def fx_discarding_to_make_room_1(ctx: Context) -> None:
+    """Discarding a card (rule `discarding_to_make_room`), effect 1: on slot_full.
+
+    Rule: When you would gain a card beyond your limit: with a full ability slot a character may discard
+      one of them to gain another and with a full item slot a character may discard one of them to gain
+      another.
+
+    When: When a character is about to gain a card of a limited slot (set_limit) that it already holds
+      as many cards of as it may - where the rules that let it make room (make_room) are read.
+    Then:
+    - make_room(slot=ability): In an effect of slot_full - a character whose limit of this slot is
+        reached may still gain a card of it by first discarding one it owns there (its choice); without
+        this rule such a card is refused. A discarded card goes where its card_discarded effects say,
+        else under its guild's pile, else onto the discarded pile.
+    - make_room(slot=item): In an effect of slot_full - a character whose limit of this slot is reached
+        may still gain a card of it by first discarding one it owns there (its choice); without this
+        rule such a card is refused. A discarded card goes where its card_discarded effects say, else
+        under its guild's pile, else onto the discarded pile.
+    Source: prophecy/base/rules.cardc:47; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    """
+    v.make_room(ctx, slot='ability')
+    v.make_room(ctx, slot='item')
+
+
+def fx_guild_spaces_1(ctx: Context) -> None:
+    """Guilds (rule `guild_spaces`), effect 1: on setup.
+
+    Rule: During setup: each guild shuffles its cards (ability) into a pile and turns the top one face
+      up on its space.
+
+    When: While the game is set up.
+    Then:
+    - stock_guilds(kind=ability, refill=True): Every guild's pile is made of the cards of the kind that
+        name it as their guild and belong to no deck of their own, shuffled, and its top card is turned
+        face up onto the guild's space. With refill, a space a purchase (learn) leaves empty turns up
+        the next card of its pile.
+    Source: prophecy/base/rules.cardc:58; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    """
+    v.stock_guilds(ctx, kind='ability', refill=True)
+
+
 def fx_character_draft_1(ctx: Context) -> None:
     """Choosing characters (rule `character_draft`), effect 1: on setup.
 
@@ -1238,7 +1391,7 @@ def fx_character_draft_1(ctx: Context) -> None:
     - draft(cards=profession_cards, deal=2, passes=2): Deal cards of the deck to each player; as often
         as `passes`, every player keeps one card and passes all the others to the next player; at the
         end each player chooses one card held and the rest leave the game.
-    Source: prophecy/base/rules.cardc:46; 000_3675fda29ad0c57f.txt#2.vyber-postav
+    Source: prophecy/base/rules.cardc:65; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
     v.draft(ctx, cards='profession_cards', deal=2, passes=2)
 
@@ -1252,7 +1405,7 @@ def fx_stat_increase_1(ctx: Context) -> None:
     Then:
     - raise_stat(stat=strength, amount=1): Take new stones of the stat, so that its current value and
         its maximum both rise.
-    Source: prophecy/base/rules.cardc:53; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base/rules.cardc:72; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     v.raise_stat(ctx, stat='strength', amount=1)
 
@@ -1266,7 +1419,7 @@ def fx_stat_increase_2(ctx: Context) -> None:
     Then:
     - raise_stat(stat=will, amount=1): Take new stones of the stat, so that its current value and its
         maximum both rise.
-    Source: prophecy/base/rules.cardc:54; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base/rules.cardc:73; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     v.raise_stat(ctx, stat='will', amount=1)
 
@@ -1289,7 +1442,7 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
         rules.
     - deal_to_spheres(deck=lesser_guardians): Deal the deck's cards into the spheres by the usual setup
         rules.
-    Source: prophecy/base/rules.cardc:62; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
+    Source: prophecy/base/rules.cardc:81; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
     """
     v.shuffle(ctx, deck='artefacts')
     v.shuffle(ctx, deck='greater_guardians')
@@ -1523,6 +1676,36 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='prophecy',
         variant=None,
         provisional=(),
+    ),
+    EffectDef(
+        owner='discarding_to_make_room',
+        index=1,
+        trigger='slot_full',
+        trigger_args=(),
+        run=fx_discarding_to_make_room_1,
+        module='prophecy',
+        variant=None,
+        provisional=(
+            (
+                "stand-in: when a card may be discarded is the base game's rule; in play one is discarded to make "
+                'room for a new one at the limit'
+            ),
+        ),
+    ),
+    EffectDef(
+        owner='guild_spaces',
+        index=1,
+        trigger='setup',
+        trigger_args=(),
+        run=fx_guild_spaces_1,
+        module='prophecy',
+        variant=None,
+        provisional=(
+            (
+                "stand-in: when a guild turns up a new card is the base game's rule, not in the seeds; in play a "
+                'space emptied by a purchase turns up the next card'
+            ),
+        ),
     ),
     EffectDef(
         owner='character_draft',

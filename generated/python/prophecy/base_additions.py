@@ -170,8 +170,20 @@ ENTITIES: tuple[EntityData, ...] = (
         module='base_additions',
         name={'cs': 'Časová smyčka', 'en': 'Time Loop'},
         attrs={
-            'cost': None,
-            'guild': None,
+            'cost': Provisional(
+                3,
+                (
+                    "stand-in for play: price not in the seed; paid in experience, as a guild's member does "
+                    '(guild memberships are not known)'
+                ),
+            ),
+            'guild': Provisional(
+                'guild_2',
+                (
+                    'stand-in for play: the seed does not say which guild sells it; the named abilities are spread '
+                    'over the five guilds'
+                ),
+            ),
             'note': "the rest of the card's effect is not in the seed",
             'revision': {
                 'cs': 'Nelze ji použít ve dvou kolech po sobě.',
@@ -191,8 +203,20 @@ ENTITIES: tuple[EntityData, ...] = (
         module='base_additions',
         name={'cs': 'Cvičení', 'en': 'Training'},
         attrs={
-            'cost': None,
-            'guild': None,
+            'cost': Provisional(
+                3,
+                (
+                    "stand-in for play: new price not in the seed; paid in experience, as a guild's member does "
+                    '(guild memberships are not known)'
+                ),
+            ),
+            'guild': Provisional(
+                'guild_3',
+                (
+                    'stand-in for play: the seed does not say which guild sells it; the named abilities are spread '
+                    'over the five guilds'
+                ),
+            ),
             'revision': {
                 'cs': 'Posíleno: nižší cena nebo silnější účinek.',
                 'en': 'Strengthened: a lower price or a stronger effect.',
@@ -211,8 +235,20 @@ ENTITIES: tuple[EntityData, ...] = (
         module='base_additions',
         name={'cs': 'Plížení', 'en': 'Sneaking'},
         attrs={
-            'cost': None,
-            'guild': None,
+            'cost': Provisional(
+                3,
+                (
+                    "stand-in for play: new price not in the seed; paid in experience, as a guild's member does "
+                    '(guild memberships are not known)'
+                ),
+            ),
+            'guild': Provisional(
+                'guild_4',
+                (
+                    'stand-in for play: the seed does not say which guild sells it; the named abilities are spread '
+                    'over the five guilds'
+                ),
+            ),
             'revision': {
                 'cs': 'Posíleno: nižší cena nebo silnější účinek.',
                 'en': 'Strengthened: a lower price or a stronger effect.',
@@ -251,8 +287,20 @@ ENTITIES: tuple[EntityData, ...] = (
         module='base_additions',
         name={'cs': 'Planoucí zbraň', 'en': 'Flaming Weapon'},
         attrs={
-            'cost': None,
-            'guild': None,
+            'cost': Provisional(
+                3,
+                (
+                    "stand-in for play: new price not in the seed; paid in experience, as a guild's member does "
+                    '(guild memberships are not known)'
+                ),
+            ),
+            'guild': Provisional(
+                'guild_5',
+                (
+                    'stand-in for play: the seed does not say which guild sells it; the named abilities are spread '
+                    'over the five guilds'
+                ),
+            ),
             'revision': {
                 'cs': 'Posíleno: nižší cena nebo silnější účinek.',
                 'en': 'Strengthened: a lower price or a stronger effect.',
@@ -271,7 +319,13 @@ ENTITIES: tuple[EntityData, ...] = (
         module='base_additions',
         name={'cs': 'Převleky', 'en': 'Disguises'},
         attrs={
-            'cost': None,
+            'cost': Provisional(
+                3,
+                (
+                    "stand-in for play: new price not in the seed; paid in experience, as a guild's member does "
+                    '(guild memberships are not known)'
+                ),
+            ),
             'guild': 'gilda',
             'revision': {
                 'cs': 'Výrazně posíleno, také proto, že Gilda platila za nejslabší cech.',

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from .context import Character, Context
 from .standing import standing
-from .table_verbs import _give_card, _limits, _marks, _slot_of, _taking_part, _zone, _zones
+from .table_verbs import _give_card, _limits, _marks, _room_slots, _slot_of, _taking_part, _zone, _zones
 
-__all__ = ["award_by_comparison", "can_learn", "draw_chance", "everyone_gains", "learn", "reveal_sphere"]
+__all__ = ["award_by_comparison", "can_learn", "draw_chance", "everyone_gains", "learn", "reveal_sphere",
+           "stock_guilds"]
 
 
 def _actor(ctx: Context) -> Character:
@@ -163,10 +164,42 @@ def _offers(ctx: Context, who: Character, pay_with: str) -> list[str]:
         if limit is not None and who.cards.count(card) >= int(limit):
             continue
         slot = _slot_of(ctx, card, slots)
-        if slot is not None and sum(1 for c in who.cards if _slot_of(ctx, c, slots) == slot) >= slots[slot]:
+        if slot is not None and sum(1 for c in who.cards if _slot_of(ctx, c, slots) == slot) >= slots[slot] \
+                and slot not in _room_slots(ctx, who):
             continue
         out.append(card)
     return out
+
+
+def stock_guilds(ctx: Context, kind: str, refill: bool = False) -> None:
+    """Every guild's pile (`<guild>:deck`) is made of the cards of the kind that name it as their `guild` and
+    belong to no deck of their own, shuffled, and its top card is turned face up onto the guild's space.
+    With `refill`, a space that a purchase leaves empty turns up the next card of its pile."""
+    for guild in ctx.rules.of_kind("guild"):
+        pile = _zone(ctx, f"{guild.id}:deck")
+        for e in ctx.rules.of_kind(kind):
+            if e.attr("guild") == guild.id and e.attr("deck") is None:
+                note = e.provisional("guild")
+                if note:
+                    ctx.provisional.add(f"{e.id}.guild: {note}")
+                pile.extend([e.id] * max(1, int(e.copies or 1)))
+        pile[:] = ctx.inputs.shuffle(list(pile)) if hasattr(ctx.inputs, "shuffle") else sorted(pile)
+        _turn_up_guild(ctx, guild.id)
+    if refill:
+        _marks(ctx)["refill_guilds"] = True
+    ctx.record("stock_guilds", kind)
+
+
+def _turn_up_guild(ctx: Context, guild: str) -> None:
+    """The top card of the guild's pile goes face up onto its (empty) space."""
+    pile = _zones(ctx).get(f"{guild}:deck")
+    space = _zone(ctx, guild)
+    if not pile or space:
+        return
+    card = pile.pop()
+    space.append(card)
+    _zone(ctx, "face_up").append(card)
+    ctx.record("put_in_guild", card, guild)
 
 
 def can_learn(ctx: Context, pay_with: str) -> bool:
@@ -192,5 +225,8 @@ def learn(ctx: Context, pay_with: str) -> None:
     face_up = _zone(ctx, "face_up")
     if card in face_up:
         face_up.remove(card)
-    _give_card(ctx, who, card)
+    guild = entity.attr("guild")
+    _give_card(ctx, who, card, paid=True)
     ctx.record("learn", card)
+    if _marks(ctx).get("refill_guilds") and isinstance(guild, str):
+        _turn_up_guild(ctx, guild)
