@@ -107,12 +107,23 @@ def test_a_team_far_behind_may_concede_and_the_other_team_wins() -> None:
     assert ("p1", "concede", ("p1", "p3")) in ctx.log
 
 
-def test_six_players_are_refused_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
-    code = cli.main(["play", "--game", "prophecy", "--players", "6", "--variant", "team_game", "--seed", "1"])
+def test_six_players_without_the_team_game_are_refused_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["play", "--game", "prophecy", "--players", "6", "--seed", "1"])
     err = capsys.readouterr().err
     assert code == 2 and "traceback" not in err.lower()
     assert "the draft of profession_cards leaves p5 without a card" in err
     assert "deals 2 to each of 6 players (12 cards) and the content's deck holds 6" in err
+
+
+def test_six_players_play_the_team_game_with_a_second_box_of_professions() -> None:
+    ctx = _table(6, ("team_game",), TEAM)
+    for p in ctx.play.order:  # one profession each, from a deck of every profession twice
+        assert sum(1 for c in ctx.characters[p].cards if ctx.rules.entity(c).is_a("profession")) == 1
+    assert ("table", "add_copies", "profession_cards", 1) in ctx.log
+    assert any("second box" in n for n in ctx.provisional)
+    assert len(set(_marks(ctx)["teams"].values())) in (2, 3)
+    result = play_game(rules("prophecy", TEAM), [f"p{i}" for i in range(1, 7)], variants=("team_game",), seed=1)
+    assert result.winners and not result.capped
 
 
 def test_play_and_simulate_report_the_teams(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,6 +8,7 @@ Each function is the runtime function of the catalogue verb of the same name (re
 from __future__ import annotations
 
 from .context import Character, Context
+from .ring_verbs import shade_here
 from .standing import standing
 from .table_verbs import _give_card, _limits, _marks, _room_slots, _slot_of, _taking_part, _zone, _zones
 
@@ -147,12 +148,16 @@ def reveal_sphere(ctx: Context) -> None:
 # ---- guild spaces -------------------------------------------------------------------------------------
 
 
-def _offers(ctx: Context, who: Character, pay_with: str) -> list[str]:
-    """The cards lying face up on top of a guild's space that the character may own and can pay for."""
+def _offers(ctx: Context, who: Character, pay_with: str, here: bool = False) -> list[str]:
+    """The cards lying face up on top of a guild's space that the character may own and can pay for; with
+    `here`, only at the guild whose space the character stands on."""
     face_up = set(_zone(ctx, "face_up"))
     slots = _limits(ctx, who)
     out = []
+    at = shade_here(ctx, who.id) if here else None
     for guild in ctx.rules.of_kind("guild"):
+        if here and guild.id != at:
+            continue
         space = _zones(ctx).get(guild.id)
         if not space or space[-1] not in face_up:
             continue
@@ -202,14 +207,14 @@ def _turn_up_guild(ctx: Context, guild: str) -> None:
     ctx.record("put_in_guild", card, guild)
 
 
-def can_learn(ctx: Context, pay_with: str) -> bool:
-    return bool(_offers(ctx, _actor(ctx), pay_with))
+def can_learn(ctx: Context, pay_with: str, here: bool = False) -> bool:
+    return bool(_offers(ctx, _actor(ctx), pay_with, here))
 
 
-def learn(ctx: Context, pay_with: str) -> None:
+def learn(ctx: Context, pay_with: str, here: bool = False) -> None:
     """Buy one of the offered cards (the player picks which): pay its printed cost and own it."""
     who = _actor(ctx)
-    offers = _offers(ctx, who, pay_with)
+    offers = _offers(ctx, who, pay_with, here)
     if not offers:
         ctx.prevented = True
         ctx.record("nothing_to_learn")

@@ -241,6 +241,9 @@ class Context:
         return bool(self.inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", (False, True)))))
 
     def choose(self, point: str, options: tuple[str, ...]) -> str:
+        """A `choose` statement: the acting player picks one of the legal options; with none, nothing is done."""
+        if not options:
+            return ""
         who = self.who()
         return str(self.inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", options))))
 

@@ -589,6 +589,136 @@ ENTITIES: tuple[EntityData, ...] = (
         copies=None,
     ),
     EntityData(
+        id='main_board',
+        kind='board',
+        kinds=('board',),
+        module='base',
+        name={'cs': 'Herní plán', 'en': 'Main board'},
+        attrs={
+            'note': (
+                'the seed calls it the base board (základní plán); the spaces are known only as sorts '
+                '(base-game-facts.md#2.1)'
+            ),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#4.pohyb',
+        copies=1,
+    ),
+    EntityData(
+        id='city',
+        kind='terrain',
+        kinds=('terrain',),
+        module='base',
+        name={'cs': 'Město', 'en': 'City'},
+        attrs={},
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#4.pohyb',
+        copies=None,
+    ),
+    EntityData(
+        id='plains',
+        kind='terrain',
+        kinds=('terrain',),
+        module='base',
+        name={'cs': 'Pláně', 'en': 'Plains'},
+        attrs={},
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#4.pohyb',
+        copies=None,
+    ),
+    EntityData(
+        id='forest',
+        kind='terrain',
+        kinds=('terrain',),
+        module='base',
+        name={'cs': 'Les', 'en': 'Forest'},
+        attrs={},
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#4.pohyb',
+        copies=None,
+    ),
+    EntityData(
+        id='mountains',
+        kind='terrain',
+        kinds=('terrain',),
+        module='base',
+        name={'cs': 'Hory', 'en': 'Mountains'},
+        attrs={},
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#4.pohyb',
+        copies=None,
+    ),
+    EntityData(
+        id='main_ring',
+        kind='path',
+        kinds=('path',),
+        module='base',
+        name={'cs': 'Okruh', 'en': 'The ring'},
+        attrs={
+            'board': 'main_board',
+            'entrances': Provisional(
+                (2, 3, 6, 7, 10, 11, 14, 15, 18, 19),
+                (
+                    'stand-in for play: which spaces the spheres are entered from is printed on the board; the '
+                    'seed says only that each sphere has two'
+                ),
+            ),
+            'fields': Provisional(
+                20,
+                "stand-in for play: the board's spaces are printed on it, not in the seeds or base-game-facts.md",
+            ),
+            'loop': True,
+            'note': (
+                'base-game-facts.md#2.1 (Z-Man): a ring of spaces; one space either way for free, two on horseback '
+                'for 1 gold; ports (1 gold to the next port) and three magic gates (2 gold between them) are not '
+                'on this stand-in'
+            ),
+            'shades': Provisional(
+                (
+                    'city',
+                    'plains',
+                    'forest',
+                    'gilda',
+                    'mountains',
+                    'plains',
+                    'forest',
+                    'guild_2',
+                    'city',
+                    'mountains',
+                    'plains',
+                    'guild_3',
+                    'forest',
+                    'mountains',
+                    'plains',
+                    'guild_4',
+                    'city',
+                    'forest',
+                    'mountains',
+                    'guild_5',
+                ),
+                (
+                    'stand-in for play: the order of the spaces is printed on the board; base-game-facts.md#2.1 '
+                    'gives only their sorts (cities and guilds; plains, forest and mountains)'
+                ),
+            ),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#4.pohyb',
+        copies=None,
+    ),
+    EntityData(
         id='characters',
         kind='odds',
         kinds=('odds',),
@@ -1283,7 +1413,7 @@ def fx_fight_losses_1(ctx: Context) -> None:
       this outcome for the hero.; against: The opponent of the fight is of this sort.)
     Then:
     - lose_life(amount=1): Lose lives.
-    Source: prophecy/base/play.cardc:111; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/base/play.cardc:126; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.result(ctx, outcome='loss') and not v.against(ctx, opponent='character')):
         return
@@ -1301,7 +1431,7 @@ def fx_recovery_1(ctx: Context) -> None:
     Then:
     - gain_life(amount=3): Gain lives, up to the maximum.
     - end_turn: The hero's turn ends.
-    Source: prophecy/base/play.cardc:119; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/base/play.cardc:134; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.lives(ctx, range=(0, 0))):
         return
@@ -1328,7 +1458,7 @@ def fx_ability_and_item_limits_1(ctx: Context) -> None:
           before any slot_limit changes.
       - set_limit(slot=item, value=7): The character may own at most this many things of a sort, before
           any slot_limit changes.
-    Source: prophecy/base/rules.cardc:31; 000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu
+    Source: prophecy/base/rules.cardc:33; 000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu
     """
     if v.variant_on(ctx, variant='longer_game'):
         v.set_limit(ctx, slot='ability', value=9)
@@ -1356,7 +1486,7 @@ def fx_discarding_to_make_room_1(ctx: Context) -> None:
         may still gain a card of it by first discarding one it owns there (its choice); without this
         rule such a card is refused. A discarded card goes where its card_discarded effects say, else
         under its guild's pile, else onto the discarded pile.
-    Source: prophecy/base/rules.cardc:47; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/base/rules.cardc:49; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     v.make_room(ctx, slot='ability')
     v.make_room(ctx, slot='item')
@@ -1374,7 +1504,7 @@ def fx_guild_spaces_1(ctx: Context) -> None:
         name it as their guild and belong to no deck of their own, shuffled, and its top card is turned
         face up onto the guild's space. With refill, a space a purchase (learn) leaves empty turns up
         the next card of its pile.
-    Source: prophecy/base/rules.cardc:58; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
+    Source: prophecy/base/rules.cardc:60; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
     v.stock_guilds(ctx, kind='ability', refill=True)
 
@@ -1382,17 +1512,24 @@ def fx_guild_spaces_1(ctx: Context) -> None:
 def fx_character_draft_1(ctx: Context) -> None:
     """Choosing characters (rule `character_draft`), effect 1: on setup.
 
-    Rule: During setup: deal each player 2 cards from Profession cards; 2 times, everyone keeps one card
-      and passes the rest to the next player; at the end each player keeps one card and the rest leave
-      the game.
+    Rule: During setup: if the number of players is 6 and the variant Team game is in play, add 1 copy
+      of every card of Profession cards to it and deal each player 2 cards from Profession cards; 2
+      times, everyone keeps one card and passes the rest to the next player; at the end each player
+      keeps one card and the rest leave the game.
 
     When: While the game is set up.
     Then:
+    - if (players(range=6..6) and variant_on(variant=team_game)):
+      - add_copies(deck=profession_cards, count=1): Every card of the deck goes into it this many more
+          times - the cards of another copy of the game, when more players play than one copy has cards
+          for.
     - draft(cards=profession_cards, deal=2, passes=2): Deal cards of the deck to each player; as often
         as `passes`, every player keeps one card and passes all the others to the next player; at the
         end each player chooses one card held and the rest leave the game.
-    Source: prophecy/base/rules.cardc:65; 000_3675fda29ad0c57f.txt#2.vyber-postav
+    Source: prophecy/base/rules.cardc:67; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
+    if v.players(ctx, range=(6, 6)) and v.variant_on(ctx, variant='team_game'):
+        v.add_copies(ctx, deck='profession_cards', count=1)
     v.draft(ctx, cards='profession_cards', deal=2, passes=2)
 
 
@@ -1405,7 +1542,7 @@ def fx_stat_increase_1(ctx: Context) -> None:
     Then:
     - raise_stat(stat=strength, amount=1): Take new stones of the stat, so that its current value and
         its maximum both rise.
-    Source: prophecy/base/rules.cardc:72; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base/rules.cardc:79; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     v.raise_stat(ctx, stat='strength', amount=1)
 
@@ -1419,7 +1556,7 @@ def fx_stat_increase_2(ctx: Context) -> None:
     Then:
     - raise_stat(stat=will, amount=1): Take new stones of the stat, so that its current value and its
         maximum both rise.
-    Source: prophecy/base/rules.cardc:73; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base/rules.cardc:80; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     v.raise_stat(ctx, stat='will', amount=1)
 
@@ -1442,7 +1579,7 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
         rules.
     - deal_to_spheres(deck=lesser_guardians): Deal the deck's cards into the spheres by the usual setup
         rules.
-    Source: prophecy/base/rules.cardc:81; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
+    Source: prophecy/base/rules.cardc:88; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
     """
     v.shuffle(ctx, deck='artefacts')
     v.shuffle(ctx, deck='greater_guardians')
@@ -1475,8 +1612,10 @@ def proc_attack_roll(ctx: Context) -> None:
 
 def proc_setup(ctx: Context) -> None:
     """Procedure `setup` (prophecy/base/play.cardc:52)."""
+    ctx.provisional.update(("stand-in: where the characters start is the base game's rule, not in the seeds",))
     ctx.fire_here('setup')
     v.build_characters(ctx, stats=('strength', 'will'), lives='strength')
+    v.start_on(ctx, path='main_ring', at=1)
     for _ in ctx.each('player'):
         v.gain(ctx, resource='gold', amount=3)
         v.gain(ctx, resource='experience', amount=3)
@@ -1484,7 +1623,7 @@ def proc_setup(ctx: Context) -> None:
 
 
 def proc_turn(ctx: Context) -> None:
-    """Procedure `turn` (prophecy/base/play.cardc:67)."""
+    """Procedure `turn` (prophecy/base/play.cardc:68)."""
     ctx.provisional.update((
         (
             "stand-in: when chance cards are drawn is the base game's rule, not in the seeds; in play each "
@@ -1499,6 +1638,7 @@ def proc_turn(ctx: Context) -> None:
         ctx.fire_here('movement_phase')
     if not v.turn_over(ctx) and not v.game_over(ctx):
         if v.on_main_board(ctx):
+            ctx.run_procedure('main_board_move')
             ctx.run_procedure('main_board_turn')
         else:
             v.stop_here(ctx)
@@ -1507,14 +1647,31 @@ def proc_turn(ctx: Context) -> None:
         v.check_victory(ctx, count=4)
 
 
+def proc_main_board_move(ctx: Context) -> None:
+    """Procedure `main_board_move` (prophecy/base/play.cardc:93)."""
+    choice1_options = tuple(name for name, offered in (
+        ('walk', True),
+        ('ride', v.resource_at_least(ctx, resource='gold', amount=1)),
+        ('stay', True),
+    ) if offered)
+    choice1 = ctx.choose('main_board_move', choice1_options)
+    if choice1 == 'walk':
+        v.move_along(ctx, steps=1)
+    elif choice1 == 'ride':
+        v.pay(ctx, resource='gold', amount=1)
+        v.move_along(ctx, steps=2)
+    elif choice1 == 'stay':
+        pass
+
+
 def proc_main_board_turn(ctx: Context) -> None:
-    """Procedure `main_board_turn` (prophecy/base/play.cardc:91)."""
+    """Procedure `main_board_turn` (prophecy/base/play.cardc:106)."""
     ctx.provisional.update(("stand-in: what a stone costs is the base game's rule, not in the seeds",))
     choice1_options = tuple(name for name, offered in (
-        ('adventure', not v.final_battle(ctx)),
-        ('learn', v.can_learn(ctx, pay_with='experience') and not v.final_battle(ctx)),
+        ('adventure', v.on_space(ctx, shades=('plains', 'forest', 'mountains')) and not v.final_battle(ctx)),
+        ('learn', v.can_learn(ctx, pay_with='experience', here=True) and not v.final_battle(ctx)),
         ('train', v.resource_at_least(ctx, resource='experience', amount=2) and not v.final_battle(ctx)),
-        ('attack', v.can_attack_sphere(ctx) and not v.final_battle(ctx)),
+        ('attack', v.can_attack_sphere(ctx, here=True) and not v.final_battle(ctx)),
         ('final_battle', v.final_battle(ctx)),
         ('rest', v.spent(ctx, stat='strength')),
     ) if offered)
@@ -1522,11 +1679,11 @@ def proc_main_board_turn(ctx: Context) -> None:
     if choice1 == 'adventure':
         v.draw_adventure(ctx, deck='adventure_cards')
     elif choice1 == 'learn':
-        v.learn(ctx, pay_with='experience')
+        v.learn(ctx, pay_with='experience', here=True)
     elif choice1 == 'train':
         v.train(ctx, stats=('strength', 'will'), cost=2, pay_with='experience')
     elif choice1 == 'attack':
-        v.attack_sphere(ctx)
+        v.attack_sphere(ctx, here=True)
     elif choice1 == 'final_battle':
         v.attack_for_artefact(ctx)
     elif choice1 == 'rest':
@@ -1534,7 +1691,7 @@ def proc_main_board_turn(ctx: Context) -> None:
 
 
 def end_when_1(ctx: Context) -> bool:
-    """`end when game_over` (prophecy/base/play.cardc:104)."""
+    """`end when game_over` (prophecy/base/play.cardc:119)."""
     return bool(v.game_over(ctx))
 
 
@@ -1715,7 +1872,12 @@ EFFECTS: tuple[EffectDef, ...] = (
         run=fx_character_draft_1,
         module='prophecy',
         variant=None,
-        provisional=(),
+        provisional=(
+            (
+                "stand-in: six play the team game with two boxes of the game (the seed); in play the second box's "
+                'profession cards join the deck, so a profession may be dealt twice'
+            ),
+        ),
     ),
     EffectDef(
         owner='stat_increase',
@@ -1755,6 +1917,7 @@ PROCEDURES: tuple[ProcedureDef, ...] = (
     ProcedureDef('attack_roll', proc_attack_roll, 'procedure', MODULE),
     ProcedureDef('setup', proc_setup, 'procedure', MODULE),
     ProcedureDef('turn', proc_turn, 'procedure', MODULE),
+    ProcedureDef('main_board_move', proc_main_board_move, 'procedure', MODULE),
     ProcedureDef('main_board_turn', proc_main_board_turn, 'procedure', MODULE),
     ProcedureDef('end#1', end_when_1, 'end', MODULE),
 )

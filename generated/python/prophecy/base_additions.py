@@ -611,18 +611,23 @@ def fx_stat_increase_2(ctx: Context) -> None:
 def fx_character_draft_1(ctx: Context) -> None:
     """Choosing characters with two or three players (rule `character_draft`), effect 1: on setup.
 
-    Rule: During setup: if the variant Choosing characters with two or three players is in play and the
-      number of players is 2, deal each player 4 cards from Profession cards; once, everyone keeps one
-      card and passes the rest to the next player; at the end each player keeps one card and the rest
-      leave the game; otherwise, if the variant Choosing characters with two or three players is in play
-      and the number of players is 3, deal each player 3 cards from Profession cards; once, everyone
-      keeps one card and passes the rest to the next player; at the end each player keeps one card and
-      the rest leave the game; otherwise, deal each player 2 cards from Profession cards; 2 times,
-      everyone keeps one card and passes the rest to the next player; at the end each player keeps one
-      card and the rest leave the game.
+    Rule: During setup: if the number of players is 6 and the variant Team game is in play, add 1 copy
+      of every card of Profession cards to it and if the variant Choosing characters with two or three
+      players is in play and the number of players is 2, deal each player 4 cards from Profession cards;
+      once, everyone keeps one card and passes the rest to the next player; at the end each player keeps
+      one card and the rest leave the game; otherwise, if the variant Choosing characters with two or
+      three players is in play and the number of players is 3, deal each player 3 cards from Profession
+      cards; once, everyone keeps one card and passes the rest to the next player; at the end each
+      player keeps one card and the rest leave the game; otherwise, deal each player 2 cards from
+      Profession cards; 2 times, everyone keeps one card and passes the rest to the next player; at the
+      end each player keeps one card and the rest leave the game.
 
     When: While the game is set up.
     Then:
+    - if (players(range=6..6) and variant_on(variant=team_game)):
+      - add_copies(deck=profession_cards, count=1): Every card of the deck goes into it this many more
+          times - the cards of another copy of the game, when more players play than one copy has cards
+          for.
     - if (variant_on(variant=draft_for_two_or_three) and players(range=2..2)):
       - draft(cards=profession_cards, deal=4, passes=1): Deal cards of the deck to each player; as often
           as `passes`, every player keeps one card and passes all the others to the next player; at the
@@ -638,6 +643,8 @@ def fx_character_draft_1(ctx: Context) -> None:
             at the end each player chooses one card held and the rest leave the game.
     Source: prophecy/base_additions/errata.cardc:142; 000_3675fda29ad0c57f.txt#6.rozdeleni-postav
     """
+    if v.players(ctx, range=(6, 6)) and v.variant_on(ctx, variant='team_game'):
+        v.add_copies(ctx, deck='profession_cards', count=1)
     if v.variant_on(ctx, variant='draft_for_two_or_three') and v.players(ctx, range=(2, 2)):
         v.draft(ctx, cards='profession_cards', deal=4, passes=1)
     else:
@@ -736,7 +743,12 @@ EFFECTS: tuple[EffectDef, ...] = (
         run=fx_character_draft_1,
         module='prophecy.base_additions',
         variant=None,
-        provisional=(),
+        provisional=(
+            (
+                "stand-in: six play the team game with two boxes of the game (the seed); in play the second box's "
+                'profession cards join the deck, so a profession may be dealt twice'
+            ),
+        ),
     ),
 )
 

@@ -118,12 +118,14 @@ def fx_team_game_3(ctx: Context) -> None:
 
     When: At the start of the hero's turn.
     Then:
-    - trade: The character may give a partner (a player of its team; without teams, any other player)
+    - trade(meeting=False, exchange=False): The character may give a partner (a player of its team;
+        without teams, any other player; with meeting, only one standing on the same space or field)
         goods that a standing tradeable allows - an amount of gold or experience, or one item or ability
-        the partner may own. Nothing is offered without such a rule.
+        the partner may own. With exchange it names what it wants back (or nothing) and the partner
+        accepts or refuses the deal. Nothing is offered without such a rule.
     Source: prophecy/base_additions/additions.cardc:93; 000_3675fda29ad0c57f.txt#7.tymova-hra
     """
-    v.trade(ctx)
+    v.trade(ctx, meeting=False, exchange=False)
 
 
 def fx_team_game_concession_1(ctx: Context) -> None:

@@ -6,7 +6,8 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from cardc_runtime import EffectDef, EntityData, ProcedureDef
+from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
+from cardc_runtime import verbs as v
 
 GAME = 'prophecy'
 MODULE = 'prophecy'
@@ -21,7 +22,13 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('variant',),
         module='base',
         name={'cs': 'Obchodování mezi hráči', 'en': 'Trading between players'},
-        attrs={'note': "the base rule's details are not in the seed"},
+        attrs={
+            'note': (
+                "the seed names the base game's optional trading rule but not its details: in play who trades "
+                '(characters on the same space), when (at the start of a turn), what (gold and items, as in the '
+                'team game) and how (an offer the other accepts or refuses) are stand-ins'
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -31,7 +38,72 @@ ENTITIES: tuple[EntityData, ...] = (
 )
 
 
-EFFECTS: tuple[EffectDef, ...] = ()
+def fx_trading_1(ctx: Context) -> None:
+    """Trading between players (variant `trading`), effect 1: on always.
+
+    Rule: At all times: players may trade with each other, but only gold and items.
+
+    When: All the time while the card is in play or the rule applies; its modifiers hold throughout.
+    Then:
+    - tradeable(goods=('gold', 'item')): Players may trade with each other, but only these goods.
+    Source: prophecy/base/rules.cardc:17; 000_3675fda29ad0c57f.txt#7.tymova-hra
+    """
+    v.tradeable(ctx, goods=('gold', 'item'))
+
+
+def fx_trading_2(ctx: Context) -> None:
+    """Trading between players (variant `trading`), effect 2: on turn_start.
+
+    Rule: At the start of your turn, if the variant Team game is not in play: you may give a partner on
+      your space gold or a card that may be traded, for goods of theirs if they agree.
+
+    When: At the start of the hero's turn.
+    Only if not variant_on(variant=team_game) (variant_on: The variant is switched on.)
+    Then:
+    - trade(meeting=True, exchange=True): The character may give a partner (a player of its team;
+        without teams, any other player; with meeting, only one standing on the same space or field)
+        goods that a standing tradeable allows - an amount of gold or experience, or one item or ability
+        the partner may own. With exchange it names what it wants back (or nothing) and the partner
+        accepts or refuses the deal. Nothing is offered without such a rule.
+    Source: prophecy/base/rules.cardc:18; 000_3675fda29ad0c57f.txt#7.tymova-hra
+    """
+    if not (not v.variant_on(ctx, variant='team_game')):
+        return
+    v.trade(ctx, meeting=True, exchange=True)
+
+
+EFFECTS: tuple[EffectDef, ...] = (
+    EffectDef(
+        owner='trading',
+        index=1,
+        trigger='always',
+        trigger_args=(),
+        run=fx_trading_1,
+        module='prophecy',
+        variant='trading',
+        provisional=(
+            (
+                "stand-in: what may be traded under the base game's trading rule is not in the seeds; in play "
+                "gold and items, as the seed's team game allows"
+            ),
+        ),
+    ),
+    EffectDef(
+        owner='trading',
+        index=2,
+        trigger='turn_start',
+        trigger_args=(),
+        run=fx_trading_2,
+        module='prophecy',
+        variant='trading',
+        provisional=(
+            (
+                "stand-in: the base game's trading rule is not in the seeds; in play a character trades with "
+                'another on its space'
+            ),
+        ),
+    ),
+)
 
 
 PROCEDURES: tuple[ProcedureDef, ...] = ()

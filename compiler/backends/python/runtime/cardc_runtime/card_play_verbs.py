@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .context import Character, Context
+from .ring_verbs import entrances_here
 from .standing import standing
 from .table_verbs import _give_card, _marks, _taking_part, _zone, _zones
 
@@ -122,8 +123,14 @@ def _sphere_places(ctx: Context) -> list[str]:
     return [p for p in dealt if _zone(ctx, p)]
 
 
-def can_attack_sphere(ctx: Context) -> bool:
-    return bool(_sphere_places(ctx))
+def _attackable(ctx: Context, here: bool) -> list[str]:
+    """The places still holding a card; with `here`, only those entered from the character's space."""
+    places = _sphere_places(ctx)
+    return entrances_here(ctx, _actor(ctx).id, places) if here else places
+
+
+def can_attack_sphere(ctx: Context, here: bool = False) -> bool:
+    return bool(_attackable(ctx, here))
 
 
 # ---- the main board -----------------------------------------------------------------------------------
@@ -210,13 +217,13 @@ def train(ctx: Context, stats: tuple[str, ...], cost: int, pay_with: str) -> Non
         who.lives = min(who.max_lives, who.lives + who.stats[stat] - before)
 
 
-def attack_sphere(ctx: Context) -> None:
+def attack_sphere(ctx: Context, here: bool = False) -> None:
     """Attack a place the set-up dealt cards to (the player picks which): its top card is turned face up
     (its `card_revealed` effects run), `sphere_attacked` fires with it taking part, then the guardians lying
     there are fought one after another; whoever beats the last takes the cards beneath them."""
     from .table_verbs import besiege
 
-    places = _sphere_places(ctx)
+    places = _attackable(ctx, here)
     if not places:
         return
     place = str(ctx.ask("attack_sphere", tuple(places)))

@@ -555,6 +555,13 @@ def to_bottom(ctx: Context, deck: str) -> None:
     ctx.record("to_bottom", card, deck)
 
 
+def add_copies(ctx: Context, deck: str, count: int = 1) -> None:
+    """Every card of the deck goes into it `count` more times (the cards of another copy of the game)."""
+    pile = _zone(ctx, deck)
+    pile.extend(list(pile) * count)
+    ctx.record("add_copies", deck, count)
+
+
 def remove_rest(ctx: Context, deck: str) -> None:
     _zone(ctx, "removed").extend(_zone(ctx, deck))
     _zone(ctx, deck).clear()
@@ -919,6 +926,13 @@ def _land_beside_gate(ctx: Context, who: str, board: str) -> None:
     if gate is not None:
         _marks(ctx)[f"beside:{who}"] = gate
         ctx.log.append((who, "lands_beside", gate))
+        from .ring_verbs import entrance_spaces  # (ring_verbs imports this module)
+
+        spaces = entrance_spaces(ctx, str(gate))
+        if spaces:  # a main board of spaces: the character picks which of them
+            space = str(ctx.ask("land_on", tuple(spaces), chooser=who))
+            _marks(ctx)[f"space:{who}"] = space
+            ctx.log.append((who, "land_on", space))
 
 
 def remove_board(ctx: Context, board: str) -> None:
@@ -1190,21 +1204,53 @@ def _goods_kind(ctx: Context, card: str) -> str | None:
     return None
 
 
-def trade(ctx: Context) -> None:
+def _meeting_place(ctx: Context, who: str) -> str | None:
+    """Where the character stands, for meeting others: its field on another board, else its space."""
+    marks = _marks(ctx)
+    place = marks.get(f"at:{who}") if marks.get(f"board:{who}") else marks.get(f"space:{who}")
+    return place if isinstance(place, str) else None
+
+
+def _goods(ctx: Context, giver: Character, taker: Character, allowed: set[str]) -> list[str]:
+    """What the giver may hand the taker: a resource it has some of, or a card the taker may own."""
+    out = [r for r in ("gold", "experience") if r in allowed and giver.stats.get(r, 0) > 0]
+    return out + [c for c in sorted(set(giver.cards))
+                  if _goods_kind(ctx, c) in allowed and not _refusal(ctx, taker, c)]
+
+
+def _hand_over(ctx: Context, giver: Character, taker: Character, goods: str, point: str) -> None:
+    if goods in ("gold", "experience"):
+        amount = int(ctx.ask(point, tuple(range(1, giver.stats[goods] + 1))))
+        giver.stats[goods] -= amount
+        taker.stats[goods] = taker.stats.get(goods, 0) + amount
+        saved = ctx.actor
+        ctx.actor = giver
+        ctx.record("trade", goods, taker.id, amount)
+        ctx.actor = saved
+        return
+    giver.cards.remove(goods)
+    saved = ctx.actor
+    ctx.actor = giver
+    ctx.record("trade", goods, taker.id, 1)
+    ctx.actor = saved
+    _own(ctx, taker, goods)
+
+
+def trade(ctx: Context, meeting: bool = False, exchange: bool = False) -> None:
     """The character may give a partner goods that a standing `tradeable` allows: an amount of a resource (gold,
     experience) or one card (an item, an ability) the partner may own. Offered as one choice, `none` first;
-    without a standing trading rule or a partner nothing is asked."""
+    without a standing trading rule or a partner nothing is asked. With `meeting`, only a partner standing where
+    the character stands; with `exchange`, the character also names what it wants back (or nothing) and the
+    partner accepts or refuses the deal (`refuse` first)."""
     who = _actor(ctx)
     allowed = {k.split(":", 1)[1] for k in _standing(ctx, "always", who) if k.startswith("tradeable:")}
     partners = _partners(ctx, who.id)
+    if meeting:
+        here = _meeting_place(ctx, who.id)
+        partners = [p for p in partners if here is not None and _meeting_place(ctx, p) == here]
     if not allowed or not partners:
         return
-    offers: list[str] = []
-    for pid in partners:
-        offers += [f"{r}>{pid}" for r in ("gold", "experience") if r in allowed and who.stats.get(r, 0) > 0]
-        for card in sorted(set(who.cards)):
-            if _goods_kind(ctx, card) in allowed and not _refusal(ctx, ctx.characters[pid], card):
-                offers.append(f"{card}>{pid}")
+    offers = [f"{g}>{pid}" for pid in partners for g in _goods(ctx, who, ctx.characters[pid], allowed)]
     if not offers:
         return
     pick = str(ctx.ask("trade", ("none", *offers)))
@@ -1212,15 +1258,16 @@ def trade(ctx: Context) -> None:
         return
     goods, _, to = pick.partition(">")
     partner = ctx.characters[to]
-    if goods in ("gold", "experience"):
-        amount = int(ctx.ask("trade_amount", tuple(range(1, who.stats[goods] + 1))))
-        who.stats[goods] -= amount
-        partner.stats[goods] = partner.stats.get(goods, 0) + amount
-        ctx.record("trade", goods, to, amount)
+    if exchange:
+        back = str(ctx.ask("trade_for", ("nothing", *(g for g in _goods(ctx, partner, who, allowed) if g != goods))))
+        if str(ctx.ask("accept_trade", ("refuse", "accept"), chooser=to)) != "accept":
+            ctx.record("trade_refused", to)
+            return
+        _hand_over(ctx, who, partner, goods, "trade_amount")
+        if back != "nothing" and (back in ("gold", "experience") or back in partner.cards):
+            _hand_over(ctx, partner, who, back, "trade_for_amount")
         return
-    who.cards.remove(goods)
-    ctx.record("trade", goods, to, 1)
-    _own(ctx, partner, goods)
+    _hand_over(ctx, who, partner, goods, "trade_amount")
 
 
 def team_behind(ctx: Context, kind: str, amount: int) -> bool:

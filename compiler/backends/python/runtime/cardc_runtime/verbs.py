@@ -560,5 +560,6 @@ def spent(ctx: Context, stat: str) -> bool:
 from .card_play_verbs import *  # noqa: E402, F403
 from .chance_verbs import *  # noqa: E402, F403
 from .play_verbs import *  # noqa: E402, F403
+from .ring_verbs import *  # noqa: E402, F403
 from .stat_verbs import *  # noqa: E402, F403
 from .table_verbs import *  # noqa: E402, F403
