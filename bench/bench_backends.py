@@ -3,6 +3,7 @@
     python3 bench/bench_backends.py                          # the bundled content
     python3 bench/bench_backends.py --synthetic 1000 10000   # bench/gen_synthetic.py expansions of N cards
     python3 bench/bench_backends.py --before /tmp/old        # also the code in /tmp/old (a cardc package folder)
+    python3 bench/bench_backends.py --only print             # only these backends
 
 The front end runs once; then every backend runs in the order of `cardc build -j 1`, each in a forked process
 of its own writing into one output folder (so `export` finds the PNGs `print` drew, as in a real build, and
@@ -30,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 
-def measure(content: str) -> dict[str, object]:
+def measure(content: str, only: list[str] | None = None) -> dict[str, object]:
     """{"front": s, "backends": {name: {"cpu": s, "peak_mib": MiB, "files": n}}, "cards": n} for `content`:
     a folder, or a number of synthetic cards."""
     from as_built import backend_heap
@@ -57,6 +58,8 @@ def measure(content: str) -> dict[str, object]:
         rows: dict[str, dict[str, float]] = {}
         with backend_heap():  # as `cardc build` runs its backends
             for name, write in backends.BACKENDS:
+                if only and name not in only:
+                    continue
                 before = {p for p in out.rglob("*") if p.is_file()}
                 read, sent = os.pipe()
                 pid = os.fork()
@@ -86,11 +89,12 @@ def measure(content: str) -> dict[str, object]:
             "front_peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-def run_child(content: str, pythonpath: str | None) -> dict[str, object]:
+def run_child(content: str, pythonpath: str | None, only: list[str] | None = None) -> dict[str, object]:
     env = dict(os.environ)
     if pythonpath:
         env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
-    proc = subprocess.run([sys.executable, __file__, "--one", content], capture_output=True, text=True, env=env)
+    command = [sys.executable, __file__, "--one", content, *(["--only", *only] if only else [])]
+    proc = subprocess.run(command, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         raise SystemExit(f"{content}: {proc.stderr.strip()[-2000:]}")
     data: dict[str, object] = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -102,19 +106,20 @@ def main() -> None:
     parser.add_argument("--synthetic", type=int, nargs="+", help="synthetic expansions of N cards (default: content/)")
     parser.add_argument("--content", default=str(ROOT / "content"))
     parser.add_argument("--before", help="a folder holding an older `cardc` package to measure side by side")
+    parser.add_argument("--only", nargs="+", help="measure only these backends (export then draws its own faces)")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one content, print JSON
     args = parser.parse_args()
     if args.one is not None:
-        print(json.dumps(measure(args.one)))
+        print(json.dumps(measure(args.one, args.only)))
         return
     contents = [str(n) for n in args.synthetic] if args.synthetic else [args.content]
     runs: list[tuple[str, str, dict[str, object]]] = []
     for content in contents:
         label = f"{int(content):,} synthetic cards" if content.isdigit() else "bundled content"
         if args.before:
-            runs.append((label, "before", run_child(content, args.before)))
+            runs.append((label, "before", run_child(content, args.before, args.only)))
             print(json.dumps(runs[-1]), file=sys.stderr, flush=True)  # what is done so far, should a run not end
-        runs.append((label, "after" if args.before else "", run_child(content, None)))
+        runs.append((label, "after" if args.before else "", run_child(content, None, args.only)))
         print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
     names = list(dict.fromkeys(n for _, _, r in runs for n in r["backends"]))  # type: ignore[attr-defined]
     head = "| content | code | front end s | " + " | ".join(f"{n} s (MiB)" for n in names) + " | backends s |"

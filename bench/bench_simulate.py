@@ -2,12 +2,15 @@
 2 workers, and the profile's top entries.
 
     python3 bench/bench_simulate.py [--games N] [--bot greedy|sensible|random] [--players 4] [--json]
+    python3 bench/bench_simulate.py --games 3 --bot sensible --opcodes 3   # + opcodes per game, by function
 
 Compiles content/, then plays the same games (seed 1, game seeds from (1, i)) with 1 worker in this process,
 then with 2 worker processes, and profiles one more run of a few games with cProfile. Besides wall-clock
 rates it reports games per CPU second (this process and its workers), the per-core figure that holds on a
 shared machine. The 1- and 2-worker
-runs must report the same statistics (the script says whether they did). Timing only: nothing is asserted.
+runs must report the same statistics (the script says whether they did). `--opcodes N` also counts the Python
+opcodes and calls of N games (seed 1) per function by tracing them: about 30x slower, but the same count on any
+machine at any load (CPU seconds on a shared machine move by 10-20%). Timing only: nothing is asserted.
 A bot's caches (the greedy bot's exact fight odds) warm up in each process: the first games are slower.
 """
 
@@ -23,7 +26,10 @@ import pstats
 import resource
 import sys
 import time
+from collections import Counter
 from pathlib import Path
+from types import CodeType, FrameType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -41,6 +47,36 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def count_opcodes(job: Job, games: int) -> tuple[dict[str, object], list[str]]:
+    """Opcodes and calls of `games` games (seed 1) in all, per game, and the top functions by own opcodes."""
+    from cardc.simulation.seeds import game_seed
+    from cardc.simulation.table import table_for
+
+    table = table_for(job)
+    ops: Counter[CodeType] = Counter()
+    calls: Counter[CodeType] = Counter()
+
+    def tracer(frame: FrameType, event: str, arg: Any) -> Any:
+        if event == "opcode":
+            ops[frame.f_code] += 1
+        elif event == "call":
+            calls[frame.f_code] += 1
+            frame.f_trace_opcodes = True
+            frame.f_trace_lines = False
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        for i in range(games):
+            table.play(i, game_seed(1, i))
+    finally:
+        sys.settrace(None)
+    total = sum(ops.values())
+    top = [f"{100 * n / total:5.1f}% {n / games:9.0f} opcodes {calls[code] / games:7.0f} calls  {code.co_name} "
+           f"({Path(code.co_filename).name}:{code.co_firstlineno})" for code, n in ops.most_common(15)]
+    return {"opcodes_per_game": round(total / games), "calls_per_game": round(sum(calls.values()) / games)}, top
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
@@ -49,6 +85,8 @@ def main() -> int:
     parser.add_argument("--expansion", action="append", default=None)
     parser.add_argument("--profile-games", type=int, default=5)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--opcodes", type=int, default=0, metavar="N",
+                        help="also count the opcodes of N games per function (deterministic, slow)")
     args = parser.parse_args()
     expansions = tuple(args.expansion if args.expansion is not None else ["regent"])
 
@@ -88,6 +126,10 @@ def main() -> int:
     profile.disable()
     text = io.StringIO()
     pstats.Stats(profile, stream=text).sort_stats("tottime").print_stats(12)
+    top: list[str] = []
+    if args.opcodes:
+        counts, top = count_opcodes(job, args.opcodes)
+        figures.update(counts)
     if args.json:
         print(json.dumps(figures, indent=1))
     else:
@@ -97,6 +139,9 @@ def main() -> int:
         lines = text.getvalue().splitlines()
         start_at = next((i for i, line in enumerate(lines) if "ncalls" in line), 0)
         print("\n".join(lines[start_at:start_at + 13]))
+        if top:
+            print(f"\nown opcodes per game of {args.opcodes} games (seed 1), top functions:")
+            print("\n".join(top))
     return 0
 
 

@@ -270,17 +270,43 @@ def test_drawn_face_fits_long_text() -> None:
 
 
 def test_print_faces_are_reused_when_print_ran(tavern: Project, tmp_path: Path) -> None:
-    """Built with the print backend, sheets show its faces and its per-card backs (UniqueBack)."""
+    """Built with the print backend, sheets show its faces; backs are its per-card backs as a sheet (UniqueBack)
+    where they differ, else the one printed back the sheet's cards share, as a single card-sized image."""
+    import shutil
+
     from cardc.build import build
 
+    shutil.copytree(FIXTURE, tmp_path / "src")
+    (tmp_path / "src" / "tavern" / "templates").mkdir()
+    (tmp_path / "src" / "tavern" / "templates" / "guest.back.j2").write_text(  # a back of its own for every guest
+        "fill color=#334455\ntext who x=5 y=40 w=50 h=10 size=9 color=#ffffff text={{ card.name }}\n",
+        encoding="utf-8")
+    tavern = _compile(tmp_path / "src")
     out = tmp_path / "gen"
     build(tavern, out, BuildOptions(only=frozenset({"print", "export"}), settings={"print.png_dpi": "60"}))
     save = _load(out / "export" / "tts" / "tavern-en.json")
-    sheets = [d for obj in save["ObjectStates"] for d in obj.get("CustomDeck", {}).values()]
-    assert sheets and all(d["UniqueBack"] for d in sheets)
+    decks = {n: d for obj in save["ObjectStates"] for n, d in obj.get("CustomDeck", {}).items()}
+    printed_backs: dict[str, set[bytes]] = {}
+    for obj in save["ObjectStates"]:
+        for card in _cards(obj):
+            if "CardID" in card:
+                (back,) = (out / "print" / "png").glob(f"*-en*/{card['GMNotes'].replace(':', '.')}-back.png")
+                printed_backs.setdefault(str(card["CardID"] // 100), set()).add(back.read_bytes())
+    assert decks and set(printed_backs) == set(decks)
+    assert {d["UniqueBack"] for d in decks.values()} == {True, False}  # the fixture has both kinds of backs
+    for number, deck in decks.items():
+        assert deck["UniqueBack"] == (len(printed_backs[number]) > 1)
+        with Image.open(_file(deck["FaceURL"])) as face, Image.open(_file(deck["BackURL"])) as back:
+            cell = (face.width // deck["NumWidth"], face.height // deck["NumHeight"])
+            assert back.size == (face.size if deck["UniqueBack"] else cell)
+            if not deck["UniqueBack"]:  # the printed back, not a drawn one: its colours are the printed PNG's
+                (png,) = printed_backs[number]
+                (tmp_path / "back.png").write_bytes(png)
+                expected = faces.printed_face(tmp_path / "back.png", 63.5, 88.9, cell)
+                assert expected is not None and back.convert("RGB").tobytes() == expected.tobytes()
     alone = tmp_path / "alone"
     write_tts(tavern, alone, BuildOptions())
-    first = sheets[0]["FaceURL"]
+    first = next(iter(decks.values()))["FaceURL"]
     second = first.replace(out.resolve().as_uri(), alone.resolve().as_uri())
     assert second != first
     with Image.open(_file(first)) as a, Image.open(_file(second)) as b:
@@ -339,3 +365,49 @@ def test_build_says_where_to_copy_the_saved_objects(tmp_path: Path) -> None:
     assert "Saved Objects" in text and str(out / "export" / "tts") in text
     save = _load(out / "export" / "tts" / "tavern-en.json")
     assert all(u.startswith(out.resolve().as_uri()) for u in _urls(save))
+
+
+def test_sheet_canvas_is_the_pasted_sheet() -> None:
+    """The sheet written row by row into PNG scanlines has the pixels of the same cells pasted by Pillow, and
+    unused cells are grey."""
+    import io
+
+    from cardc.backends.export.sheets import SheetCanvas
+
+    cell, cols, rows = (7, 5), 3, 2
+    cells = [Image.new("RGB", cell, (40 * i, 255 - 30 * i, 7 * i)) for i in range(4)]
+    cells[1].putpixel((0, 0), (1, 2, 3))
+    cells[2].putpixel((6, 4), (250, 251, 252))  # corners land in the right place
+    canvas = SheetCanvas(cols, rows, cell)
+    expected = Image.new("RGB", (cols * cell[0], rows * cell[1]), "#808080")
+    for i, img in zip((0, 1, 2, 5), cells, strict=True):
+        canvas.paste(i, img)
+        expected.paste(img, ((i % cols) * cell[0], (i // cols) * cell[1]))
+    with Image.open(io.BytesIO(canvas.png())) as got:
+        assert got.size == expected.size and got.convert("RGB").tobytes() == expected.tobytes()
+    with pytest.raises(ValueError):
+        canvas.paste(0, Image.new("RGB", (8, 5)))
+
+
+def test_print_pngs_decode_as_pillow_reads_them() -> None:
+    """The print backend's unfiltered PNGs take the one-inflate path with the same pixels and dpi as Pillow's
+    decoder; a PNG with row filters is left to Pillow."""
+    import struct
+    import zlib
+
+    from cardc.backends.print.png import encode_png
+
+    img = Image.new("RGB", (31, 17), "white")
+    for x in range(31):
+        img.putpixel((x, x % 17), (x * 8, 255 - x * 8, 90))
+    fast = faces._unfiltered_rgb(encode_png(img, 300))
+    assert fast is not None and fast[0].tobytes() == img.tobytes() and round(fast[1]) == 300
+    png = encode_png(img, 300)
+    at = png.index(b"IDAT") - 4
+    length = struct.unpack_from(">I", png, at)[0]
+    rows = bytearray(zlib.decompress(png[at + 8:at + 8 + length]))
+    rows[3 * 31 + 1] = 1  # the second row's filter byte: `Sub`
+    body = zlib.compress(bytes(rows))
+    chunk = struct.pack(">I", len(body)) + b"IDAT" + body + struct.pack(">I", zlib.crc32(b"IDAT" + body))
+    assert faces._unfiltered_rgb(png[:at] + chunk + png[at + 12 + length:]) is None
+    assert faces._unfiltered_rgb(b"not a png") is None

@@ -16,7 +16,7 @@ MAX_COLS = 10
 MAX_ROWS = 7
 CARDS_PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last cell is the hidden face
 MAX_SHEET_PX = 4096  # the largest sheet side TTS loads everywhere
-MAX_PX_PER_MM = 6.0  # about 150 dpi: sharp on the table, small files
+MAX_PX_PER_MM = 150 / 25.4  # 150 dpi: sharp on the table, small files, and half the print PNGs' 300 dpi (a 2x2 average)
 
 
 def grid(cards: int) -> tuple[int, int]:
@@ -43,21 +43,49 @@ def chunks(items: list, size: int = CARDS_PER_SHEET) -> list[list]:  # type: ign
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
-def compose(faces: list[Image.Image], hidden: Image.Image, cols: int, rows: int, cell: tuple[int, int],
-            blank: str = "#808080") -> Image.Image:
-    """The sheet: faces in reading order, the hidden face in the last cell, unused cells blank."""
-    w, h = cell
-    sheet = Image.new("RGB", (cols * w, rows * h), blank)
-    for i, face in enumerate(faces):
-        sheet.paste(face, ((i % cols) * w, (i // cols) * h))
-    last = hidden_index(cols, rows)
-    sheet.paste(hidden, ((last % cols) * w, (last // cols) * h))
-    return sheet
+class SheetCanvas:
+    """A sheet's pixels kept as the rows of an unfiltered PNG (a 0 filter byte, then the row's RGB pixels), so the
+    finished sheet is deflated as it is: no composed image copied out of Pillow row by row and joined again.
+    Cells are counted left to right, top to bottom from 0; cells nothing is pasted into are `blank`."""
+
+    def __init__(self, cols: int, rows: int, cell: tuple[int, int], blank: tuple[int, int, int] = (128, 128, 128)):
+        self.cols, self.rows = cols, rows
+        self.cell = cell
+        self.blank = blank
+        self.width, self.height = cols * cell[0], rows * cell[1]
+        self.stride = 3 * self.width + 1
+        self.rows_data = bytearray(self.stride * self.height)  # zeros: every filter byte is 0 already
+        self.empty = set(range(cols * rows))
+
+    def paste(self, index: int, image: Image.Image) -> None:
+        """`image` (the cell's size) into cell `index`."""
+        if image.size != self.cell:
+            raise ValueError(f"a {image.size} image in a {self.cell} cell")
+        self._put(index, image.tobytes() if image.mode == "RGB" else image.convert("RGB").tobytes())
+
+    def _put(self, index: int, pixels: bytes) -> None:
+        w, h = self.cell
+        src, out = memoryview(pixels), memoryview(self.rows_data)
+        row = 3 * w
+        at = (index // self.cols) * h * self.stride + 1 + 3 * (index % self.cols) * w
+        for y in range(0, h * row, row):
+            out[at:at + row] = src[y:y + row]
+            at += self.stride
+        self.empty.discard(index)
+
+    def png(self, dpi: int = 96) -> bytes:
+        from cardc.backends.print.png import _png  # the print backend's writer of ready PNG rows
+
+        if self.empty:
+            blank = bytes(self.blank) * (self.cell[0] * self.cell[1])
+            for index in sorted(self.empty):
+                self._put(index, blank)
+        return _png(self.width, self.height, dpi, self.rows_data)
 
 
 def png_bytes(img: Image.Image) -> bytes:
-    """PNG bytes, identical for identical pixels (the print backend's fast writer: no row filters, zlib level 1,
-    several times faster than Pillow's for these large sheets)."""
+    """PNG bytes of one image, identical for identical pixels (the print backend's fast writer: no row filters,
+    ISA-L's deflate, several times faster than Pillow's)."""
     from cardc.backends.print.png import encode_png
 
     return encode_png(img, 96)

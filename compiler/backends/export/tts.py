@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from cardc import syntax as s
 from cardc.backends import BuildOptions
@@ -137,12 +138,9 @@ def _guid(*parts: object) -> str:
     return hashlib.sha1("/".join(str(p) for p in parts).encode("utf-8")).hexdigest()[:6]
 
 
-def _url(settings: TtsSettings, rel: str) -> str:
-    """A URL TTS can load: under `base_url` if set, else the file's absolute file:/// URL in the final folder."""
-    if settings.base_url:
-        return f"{settings.base_url.rstrip('/')}/{rel}"
-    folder = (settings.destination or Path.cwd()).resolve() / "export" / "tts"
-    return (folder / rel).as_uri()
+def _folder_uri(settings: TtsSettings) -> str:
+    """`file:///.../export/tts` in the folder the build's output ends up in."""
+    return ((settings.destination or Path.cwd()).resolve() / "export" / "tts").as_uri()
 
 
 class TtsExport:
@@ -156,6 +154,7 @@ class TtsExport:
         self.settings = settings
         self.rules = rules
         self.printed = fc.PrintedFaces()  # print's PNGs, decoded and scaled once per distinct image
+        self._folder = "" if settings.base_url else _folder_uri(settings)  # resolved once, not for every card
         self.loc = Localizer(export_languages(self.game), self.game.fallback)
         self.stem = f"{game}-{lang}"
         self.decks = plan_decks(project, game)
@@ -232,10 +231,16 @@ class TtsExport:
 
     # ---- objects -----------------------------------------------------------
 
+    def url(self, rel: str) -> str:
+        """A URL TTS can load: under `base_url` if set, else the file's absolute file:/// URL in the final folder."""
+        if self.settings.base_url:
+            return f"{self.settings.base_url.rstrip('/')}/{rel}"
+        return f"{self._folder}/{quote(rel)}"
+
     def custom_deck(self, sheet: Sheet, round_cut: bool) -> dict[str, Any]:
         return {
-            "FaceURL": _url(self.settings, sheet.face_file),
-            "BackURL": _url(self.settings, sheet.back_file),
+            "FaceURL": self.url(sheet.face_file),
+            "BackURL": self.url(sheet.back_file),
             "NumWidth": sheet.cols,
             "NumHeight": sheet.rows,
             "BackIsHidden": False,  # the sheet's last cell is the hidden face
@@ -277,7 +282,7 @@ class TtsExport:
             "Nickname": self.name(e),
             "Description": self.description(e),
             "GMNotes": e.key,
-            "CustomImage": {"ImageURL": _url(self.settings, face), "ImageSecondaryURL": _url(self.settings, back),
+            "CustomImage": {"ImageURL": self.url(face), "ImageSecondaryURL": self.url(back),
                             "ImageScalar": 1.0, "WidthScale": 0.0,
                             "CustomTile": {"Type": deck.tile_type, "Thickness": 0.1, "Stackable": True,
                                            "Stretch": True}},
@@ -353,40 +358,52 @@ class TtsExport:
             if deck.as_tiles:
                 self._write_tile_images(folder, print_png, deck, title, color, cache)
             for sheet in deck.sheets:
-                cell = sh.cell_size(*deck.size_mm, sheet.cols, sheet.rows)
-                kind_name = self.kind_name(deck.kind)
-                srcs = [self._print_png(print_png, deck, e) for e in sheet.cards]
-                back_srcs = [src.with_name(src.stem + "-back.png") if src is not None else None for src in srcs]
-                layout = repr((title, kind_name, color, cell, sheet.cols, sheet.rows, deck.size_mm, deck.round_cut))
-                face_file = folder / Path(sheet.face_file).name
-                face_key = cache.key("tts-faces", layout, *(
-                    _file_hash(src) or repr(self.face_text(e, deck.kind)) for e, src in zip(sheet.cards, srcs,
-                                                                                            strict=True))) \
-                    if cache is not None else ""
-                if cache is None or not cache.fetch(face_key, face_file):
-                    faces = []
-                    for e, src in zip(sheet.cards, srcs, strict=True):
-                        face = self.printed(src, *deck.size_mm, cell) if src is not None else None
-                        faces.append(face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut))
-                    hidden = fc.draw_plain(title, "", *cell, color)
-                    face_file.write_bytes(sh.png_bytes(sh.compose(faces, hidden, sheet.cols, sheet.rows, cell)))
-                    if cache is not None:
-                        cache.store(face_key, face_file)
-                back_hashes = [_file_hash(b) for b in back_srcs]
-                sheet.unique_back = all(h is not None for h in back_hashes)
-                back_file = folder / Path(sheet.back_file).name
-                back_key = cache.key("tts-backs", layout, *(h or "" for h in back_hashes)) if cache is not None else ""
-                if cache is None or not cache.fetch(back_key, back_file):
-                    back = fc.draw_plain(title, kind_name, *cell, color)
-                    backs = [self.printed(b, *deck.size_mm, cell) if b is not None else None for b in back_srcs]
-                    if sheet.unique_back and all(b is not None for b in backs):
-                        image = sh.compose([b for b in backs if b is not None], back, sheet.cols, sheet.rows, cell)
-                    else:
-                        sheet.unique_back = False
-                        image = back
-                    back_file.write_bytes(sh.png_bytes(image))
-                    if cache is not None:
-                        cache.store(back_key, back_file)
+                self._write_sheet_images(folder, print_png, deck, sheet, title, color, cache)
+
+    def _write_sheet_images(self, folder: Path, print_png: Path | None, deck: Deck, sheet: Sheet, title: str,
+                            color: str, cache: BuildCache | None) -> None:
+        """A sheet's faces, and its backs: a sheet of them when the print backend's backs differ (UniqueBack), else
+        one image (the printed back they share, or a drawn one when the print backend drew none)."""
+        cell = sh.cell_size(*deck.size_mm, sheet.cols, sheet.rows)
+        kind_name = self.kind_name(deck.kind)
+        srcs = [self._print_png(print_png, deck, e) for e in sheet.cards]
+        faces = [fc.PrintPng.read(src) for src in srcs]
+        layout = repr((title, kind_name, color, cell, sheet.cols, sheet.rows, deck.size_mm, deck.round_cut))
+        face_file = folder / Path(sheet.face_file).name
+        face_key = cache.key("tts-faces", layout, *(
+            png.digest if png is not None else repr(self.face_text(e, deck.kind))
+            for e, png in zip(sheet.cards, faces, strict=True))) if cache is not None else ""
+        if cache is None or not cache.fetch(face_key, face_file):
+            canvas = sh.SheetCanvas(sheet.cols, sheet.rows, cell)
+            for i, (e, png) in enumerate(zip(sheet.cards, faces, strict=True)):
+                face = self.printed(png, *deck.size_mm, cell) if png is not None else None
+                canvas.paste(i, face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut))
+            canvas.paste(sh.hidden_index(sheet.cols, sheet.rows), fc.draw_plain(title, "", *cell, color))
+            face_file.write_bytes(canvas.png())
+            if cache is not None:
+                cache.store(face_key, face_file)
+        del faces
+        backs = [fc.PrintPng.read(src.with_name(src.stem + "-back.png")) if src is not None else None for src in srcs]
+        printed = [b for b in backs if b is not None]
+        shared = printed[0] if len(printed) == len(backs) and len({b.digest for b in printed}) == 1 else None
+        sheet.unique_back = len(printed) == len(backs) and shared is None
+        back_file = folder / Path(sheet.back_file).name
+        back_key = cache.key("tts-backs", layout, *(b.digest if b is not None else "" for b in backs)) \
+            if cache is not None else ""
+        if cache is not None and cache.fetch(back_key, back_file):
+            return
+        drawn = fc.draw_plain(title, kind_name, *cell, color)
+        if sheet.unique_back:
+            canvas = sh.SheetCanvas(sheet.cols, sheet.rows, cell)
+            for i, png in enumerate(printed):
+                canvas.paste(i, self.printed(png, *deck.size_mm, cell) or drawn)
+            canvas.paste(sh.hidden_index(sheet.cols, sheet.rows), drawn)
+            back_file.write_bytes(canvas.png())
+        else:
+            back = self.printed(shared, *deck.size_mm, cell) if shared is not None else None
+            back_file.write_bytes(sh.png_bytes(back or drawn))
+        if cache is not None:
+            cache.store(back_key, back_file)
 
     def _write_tile_images(self, folder: Path, print_png: Path | None, deck: Deck, title: str, color: str,
                            cache: BuildCache | None = None) -> None:
@@ -397,19 +414,21 @@ class TtsExport:
             face_name, back_name = self.tile_files(e)
             face_file, back_file = folder / Path(face_name).name, folder / Path(back_name).name
             src = self._print_png(print_png, deck, e)
-            back_src = src.with_name(src.stem + "-back.png") if src is not None else None
+            png = fc.PrintPng.read(src)
+            back_png = fc.PrintPng.read(src.with_name(src.stem + "-back.png")) if src is not None else None
             layout = repr((title, kind_name, color, cell, deck.size_mm, deck.round_cut))
-            face_key = cache.key("tts-tile", layout, _file_hash(src) or repr(self.face_text(e, deck.kind))) \
-                if cache is not None else ""
+            face_key = cache.key("tts-tile", layout, png.digest if png is not None else
+                                 repr(self.face_text(e, deck.kind))) if cache is not None else ""
             if cache is None or not cache.fetch(face_key, face_file):
-                face = self.printed(src, *deck.size_mm, cell) if src is not None else None
+                face = self.printed(png, *deck.size_mm, cell) if png is not None else None
                 face = face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut)
                 face_file.write_bytes(sh.png_bytes(face))
                 if cache is not None:
                     cache.store(face_key, face_file)
-            back_key = cache.key("tts-tile-back", layout, _file_hash(back_src) or "") if cache is not None else ""
+            back_key = cache.key("tts-tile-back", layout, back_png.digest if back_png is not None else "") \
+                if cache is not None else ""
             if cache is None or not cache.fetch(back_key, back_file):
-                back = self.printed(back_src, *deck.size_mm, cell) if back_src is not None else None
+                back = self.printed(back_png, *deck.size_mm, cell) if back_png is not None else None
                 back = back or fc.draw_plain(title, kind_name, *cell, color)
                 back_file.write_bytes(sh.png_bytes(back))
                 if cache is not None:
@@ -465,16 +484,6 @@ def write_tts(project: Project, out: Path, options: BuildOptions, rules: RulesCa
             folder.mkdir(parents=True, exist_ok=True)
             write_json(folder / f"{tts.stem}.json", tts.save())
     return diags
-
-
-def _file_hash(path: Path | None) -> str | None:
-    """The hash of a print PNG a TTS image is made from; None when there is none."""
-    if path is None:
-        return None
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
 
 
 def copy_instructions(out: Path) -> list[str]:

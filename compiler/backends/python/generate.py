@@ -134,12 +134,13 @@ class _Block(Visitor[list[str]]):
         pad, out = self.pad, []
         self.w.temps += 1
         var = f"choice{self.w.temps}"
-        if any(o.guard is not None for o in st.options):
-            out.append(f"{pad}{var}_options = tuple(name for name, offered in (")
+        if any(o.guard is not None for o in st.options):  # every guard is asked, in order, then the offered kept
+            names = lit(tuple(o.name for o in st.options), len(pad) + 30)
+            out.append(f"{pad}{var}_options = tuple(compress({names}, (")
             for o in st.options:
-                guard = "True" if o.guard is None else self.w.cond(o.guard, len(pad) + 12)
-                out.append(f"{pad}    ({o.name!r}, {guard}),")
-            out.append(f"{pad}) if offered)")
+                guard = "True" if o.guard is None else self.w.cond(o.guard, len(pad) + 8)
+                out.append(f"{pad}    {guard},")
+            out.append(f"{pad})))")
             out.append(f"{pad}{var} = ctx.choose({self.w.point()!r}, {var}_options)")
         else:
             options = tuple(o.name for o in st.options)
@@ -422,8 +423,10 @@ def module_source(project: m.Project, catalogue: Catalogue, game: str, module_ke
     if funcs:
         names.insert(0, "Context")
     imports = ["from __future__ import annotations", ""]
-    if needs_fraction:
-        imports += ["from fractions import Fraction", ""]
+    std = (["from fractions import Fraction"] if needs_fraction else []) + \
+        (["from itertools import compress"] if any("tuple(compress(" in f for f in funcs) else [])
+    if std:
+        imports += [*std, ""]
     imports.append(f"from cardc_runtime import {', '.join(names)}")
     if funcs:
         imports.append("from cardc_runtime import verbs as v")

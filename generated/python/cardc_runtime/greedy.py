@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .context import Character, Context
-from .inputs import Inputs
+from .inputs import Inputs, below
 from .model import Ruleset
 from .play_verbs import _monster_token
 from .state import Play, Pos
@@ -142,7 +142,7 @@ class GreedyBot:
         from .engine import purposeful
 
         wanted = purposeful(self.rng, ctx, who, opts)  # a named option that makes progress (as the sensible bot)
-        return self.rng.randrange(len(opts)) if wanted is None else wanted
+        return below(self.rng, len(opts)) if wanted is None else wanted
 
     # ---- a step: pick up, heal, fight or explore -----------------------------------------------
 
@@ -263,7 +263,7 @@ class GreedyBot:
             d = dist.get(pos, 10**6)
             if d < best_d:
                 best, best_d = i, d
-        return best if best is not None else self.rng.randrange(len(opts))
+        return best if best is not None else below(self.rng, len(opts))
 
     def _use_which(self, ctx: Context, who: str, opts: list[Any]) -> int:
         me = ctx.characters.get(who)
@@ -271,7 +271,7 @@ class GreedyBot:
             for i, o in enumerate(opts):
                 if _probe_heals(ctx.rules, str(o), "use", ctx.variants):
                     return i
-        return self.rng.randrange(len(opts))
+        return below(self.rng, len(opts))
 
     def _spells(self, ctx: Context, who: str, point: str, opts: list[Any]) -> int:
         """How many of a spell to cast now: one when the odds without it are not good enough."""

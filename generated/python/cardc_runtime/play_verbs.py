@@ -7,6 +7,7 @@ they would do, exactly as before, so the exact odds do not depend on the table.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from . import fight as fights
@@ -289,6 +290,12 @@ def _flags(ctx: Context) -> dict[str, Any]:
     return ctx.facts.setdefault("turn_flags", {})  # type: ignore[no-any-return]
 
 
+def _flag(ctx: Context, name: str) -> bool:
+    """A flag of this turn, read without making the flags (most turns set none)."""
+    flags: dict[str, Any] | None = ctx.facts.get("turn_flags")
+    return flags is not None and bool(flags.get(name))
+
+
 def walk_through_walls(ctx: Context) -> None:
     if ctx.actor is not None:
         _flags(ctx)[f"walls:{ctx.actor.id}"] = True
@@ -351,7 +358,7 @@ def _steps(ctx: Context, who: Character) -> tuple[tuple[Pos, ...], tuple[str, ..
     laid: they depend on the laid tiles, where `who` stands and whether walls stop it)."""
     play = _play(ctx)
     pos = play.position.get(who.id)
-    walls = bool(_flags(ctx).get(f"walls:{who.id}"))
+    walls = _flag(ctx, f"walls:{who.id}")
     memo = play.board_memo()
     key = ("reachable", pos, walls)
     try:
@@ -381,7 +388,13 @@ def _open_sides(ctx: Context, who: Character) -> list[int]:
 
 
 def can_walk(ctx: Context) -> bool:
-    return ctx.play is not None and bool(_reachable(ctx, _actor(ctx)))
+    play = ctx.play
+    if play is None:
+        return False
+    who = _actor(ctx)
+    if play.passages().get(play.position.get(who.id)):  # type: ignore[arg-type]
+        return True  # a passage leads on (through walls or by portal as well): no need to list the tiles
+    return bool(_reachable(ctx, who))
 
 
 def can_explore(ctx: Context) -> bool:
@@ -389,7 +402,7 @@ def can_explore(ctx: Context) -> bool:
     if play is None or not play.zones.get("stack"):
         return False
     who = _actor(ctx)
-    return not _flags(ctx).get(f"no_explore:{who.id}") and bool(_open_sides(ctx, who))
+    return not _flag(ctx, f"no_explore:{who.id}") and bool(_open_sides(ctx, who))
 
 
 def _move(ctx: Context, who: Character, to: Pos, *, came_from: bool = True) -> None:
@@ -436,10 +449,7 @@ def explore(ctx: Context, enter: bool = True) -> None:
     here = play.position[who.id]
     pos = step(here, side)
     tile = play.zones["stack"].pop()
-    shape = _exits(ctx, tile)
-    turns = [(r, turned(shape, r)) for r in range(4)]
-    fits = list(dict.fromkeys(ex for _, ex in turns if opposite(side) in ex))
-    labels = tuple("-".join(SIDES[s] for s in sorted(ex)) for ex in fits)
+    fits, labels = _turnings(_exits(ctx, tile), side)
     pick = labels.index(str(ctx.ask("explore_turn", labels, who.id))) if len(labels) > 1 else 0
     placed = Placed(tile, pos, fits[pick], order=len(play.board))
     play.board[pos] = placed
@@ -457,6 +467,14 @@ def explore(ctx: Context, enter: bool = True) -> None:
             ctx.run_procedure("reveal")
         finally:
             ctx.facts.pop("revealing", None)
+
+
+@lru_cache(maxsize=256)
+def _turnings(shape: frozenset[int], side: int) -> tuple[tuple[frozenset[int], ...], tuple[str, ...]]:
+    """The distinct ways a tile of these exits can be turned to open towards `side` (the side it is laid
+    beyond, seen from the new tile: its opposite), and their option labels. A few shapes: worked out once."""
+    fits = tuple(dict.fromkeys(ex for ex in (turned(shape, r) for r in range(4)) if opposite(side) in ex))
+    return fits, tuple("-".join(SIDES[s] for s in sorted(ex)) for ex in fits)
 
 
 def revealed(ctx: Context, kind: str) -> bool:
@@ -923,23 +941,41 @@ def armed(ctx: Context, who: str = "self") -> bool:
 
 
 def can_use_item(ctx: Context) -> bool:
-    return ctx.play is not None and bool(_usable_now(ctx, _actor(ctx)))
+    if ctx.play is None:
+        return False
+    who = _actor(ctx)
+    if not (who.weapons or who.spells or who.keys or who.treasures or who.items):
+        return False
+    usable = _usable_items(ctx)
+    return any(map(usable, who.held()))
+
+
+def _usable_items(ctx: Context) -> Any:
+    """Whether an item can be used in its holder's own turn, as a function remembered per ruleset and
+    variants (an attribute and the item's `use` effects: nothing of the game state)."""
+    variants = ctx.variants
+    try:
+        return ctx.rules._cache[("usable in own turn", variants)]
+    except KeyError:
+        pass
+    rules = ctx.rules
+    known: dict[str, bool] = {}
+
+    def usable(item: str) -> bool:
+        try:
+            return known[item]
+        except KeyError:
+            pass
+        found = known[item] = bool(rules.entity(item).attr("used_in") == "own_turn"
+                                   and rules.effects_of([item], "use", variants))
+        return found
+    return rules.memo(("usable in own turn", variants), lambda: usable)
 
 
 def _usable_now(ctx: Context, who: Character) -> list[str]:
     if not (who.weapons or who.spells or who.keys or who.treasures or who.items):
         return []
-    known: dict[tuple[str, frozenset[str]], bool] = ctx.rules.memo(("usable in own turn",), dict)
-    out = set()
-    for i in who.held():
-        key = (i, ctx.variants)
-        usable = known.get(key)
-        if usable is None:
-            usable = known[key] = bool(ctx.rules.entity(i).attr("used_in") == "own_turn"
-                                       and ctx.rules.effects_of([i], "use", ctx.variants))
-        if usable:
-            out.add(i)
-    return sorted(out)
+    return sorted(set(filter(_usable_items(ctx), who.held())))
 
 
 def use_item(ctx: Context) -> None:

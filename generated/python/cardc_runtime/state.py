@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import chain, islice, repeat
 from typing import Any
 
 Pos = tuple[int, int]
@@ -95,11 +95,12 @@ class Play:
         if size == len(board):
             return found
         new = list(islice(board, size, None))  # tiles laid since (the board is only added to, in order)
-        stale = []
+        stale = []  # tiles laid before that a new one joins (only their passages change)
         for x, y in new:
-            for dx, dy in DELTA.values():
+            exits = board[x, y].exits
+            for side, (dx, dy) in DELTA.items():
                 q = (x + dx, y + dy)
-                if q in found:
+                if q in found and side in exits and (side + 2) % 4 in board[q].exits:
                     stale.append(q)
         for pos in (*new, *stale):
             x, y = pos
@@ -163,16 +164,14 @@ class Play:
             return known[key]  # type: ignore[no-any-return]
         except KeyError:
             pass
-        passages = self.passages()
+        neighbours = self.passages().get
         dist = dict.fromkeys(start, 0)
         seen = set(start) | avoid  # (a level at a time, with set operations: the work runs in C)
         frontier: set[Pos] = set(start)
         d = 0
         while frontier:
             d += 1
-            nxt: set[Pos] = set()
-            for p in frontier:
-                nxt.update(passages.get(p, ()))
+            nxt = set(chain.from_iterable(map(neighbours, frontier, repeat(()))))
             nxt -= seen
             seen |= nxt
             dist.update(dict.fromkeys(nxt, d))
@@ -181,8 +180,7 @@ class Play:
         return dist
 
     def here(self, who: str) -> Placed | None:
-        pos = self.position.get(who)
-        return None if pos is None else self.board.get(pos)
+        return self.board.get(self.position.get(who))  # type: ignore[arg-type]  # (None: not on the board)
 
     def others_at(self, who: str) -> list[str]:
         pos = self.position.get(who)

@@ -7,6 +7,7 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import compress
 
 from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
 from cardc_runtime import verbs as v
@@ -1700,13 +1701,13 @@ def proc_step(ctx: Context) -> None:
     """Procedure `step` (karak/base/play.cardc:34)."""
     ctx.fire_here('step_action')
     if v.steps_left(ctx) and not v.turn_over(ctx):
-        choice1_options = tuple(name for name, offered in (
-            ('explore', v.can_explore(ctx)),
-            ('walk', v.can_walk(ctx)),
-            ('use_item', v.can_use_item(ctx)),
-            ('pick_up', v.items_here(ctx)),
-            ('stop', True),
-        ) if offered)
+        choice1_options = tuple(compress(('explore', 'walk', 'use_item', 'pick_up', 'stop'), (
+            v.can_explore(ctx),
+            v.can_walk(ctx),
+            v.can_use_item(ctx),
+            v.items_here(ctx),
+            True,
+        )))
         choice1 = ctx.choose('step', choice1_options)
         if choice1 == 'explore':
             v.explore(ctx, enter=True)

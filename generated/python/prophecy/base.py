@@ -6,6 +6,8 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
+from itertools import compress
+
 from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef, Provisional
 from cardc_runtime import verbs as v
 
@@ -1793,11 +1795,11 @@ def proc_turn(ctx: Context) -> None:
 
 def proc_main_board_move(ctx: Context) -> None:
     """Procedure `main_board_move` (prophecy/base/play.cardc:93)."""
-    choice1_options = tuple(name for name, offered in (
-        ('walk', True),
-        ('ride', v.resource_at_least(ctx, resource='gold', amount=1)),
-        ('stay', True),
-    ) if offered)
+    choice1_options = tuple(compress(('walk', 'ride', 'stay'), (
+        True,
+        v.resource_at_least(ctx, resource='gold', amount=1),
+        True,
+    )))
     choice1 = ctx.choose('main_board_move', choice1_options)
     if choice1 == 'walk':
         v.move_along(ctx, steps=1)
@@ -1811,15 +1813,15 @@ def proc_main_board_move(ctx: Context) -> None:
 def proc_main_board_turn(ctx: Context) -> None:
     """Procedure `main_board_turn` (prophecy/base/play.cardc:107)."""
     ctx.provisional.update(("stand-in: what a stone costs is the base game's rule, not in the seeds",))
-    choice1_options = tuple(name for name, offered in (
-        ('adventure', v.on_space(ctx, shades=('plains', 'forest', 'mountains')) and not v.final_battle(ctx)),
-        ('learn', v.can_learn(ctx, pay_with='experience', here=True) and not v.final_battle(ctx)),
-        ('train', v.resource_at_least(ctx, resource='experience', amount=2) and not v.final_battle(ctx)),
-        ('attack', v.can_attack_sphere(ctx, here=True) and not v.final_battle(ctx)),
-        ('final_battle', v.final_battle(ctx)),
-        ('use_card', v.can_use_card(ctx)),
-        ('rest', v.spent(ctx, stat='strength')),
-    ) if offered)
+    choice1_options = tuple(compress(('adventure', 'learn', 'train', 'attack', 'final_battle', 'use_card', 'rest'), (
+        v.on_space(ctx, shades=('plains', 'forest', 'mountains')) and not v.final_battle(ctx),
+        v.can_learn(ctx, pay_with='experience', here=True) and not v.final_battle(ctx),
+        v.resource_at_least(ctx, resource='experience', amount=2) and not v.final_battle(ctx),
+        v.can_attack_sphere(ctx, here=True) and not v.final_battle(ctx),
+        v.final_battle(ctx),
+        v.can_use_card(ctx),
+        v.spent(ctx, stat='strength'),
+    )))
     choice1 = ctx.choose('main_board_turn', choice1_options)
     if choice1 == 'adventure':
         v.draw_adventure(ctx, deck='adventure_cards')

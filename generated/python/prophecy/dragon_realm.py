@@ -6,6 +6,8 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
+from itertools import compress
+
 from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef, Provisional
 from cardc_runtime import verbs as v
 
@@ -1691,12 +1693,12 @@ def fx_realm_movement_1(ctx: Context) -> None:
     """
     if not (v.on_board(ctx, board='dragon_realm_board')):
         return
-    choice1_options = tuple(name for name, offered in (
-        ('forward', True),
-        ('stand', True),
-        ('instead', v.can_use_instead(ctx)),
-        ('go_back', True),
-    ) if offered)
+    choice1_options = tuple(compress(('forward', 'stand', 'instead', 'go_back'), (
+        True,
+        True,
+        v.can_use_instead(ctx),
+        True,
+    )))
     choice1 = ctx.choose('realm_movement#1', choice1_options)
     if choice1 == 'forward':
         v.advance(ctx)

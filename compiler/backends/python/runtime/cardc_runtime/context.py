@@ -136,12 +136,15 @@ class _FirePlan:
     and the rules that act only where a card of their kinds takes part (`scoped`, with `every` the global
     owners in order including those)."""
 
-    __slots__ = ("glob", "local", "every", "scoped", "tile", "own")
+    __slots__ = ("glob", "local", "every", "scoped", "tile", "own", "curse", "effects")
 
     def __init__(self, glob: tuple[str, ...], local: frozenset[str], every: tuple[str, ...],
-                 scoped: dict[str, tuple[str, ...]], tile: bool) -> None:
+                 scoped: dict[str, tuple[str, ...]], tile: bool, curse: tuple[str, ...] = ()) -> None:
         self.glob, self.local, self.every, self.scoped, self.tile = glob, local, every, scoped, tile
         self.own: dict[str, tuple[str, ...]] = {}
+        self.curse = curse  # the curse cards among `local` (a cursed character carries them)
+        # the effects of a list of owners, by the owners and the variants switched on (events without values)
+        self.effects: dict[tuple[tuple[str, ...], frozenset[str]], list[EffectDef]] = {}
 
 
 @dataclass
@@ -318,16 +321,17 @@ class Context:
         """`owners(actor, trigger)` reduced to the entities that have an effect of `trigger` at all, in the
         same order: the same effects in the same order, found without building (and hashing) the whole list
         on every event. Each group of candidates (tile, items, ...) is looked at only when it holds one."""
-        rules = self.rules
         try:
-            plan: _FirePlan | None = rules._cache[_PLANS][trigger]
+            plan: _FirePlan | None = self.rules._cache[_PLANS][trigger]
         except KeyError:
             plan = self._new_plan(trigger)
         if plan is None:
             return ()
+        return plan.glob if actor is None else self._reacting(plan, actor)
+
+    def _reacting(self, plan: _FirePlan, actor: Character) -> tuple[str, ...]:
+        """`relevant_owners` for a character, by the trigger's plan."""
         glob = plan.glob
-        if actor is None:
-            return glob
         scoped = plan.scoped
         if scoped:  # rules that act only where a card of their kinds takes part
             ok = {r for r, kinds in scoped.items() if self._takes_part(actor, kinds)}
@@ -365,7 +369,7 @@ class Context:
         elif actor.abilities is None:  # the character's own abilities that have the trigger, found once
             own = plan.own.get(actor.id)
             if own is None:
-                own = plan.own[actor.id] = tuple(o for o in actor.own_abilities(rules) if o in local)
+                own = plan.own[actor.id] = tuple(o for o in actor.own_abilities(self.rules) if o in local)
             override = []
         else:
             own, override = None, actor.abilities
@@ -380,8 +384,7 @@ class Context:
                 if group and not local.isdisjoint(group):
                     mine += [o for o in group if o in local]
         if actor.cursed:  # the curse is a card the cursed hero carries (its effects switch abilities off)
-            mine += [o for o in rules.memo(("curse cards",), lambda: [e.id for e in rules.of_kind("curse")])
-                     if o in local]
+            mine += plan.curse
         return glob + tuple(mine) if mine else glob
 
     def _new_plan(self, trigger: str) -> _FirePlan | None:
@@ -415,7 +418,10 @@ class Context:
         every = tuple(o for o in self.rules.memo("global owners", tuple) if o in has)  # with the scoped ones
         scoped = {o: tuple(str(k) for k in self.rules.entity(o).attr("applies_to"))
                   for o in every if o not in glob}
-        return _FirePlan(glob, has - frozenset(every), every, scoped, trigger in TILE_TRIGGERS)
+        local = has - frozenset(every)
+        cards = self.rules.memo(("curse cards",), lambda: [e.id for e in self.rules.of_kind("curse")])
+        curse = tuple(o for o in cards if o in local)
+        return _FirePlan(glob, local, every, scoped, trigger in TILE_TRIGGERS, curse)
 
     def fire(self, trigger: str, actor: Character | None = None, side: Side | None = None,
              **event: Any) -> list[EffectDef]:
@@ -427,10 +433,22 @@ class Context:
         self.fired.add(trigger)
         if trigger == "always" and actor is not None:
             actor.no_abilities = False  # `always` modifiers hold while their card or rule does: recomputed
-        owners = self.relevant_owners(actor, trigger)
+        try:
+            plan: _FirePlan | None = self.rules._cache[_PLANS][trigger]
+        except KeyError:
+            plan = self._new_plan(trigger)
+        if plan is None:
+            return []
+        owners = plan.glob if actor is None else self._reacting(plan, actor)
         if not owners:
             return []
-        effects = self.rules.effects_of(owners, trigger, self.variants, event)
+        if event:
+            effects = self.rules.effects_of(owners, trigger, self.variants, event)
+        else:  # (the same list `effects_of` gives, remembered by the plan: no key of four parts to hash)
+            try:
+                effects = plan.effects[owners, self.variants]
+            except KeyError:
+                effects = plan.effects[owners, self.variants] = self.rules.effects_of(owners, trigger, self.variants)
         if not effects:
             return effects
         saved = (self.actor, self.side, self.owner, self.effect)

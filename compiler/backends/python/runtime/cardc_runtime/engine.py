@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, Protocol
 
 from .context import Character, Context, TurnCap
 from .fight import make_hero, slot_limits
-from .inputs import Choice, Inputs
+from .inputs import Choice, Inputs, below
 from .model import Ruleset
 from .play_verbs import _takeable
 from .state import Play
@@ -45,7 +45,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: View, options: Sequence[Any]) -> int:
-        return self.rng.randrange(len(options))
+        return below(self.rng, len(options))
 
 
 _tuple_new = tuple.__new__  # makes a View (a named tuple) without its Python-level __new__
@@ -121,7 +121,7 @@ class SensibleBot(RandomBot):
             for want, p in (("pick_up", 0.9), ("use_item", 0.15), ("explore", 0.75), ("walk", 0.95)):
                 if want in opts_left and self.rng.random() < p:
                     return opts.index(want)
-            return opts.index(self.rng.choice(opts_left))
+            return opts.index(opts_left[below(self.rng, len(opts_left))])  # (= rng.choice(opts_left))
         if ".may." in point:
             return opts.index(True) if True in opts and self.rng.random() < 0.8 else 0
         if point == "walk_to" and ctx.play is not None:
@@ -138,7 +138,7 @@ class SensibleBot(RandomBot):
         if point == "trade" and "none" in opts and self.rng.random() < 0.75:  # a gift to a partner now and then
             return opts.index("none")
         wanted = purposeful(self.rng, ctx, view.chooser, opts)  # a named option that makes progress
-        return self.rng.randrange(len(opts)) if wanted is None else wanted
+        return below(self.rng, len(opts)) if wanted is None else wanted
 
     def _worth_taking(self, ctx: Context, who: str) -> bool:
         play = ctx.play
@@ -204,10 +204,20 @@ class SensibleBot(RandomBot):
             weakest = min(monsters.values())
             goals = {p for p, s in monsters.items() if s == weakest}
         holds = _holding(me)
-        goals |= {t.pos for t in filter(_HAS_ITEMS, tiles) if self._worth(ctx, me, t, holds)}
+        seen = self._worth_seen  # (what `_worth` answers, without a call per tile)
+        if seen.get("_table") is not ctx:
+            seen.clear()
+            seen["_table"] = ctx
+        for t in filter(_HAS_ITEMS, tiles):
+            key = (holds, tuple(t.items))
+            worth = seen.get(key)
+            if worth is None:
+                worth = seen[key] = self._worth_now(ctx, me, t)
+            if worth:
+                goals.add(t.pos)
         goals.discard(play.position.get(who))
         if not goals or self.rng.random() < 0.2:
-            return self.rng.randrange(len(labels))
+            return below(self.rng, len(labels))
         targets = [_label_pos(str(label)) for label in labels]
         dist = play.distances(goals)
         best, best_d = 0, 10**6
@@ -238,10 +248,13 @@ class BotInputs(Inputs):
         self.decisions = 0
 
     def roll(self, sides: int) -> int:
-        return self.rng.randint(1, sides)
+        return 1 + below(self.rng, sides) if sides > 0 else self.rng.randint(1, sides)  # (= randint(1, sides))
 
     def roll_dice(self, count: int, sides: int) -> tuple[int, ...]:
-        return tuple(self.rng.randint(1, sides) for _ in range(count))
+        if sides <= 0:
+            return tuple(self.rng.randint(1, sides) for _ in range(count))
+        pick = self.rng._randbelow  # type: ignore[attr-defined]  # (= randint(1, sides), see inputs.below)
+        return tuple([1 + pick(sides) for _ in range(count)])
 
     def shuffle(self, items: Sequence[Any]) -> list[Any]:
         out = list(items)

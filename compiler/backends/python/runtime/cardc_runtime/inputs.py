@@ -10,6 +10,12 @@ from fnmatch import fnmatchcase
 from typing import Any, NamedTuple
 
 
+def below(rng: random.Random, n: int) -> int:
+    """`rng.randrange(n)`: the same number from the same generator, without `randrange`'s argument checks
+    (`randrange(n)` is `_randbelow(n)` for n > 0; an empty range still raises as before)."""
+    return rng._randbelow(n) if n > 0 else rng.randrange(n)  # type: ignore[attr-defined]
+
+
 class Choice(NamedTuple):
     """A choice point: who decides (`chooser`), a stable id (`point`) and the options, first = default.
     (A named tuple: one is made for every decision of a game, and a tuple is the cheapest to make.)"""

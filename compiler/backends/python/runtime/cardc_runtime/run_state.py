@@ -14,9 +14,10 @@ fighters, the sides), with these exceptions, each because nothing after the paus
   which notes the face it asks about (`verbs.SEEN_ASKED`), so a subtree is shared by every path that pauses
   in the same state and agrees on the faces it asked about (whatever else they saw).
 
-Objects the run does not change (the ruleset, entities, effects, procedures, functions, modules) count by
-identity, and stay alive while a key names them (so no other object can take their id); any other object
-makes the key unique (never shared). A run inside a game in play is not keyed.
+Objects the run does not change (the ruleset, entities, effects, procedures, functions, modules, the ruleset's
+fire plans, whose caches only remember what the ruleset gives) count by identity, and stay alive while a key
+names them (so no other object can take their id); any other object makes the key unique (never shared). A run
+inside a game in play is not keyed.
 """
 
 from __future__ import annotations
@@ -27,13 +28,13 @@ from itertools import count
 from types import BuiltinFunctionType, CodeType, FrameType, FunctionType, MethodType, ModuleType
 from typing import Any
 
-from .context import Character, Context, Fight, Side
+from .context import Character, Context, Fight, Side, _FirePlan
 from .inputs import Choice, Dice, Inputs
 from .model import EffectDef, EntityData, ProcedureDef, Ruleset
 
 _unique = count()
 _SHARED = (Ruleset, EntityData, EffectDef, ProcedureDef, FunctionType, BuiltinFunctionType, MethodType,
-           ModuleType, CodeType, type)
+           ModuleType, CodeType, type, _FirePlan)  # (a fire plan: the ruleset's, its caches derived from it)
 _ATOMS = frozenset({str, int, float, bytes, type(None)})
 _SKIP = {Context: frozenset({"inputs", "log", "used"}), Side: frozenset({"first_dice", "seen_faces"}),
          Character: frozenset(), Fight: frozenset({"serial"})}
