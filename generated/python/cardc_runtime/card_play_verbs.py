@@ -56,13 +56,7 @@ def build_characters(ctx: Context, stats: tuple[str, ...], lives: str) -> None:
             raise RuntimeError(f"{pid} was dealt no card that prints {', '.join(stats)}: the set-up gives each "
                                f"player one (the content's deck holds too few for {len(order)} players?)")
         entity = ctx.rules.entity(card)
-        saved = ctx.setup
-        ctx.setup = {}
-        try:
-            ctx.fire("always", who)
-            mods = dict(ctx.setup)
-        finally:
-            ctx.setup = saved
+        mods = standing(ctx, who)
         for stat in stats:
             value, top = entity.attr(stat), entity.attr(f"max_{stat}")
             if not isinstance(value, int) or not isinstance(top, int):

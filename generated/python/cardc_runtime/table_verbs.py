@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .context import Character, Context
+from .standing import standing as _standing
 from .standing import usable_here as _usable_here
 
 Range = tuple[int, int]
@@ -152,13 +153,7 @@ def _no_card(ctx: Context, card: str) -> bool:
 def _limits(ctx: Context, who: Character) -> dict[str, int]:
     """How many cards of each limited slot the character may own now: the `set_limit` sizes changed by its
     own and the rules' `slot_limit` modifiers (collected afresh: `always` may fire many times)."""
-    saved, saved_prevented = ctx.setup, ctx.prevented
-    ctx.setup = {}
-    try:
-        ctx.fire("always", who)
-        got = dict(ctx.setup)
-    finally:
-        ctx.setup, ctx.prevented = saved, saved_prevented
+    got = _standing(ctx, who)
     return {k.split(":", 1)[1]: int(v) + int(got.get(f"limit:{k.split(':', 1)[1]}", 0))
             for k, v in got.items() if k.startswith("base_limit:")}
 
@@ -175,13 +170,7 @@ def _room_slots(ctx: Context, who: Character) -> set[str]:
     """The limited slots in which a `make_room` lets the character discard a card for a new one: read from the
     effects of `slot_full`, fired only when a slot is full (so a game that never fills one does not rest on
     them)."""
-    saved, saved_prevented = ctx.setup, ctx.prevented
-    ctx.setup = {}
-    try:
-        ctx.fire("slot_full", who)
-        got = dict(ctx.setup)
-    finally:
-        ctx.setup, ctx.prevented = saved, saved_prevented
+    got = _standing(ctx, who, "slot_full")
     return {k.split(":", 1)[1] for k, v in got.items() if k.startswith("make_room:") and v}
 
 
@@ -1114,22 +1103,11 @@ def _fight_place(ctx: Context, place: str) -> None:
         _won_by_defeat(ctx, who, place.split("#")[0])
 
 
-def _standing(ctx: Context, trigger: str, who: Character | None = None) -> dict[str, int]:
-    """The standing rules the effects of `trigger` set now (collected afresh; the table's own are kept)."""
-    saved, saved_prevented = ctx.setup, ctx.prevented
-    ctx.setup = {}
-    try:
-        ctx.fire(trigger, who)
-        return dict(ctx.setup)
-    finally:
-        ctx.setup, ctx.prevented = saved, saved_prevented
-
-
 def _won_by_defeat(ctx: Context, who: Character, place: str) -> None:
     """The place's last monster is beaten: where a standing `win_by_defeat` names it, its victor wins and the
     game ends at once."""
     play = ctx.play
-    if play is None or play.game_over or not _standing(ctx, "win_check").get(f"win_by_defeat:{place}"):
+    if play is None or play.game_over or not _standing(ctx, None, "win_check").get(f"win_by_defeat:{place}"):
         return
     play.winners = [who.id]
     play.game_over = play.turn_over = True
@@ -1243,7 +1221,7 @@ def trade(ctx: Context, meeting: bool = False, exchange: bool = False) -> None:
     the character stands; with `exchange`, the character also names what it wants back (or nothing) and the
     partner accepts or refuses the deal (`refuse` first)."""
     who = _actor(ctx)
-    allowed = {k.split(":", 1)[1] for k in _standing(ctx, "always", who) if k.startswith("tradeable:")}
+    allowed = {k.split(":", 1)[1] for k in _standing(ctx, who) if k.startswith("tradeable:")}
     partners = _partners(ctx, who.id)
     if meeting:
         here = _meeting_place(ctx, who.id)
@@ -1301,7 +1279,7 @@ def _team_win(ctx: Context) -> None:
     """At the game's end, under a standing `team_victory`: every player of a winner's team wins too."""
     play = ctx.play
     teams = _teams(ctx)
-    if play is None or not play.winners or not teams or not _standing(ctx, "always").get("team_victory"):
+    if play is None or not play.winners or not teams or not _standing(ctx, None).get("team_victory"):
         return
     won = {teams[w] for w in play.winners if w in teams}
     everyone = [p for p in play.order if p in play.winners or teams.get(p) in won]

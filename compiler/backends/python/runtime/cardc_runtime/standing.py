@@ -10,12 +10,13 @@ from __future__ import annotations
 from .context import Character, Context
 
 
-def standing(ctx: Context, who: Character | None) -> dict[str, int]:
-    """The modifiers the `always` effects set for `who` (None: the table's own rules) as the state is now."""
+def standing(ctx: Context, who: Character | None, trigger: str = "always") -> dict[str, int]:
+    """The modifiers the effects of `trigger` (`always` unless told) set for `who` (None: the table's own
+    rules) as the state is now; the context's own modifiers, prevented effects and actor are left as they were."""
     saved_setup, saved_prevented, saved_actor = ctx.setup, ctx.prevented, ctx.actor
     ctx.setup = {}
     try:
-        ctx.fire("always", who)
+        ctx.fire(trigger, who)
         return dict(ctx.setup)
     finally:
         ctx.setup, ctx.prevented, ctx.actor = saved_setup, saved_prevented, saved_actor
