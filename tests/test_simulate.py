@@ -114,12 +114,18 @@ def test_ctrl_c_keeps_the_finished_games(job: Job) -> None:
         assert sorted(r.index for r in result.records[0]) == sorted(seen)
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process group is POSIX")
 def test_ctrl_c_on_the_command_line_reports_what_finished(tmp_path: Path) -> None:
     cmd = [sys.executable, "-m", "cardc", "simulate", *QUICK, "--games", "100000", "--workers", "2",
            "--bot", "random", "--json"]
+    # A shell starts background jobs with SIGINT ignored and children inherit that (Python then never raises
+    # KeyboardInterrupt): give the command the terminal's default, as a foreground `cardc simulate` has.
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_default_sigint)
     time.sleep(12)
     os.killpg(proc.pid, signal.SIGINT)  # what a terminal sends to the whole foreground group
     out, err = proc.communicate(timeout=120)
