@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-MEMORY_CAP = 8 * 1024**3  # address space of one forked stage (--fork)
+MEMORY_CAP = int(float(os.environ.get("CARDC_BENCH_CAP_GIB", "8")) * 1024**3)  # address space of one forked stage (--fork)
 sys.path.insert(0, str(ROOT / "bench"))
 
 
