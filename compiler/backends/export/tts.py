@@ -447,7 +447,7 @@ class TtsExport:
         if root is None:
             return None
         try:
-            from cardc.backends.print.sheets import sheet_name
+            from cardc.backends.print.names import sheet_name
         except ImportError:  # pragma: no cover
             return None
         stem = Path(sheet_name(self.game.id, self.lang, deck.module)).stem

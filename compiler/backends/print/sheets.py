@@ -15,6 +15,7 @@ from pathlib import Path
 from cardc.backends import BuildOptions
 from cardc.backends.print.cards import CardTexts, image_path
 from cardc.backends.print.imposition import Page, Placement, impose
+from cardc.backends.print.names import sheet_name
 from cardc.backends.print.png import render_png, render_rows
 from cardc.backends.print.presets import CardSize, card_size, known_sizes
 from cardc.backends.print.render import DrawReport, FaceRef, ImageResolver, draw_calibration, draw_face, draw_pages
@@ -52,17 +53,14 @@ class Sheet:
         return sum(1 for p in self.pages if p.side in ("front", "fold"))
 
 
-def canvas(target: str | io.BytesIO, size: tuple[float, float] = (595.0, 842.0)) -> Canvas:
-    """A reportlab canvas that writes byte-identical files for identical input."""
+def canvas(target: str | io.BytesIO, size: tuple[float, float] = (595.0, 842.0), compress: bool = True) -> Canvas:
+    """A reportlab canvas that writes byte-identical files for identical input; `compress=False` for a PDF that is
+    only rasterized in memory (no deflate of its streams by reportlab, no inflate by PDFium: the same pages)."""
     rl_config.useA85 = 0  # plain binary streams: smaller files and faster than ASCII85
-    c = Canvas(target, pagesize=size, invariant=1, pageCompression=1)
+    c = Canvas(target, pagesize=size, invariant=1, pageCompression=int(compress))
     c.setCreator("cardc")
     c.setProducer("cardc")
     return c
-
-
-def sheet_name(game: str, lang: str, module: str) -> str:
-    return f"{game}-{lang}.pdf" if module == "base" else f"{game}-{lang}-{module}.pdf"
 
 
 def printed_entities(project: Project, game: str) -> list[Entity]:
@@ -366,7 +364,7 @@ class PrintBuild:
         for start in range(0, len(order), PNG_BATCH):
             batch = order[start:start + PNG_BATCH]
             buf = io.BytesIO()
-            c = canvas(buf)
+            c = canvas(buf, compress=False)
             pages: list[tuple[str | None, tuple[float, float, str]]] = []  # each page: its face, or None: a background
             planned = set(under)
             for text, e in batch:
