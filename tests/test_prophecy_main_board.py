@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import pytest
+from cardc import cli
 from cardc.backends.python.runtime.cardc_runtime import Scripted, verbs
 from cardc.backends.python.runtime.cardc_runtime.context import Context
 from cardc.backends.python.runtime.cardc_runtime.engine import play_game
@@ -283,3 +285,12 @@ def test_games_move_on_the_ring_and_finish() -> None:
         assert any("how adventures come onto the spaces" in p for p in result.provisional)
         assert result.winners and not result.capped, (seed, result.reason)
     assert moved > 0 and met > 0
+
+
+def test_the_turn_log_tells_the_journeys_and_the_adventures_met(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["play", "--game", "prophecy", "--players", "3", "--seed", "4"])
+    out = capsys.readouterr().out
+    assert code == 0 and "Weak monster is laid face up on The ring 2." in out
+    assert "p3 meets Weak monster, lying on The ring 2." in out and "p2 travels to City (The ring 9)." in out
+    code = cli.main(["play", "--game", "prophecy", "--players", "3", "--seed", "4", "--lang", "cs"])
+    assert code == 0 and "Na Okruh 2 se lícem nahoru položí Slabá nestvůra." in capsys.readouterr().out
