@@ -216,7 +216,10 @@ def _unfiltered_rgb(data: bytes) -> tuple[Image.Image, float] | None:
         return None
     if len(rows) != stride * h or rows[::stride].count(0) != h:  # a row with a filter: let Pillow undo it
         return None
-    return Image.frombytes("RGB", (w, h), memoryview(rows)[1:], "raw", "RGB", stride), dpi
+    # (not `Image.frombytes`: it first fills the new image with zeros, which the unpacking overwrites anyway)
+    img = Image.new("RGB", (w, h), None)
+    img.frombytes(memoryview(rows)[1:], "raw", ("RGB", stride))
+    return img, dpi
 
 
 def _cut(img: Image.Image, trim_w: float, trim_h: float, size: tuple[int, int]) -> Image.Image:
