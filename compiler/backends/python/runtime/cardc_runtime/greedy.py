@@ -339,6 +339,8 @@ class GreedyBot:
                 places.append(_pos(label))
             except (ValueError, IndexError):
                 places.append(None)
+        if self.target in places:  # the target is a step away: at distance 0 it is the nearest, no search
+            return places.index(self.target)
         dist = play.distances((self.target,), self.avoid - {self.target})
         for i, pos in enumerate(places):
             if pos is None:
