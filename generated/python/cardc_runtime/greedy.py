@@ -15,14 +15,15 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from operator import attrgetter
 from typing import Any
 
 from .context import Character, Context
 from .inputs import Inputs, below
 from .model import Ruleset
 from .play_verbs import _monster_token
-from .state import Play, Pos
+from .state import Placed, Play, Pos
 
 WIN_ENOUGH = 0.5
 LOW_LIVES = 2
@@ -167,6 +168,20 @@ def _wants_now(ctx: Context, me: Character, items: list[str]) -> bool:
     return False
 
 
+_HAS_TOKENS = attrgetter("tokens")  # (for filter(): tiles with tokens or items, without a Python loop)
+_HAS_ITEMS = attrgetter("items")
+
+
+def _monsters(ctx: Context, tiles: Iterable[Placed]) -> dict[Pos, str]:
+    """The monster on each tile that has one (by its position; the first token with a strength)."""
+    found = {}
+    for t in filter(_HAS_TOKENS, tiles):
+        m = _monster_token(ctx, t)
+        if m is not None:
+            found[t.pos] = m
+    return found
+
+
 def _pos(label: Any) -> Pos:
     x, y = str(label).rsplit("@", 1)[1].split(",")
     return (int(x), int(y))
@@ -239,14 +254,19 @@ class GreedyBot:
             heal = self._heal_step(ctx, me, here, opts)
             if heal is not None:
                 return heal
-        board = play.board
-        monsters = {p: m for p, t in board.items() if t.tokens and (m := _monster_token(ctx, t)) is not None}
+        tiles = play.board.values()
+        monsters = _monsters(ctx, tiles)
         odds = _odds_of(ctx, me)
         blocked = {p for p, m in monsters.items() if odds(m) < self.WIN_ENOUGH}
         self.avoid = blocked
+        # the monsters not avoided and the tiles with items the hero wants (only tiles that hold tokens or
+        # items are looked at: the filters run in C, most tiles of a late board hold neither)
+        goals = {p for p in monsters if p != here and p not in blocked}
         holds = _holds(me)
-        goals = {p for p, t in board.items() if p != here and p not in blocked and (
-            p in monsters or (t.items and _wants(ctx, me, t.items, holds)))}
+        for t in filter(_HAS_ITEMS, tiles):
+            p = t.pos
+            if p != here and p not in blocked and p not in goals and _wants(ctx, me, t.items, holds):
+                goals.add(p)
         if "walk" in opts and here is not None:
             dist = play.distances((here,), blocked - goals)
             reachable = [g for g in goals if g in dist]
@@ -287,11 +307,11 @@ class GreedyBot:
         assert play is not None
         if "use_item" in opts and any(_probe_heals(ctx.rules, i, "use", ctx.variants) for i in me.held()):
             return "use_item"
-        healing = {p for p, t in play.board.items() if _probe_heals(ctx.rules, t.tile, "turn_end", ctx.variants)}
+        healing = self._healing(ctx, play)
         if here in healing:
             return "stop" if "stop" in opts else None
         if "walk" in opts and here is not None:
-            blocked = {p for p, t in play.board.items() if t.tokens and _monster(ctx, play, p) is not None}
+            blocked = set(_monsters(ctx, play.board.values()))
             self.avoid = blocked
             dist = play.distances((here,), blocked - healing)
             near = [p for p in healing if p in dist]
@@ -299,6 +319,18 @@ class GreedyBot:
                 self.target = min(near, key=lambda p: (dist[p], p))
                 return "walk"
         return None
+
+    @staticmethod
+    def _healing(ctx: Context, play: Play) -> frozenset[Pos]:
+        """The laid tiles that heal at the end of a turn (depends on the laid tiles only: kept in the board's
+        memo until a tile is laid)."""
+        memo = play.board_memo()
+        key = ("greedy healing", ctx.variants)
+        found: frozenset[Pos] | None = memo.get(key)
+        if found is None:
+            found = memo[key] = frozenset(p for p, t in play.board.items()
+                                          if _probe_heals(ctx.rules, t.tile, "turn_end", ctx.variants))
+        return found
 
     def _explore_good(self, ctx: Context, me: Character) -> bool:
         """Whether a new room is worth the risk: the exact chance to beat the bag's median monster (by
