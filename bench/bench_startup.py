@@ -4,13 +4,14 @@
     python3 bench/bench_startup.py --pyc           # with bytecode caches, as an installed cardc runs
     python3 bench/bench_startup.py --cards 10000   # size of the synthetic file for the rendering table
 
-1. `cardc check content` on the bundled content (issue 16.3: under 0.25 s), four ways: nothing changed since
+1. `cardc check content` on the bundled content (issue 16.3: under 0.25 s), five ways: nothing changed since
    the last check (the usual case: the result comes from the on-disk cache, `cardc.checkcache`); a comment
-   appended to one file before every run (that file is parsed again, its parse tree is the same, so the
-   result stored for the same trees is used); lines inserted at the top of that file before every run (every
-   span in it moves: it is parsed, and the whole content lowered and checked again, the other files' parse
-   trees, the catalogue and the lexicon coming from the cache); and with the cache off (`CARDC_CACHE=off`: a
-   first check on a new machine).
+   appended to one file before every run, and lines inserted at its top (the same tokens, moved: the stored
+   diagnostics are moved with them, `checkcache.lookup_moved`; before that, the file was parsed again, and
+   after inserted lines the whole content lowered and checked again); a value changed in that file before
+   every run (it is parsed, the whole content lowered and checked again, the other files' parse trees, the
+   catalogue and the lexicon coming from the cache); and with the cache off (`CARDC_CACHE=off`: a first
+   check on a new machine).
 2. `cardc check --show-provisional` against `cardc check -q` on the synthetic file of bench/gen_synthetic.py
    (every provisional and unknown value printed with its source line and caret, against errors only):
    rendering N diagnostics costs O(N + file size), so the two stay within 1.5x (issue 16.1). Measured with
@@ -102,13 +103,22 @@ def main() -> None:
         def move(i: int) -> None:
             edited.write_text("\n" * (i + 3) + text, encoding="utf-8")
 
+        if 'source: "' not in text:
+            raise SystemExit(f"{edited}: no `source:` attribute to change")
+
+        def change(i: int) -> None:  # a new value each run: the tree differs, nothing stored fits
+            edited.write_text(text.replace('source: "', f'source: "edit {i}: ', 1), encoding="utf-8")
+
         name = edited.relative_to(copy).as_posix()
         cpu, wall, size = measure(["check", "content"], copy, args.repeat, before=edit)
         print(f"| `cardc check content` (a comment appended to `{name}` before each run: same parse trees) "
               f"| {cpu:.3f} | {wall:.3f} | {size} |")
         cpu, wall, size = measure(["check", "content"], copy, args.repeat, before=move)
-        print(f"| `cardc check content` (lines inserted at the top of `{name}` before each run: every span in it "
-              f"moves, so it is parsed and the content lowered and checked again) | {cpu:.3f} | {wall:.3f} | {size} |")
+        print(f"| `cardc check content` (lines inserted at the top of `{name}` before each run: every token in it "
+              f"moves, none changes) | {cpu:.3f} | {wall:.3f} | {size} |")
+        cpu, wall, size = measure(["check", "content"], copy, args.repeat, before=change)
+        print(f"| `cardc check content` (a value changed in `{name}` before each run: its `source:` text; it is "
+              f"parsed, the content lowered and checked again) | {cpu:.3f} | {wall:.3f} | {size} |")
         edited.write_text(text, encoding="utf-8")
         off = {"CARDC_CACHE": "off"}
         cpu, wall, size = measure(["check", "content"], copy, args.repeat, env=off)

@@ -13,12 +13,18 @@ nothing) is recognised one step later: a second entry is keyed on the parse tree
 of each tree with its parse warnings, remembered per file text) and the bytes of every other file. Lowering and
 the checks read only those, so the same trees give the same diagnostics; the texts are read afresh for the
 report. A file that does not parse cleanly turns this off (its errors are always found afresh).
+
+Before that, an edit of comments, blank lines or spacing alone is recognised without parsing (`lookup_moved`):
+the edited texts have the same tokens as the ones the last stored result was made from, so the stored
+diagnostics hold, each moved to where its tokens now are (`cardc.spanmap`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +56,8 @@ class Lookup:
     files: dict[str, str] | None  # relative path -> hash of its bytes; None: this folder cannot be cached
     root: Path | None = None
     trees: str | None = None  # the key of the parse-tree entry, once `lookup_trees` has computed it
+    # the stored entry when it is for other file contents: its files' hashes and result (never with --schema)
+    previous: tuple[dict[str, str], CheckResult] | None = None
 
 
 def _content_hashes(root: Path) -> dict[str, str] | None:
@@ -101,9 +109,66 @@ def lookup(paths: list[Path], schema: bool) -> tuple[CheckResult | None, Lookup 
     if files is None:
         return None, state
     entry = diskcache.load("check", key)
-    if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == files and isinstance(entry[1], CheckResult):
-        return entry[1], state
+    if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], dict) \
+            and isinstance(entry[1], CheckResult):
+        if entry[0] == files:
+            return entry[1], state
+        if not schema:
+            state = Lookup(key, files, root, previous=(entry[0], entry[1]))
     return None, state
+
+
+# A message or hint that names a place by its line ("first given at line 4", "first declared at a.cardc:4:3")
+# would have to change with the lines: a result holding one in an edited file is not moved but recomputed.
+_NAMES_A_LINE = re.compile(r"\bline \d|\d:\d")
+
+
+def lookup_moved(state: Lookup | None) -> CheckResult | None:
+    """After a miss of `lookup`: the stored result of the last check, if since then only `.cardc` files changed
+    and only in their comments, blank lines and spacing (`cardc.spanmap`: the same tokens, so the same parse
+    trees but for positions, so the same diagnostics at the tokens' new positions). Neither parses nor loads a
+    tree: the edited texts are compared with the ones the stored result was made from."""
+    from cardc.loader import display_path
+    from cardc.spanmap import SpanMap
+
+    if state is None or state.files is None or state.root is None or state.previous is None:
+        return None
+    before, result = state.previous
+    changed = [rel for rel in sorted(set(before) | set(state.files)) if before.get(rel) != state.files.get(rel)]
+    if not changed or any(not rel.endswith(".cardc") or rel not in before or rel not in state.files
+                          for rel in changed):
+        return None
+    maps: dict[str, SpanMap] = {}
+    sources = dict(result.sources)
+    for rel in changed:
+        shown = display_path(state.root / rel)
+        old = result.sources.get(shown)
+        if old is None:
+            return None
+        try:
+            new = (state.root / rel).read_text(encoding="utf-8-sig")  # as the loader reads it
+        except (OSError, UnicodeDecodeError):
+            return None
+        moved = SpanMap(old, new)
+        if not moved.same_tokens:
+            return None
+        maps[shown] = moved
+        sources[shown] = new
+    diagnostics = []
+    for d in result.diagnostics:
+        words = d.message + "\0" + (d.hint or "")
+        if any(shown in words for shown in maps):
+            return None
+        moved_in = maps.get(d.span.file)
+        if moved_in is not None:
+            if _NAMES_A_LINE.search(words):
+                return None
+            span = moved_in.span(d.span)
+            if span is None:
+                return None
+            d = dataclasses.replace(d, span=span)
+        diagnostics.append(d)
+    return CheckResult(diagnostics, sources, result.modules, result.entities, result.files)
 
 
 def lookup_trees(state: Lookup | None) -> tuple[CheckResult | None, Lookup | None]:

@@ -62,6 +62,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     paths = args.paths or [DEFAULT_CONTENT]
     checked, state = checkcache.lookup(paths, args.schema)
     if checked is None:
+        checked = checkcache.lookup_moved(state)
+    if checked is None:
         checked, state = checkcache.lookup_trees(state)
     if checked is None:
         result = _front(args.paths)
