@@ -22,7 +22,6 @@ diagnostics hold, each moved to where its tokens now are (`cardc.spanmap`).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 import re
 import stat
@@ -86,7 +85,7 @@ def _content_hashes(root: Path) -> dict[str, str] | None:
                     data = f.read()
             except OSError:
                 return None
-            out[prefix + entry.name] = hashlib.blake2b(data, digest_size=20).hexdigest()
+            out[prefix + entry.name] = diskcache.blake2b(data, digest_size=20).hexdigest()
     return dict(sorted(out.items()))
 
 
@@ -227,7 +226,7 @@ def _tree_digest(path: Path) -> str | None:
         data = pickle.dumps((tree, sink.items), protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return None
-    value = hashlib.blake2b(data, digest_size=20).hexdigest()
+    value = diskcache.blake2b(data, digest_size=20).hexdigest()
     diskcache.store("tree", key, value)
     return value
 

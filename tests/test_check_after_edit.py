@@ -253,3 +253,14 @@ def test_the_same_runs_parse_to_the_same_tree_with_moved_spans(name: str) -> Non
         assert _spans_and_shape(new, new_spans) == old_shape
         assert [moved.span(sp) for sp in old_spans] == new_spans
     assert same >= 40  # the test saw enough edits that keep the tokens
+
+
+def test_the_copies_limit_follows_cardc_toml(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`[limits] copies` is read through the cache (`lower._limits_table`): each edit of cardc.toml counts."""
+    folder = _project(tmp_path)
+    (folder / "items.cardc").write_text(ITEMS.replace("bonus: 1 }", "bonus: 1 copies: 5 }"), encoding="utf-8")
+    for limits, error in (("[limits]\ncopies = 3\n", True), ("[limits]\ncopies = 10\n", False),
+                          ("[limits]\ncopies = 4\n", True), ("", False)):
+        (folder / "cardc.toml").write_text(limits, encoding="utf-8")
+        code, _, err = _same_as_cold(folder, monkeypatch)[0]
+        assert (code == 1 and "error[E107]" in err and "5 copies is more than" in err) == error, (limits, err)
