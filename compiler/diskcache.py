@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 try:  # hashlib loads OpenSSL (6 ms of every `cardc check`) to offer hashes this cache never uses
-    from _blake2 import blake2b
+    from _blake2 import blake2b as blake2b  # re-exported: checkcache and dataclass_code hash with it too
 except ImportError:  # pragma: no cover - a Python built without its own BLAKE2
-    from hashlib import blake2b
+    from hashlib import blake2b as blake2b
 
 MAGIC = b"cardc-cache 1\n"
 MAX_ENTRIES = 2000  # per folder; beyond it the oldest half is removed
