@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-MEMORY_CAP = int(float(os.environ.get("CARDC_BENCH_CAP_GIB", "8")) * 1024**3)  # address space of one forked stage (--fork)
+# address space of one forked stage (--fork); CARDC_BENCH_CAP_GIB raises it for 100,000-card print runs
+MEMORY_CAP = int(float(os.environ.get("CARDC_BENCH_CAP_GIB", "8")) * 1024**3)
 sys.path.insert(0, str(ROOT / "bench"))
 
 

@@ -240,6 +240,8 @@ def dealt(e: m.Entity, players: int, variants: frozenset[str] = frozenset()) -> 
     def holds(c: m.Condition) -> bool:
         if isinstance(c, m.AndCond):
             return holds(c.left) and holds(c.right)
+        if isinstance(c, m.NotCond):
+            return not holds(c.cond)
         assert isinstance(c, m.Invocation), c
         if c.verb == "players":
             rng = c.arg("range")
@@ -264,7 +266,7 @@ def dealt(e: m.Entity, players: int, variants: frozenset[str] = frozenset()) -> 
 def test_draft_for_two_or_three_players_is_a_recommended_variant(project: m.Project) -> None:
     base, errata = get(project, "character_draft"), get(project, "character_draft", module="base_additions")
     on = frozenset({"draft_for_two_or_three"})
-    for n in range(2, 6):
+    for n in range(2, 6):  # two each of the ten profession cards, for up to five players
         assert dealt(base, n) == (2, 2)
         assert dealt(errata, n) == (2, 2), "the seed only recommends the change: off unless switched on"
     assert [dealt(errata, n, on) for n in range(2, 6)] == [(4, 1), (3, 1), (2, 2), (2, 2)]

@@ -111,10 +111,39 @@ def test_the_same_seed_plays_the_same_game() -> None:
 
 
 def test_too_many_players_for_the_profession_deck_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
-    code = cli.main(["play", "--game", "prophecy", "--players", "5", "--seed", "1"])  # 6 professions known
+    code = cli.main(["play", "--game", "prophecy", "--players", "6", "--seed", "1"])  # 10 professions, one box
     err = capsys.readouterr().err
-    assert code == 2 and "the draft of profession_cards leaves p5 without a card" in err
+    assert code == 2 and "prophecy is played by 2 to 5 players (its set-up's player_count), not 6" in err
     assert "traceback" not in err.lower()
+
+
+PROFESSIONS = ("paladin", "ranger", "scout", "mystic", "enchanter", "illusionist",
+               "profession_7", "profession_8", "profession_9", "profession_10")
+
+
+@pytest.mark.parametrize("setup", [(), ("ancient_races", "base_additions", "dragon_realm")])
+def test_five_players_are_dealt_two_of_the_ten_professions_each_and_play(setup: tuple[str, ...]) -> None:
+    """Base Prophecy is for 2-5 players and its deck holds ten profession cards (base-game-facts.md#2.1): five
+    players are dealt all ten, keep one, pass one, twice, and each settles on one profession (and a race)."""
+    seats = [f"p{i}" for i in range(1, 6)]
+    ctx = prophecy_table(players=5, expansions=setup)
+    assert ("table", "draft", "profession_cards", 2, 2) in ctx.log
+    mine = [[c for c in ctx.characters[p].cards if ctx.rules.entity(c).is_a("profession")] for p in seats]
+    assert all(len(m) == 1 for m in mine) and len({m[0] for m in mine}) == 5
+    out = [c for c in _zones(ctx)["removed"] if ctx.rules.entity(c).is_a("profession")]
+    assert sorted([m[0] for m in mine] + out) == sorted(PROFESSIONS)  # all ten dealt, five kept
+    assert not _zones(ctx)["profession_cards"]
+    assert not any("dealt as far as it went" in n for n in ctx.provisional)
+    for placeholder in {m[0] for m in mine} & set(PROFESSIONS[6:]):  # their stones are stand-ins: listed
+        assert any(n.startswith(f"{placeholder}.strength") for n in ctx.provisional), placeholder
+    if "ancient_races" in setup:
+        assert all(sum(1 for c in ctx.characters[p].cards if ctx.rules.entity(c).attr("race")) == 1 for p in seats)
+    finished = 0
+    for seed in range(2):
+        result = _game(setup, 5, seed, turn_cap=600)
+        assert result.heroes == seats
+        finished += bool(result.winners)
+    assert finished
 
 
 def test_play_tells_the_game_in_czech_and_as_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -135,8 +164,7 @@ def test_play_tells_the_game_in_czech_and_as_json(capsys: pytest.CaptureFixture[
     assert any("stand-in" in n for n in data["provisional"])
     characters = [e for e in data["log"] if e[1] == "character"]
     assert [e[0] for e in characters] == ["p1", "p2"]
-    assert all(data_ok for data_ok in (e[2] in ("paladin", "ranger", "scout", "mystic", "enchanter", "illusionist")
-                                      for e in characters))
+    assert all(data_ok for data_ok in (e[2] in PROFESSIONS for e in characters))
 
 
 def test_simulate_plays_prophecy(capsys: pytest.CaptureFixture[str]) -> None:

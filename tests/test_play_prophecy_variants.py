@@ -113,12 +113,41 @@ def test_a_team_far_behind_may_concede_and_the_other_team_wins() -> None:
     assert ("p1", "concede", ("p1", "p3")) in ctx.log
 
 
+def test_with_three_teams_nobody_is_offered_to_concede_and_the_game_goes_on() -> None:
+    """The seed advises conceding when two teams play (with a third one, 'when two fight, the third laughs')."""
+    for size, offered in ((3, True), (2, False)):  # six players: two teams of three, or three pairs
+        ctx = _table(6, ("team_game",), TEAM)
+        verbs.form_teams(ctx, size=size)
+        teams = _marks(ctx)["teams"]
+        assert len(set(teams.values())) == 6 // size and verbs.teams(ctx, range=(6 // size, 6 // size))
+        rivals = [p for p in ctx.play.order if teams[p] != teams["p1"]]
+        for p, card in zip(rivals, ("artefact_3", "artefact_4", "artefact_5", "mirror_shield"), strict=False):
+            ctx.characters[p].cards.append(card)  # every other team two artefacts ahead of p1's
+        script = Scripted(choices={"team_game_concession#1": True})
+        ctx.inputs = script
+        ctx.fire("turn_start", ctx.characters["p1"])
+        assert bool([c for c in script.asked if "concession" in c.point]) is offered
+        assert ctx.play.game_over is offered, size
+        if offered:
+            assert sorted(ctx.play.winners) == sorted(rivals)
+    games = 0
+    for seed in range(3):
+        result = play_game(rules("prophecy", TEAM), [f"p{i}" for i in range(1, 7)], variants=("team_game",),
+                           seed=seed, keep_log=True, turn_cap=900)
+        if len(result.teams) != 3:
+            continue
+        games += 1
+        assert not any(e[1] == "concede" for e in result.log)
+        if not result.capped and result.winners:
+            assert result.winners in result.teams  # one team wins, never two together
+    assert games
+
+
 def test_six_players_without_the_team_game_are_refused_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
     code = cli.main(["play", "--game", "prophecy", "--players", "6", "--seed", "1"])
     err = capsys.readouterr().err
     assert code == 2 and "traceback" not in err.lower()
-    assert "the draft of profession_cards leaves p5 without a card" in err
-    assert "deals 2 to each of 6 players (12 cards) and the content's deck holds 6" in err
+    assert "prophecy is played by 2 to 5 players (its set-up's player_count), not 6" in err
 
 
 def test_six_players_play_the_team_game_with_a_second_box_of_professions() -> None:

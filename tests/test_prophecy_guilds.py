@@ -29,7 +29,7 @@ def _without(entity: str, trigger: str) -> Any:
 
 def _offer_only(ctx: Context, card: str, guild: str) -> None:
     """Every guild's space and pile emptied, then the card laid face up on the guild's space."""
-    for g in GUILDS:
+    for g in (*GUILDS, "guild_6"):
         _zones(ctx)[g] = []
         _zones(ctx)[f"{g}:deck"] = []
     for name, zone in _zones(ctx).items():
@@ -133,3 +133,45 @@ def test_games_buy_base_abilities_from_the_guilds() -> None:
         bought.update(e[2] for e in result.log if e[1] == "learn")
         assert result.winners or result.capped
     assert any(bought[c] for c in BASE_ABILITIES), bought
+
+
+INSTEAD_OF_MOVING = ("armoury", "hospitality", "meditation", "miracle_of_healing")
+
+
+def test_a_sixth_guild_space_sells_the_abilities_used_instead_of_moving() -> None:
+    """No guild of the seeds sells Armoury, Meditation, Miracle of Healing or Human Hospitality; in play a sixth
+    guild space (base-game-facts.md#2.3: six guild spaces, five guild decks, uncertain) does, a stand-in that
+    leaves the five guilds' piles as they were."""
+    ctx = prophecy_table()
+    assert sorted(_zones(ctx)["guild_6"] + _zones(ctx)["guild_6:deck"]) == sorted(INSTEAD_OF_MOVING)
+    assert len(_zones(ctx)["guild_6"]) == 1 and _zones(ctx)["guild_6"][0] in _zones(ctx)["face_up"]
+    assert all(not set(INSTEAD_OF_MOVING) & set(_zones(ctx)[g] + _zones(ctx)[f"{g}:deck"]) for g in GUILDS)
+    assert any(n.startswith("meditation.guild") for n in ctx.provisional)
+    space = list(ctx.rules.entity("main_ring").attr("shades")).index("guild_6") + 1
+    p1 = ctx.characters["p1"]
+    p1.stats["experience"] = 3
+    for n, here in ((space + 1, False), (space, True)):  # the next space is a mountain
+        _marks(ctx)["space:p1"] = f"main_ring#{n}"
+        assert verbs.can_learn(ctx, pay_with="experience", here=True) is here
+    offered = _zones(ctx)["guild_6"][-1]
+    ctx.inputs = Scripted()
+    verbs.learn(ctx, pay_with="experience", here=True)
+    assert offered in p1.cards and p1.stats["experience"] == 0
+    assert len(_zones(ctx)["guild_6"]) == 1 and _zones(ctx)["guild_6"][0] != offered  # the next one turned up
+
+
+def test_seeded_real_games_buy_the_abilities_and_use_them() -> None:
+    bought: Counter[str] = Counter()
+    used: Counter[str] = Counter()
+    r = rules("prophecy", ("dragon_realm",))
+    for seed in range(8):  # (in seed 6 one is used instead of moving in the Dragon Realm)
+        result = play_game(r, ["p1", "p2", "p3", "p4"], seed=seed, keep_log=True)
+        assert not result.capped, seed
+        for e in result.log:
+            if len(e) > 2 and e[2] in INSTEAD_OF_MOVING:
+                if e[1] == "learn":
+                    bought[e[2]] += 1
+                elif e[1] in ("use_card", "use_instead"):
+                    assert bought[e[2]], e  # used only once someone bought it
+                    used[e[1]] += 1
+    assert sum(bought.values()) >= 2 and used["use_card"] and used["use_instead"], (bought, used)

@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from .context import Character, Context
-from .ring_verbs import entrances_here
+from .ring_verbs import entrances_here, space_of
 from .standing import standing
 from .table_verbs import _give_card, _marks, _taking_part, _zone, _zones
 
-__all__ = ["attack_for_artefact", "attack_sphere", "build_characters", "can_attack_sphere", "check_victory",
-           "draw_adventure", "lay_paths", "on_main_board", "resource_at_least", "stop_here", "train"]
+__all__ = ["attack_for_artefact", "attack_sphere", "build_characters", "can_attack_sphere", "card_here",
+           "check_victory", "draw_adventure", "lay_on_spaces", "lay_paths", "meet_here", "on_main_board",
+           "resource_at_least", "stop_here", "train"]
 
 
 def _actor(ctx: Context) -> Character:
@@ -162,6 +163,89 @@ def draw_adventure(ctx: Context, deck: str) -> None:
         for fx in ctx.rules.effects_of([card], "use", ctx.variants):
             ctx.run(fx)
     _zone(ctx, f"{deck}:discard").append(card)
+
+
+def _top_of(ctx: Context, deck: str) -> str | None:
+    """The deck's top card, taken off it; an empty deck is made again from its discards, shuffled."""
+    pile = _zone(ctx, deck)
+    if not pile:
+        discard = _zone(ctx, f"{deck}:discard")
+        if not discard:
+            ctx.record("deck_empty", deck)
+            return None
+        pile[:] = ctx.inputs.shuffle(list(discard)) if hasattr(ctx.inputs, "shuffle") else list(discard)
+        discard.clear()
+        ctx.record("shuffle", deck)
+    return pile.pop()
+
+
+def _lay_on(ctx: Context, deck: str, space: str) -> None:
+    card = _top_of(ctx, deck)
+    if card is not None:
+        _zone(ctx, space).append(card)
+        _zone(ctx, "face_up").append(card)
+        ctx.record("lay_on_space", card, space)
+
+
+def lay_on_spaces(ctx: Context, cards: str, path: str, shades: tuple[str, ...]) -> None:
+    """The top card of the deck is laid face up on every space of the path whose sort is one of `shades` and
+    that holds no card yet (spaces as places `path#n`)."""
+    sorts = ctx.rules.entity(path).attr("shades")
+    if not isinstance(sorts, list | tuple):
+        raise RuntimeError(f"{path} lists no `shades`: its spaces are not known")
+    for n, sort in enumerate(sorts, 1):
+        if str(sort) in shades and not _zone(ctx, f"{path}#{n}"):
+            _lay_on(ctx, cards, f"{path}#{n}")
+
+
+def _space_here(ctx: Context) -> str | None:
+    pos = space_of(ctx, _actor(ctx).id)
+    return None if pos is None else f"{pos[0]}#{pos[1]}"
+
+
+def card_here(ctx: Context) -> bool:
+    """A card lies face up on the space the character stands on."""
+    space = _space_here(ctx)
+    return space is not None and bool(_zones(ctx).get(space))
+
+
+def meet_here(ctx: Context, deck: str, refill: bool = True) -> None:
+    """Meet the card lying on the character's space: a monster is fought (beaten, its reward is taken and it is
+    discarded; otherwise it stays there); any other card is used as printed and discarded. With `refill` a space
+    left empty gets the top card of the deck, face up."""
+    from .fight import fight_monster
+
+    space = _space_here(ctx)
+    cards = _zones(ctx).get(space or "")
+    if not space or not cards:
+        ctx.prevented = True
+        return
+    card = cards[-1]
+    who = _actor(ctx)
+    ctx.record("meet", card, space)
+
+    def leave() -> None:
+        cards.remove(card)
+        face_up = _zone(ctx, "face_up")
+        if card in face_up:
+            face_up.remove(card)
+
+    if unplayable(ctx, card):
+        leave()
+    else:
+        with _taking_part(ctx, card):
+            if _is(ctx, card, "monster"):
+                if fight_monster(ctx, who, card).outcome == "win":
+                    _reward(ctx, card)
+                    leave()
+                    _zone(ctx, f"{deck}:discard").append(card)
+            else:
+                for fx in ctx.rules.effects_of([card], "use", ctx.variants):
+                    ctx.run(fx)
+                leave()
+                _zone(ctx, f"{deck}:discard").append(card)
+    if refill and not cards:
+        _lay_on(ctx, deck, space)
 
 
 def unplayable(ctx: Context, card: str) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from .context import Character, Context
 from .table_verbs import _marks
 
-__all__ = ["move_along", "on_space", "start_on"]
+__all__ = ["can_travel", "move_along", "on_space", "start_on", "travel"]
 
 
 def _actor(ctx: Context) -> Character:
@@ -87,6 +87,62 @@ def move_along(ctx: Context, steps: int) -> None:
     n = int(to.rpartition("#")[2])
     _set_space(ctx, who.id, path, n)
     ctx.record("move_along", shades[n - 1], to)
+
+
+def _listed(ctx: Context, who: str, via: str) -> tuple[str, int, list[int]] | None:
+    """The character's path, space and the spaces the path lists under the attribute `via`, when it stands on
+    one of them (a provisional list is recorded as such: the game rests on it)."""
+    pos = space_of(ctx, who)
+    if pos is None:
+        return None
+    entity = ctx.rules.entity(pos[0])
+    spaces = entity.attr(via)
+    if not isinstance(spaces, list | tuple):
+        return None
+    note = entity.provisional(via)
+    if note:
+        ctx.provisional.add(f"{pos[0]}.{via}: {note}")
+    listed = [int(s) for s in spaces]
+    return (pos[0], pos[1], listed) if pos[1] in listed else None
+
+
+def _travel_options(ctx: Context, path: str, i: int, listed: list[int], nearest: bool) -> list[int]:
+    """The listed spaces one may travel to from space i: every other one, or with `nearest` the nearest one
+    each way (round a ring, the way back past its end counts)."""
+    others = list(dict.fromkeys(s for s in listed if s != i))
+    if not nearest:
+        return others
+    n = len(_shades(ctx, path))
+    loop = bool(ctx.rules.entity(path).attr("loop"))
+    out: list[int] = []
+    for d in (1, -1):
+        ahead = [((s - i) * d % n if loop else (s - i) * d, s) for s in others]
+        ahead = [(dist, s) for dist, s in ahead if dist > 0]
+        if ahead and min(ahead)[1] not in out:
+            out.append(min(ahead)[1])
+    return out
+
+
+def can_travel(ctx: Context, via: str) -> bool:
+    """The character stands on a space its path lists under `via` and another one is listed."""
+    found = _listed(ctx, _actor(ctx).id, via)
+    return found is not None and bool(_travel_options(ctx, *found, nearest=False))
+
+
+def travel(ctx: Context, via: str, nearest: bool = False) -> None:
+    """From a space its path lists under `via`, the character moves to another listed space (the player
+    picks; with `nearest`, the nearest one either way)."""
+    who = _actor(ctx)
+    found = _listed(ctx, who.id, via)
+    options = [] if found is None else _travel_options(ctx, *found, nearest=nearest)
+    if found is None or not options:
+        ctx.prevented = True
+        return
+    path = found[0]
+    to = str(ctx.ask("move_to", tuple(f"{path}#{n}" for n in options)))
+    n = int(to.rpartition("#")[2])
+    _set_space(ctx, who.id, path, n)
+    ctx.record("travel", via, _shades(ctx, path)[n - 1], to)
 
 
 def on_space(ctx: Context, shades: tuple[str, ...]) -> bool:

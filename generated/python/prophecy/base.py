@@ -135,8 +135,20 @@ ENTITIES: tuple[EntityData, ...] = (
         module='base',
         name={'cs': 'Pohostinnost lidí', 'en': 'Human Hospitality'},
         attrs={
-            'cost': None,
-            'guild': None,
+            'cost': Provisional(
+                3,
+                (
+                    "stand-in for play: price not in the seed; paid in experience, as a guild's member does "
+                    '(guild memberships are not known)'
+                ),
+            ),
+            'guild': Provisional(
+                'guild_6',
+                (
+                    'stand-in for play: the seed does not say which guild sells it; in play the sixth guild space '
+                    '(base-game-facts.md#2.3) sells the abilities used instead of moving'
+                ),
+            ),
             'note': (
                 'the seed names it among the abilities used instead of moving that need a terrain; its effect in '
                 'play is a stand-in, marked provisional'
@@ -416,7 +428,23 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('ability', 'card'),
         module='base',
         name={'cs': 'Zbrojířství', 'en': 'Armoury'},
-        attrs={'note': 'only its use instead of movement is in the seed'},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    "stand-in for play: price not in the seed; paid in experience, as a guild's member does "
+                    '(guild memberships are not known)'
+                ),
+            ),
+            'guild': Provisional(
+                'guild_6',
+                (
+                    'stand-in for play: the seed does not say which guild sells it; in play the sixth guild space '
+                    '(base-game-facts.md#2.3) sells the abilities used instead of moving'
+                ),
+            ),
+            'note': 'only its use instead of movement is in the seed',
+        },
         parent=None,
         variant=None,
         tags=('instead_of_movement',),
@@ -429,7 +457,23 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('ability', 'card'),
         module='base',
         name={'cs': 'Meditace', 'en': 'Meditation'},
-        attrs={'note': 'only its use instead of movement is in the seed; the amount is not known'},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    "stand-in for play: price not in the seed; paid in experience, as a guild's member does "
+                    '(guild memberships are not known)'
+                ),
+            ),
+            'guild': Provisional(
+                'guild_6',
+                (
+                    'stand-in for play: the seed does not say which guild sells it; in play the sixth guild space '
+                    '(base-game-facts.md#2.3) sells the abilities used instead of moving'
+                ),
+            ),
+            'note': 'only its use instead of movement is in the seed; the amount is not known',
+        },
         parent=None,
         variant=None,
         tags=('instead_of_movement',),
@@ -442,7 +486,23 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('ability', 'card'),
         module='base',
         name={'cs': 'Zázrak uzdravení', 'en': 'Miracle of Healing'},
-        attrs={'note': 'only its use instead of movement is in the seed; the amount is not known'},
+        attrs={
+            'cost': Provisional(
+                3,
+                (
+                    "stand-in for play: price not in the seed; paid in experience, as a guild's member does "
+                    '(guild memberships are not known)'
+                ),
+            ),
+            'guild': Provisional(
+                'guild_6',
+                (
+                    'stand-in for play: the seed does not say which guild sells it; in play the sixth guild space '
+                    '(base-game-facts.md#2.3) sells the abilities used instead of moving'
+                ),
+            ),
+            'note': 'only its use instead of movement is in the seed; the amount is not known',
+        },
         parent=None,
         variant=None,
         tags=('instead_of_movement',),
@@ -693,11 +753,22 @@ ENTITIES: tuple[EntityData, ...] = (
                 20,
                 "stand-in for play: the board's spaces are printed on it, not in the seeds or base-game-facts.md",
             ),
+            'gates': Provisional(
+                (5, 11, 18),
+                'stand-in for play: base-game-facts.md#2.1 gives three magic gates, not where they lie',
+            ),
             'loop': True,
             'note': (
                 'base-game-facts.md#2.1 (Z-Man): a ring of spaces; one space either way for free, two on horseback '
-                'for 1 gold; ports (1 gold to the next port) and three magic gates (2 gold between them) are not '
-                'on this stand-in'
+                'for 1 gold, from a port to the adjacent port for 1 gold, from one of the three magic gates to '
+                'another for 2 gold'
+            ),
+            'ports': Provisional(
+                (1, 9, 17),
+                (
+                    'stand-in for play: where the ports lie is printed on the board; base-game-facts.md#2.1 says '
+                    'only that a port leads to the adjacent port; in play the three cities are ports'
+                ),
             ),
             'shades': Provisional(
                 (
@@ -713,7 +784,7 @@ ENTITIES: tuple[EntityData, ...] = (
                     'mountains',
                     'plains',
                     'guild_3',
-                    'forest',
+                    'guild_6',
                     'mountains',
                     'plains',
                     'guild_4',
@@ -724,7 +795,8 @@ ENTITIES: tuple[EntityData, ...] = (
                 ),
                 (
                     'stand-in for play: the order of the spaces is printed on the board; base-game-facts.md#2.1 '
-                    'gives only their sorts (cities and guilds; plains, forest and mountains)'
+                    'gives only their sorts (cities and guilds; plains, forest and mountains) and #2.3 six guild '
+                    'spaces (uncertain)'
                 ),
             ),
         },
@@ -1006,6 +1078,102 @@ ENTITIES: tuple[EntityData, ...] = (
         copies=1,
     ),
     EntityData(
+        id='profession_7',
+        kind='profession',
+        kinds=('profession', 'card'),
+        module='base',
+        name={'cs': 'Povolání 7', 'en': 'Profession 7'},
+        attrs={
+            'deck': 'profession_cards',
+            'gender': 'm',
+            'max_strength': Provisional(9, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'max_will': Provisional(10, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'note': (
+                'the seed speaks of the ten original figures, one per profession; with only six in the deck five '
+                'players could not be dealt their two cards each'
+            ),
+            'strength': Provisional(5, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'will': Provisional(4, 'stand-in for play: printed on the profession card, not in the seeds'),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
+    ),
+    EntityData(
+        id='profession_8',
+        kind='profession',
+        kinds=('profession', 'card'),
+        module='base',
+        name={'cs': 'Povolání 8', 'en': 'Profession 8'},
+        attrs={
+            'deck': 'profession_cards',
+            'gender': 'm',
+            'max_strength': Provisional(8, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'max_will': Provisional(10, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'note': (
+                'the seed speaks of the ten original figures, one per profession; with only six in the deck five '
+                'players could not be dealt their two cards each'
+            ),
+            'strength': Provisional(4, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'will': Provisional(5, 'stand-in for play: printed on the profession card, not in the seeds'),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
+    ),
+    EntityData(
+        id='profession_9',
+        kind='profession',
+        kinds=('profession', 'card'),
+        module='base',
+        name={'cs': 'Povolání 9', 'en': 'Profession 9'},
+        attrs={
+            'deck': 'profession_cards',
+            'gender': 'm',
+            'max_strength': Provisional(9, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'max_will': Provisional(8, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'note': (
+                'the seed speaks of the ten original figures, one per profession; with only six in the deck five '
+                'players could not be dealt their two cards each'
+            ),
+            'strength': Provisional(5, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'will': Provisional(3, 'stand-in for play: printed on the profession card, not in the seeds'),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
+    ),
+    EntityData(
+        id='profession_10',
+        kind='profession',
+        kinds=('profession', 'card'),
+        module='base',
+        name={'cs': 'Povolání 10', 'en': 'Profession 10'},
+        attrs={
+            'deck': 'profession_cards',
+            'gender': 'm',
+            'max_strength': Provisional(7, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'max_will': Provisional(11, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'note': (
+                'the seed speaks of the ten original figures, one per profession; with only six in the deck five '
+                'players could not be dealt their two cards each'
+            ),
+            'strength': Provisional(3, 'stand-in for play: printed on the profession card, not in the seeds'),
+            'will': Provisional(6, 'stand-in for play: printed on the profession card, not in the seeds'),
+        },
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#2.figurka',
+        copies=1,
+    ),
+    EntityData(
         id='ability_and_item_limits',
         kind='rule',
         kinds=('rule',),
@@ -1073,7 +1241,13 @@ ENTITIES: tuple[EntityData, ...] = (
         kinds=('rule',),
         module='base',
         name={'cs': 'Výběr postav', 'en': 'Choosing characters'},
-        attrs={'advice': False},
+        attrs={
+            'advice': False,
+            'note': (
+                'the base game is for 2 to 5 players (base-game-facts.md#2.1) and its deck holds ten profession '
+                'cards, two for each of five; six play only the team game, with two boxes'
+            ),
+        },
         parent=None,
         variant=None,
         tags=(),
@@ -1299,6 +1473,19 @@ ENTITIES: tuple[EntityData, ...] = (
         source='000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra',
         copies=None,
     ),
+    EntityData(
+        id='guild_6',
+        kind='guild',
+        kinds=('guild',),
+        module='base',
+        name={'cs': 'Cech 6', 'en': 'Guild 6'},
+        attrs={},
+        parent=None,
+        variant=None,
+        tags=(),
+        source='000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu',
+        copies=None,
+    ),
 )
 
 
@@ -1465,7 +1652,7 @@ def fx_armoury_1(ctx: Context) -> None:
     When: When the holder uses this item.
     Then:
     - gain(resource=gold, amount=1): Gain an amount of gold or experience.
-    Source: prophecy/base/cards.cardc:198; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
+    Source: prophecy/base/cards.cardc:200; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
     """
     v.gain(ctx, resource='gold', amount=1)
 
@@ -1479,7 +1666,7 @@ def fx_meditation_1(ctx: Context) -> None:
     Then:
     - restore(stat=will, amount=2): Move spent stones of the stat back to the right side, healing lives
         (strength) or regaining magic energy (will).
-    Source: prophecy/base/cards.cardc:207; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
+    Source: prophecy/base/cards.cardc:211; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
     """
     v.restore(ctx, stat='will', amount=2)
 
@@ -1493,7 +1680,7 @@ def fx_miracle_of_healing_1(ctx: Context) -> None:
     Then:
     - restore(stat=strength, amount=2): Move spent stones of the stat back to the right side, healing
         lives (strength) or regaining magic energy (will).
-    Source: prophecy/base/cards.cardc:216; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
+    Source: prophecy/base/cards.cardc:222; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
     """
     v.restore(ctx, stat='strength', amount=2)
 
@@ -1522,7 +1709,7 @@ def fx_fight_losses_1(ctx: Context) -> None:
       this outcome for the hero.; against: The opponent of the fight is of this sort.)
     Then:
     - lose_life(amount=1): Lose lives.
-    Source: prophecy/base/play.cardc:128; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/base/play.cardc:146; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.result(ctx, outcome='loss') and not v.against(ctx, opponent='character')):
         return
@@ -1540,7 +1727,7 @@ def fx_recovery_1(ctx: Context) -> None:
     Then:
     - gain_life(amount=3): Gain lives, up to the maximum.
     - end_turn: The hero's turn ends.
-    Source: prophecy/base/play.cardc:136; 000_3675fda29ad0c57f.txt#4.nestvury
+    Source: prophecy/base/play.cardc:154; 000_3675fda29ad0c57f.txt#4.nestvury
     """
     if not (v.lives(ctx, range=(0, 0))):
         return
@@ -1621,13 +1808,18 @@ def fx_guild_spaces_1(ctx: Context) -> None:
 def fx_character_draft_1(ctx: Context) -> None:
     """Choosing characters (rule `character_draft`), effect 1: on setup.
 
-    Rule: During setup: if the number of players is 6 and the variant Team game is in play, add 1 copy
-      of every card of Profession cards to it and deal each player 2 cards from Profession cards; 2
-      times, everyone keeps one card and passes the rest to the next player; at the end each player
-      keeps one card and the rest leave the game.
+    Rule: During setup: if the variant Team game is not in play, the game is for 2 to 5 players, if the
+      number of players is 6 and the variant Team game is in play, add 1 copy of every card of
+      Profession cards to it and deal each player 2 cards from Profession cards; 2 times, everyone keeps
+      one card and passes the rest to the next player; at the end each player keeps one card and the
+      rest leave the game.
 
     When: While the game is set up.
     Then:
+    - if not variant_on(variant=team_game):
+      - player_count(range=2..5): In a set-up - the game is played by a number of players in the range;
+          the set-up refuses any other number with a clear message instead of dealing a game the
+          components cannot seat.
     - if (players(range=6..6) and variant_on(variant=team_game)):
       - add_copies(deck=profession_cards, count=1): Every card of the deck goes into it this many more
           times - the cards of another copy of the game, when more players play than one copy has cards
@@ -1635,8 +1827,10 @@ def fx_character_draft_1(ctx: Context) -> None:
     - draft(cards=profession_cards, deal=2, passes=2): Deal cards of the deck to each player; as often
         as `passes`, every player keeps one card and passes all the others to the next player; at the
         end each player chooses one card held and the rest leave the game.
-    Source: prophecy/base/rules.cardc:67; 000_3675fda29ad0c57f.txt#2.vyber-postav
+    Source: prophecy/base/rules.cardc:68; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
+    if not v.variant_on(ctx, variant='team_game'):
+        v.player_count(ctx, range=(2, 5))
     if v.players(ctx, range=(6, 6)) and v.variant_on(ctx, variant='team_game'):
         v.add_copies(ctx, deck='profession_cards', count=1)
     v.draft(ctx, cards='profession_cards', deal=2, passes=2)
@@ -1651,7 +1845,7 @@ def fx_stat_increase_1(ctx: Context) -> None:
     Then:
     - raise_stat(stat=strength, amount=1): Take new stones of the stat, so that its current value and
         its maximum both rise.
-    Source: prophecy/base/rules.cardc:79; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base/rules.cardc:81; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     v.raise_stat(ctx, stat='strength', amount=1)
 
@@ -1665,7 +1859,7 @@ def fx_stat_increase_2(ctx: Context) -> None:
     Then:
     - raise_stat(stat=will, amount=1): Take new stones of the stat, so that its current value and its
         maximum both rise.
-    Source: prophecy/base/rules.cardc:80; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
+    Source: prophecy/base/rules.cardc:82; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
     v.raise_stat(ctx, stat='will', amount=1)
 
@@ -1688,7 +1882,7 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
         rules.
     - deal_to_spheres(deck=lesser_guardians): Deal the deck's cards into the spheres by the usual setup
         rules.
-    Source: prophecy/base/rules.cardc:88; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
+    Source: prophecy/base/rules.cardc:90; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
     """
     v.shuffle(ctx, deck='artefacts')
     v.shuffle(ctx, deck='greater_guardians')
@@ -1709,7 +1903,7 @@ def fx_apocalypse_1(ctx: Context) -> None:
     Then:
     - no_reshuffle(deck=chance_cards): When the deck runs out its discards are not shuffled back into it
         - the next draw finds it empty (deck_empty).
-    Source: prophecy/base/rules.cardc:103; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    Source: prophecy/base/rules.cardc:105; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
     if not (v.final_battle(ctx)):
         return
@@ -1728,7 +1922,7 @@ def fx_apocalypse_2(ctx: Context) -> None:
     Then:
     - win_by_most(kind=artefact): The game ends at once - whoever owns the most cards of the kind wins;
         players tied for the most share the win, except players of different teams, when nobody wins.
-    Source: prophecy/base/rules.cardc:104; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
+    Source: prophecy/base/rules.cardc:106; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
     if not (v.final_battle(ctx)):
         return
@@ -1757,10 +1951,12 @@ def proc_attack_roll(ctx: Context) -> None:
 
 
 def proc_setup(ctx: Context) -> None:
-    """Procedure `setup` (prophecy/base/play.cardc:52)."""
+    """Procedure `setup` (prophecy/base/play.cardc:54)."""
     ctx.provisional.update(("stand-in: where the characters start is the base game's rule, not in the seeds",))
     ctx.fire_here('setup')
     v.build_characters(ctx, stats=('strength', 'will'), lives='strength')
+    v.shuffle(ctx, deck='adventure_cards')
+    v.lay_on_spaces(ctx, cards='adventure_cards', path='main_ring', shades=('plains', 'forest', 'mountains'))
     v.start_on(ctx, path='main_ring', at=1)
     for _ in ctx.each('player'):
         v.gain(ctx, resource='gold', amount=3)
@@ -1769,11 +1965,16 @@ def proc_setup(ctx: Context) -> None:
 
 
 def proc_turn(ctx: Context) -> None:
-    """Procedure `turn` (prophecy/base/play.cardc:68)."""
+    """Procedure `turn` (prophecy/base/play.cardc:73)."""
     ctx.provisional.update((
         (
             "stand-in: when chance cards are drawn is the base game's rule, not in the seeds; in play each "
             'character draws one at the start of its turn'
+        ),
+        (
+            "stand-in: how adventures come onto the spaces is the base game's rule, not in the seeds; in play one "
+            'lies face up on every coloured space from the set-up, whoever ends its move there meets it, and a '
+            'space left empty gets the next card'
         ),
     ))
     ctx.fire_here('always')
@@ -1785,7 +1986,10 @@ def proc_turn(ctx: Context) -> None:
     if not v.turn_over(ctx) and not v.game_over(ctx):
         if v.on_main_board(ctx):
             ctx.run_procedure('main_board_move')
-            ctx.run_procedure('main_board_turn')
+            if v.card_here(ctx) and not v.final_battle(ctx):
+                v.meet_here(ctx, deck='adventure_cards', refill=True)
+            if not v.turn_over(ctx) and not v.game_over(ctx):
+                ctx.run_procedure('main_board_turn')
         else:
             v.stop_here(ctx)
     if not v.game_over(ctx):
@@ -1794,10 +1998,12 @@ def proc_turn(ctx: Context) -> None:
 
 
 def proc_main_board_move(ctx: Context) -> None:
-    """Procedure `main_board_move` (prophecy/base/play.cardc:93)."""
-    choice1_options = tuple(compress(('walk', 'ride', 'stay'), (
+    """Procedure `main_board_move` (prophecy/base/play.cardc:104)."""
+    choice1_options = tuple(compress(('walk', 'ride', 'sail', 'magic_gate', 'stay'), (
         True,
         v.resource_at_least(ctx, resource='gold', amount=1),
+        v.can_travel(ctx, via='ports') and v.resource_at_least(ctx, resource='gold', amount=1),
+        v.can_travel(ctx, via='gates') and v.resource_at_least(ctx, resource='gold', amount=2),
         True,
     )))
     choice1 = ctx.choose('main_board_move', choice1_options)
@@ -1806,15 +2012,20 @@ def proc_main_board_move(ctx: Context) -> None:
     elif choice1 == 'ride':
         v.pay(ctx, resource='gold', amount=1)
         v.move_along(ctx, steps=2)
+    elif choice1 == 'sail':
+        v.pay(ctx, resource='gold', amount=1)
+        v.travel(ctx, via='ports', nearest=True)
+    elif choice1 == 'magic_gate':
+        v.pay(ctx, resource='gold', amount=2)
+        v.travel(ctx, via='gates', nearest=False)
     elif choice1 == 'stay':
         pass
 
 
 def proc_main_board_turn(ctx: Context) -> None:
-    """Procedure `main_board_turn` (prophecy/base/play.cardc:107)."""
+    """Procedure `main_board_turn` (prophecy/base/play.cardc:126)."""
     ctx.provisional.update(("stand-in: what a stone costs is the base game's rule, not in the seeds",))
-    choice1_options = tuple(compress(('adventure', 'learn', 'train', 'attack', 'final_battle', 'use_card', 'rest'), (
-        v.on_space(ctx, shades=('plains', 'forest', 'mountains')) and not v.final_battle(ctx),
+    choice1_options = tuple(compress(('learn', 'train', 'attack', 'final_battle', 'use_card', 'rest'), (
         v.can_learn(ctx, pay_with='experience', here=True) and not v.final_battle(ctx),
         v.resource_at_least(ctx, resource='experience', amount=2) and not v.final_battle(ctx),
         v.can_attack_sphere(ctx, here=True) and not v.final_battle(ctx),
@@ -1823,9 +2034,7 @@ def proc_main_board_turn(ctx: Context) -> None:
         v.spent(ctx, stat='strength'),
     )))
     choice1 = ctx.choose('main_board_turn', choice1_options)
-    if choice1 == 'adventure':
-        v.draw_adventure(ctx, deck='adventure_cards')
-    elif choice1 == 'learn':
+    if choice1 == 'learn':
         v.learn(ctx, pay_with='experience', here=True)
     elif choice1 == 'train':
         v.train(ctx, stats=('strength', 'will'), cost=2, pay_with='experience')
@@ -1840,7 +2049,7 @@ def proc_main_board_turn(ctx: Context) -> None:
 
 
 def end_when_1(ctx: Context) -> bool:
-    """`end when game_over` (prophecy/base/play.cardc:121)."""
+    """`end when game_over` (prophecy/base/play.cardc:139)."""
     return bool(v.game_over(ctx))
 
 

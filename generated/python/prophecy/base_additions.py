@@ -267,8 +267,20 @@ ENTITIES: tuple[EntityData, ...] = (
         module='base_additions',
         name={'cs': 'Pohostinnost lidí', 'en': 'Human Hospitality'},
         attrs={
-            'cost': None,
-            'guild': None,
+            'cost': Provisional(
+                3,
+                (
+                    "stand-in for play: new price not in the seed; paid in experience, as a guild's member does "
+                    '(guild memberships are not known)'
+                ),
+            ),
+            'guild': Provisional(
+                'guild_6',
+                (
+                    'stand-in for play: the seed does not say which guild sells it; in play the sixth guild space '
+                    '(base-game-facts.md#2.3) sells the abilities used instead of moving'
+                ),
+            ),
             'note': (
                 "still needs a certain terrain (the Dragon Realm's rule names it); its effect in play is the base "
                 "card's stand-in"
@@ -648,19 +660,24 @@ def fx_stat_increase_2(ctx: Context) -> None:
 def fx_character_draft_1(ctx: Context) -> None:
     """Choosing characters with two or three players (rule `character_draft`), effect 1: on setup.
 
-    Rule: During setup: if the number of players is 6 and the variant Team game is in play, add 1 copy
-      of every card of Profession cards to it and if the variant Choosing characters with two or three
-      players is in play and the number of players is 2, deal each player 4 cards from Profession cards;
-      once, everyone keeps one card and passes the rest to the next player; at the end each player keeps
-      one card and the rest leave the game; otherwise, if the variant Choosing characters with two or
-      three players is in play and the number of players is 3, deal each player 3 cards from Profession
-      cards; once, everyone keeps one card and passes the rest to the next player; at the end each
-      player keeps one card and the rest leave the game; otherwise, deal each player 2 cards from
-      Profession cards; 2 times, everyone keeps one card and passes the rest to the next player; at the
-      end each player keeps one card and the rest leave the game.
+    Rule: During setup: if the variant Team game is not in play, the game is for 2 to 5 players, if the
+      number of players is 6 and the variant Team game is in play, add 1 copy of every card of
+      Profession cards to it and if the variant Choosing characters with two or three players is in play
+      and the number of players is 2, deal each player 4 cards from Profession cards; once, everyone
+      keeps one card and passes the rest to the next player; at the end each player keeps one card and
+      the rest leave the game; otherwise, if the variant Choosing characters with two or three players
+      is in play and the number of players is 3, deal each player 3 cards from Profession cards; once,
+      everyone keeps one card and passes the rest to the next player; at the end each player keeps one
+      card and the rest leave the game; otherwise, deal each player 2 cards from Profession cards; 2
+      times, everyone keeps one card and passes the rest to the next player; at the end each player
+      keeps one card and the rest leave the game.
 
     When: While the game is set up.
     Then:
+    - if not variant_on(variant=team_game):
+      - player_count(range=2..5): In a set-up - the game is played by a number of players in the range;
+          the set-up refuses any other number with a clear message instead of dealing a game the
+          components cannot seat.
     - if (players(range=6..6) and variant_on(variant=team_game)):
       - add_copies(deck=profession_cards, count=1): Every card of the deck goes into it this many more
           times - the cards of another copy of the game, when more players play than one copy has cards
@@ -680,6 +697,8 @@ def fx_character_draft_1(ctx: Context) -> None:
             at the end each player chooses one card held and the rest leave the game.
     Source: prophecy/base_additions/errata.cardc:149; 000_3675fda29ad0c57f.txt#6.rozdeleni-postav
     """
+    if not v.variant_on(ctx, variant='team_game'):
+        v.player_count(ctx, range=(2, 5))
     if v.players(ctx, range=(6, 6)) and v.variant_on(ctx, variant='team_game'):
         v.add_copies(ctx, deck='profession_cards', count=1)
     if v.variant_on(ctx, variant='draft_for_two_or_three') and v.players(ctx, range=(2, 2)):

@@ -45,8 +45,9 @@ ENTITIES: tuple[EntityData, ...] = (
             'note': (
                 'a recommendation, so in play it is a choice: a player whose team is far behind is offered to '
                 'concede at the start of its turn; how far behind is not in the seed (the stand-in below counts '
-                "artefacts, the goal of the game); the base game's own note that fights between two players "
-                'reward a third is not repeated'
+                'artefacts, the goal of the game); the seed gives the advice for two teams only, since with a '
+                "third team 'when two fight, the third laughs': with three teams (six players) nobody is offered "
+                'to concede and the game goes on'
             ),
         },
         parent=None,
@@ -131,18 +132,20 @@ def fx_team_game_3(ctx: Context) -> None:
 def fx_team_game_concession_1(ctx: Context) -> None:
     """Conceding in the team game (rule `team_game_concession`), effect 1: on turn_start.
 
-    Rule: At the start of your turn, if another team owns at least 2 more cards (artefact) than yours:
-      you may concede the game to the other side.
+    Rule: At the start of your turn, if the number of teams is 2 and another team owns at least 2 more
+      cards (artefact) than yours: you may concede the game to the other side.
 
     When: At the start of the hero's turn.
-    Only if team_behind(kind=artefact, amount=2) (team_behind: Another team owns at least this many more
-      cards of the kind (e.g. artefact) than the character's team; false when no teams were formed.)
+    Only if (teams(range=2..2) and team_behind(kind=artefact, amount=2)) (teams: The number of teams
+      formed (form_teams) lies in the range; 0 without teams.; team_behind: Another team owns at least
+      this many more cards of the kind (e.g. artefact) than the character's team; false when no teams
+      were formed.)
     Then:
     - may concede: The character's team gives up - the game ends at once and every player of the other
         teams wins (without teams, every other player).
     Source: prophecy/base_additions/additions.cardc:119; 000_3675fda29ad0c57f.txt#7.tymova-hra
     """
-    if not (v.team_behind(ctx, kind='artefact', amount=2)):
+    if not (v.teams(ctx, range=(2, 2)) and v.team_behind(ctx, kind='artefact', amount=2)):
         return
     if ctx.may('team_game_concession#1', 'concede'):
         v.concede(ctx)

@@ -988,6 +988,16 @@ def form_teams(ctx: Context, size: int) -> None:
     ctx.record("form_teams", size, teams)
 
 
+def player_count(ctx: Context, range: Range) -> None:  # noqa: A002 - the catalogue's parameter name
+    """The set-up stops with a clear message when the number of players is outside the range."""
+    n = int(ctx.facts.get("players", len(ctx.characters)))
+    if not _in(n, range):
+        lo, hi = (range, range) if isinstance(range, int) else range
+        raise RuntimeError(f"{ctx.rules.game} is played by {lo} to {hi} players (its set-up's player_count), "
+                           f"not {n}")
+    ctx.record("player_count", n)
+
+
 def draft(ctx: Context, cards: str, deal: int, passes: int) -> None:
     """Each player is dealt `deal` cards; `passes` times everyone keeps one and passes the rest on; then
     each chooses one card kept and the others leave the game."""
@@ -1258,6 +1268,11 @@ def team_behind(ctx: Context, kind: str, amount: int) -> bool:
     for pid, team in teams.items():
         owned[team] = owned.get(team, 0) + _owned(ctx, ctx.characters[pid], kind)
     return any(n - owned[mine] >= amount for team, n in owned.items() if team != mine)
+
+
+def teams(ctx: Context, range: Range) -> bool:  # noqa: A002
+    """How many teams were formed lies in the range (0 without teams)."""
+    return _in(len(set(_teams(ctx).values())), range)
 
 
 def concede(ctx: Context) -> None:
