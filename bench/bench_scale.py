@@ -12,6 +12,10 @@ With `--fork` the front end runs once per size and each stage in a forked child 
 peak memory from the child's own resource usage, `os.wait4`): the same figures without re-running the front
 end for every stage, which is what makes 100,000 cards feasible on a shared machine. A child's peak memory
 includes the front end's project it inherited, as in the default mode.
+
+Stages beyond the backends: `schema` (the `check` validation), `export-json` (export without the Tabletop Simulator
+images) and `print-rulebook` (print's plan and rulebook PDFs only, to measure the rulebook at 100,000 cards apart
+from the sheets and PNGs).
 """
 
 from __future__ import annotations
@@ -76,6 +80,16 @@ def _stage(result: object, stage: str, out: Path) -> None:
         from cardc.schema import validate_project
 
         assert not validate_project(project)
+    elif stage == "print-rulebook":
+        # the print backend's rulebooks alone (its plan, then the rulebook PDFs; no sheet PDFs or PNGs)
+        from cardc.backends.print.rulebook import write_rulebooks
+        from cardc.backends.print.settings import parse_settings
+        from cardc.backends.print.sheets import PrintBuild
+
+        settings, _ = parse_settings({})
+        build = PrintBuild(project, settings)
+        sheets = build.plan(out / "print")
+        write_rulebooks(project, out / "print", settings, build.faces_of(sheets), [])
     elif stage != "front":
         # `export-json`: the export backend without its Tabletop Simulator images (`tts_images: false`)
         backend = "export" if stage == "export-json" else stage

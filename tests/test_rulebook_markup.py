@@ -24,12 +24,12 @@ MARKUP = [
 ]
 
 
-def _merged(frags: list[Any]) -> list[tuple[str, str]]:
+def _merged(frags: list[Any], skip: str = "text") -> list[tuple[str, str]]:
     """(attributes, text) runs, neighbours with equal attributes joined (reportlab's parser splits text at each
     entity; the tuple tree gives it in one piece, which breaks and draws the same)."""
     out: list[list[str]] = []
     for f in frags:
-        attrs = repr(sorted((k, repr(v)) for k, v in f.__dict__.items() if k != "text"))
+        attrs = repr(sorted((k, repr(v)) for k, v in f.__dict__.items() if k not in ("text", skip)))
         if out and out[-1][0] == attrs and not hasattr(f, "cbDefn"):
             out[-1][1] += f.text
         else:
@@ -80,3 +80,28 @@ def test_markup_it_does_not_know_goes_to_reportlab(markup: str) -> None:
         assert tuple_tree(markup) is not None  # a known shape: reportlab's own handler for <br/> runs
         return
     assert tuple_tree(markup) is None
+
+
+@pytest.mark.parametrize("markup", MARKUP)
+def test_the_same_markup_again_lays_out_as_parsed_afresh(markup: str) -> None:
+    """A paragraph whose markup and style were met before takes the parsed fragments again; laying out and
+    splitting the first one (and then the second) must leave both as a fresh parse lays them out."""
+    st = _styles()["body"]
+    rulebook._PARSED.clear()
+    long = " ".join([markup] * 30)
+    first = Paragraph(long, st)
+    assert (rulebook.cleanBlockQuotedText(long), id(st)) in rulebook._PARSED
+    w, h = first.wrap(150, 10_000)
+    first_parts = first.split(150, h / 2)
+    again = Paragraph(long, st)
+    rulebook._PARSED.clear()
+    fresh = Paragraph(long, st)
+    # the same fragments; line breaking notes on each what kind it is (`_fkind`, read from the fragment itself)
+    assert again.frags is not fresh.frags
+    assert _merged(again.frags, skip="_fkind") == _merged(fresh.frags, skip="_fkind")
+    assert again.wrap(150, 10_000) == fresh.wrap(150, 10_000) == (w, h)
+    assert _lines(again) == _lines(fresh)
+    for part, exp in zip(again.split(150, h / 2), fresh.split(150, h / 2), strict=True):
+        assert part.wrap(150, 10_000) == exp.wrap(150, 10_000) and _lines(part) == _lines(exp)
+    for part, exp in zip(first_parts, fresh.split(150, h / 2), strict=True):
+        assert part.wrap(150, 10_000) == exp.wrap(150, 10_000) and _lines(part) == _lines(exp)

@@ -26,6 +26,7 @@ from cardc.backends.export.values import Localizer
 from cardc.buildcache import BuildCache
 from cardc.diagnostics import NO_SPAN, Diagnostic, Severity
 from cardc.model import Entity, KindDef, Project
+from PIL import Image
 
 POKER_MM = (63.5, 88.9)  # the size of a TTS card at scale 1
 TILE_MM = 25.4  # a Custom_Tile at scale 1 is one inch across
@@ -154,6 +155,7 @@ class TtsExport:
         self.settings = settings
         self.rules = rules
         self.printed = fc.PrintedFaces()  # print's PNGs, decoded and scaled once per distinct image
+        self._plain: dict[tuple[str, str, tuple[int, int], str], Image.Image] = {}
         self._folder = "" if settings.base_url else _folder_uri(settings)  # resolved once, not for every card
         self.loc = Localizer(export_languages(self.game), self.game.fallback)
         self.stem = f"{game}-{lang}"
@@ -378,7 +380,7 @@ class TtsExport:
             for i, (e, png) in enumerate(zip(sheet.cards, faces, strict=True)):
                 face = self.printed(png, *deck.size_mm, cell) if png is not None else None
                 canvas.paste(i, face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut))
-            canvas.paste(sh.hidden_index(sheet.cols, sheet.rows), fc.draw_plain(title, "", *cell, color))
+            canvas.paste(sh.hidden_index(sheet.cols, sheet.rows), self.plain(title, "", cell, color))
             face_file.write_bytes(canvas.png())
             if cache is not None:
                 cache.store(face_key, face_file)
@@ -392,18 +394,25 @@ class TtsExport:
             if cache is not None else ""
         if cache is not None and cache.fetch(back_key, back_file):
             return
-        drawn = fc.draw_plain(title, kind_name, *cell, color)
         if sheet.unique_back:
             canvas = sh.SheetCanvas(sheet.cols, sheet.rows, cell)
             for i, png in enumerate(printed):
-                canvas.paste(i, self.printed(png, *deck.size_mm, cell) or drawn)
-            canvas.paste(sh.hidden_index(sheet.cols, sheet.rows), drawn)
+                canvas.paste(i, self.printed(png, *deck.size_mm, cell) or self.plain(title, kind_name, cell, color))
+            canvas.paste(sh.hidden_index(sheet.cols, sheet.rows), self.plain(title, kind_name, cell, color))
             back_file.write_bytes(canvas.png())
         else:
             back = self.printed(shared, *deck.size_mm, cell) if shared is not None else None
-            back_file.write_bytes(sh.png_bytes(back or drawn))
+            back_file.write_bytes(sh.png_bytes(back or self.plain(title, kind_name, cell, color)))
         if cache is not None:
             cache.store(back_key, back_file)
+
+    def plain(self, title: str, subtitle: str, cell: tuple[int, int], color: str) -> Image.Image:
+        """`faces.draw_plain`, drawn once per export (every sheet of a deck pastes the same hidden face)."""
+        key = (title, subtitle, cell, color)
+        img = self._plain.get(key)
+        if img is None:
+            img = self._plain[key] = fc.draw_plain(title, subtitle, *cell, color)
+        return img
 
     def _write_tile_images(self, folder: Path, print_png: Path | None, deck: Deck, title: str, color: str,
                            cache: BuildCache | None = None) -> None:
@@ -438,7 +447,7 @@ class TtsExport:
         if root is None:
             return None
         try:
-            from cardc.backends.print.sheets import sheet_name
+            from cardc.backends.print.names import sheet_name
         except ImportError:  # pragma: no cover
             return None
         stem = Path(sheet_name(self.game.id, self.lang, deck.module)).stem

@@ -7,12 +7,14 @@ is missing. Output is deterministic for identical pixels.
 
 `render_png` rasterizes a PDF page straight into PNG scanlines: PDFium draws RGB pixels into a buffer whose
 rows are laid out one byte apart, so the filter byte of every row is already in place and the pixels are
-never copied before they are compressed.
+never copied before they are compressed. `render_rows` keeps such rows (a template's background, drawn once)
+and `render_png(page, dpi, under=rows)` draws a page over a copy of them instead of over white.
 """
 
 from __future__ import annotations
 
 import ctypes
+import math
 import struct
 import zlib
 from collections.abc import Callable
@@ -57,22 +59,55 @@ def encode_png(image: Image.Image, dpi: int) -> bytes:
     return _png(w, h, dpi, rows.tobytes())
 
 
-def render_png(page: Any, dpi: int) -> bytes:
-    """PDF page `page` (a pypdfium2 page) rasterized at `dpi` as PNG bytes, the same pixels as
-    `encode_png(page.render(scale=dpi / 72).to_pil(), dpi)`."""
+def render_rows(page: Any, dpi: int) -> bytearray:
+    """PDF page `page` rasterized at `dpi` over white, as unfiltered PNG rows (each a 0 byte, then RGB pixels;
+    one spare byte at the end)."""
     import pypdfium2 as pdfium
 
-    made: list[tuple[bytearray, int, int]] = []
+    made: list[bytearray] = []
 
     def bitmap(width: int, height: int, format: int, rev_byteorder: bool = False) -> Any:  # noqa: A002
         stride = 3 * width + 1  # each row one byte wider: that byte, before the row's pixels, is its filter
         buf = bytearray(stride * height + 1)
         pixels = (ctypes.c_ubyte * (stride * height)).from_buffer(buf, 1)
-        made.append((buf, width, height))
+        made.append(buf)
         return pdfium.PdfBitmap.new_native(width, height, format, rev_byteorder, buffer=pixels, stride=stride)
 
     maker: Callable[..., Any] = bitmap
     page.render(scale=dpi / 72.0, bitmap_maker=maker, rev_byteorder=True,
                 force_bitmap_format=pdfium.raw.FPDFBitmap_BGR)
-    buf, w, h = made[0]
-    return _png(w, h, dpi, memoryview(buf)[:(3 * w + 1) * h])
+    return made[0]
+
+
+def _size(page: Any, dpi: int) -> tuple[int, int]:
+    """The pixel size `page.render(scale=dpi / 72)` gives."""
+    scale = dpi / 72.0
+    return math.ceil(page.get_width() * scale), math.ceil(page.get_height() * scale)
+
+
+def render_png(page: Any, dpi: int, under: bytearray | None = None) -> bytes:
+    """PDF page `page` rasterized at `dpi` as PNG bytes, the same pixels as
+    `encode_png(page.render(scale=dpi / 72).to_pil(), dpi)`.
+
+    With `under` (`render_rows` of a page of the same size), the page is drawn over a copy of those pixels
+    instead of over white: a face whose first elements (a template's frame and panel) were drawn once as
+    `under` is then drawn with only its other elements, and comes out as the same pixels as the whole face
+    drawn at once (PDFium paints a page's objects one after the other onto the bitmap, so what came before
+    is only the pixels it left)."""
+    w, h = _size(page, dpi)
+    stride = 3 * w + 1
+    if under is None:
+        buf = render_rows(page, dpi)
+        assert len(buf) == stride * h + 1
+    else:
+        import pypdfium2 as pdfium
+
+        if len(under) != stride * h + 1:
+            raise ValueError("the pixels to draw over are not of the page's size")
+        buf = bytearray(under)
+        pixels = (ctypes.c_ubyte * (stride * h)).from_buffer(buf, 1)
+        bitmap = pdfium.PdfBitmap.new_native(w, h, pdfium.raw.FPDFBitmap_BGR, True, buffer=pixels, stride=stride)
+        # the flags `page.render` passes for these options (annotations drawn, RGB byte order); no fill
+        pdfium.raw.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0,
+                                         pdfium.raw.FPDF_ANNOT | pdfium.raw.FPDF_REVERSE_BYTE_ORDER)
+    return _png(w, h, dpi, memoryview(buf)[:stride * h])

@@ -16,7 +16,7 @@ from cardc.backends.print.icons import ICON_EM, draw_icon
 from cardc.backends.print.imposition import Page, Placement
 from cardc.backends.print.settings import PrintSettings
 from cardc.backends.print.templates import Element
-from cardc.backends.print.textlayout import Box, draw_layout, fit_anchored, fit_text
+from cardc.backends.print.textlayout import Box, Layout, draw_layout, fit_anchored, fit_text
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -99,6 +99,12 @@ def draw_face(c: Canvas, elements: tuple[Element, ...], w: float, h: float, blee
     return report
 
 
+# Text boxes fitted so far (a layout is immutable): a face is drawn for its sheet, its PNG and the rulebook, and
+# shared backs and copies again; the same text in the same box and font fits the same way each time.
+_FITTED: dict[tuple[str, str, Box, float, float, str], tuple[Layout, Box]] = {}
+FITTED_KEPT = 4096  # (a few MB; past it, the cache starts again)
+
+
 def _draw_text(c: Canvas, el: Element, X: Callable[[float], float], Y: Callable[[float], float], s: PrintSettings,
                report: DrawReport) -> None:
     """A text box, shrunk to fit down to the larger of the template's `min` and the maker's `min_text`.
@@ -115,10 +121,18 @@ def _draw_text(c: Canvas, el: Element, X: Callable[[float], float], Y: Callable[
     r = el.num("r")
     box = Box(X(x), Y(y), w * mm, h * mm, X(el.num("cx")), Y(el.num("cy")), r * mm)
     valign = el.str("valign", "top")
-    if r > 0 and valign in ("middle", "bottom"):
-        layout, box = fit_anchored(text, f, box, size, min_size, valign)
-    else:
-        layout = fit_text(text, f, w * mm, h * mm, size, min_size, box)
+    anchored = r > 0 and valign in ("middle", "bottom")
+    key = (text, f.name, box, size, min_size, valign if anchored else "")
+    fitted = _FITTED.get(key)
+    if fitted is None:
+        if anchored:
+            fitted = fit_anchored(text, f, box, size, min_size, valign)
+        else:
+            fitted = (fit_text(text, f, w * mm, h * mm, size, min_size, box), box)
+        if len(_FITTED) >= FITTED_KEPT:
+            _FITTED.clear()
+        _FITTED[key] = fitted
+    layout, box = fitted
     if layout.overflow:
         report.overflow.append((el.name or "text", min_size))
     color = _color(el.str("color", "black")) or colors.black

@@ -81,6 +81,12 @@ def tuple_tree(markup: str) -> TupleTree | None:
     return root if pos == len(markup) and len(stack) == 1 else None
 
 
+# Parsed paragraph markup by (markup, style): a rulebook repeats many cells and labels ("1", a column's head, an
+# attribute's name), about half of its paragraphs. The given style is kept in the value, so its id is not reused.
+_PARSED: dict[tuple[str, int], tuple[ParagraphStyle, ParagraphStyle, tuple[Any, ...]]] = {}
+PARSED_KEPT = 20_000  # (past it, the cache starts again)
+
+
 class Paragraph(_Paragraph):  # type: ignore[misc]
     """A paragraph that breaks its lines once per width: tables measure a cell's paragraphs several times over
     (for the row heights, again to draw them, again on a split), always at the column's width.
@@ -91,15 +97,23 @@ class Paragraph(_Paragraph):  # type: ignore[misc]
                  frags: list[Any] | None = None, **kwargs: Any) -> None:
         if frags is None and text is not None:  # (a split passes the frags of its lines)
             text = cleanBlockQuotedText(text)  # as reportlab does before it parses
-            tree = tuple_tree(text)
-            if tree is not None:
-                parser = ParaParser()
-                parser.caseSensitive = 1
-                style, frags, bullet_frags = parser.tt_parse(tree, style)
-                if frags is None or bullet_frags:
-                    frags = None  # reportlab's parser reports the error
-                else:
-                    textTransformFrags(frags, style)
+            known = _PARSED.get((text, id(style)))
+            if known is not None:  # the same markup in the same style: its fragments again (read, never changed)
+                style, frags = known[1], list(known[2])
+            else:
+                tree = tuple_tree(text)
+                if tree is not None:
+                    given = style
+                    parser = ParaParser()
+                    parser.caseSensitive = 1
+                    style, frags, bullet_frags = parser.tt_parse(tree, style)
+                    if frags is None or bullet_frags:
+                        frags = None  # reportlab's parser reports the error
+                    else:
+                        textTransformFrags(frags, style)
+                        if len(_PARSED) >= PARSED_KEPT:
+                            _PARSED.clear()
+                        _PARSED[text, id(given)] = (given, style, tuple(frags))
         super().__init__(text, style, bulletText, frags, **kwargs)
 
     def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
@@ -308,6 +322,7 @@ class Rulebook:
     def write(self, path: Path, title: str, pages: list[dict[str, Any]], where: dict[str, tuple[str, str]]) -> int:
         """Write the PDF; returns its page count."""
         self.keys = {anchor: key for key, (_page, anchor) in where.items()}
+        _PARSED.clear()  # the styles are this rulebook's own
         pw, ph = self.s.paper_size
         doc = _Doc(str(path), pagesize=(pw * mm, ph * mm), leftMargin=18 * mm, rightMargin=18 * mm,
                    topMargin=16 * mm, bottomMargin=16 * mm, title=title, author="cardc", creator="cardc",

@@ -15,7 +15,8 @@ from pathlib import Path
 from cardc.backends import BuildOptions
 from cardc.backends.print.cards import CardTexts, image_path
 from cardc.backends.print.imposition import Page, Placement, impose
-from cardc.backends.print.png import render_png
+from cardc.backends.print.names import sheet_name
+from cardc.backends.print.png import render_png, render_rows
 from cardc.backends.print.presets import CardSize, card_size, known_sizes
 from cardc.backends.print.render import DrawReport, FaceRef, ImageResolver, draw_calibration, draw_face, draw_pages
 from cardc.backends.print.rulebook import Faces
@@ -52,17 +53,14 @@ class Sheet:
         return sum(1 for p in self.pages if p.side in ("front", "fold"))
 
 
-def canvas(target: str | io.BytesIO, size: tuple[float, float] = (595.0, 842.0)) -> Canvas:
-    """A reportlab canvas that writes byte-identical files for identical input."""
+def canvas(target: str | io.BytesIO, size: tuple[float, float] = (595.0, 842.0), compress: bool = True) -> Canvas:
+    """A reportlab canvas that writes byte-identical files for identical input; `compress=False` for a PDF that is
+    only rasterized in memory (no deflate of its streams by reportlab, no inflate by PDFium: the same pages)."""
     rl_config.useA85 = 0  # plain binary streams: smaller files and faster than ASCII85
-    c = Canvas(target, pagesize=size, invariant=1, pageCompression=1)
+    c = Canvas(target, pagesize=size, invariant=1, pageCompression=int(compress))
     c.setCreator("cardc")
     c.setProducer("cardc")
     return c
-
-
-def sheet_name(game: str, lang: str, module: str) -> str:
-    return f"{game}-{lang}.pdf" if module == "base" else f"{game}-{lang}-{module}.pdf"
 
 
 def printed_entities(project: Project, game: str) -> list[Entity]:
@@ -354,27 +352,61 @@ class PrintBuild:
                 if cache is not None:
                     cache.store(keys[text], dest)
 
+        # Faces that start with the same frame (a template's leading fill, panel, lines: `backdrop`) at the same
+        # size share a background: it is rasterized once, and each face draws only its other elements over a
+        # copy of it (the same pixels, `render_png`). Faces are drawn grouped by it: one background is kept.
+        split = {text: backdrop(self.parsed[text]) for text, _e in order}
+        group = {text: (self.size_of(e).w, self.size_of(e).h, repr(split[text][0])) for text, e in order}
+        count = Counter(group[text] for text, _e in order)
+        rank = {g: i for i, g in enumerate(count)}
+        order.sort(key=lambda item: rank[group[item[0]]])  # stable: card order within a group
+        under: dict[tuple[float, float, str], bytearray] = {}  # the background of the group being drawn
         for start in range(0, len(order), PNG_BATCH):
             batch = order[start:start + PNG_BATCH]
             buf = io.BytesIO()
-            c = canvas(buf)
+            c = canvas(buf, compress=False)
+            pages: list[tuple[str | None, tuple[float, float, str]]] = []  # each page: its face, or None: a background
+            planned = set(under)
             for text, e in batch:
                 size = self.size_of(e)
+                g = group[text]
+                shared = count[g] > 1
                 c.setPageSize(_cell_pt(size, self.s.bleed))
-                draw_face(c, self.parsed[text], size.w, size.h, self.s.bleed, self.s, self._images(e))
+                if shared and g not in planned:
+                    planned.add(g)
+                    draw_face(c, split[text][0], size.w, size.h, self.s.bleed, self.s, self._images(e))
+                    c.showPage()
+                    pages.append((None, g))
+                elements = split[text][1] if shared else self.parsed[text]
+                draw_face(c, elements, size.w, size.h, self.s.bleed, self.s, self._images(e))
                 c.showPage()
+                pages.append((text, g))
             c.save()
             pdf = pdfium.PdfDocument(buf.getvalue())
-            for i, (text, _e) in enumerate(batch):
+            for i, (face, g) in enumerate(pages):
                 page = pdf[i]
-                png = render_png(page, self.s.png_dpi)
+                if face is None:
+                    under = {g: render_rows(page, self.s.png_dpi)}  # the group before it is done
+                else:
+                    put(face, render_png(page, self.s.png_dpi, under[g] if count[g] > 1 else None))
                 page.close()
-                put(text, png)
             pdf.close()
         drawn = {text for text, _e in order}
         for text in dests:
             if text not in drawn:
                 put(text, None)
+
+
+# the elements that read nothing of the card but themselves
+BACKDROP = frozenset({"fill", "rect", "circle", "line", "icon"})
+
+
+def backdrop(elements: tuple[Element, ...]) -> tuple[tuple[Element, ...], tuple[Element, ...]]:
+    """A face's leading plain shapes (its frame: fills, panels, lines, icons; no text, no art) and the rest."""
+    k = 0
+    while k < len(elements) and elements[k].kind in BACKDROP:
+        k += 1
+    return elements[:k], elements[k:]
 
 
 def _grids(b: PrintBuild, sheet: Sheet) -> str:

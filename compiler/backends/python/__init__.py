@@ -13,14 +13,24 @@ from cardc.model import Project
 RUNTIME_SOURCE = Path(__file__).resolve().parent / "runtime" / "cardc_runtime"
 
 
+# The last project's files: in one build the python backend, the balance tables and the win rates each ask
+# for them, and generating every game's modules costs a few tenths of a second.
+_last: tuple[Project, object, dict[str, str]] | None = None
+
+
 def python_files(project: Project) -> dict[str, str]:
-    """Every generated file, by path relative to the output folder `python/` (runtime excluded)."""
+    """Every generated file, by path relative to the output folder `python/` (runtime excluded); generated once
+    per project and catalogue."""
+    global _last
     from cardc.backends.python.generate import game_package
 
-    files: dict[str, str] = {}
-    for game in sorted(project.games):
-        files.update(game_package(project, default_catalogue(), game))
-    return files
+    catalogue = default_catalogue()
+    if _last is None or _last[0] is not project or _last[1] is not catalogue:
+        files: dict[str, str] = {}
+        for game in sorted(project.games):
+            files.update(game_package(project, catalogue, game))
+        _last = (project, catalogue, files)
+    return dict(_last[2])
 
 
 def write_runtime(folder: Path) -> None:

@@ -553,15 +553,16 @@ def _json_default(x: Any) -> Any:
 
 
 def write_balance(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
-    from cardc.backends.python.loader import load_games
+    from cardc.simulation.jobs import Job, package_files
+    from cardc.simulation.table import load_package
 
     folder = out / "balance"
     folder.mkdir(parents=True, exist_ok=True)
-    tabulated = [ident for ident in project.games if declarations(project, ident)]
-    # the rule packages are generated and imported only for games with tables (a large package costs memory)
-    for ident, game in (load_games(project) if tabulated else {}).items():
-        if ident not in tabulated:
-            continue
+    tabulated = [ident for ident in sorted(project.games) if declarations(project, ident)]
+    # the rule packages are generated and imported only for games with tables (a large package costs memory);
+    # imported as the win rates below import them (once per process, by digest), not a second time
+    for ident in tabulated:
+        game = load_package(Job(ident, *package_files(project, ident), 2))
         data = game_balance(project, game)
         rules = game.ruleset()
         names = {e.id: e.label("en") for e in rules.entities.values()}
