@@ -111,7 +111,7 @@ def main() -> None:
 
         name = edited.relative_to(copy).as_posix()
         cpu, wall, size = measure(["check", "content"], copy, args.repeat, before=edit)
-        print(f"| `cardc check content` (a comment appended to `{name}` before each run: same parse trees) "
+        print(f"| `cardc check content` (a comment appended to `{name}` before each run: the same tokens) "
               f"| {cpu:.3f} | {wall:.3f} | {size} |")
         cpu, wall, size = measure(["check", "content"], copy, args.repeat, before=move)
         print(f"| `cardc check content` (lines inserted at the top of `{name}` before each run: every token in it "

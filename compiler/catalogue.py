@@ -6,7 +6,6 @@ adding an effect verb is an entry there, not a compiler change.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -88,6 +87,8 @@ def _display_name(path: Path) -> str:
 
 @lru_cache(maxsize=1)
 def _schema() -> dict[str, Any]:
+    import json  # only to check a catalogue not met before: a cached check does not
+
     schema: dict[str, Any] = json.loads(CATALOGUE_SCHEMA.read_text(encoding="utf-8"))
     return schema
 

@@ -22,7 +22,6 @@ diagnostics hold, each moved to where its tokens now are (`cardc.spanmap`).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 import re
 import stat
@@ -86,7 +85,7 @@ def _content_hashes(root: Path) -> dict[str, str] | None:
                     data = f.read()
             except OSError:
                 return None
-            out[prefix + entry.name] = hashlib.blake2b(data, digest_size=20).hexdigest()
+            out[prefix + entry.name] = diskcache.blake2b(data, digest_size=20).hexdigest()
     return dict(sorted(out.items()))
 
 
@@ -119,8 +118,8 @@ def lookup(paths: list[Path], schema: bool) -> tuple[CheckResult | None, Lookup 
 
 
 # A message or hint that names a place by its line ("first given at line 4", "first declared at a.cardc:4:3")
-# would have to change with the lines: a result holding one in an edited file is not moved but recomputed.
-_NAMES_A_LINE = re.compile(r"\bline \d|\d:\d")
+# would have to change with the lines: a result holding one is not moved but recomputed.
+_NAMES_A_LINE = r"\bline \d|\d:\d"  # compiled by `re` when first used: a cached check does not
 
 
 def lookup_moved(state: Lookup | None) -> CheckResult | None:
@@ -157,12 +156,10 @@ def lookup_moved(state: Lookup | None) -> CheckResult | None:
     diagnostics = []
     for d in result.diagnostics:
         words = d.message + "\0" + (d.hint or "")
-        if any(shown in words for shown in maps):
-            return None
+        if any(shown in words for shown in maps) or re.search(_NAMES_A_LINE, words):
+            return None  # wherever it is reported, a line named in its text might be one that moved
         moved_in = maps.get(d.span.file)
         if moved_in is not None:
-            if _NAMES_A_LINE.search(words):
-                return None
             span = moved_in.span(d.span)
             if span is None:
                 return None
@@ -227,7 +224,7 @@ def _tree_digest(path: Path) -> str | None:
         data = pickle.dumps((tree, sink.items), protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return None
-    value = hashlib.blake2b(data, digest_size=20).hexdigest()
+    value = diskcache.blake2b(data, digest_size=20).hexdigest()
     diskcache.store("tree", key, value)
     return value
 

@@ -12,7 +12,6 @@ written back at exit only if a new text was compiled; a missing or damaged table
 from __future__ import annotations
 
 import builtins
-import hashlib
 import marshal
 import os
 import sys
@@ -40,7 +39,9 @@ def _exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:  # n
 
 
 def _table_key() -> str:
-    return hashlib.blake2b(f"dataclass-code 1|{sys.version}|{sys.implementation.cache_tag}".encode(),
+    from cardc import diskcache
+
+    return diskcache.blake2b(f"dataclass-code 1|{sys.version}|{sys.implementation.cache_tag}".encode(),
                            digest_size=20).hexdigest()
 
 

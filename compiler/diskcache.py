@@ -13,13 +13,17 @@ Windows `%LOCALAPPDATA%\\cardc\\Cache`). `CARDC_CACHE=off` turns it off.
 from __future__ import annotations
 
 import gc
-import hashlib
 import os
 import pickle
 import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+try:  # hashlib loads OpenSSL (6 ms of every `cardc check`) to offer hashes this cache never uses
+    from _blake2 import blake2b as blake2b  # re-exported: checkcache and dataclass_code hash with it too
+except ImportError:  # pragma: no cover - a Python built without its own BLAKE2
+    from hashlib import blake2b as blake2b
 
 MAGIC = b"cardc-cache 1\n"
 MAX_ENTRIES = 2000  # per folder; beyond it the oldest half is removed
@@ -43,7 +47,7 @@ def cache_root() -> Path | None:
 
 def digest(*parts: str | bytes) -> str:
     """A hash of `parts`, each length-prefixed (so ("ab", "c") and ("a", "bc") differ)."""
-    h = hashlib.blake2b(digest_size=20)
+    h = blake2b(digest_size=20)
     for part in parts:
         data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
         h.update(len(data).to_bytes(8, "little"))
@@ -100,7 +104,7 @@ def code_fingerprint() -> str:
 
     head = f"{__version__}|{sys.version}|{_library_stamp('lark')}|{_library_stamp('yaml')}"
     files = _code_files()
-    stats = hashlib.blake2b(head.encode(), digest_size=20)
+    stats = blake2b(head.encode(), digest_size=20)
     try:
         for rel, path in files:
             st = os.stat(path)
@@ -117,12 +121,12 @@ def code_fingerprint() -> str:
 
 
 def _content_fingerprint(head: str, files: list[tuple[str, str]]) -> str:
-    h = hashlib.blake2b(digest_size=20)
+    h = blake2b(digest_size=20)
     h.update(head.encode())
     for rel, path in files:
         h.update(rel.encode() + b"\0")
         with open(path, "rb") as f:
-            h.update(hashlib.blake2b(f.read(), digest_size=20).digest())
+            h.update(blake2b(f.read(), digest_size=20).digest())
     return h.hexdigest()
 
 

@@ -76,6 +76,8 @@ def load(paths: list[Path], sink: DiagnosticSink, overlay: Mapping[Path, str] | 
 
 def _load_sheets(out: LoadedSources, sink: DiagnosticSink) -> None:
     """Each imported spreadsheet as a file of declarations (after every `.cardc` file: kinds tell string columns)."""
+    if not out.sheets:  # nothing to import (csv and openpyxl stay unloaded)
+        return
     from cardc import syntax as s  # noqa: F811
     from cardc.sheets import SheetError, kind_string_attrs, read_rows, sheet_declarations
 

@@ -11,7 +11,6 @@ terminal without NO_COLOR; `--format json` / `sarif` print one document on stdou
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections import Counter
@@ -240,9 +239,13 @@ class Reporter:
         doc = {"version": 1, "diagnostics": [diagnostic_to_json(d) for d in shown],
                "summary": {"errors": t.errors, "warnings": t.warnings, "shown": len(shown),
                            "summarized": t.summarized, "hidden": t.ignored, "by_code": dict(sorted(t.by_code.items()))}}
+        import json  # only for this format: a cached text check imports nothing it does not print
+
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
 
     def _sarif(self, shown: list[Diagnostic]) -> None:
+        import json
+
         sys.stdout.write(json.dumps(to_sarif(shown), ensure_ascii=False, indent=1) + "\n")
 
 

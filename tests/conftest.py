@@ -7,6 +7,12 @@ from pathlib import Path
 
 import pytest
 from cardc.frontend import FrontEndResult, compile_paths
+from hypothesis import settings
+
+# Property tests check behaviour, not speed: a shared or slow machine must not fail them on Hypothesis's
+# default 200 ms deadline per example (speed is measured in bench/).
+settings.register_profile("cardc", deadline=None)
+settings.load_profile("cardc")
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"

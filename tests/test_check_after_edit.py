@@ -180,18 +180,26 @@ def test_other_edits_are_checked_as_a_cold_run_checks_them(tmp_path: Path, cache
 
 
 def test_a_stored_message_that_names_a_line_is_not_moved(tmp_path: Path) -> None:
-    """A message naming a line of the edited file would be wrong at the new lines: recomputed instead."""
-    (tmp_path / "a.cardc").write_text("\nx y {}\n", encoding="utf-8")
-    old = "x y {}\n"
-    shown = str(tmp_path / "a.cardc")
-    for message, moved in (("first given at line 1", False), ("see a.cardc:1:1", False), ("nothing", True)):
-        d = Diagnostic(Severity.WARNING, "W999", message, Span(shown, 1, 1, 1, 2))
-        result = checkcache.CheckResult([d], {shown: old}, {}, 0, 1)
-        state = checkcache.Lookup("k", {"a.cardc": "new"}, tmp_path, previous=({"a.cardc": "old"}, result))
-        got = checkcache.lookup_moved(state)
-        assert (got is not None) == moved, message
-        if got is not None:
-            assert got.diagnostics[0].span == Span(shown, 2, 1, 2, 2) and got.sources[shown] == "\nx y {}\n"
+    """A message naming a line would be wrong once that line moved: the result is recomputed instead, wherever
+    the message is reported."""
+    (tmp_path / "a.cardc").write_text("\nx y {}\n", encoding="utf-8")  # the text stored below, a line lower
+    shown, other = str(tmp_path / "a.cardc"), str(tmp_path / "b.cardc")
+
+    def moved(message: str, where: str) -> checkcache.CheckResult | None:
+        d = Diagnostic(Severity.WARNING, "W999", message, Span(where, 1, 1, 1, 2))
+        result = checkcache.CheckResult([d], {shown: "x y {}\n"}, {}, 0, 1)
+        return checkcache.lookup_moved(checkcache.Lookup("k", {"a.cardc": "new"}, tmp_path,
+                                                         previous=({"a.cardc": "old"}, result)))
+
+    for where in (shown, other):
+        assert moved("first given at line 1", where) is None
+        assert moved("see a.cardc:1:1", where) is None
+        assert moved(f"also declared in {shown}", where) is None
+    got = moved("nothing", shown)
+    assert got is not None and got.diagnostics[0].span == Span(shown, 2, 1, 2, 2)
+    assert got.sources[shown] == "\nx y {}\n"
+    unmoved = moved("nothing", other)
+    assert unmoved is not None and unmoved.diagnostics[0].span == Span(other, 1, 1, 1, 2)
 
 
 def test_runs_keep_strings_whole() -> None:
@@ -253,3 +261,14 @@ def test_the_same_runs_parse_to_the_same_tree_with_moved_spans(name: str) -> Non
         assert _spans_and_shape(new, new_spans) == old_shape
         assert [moved.span(sp) for sp in old_spans] == new_spans
     assert same >= 40  # the test saw enough edits that keep the tokens
+
+
+def test_the_copies_limit_follows_cardc_toml(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`[limits] copies` is read through the cache (`lower._limits_table`): each edit of cardc.toml counts."""
+    folder = _project(tmp_path)
+    (folder / "items.cardc").write_text(ITEMS.replace("bonus: 1 }", "bonus: 1 copies: 5 }"), encoding="utf-8")
+    for limits, error in (("[limits]\ncopies = 3\n", True), ("[limits]\ncopies = 10\n", False),
+                          ("[limits]\ncopies = 4\n", True), ("", False)):
+        (folder / "cardc.toml").write_text(limits, encoding="utf-8")
+        code, _, err = _same_as_cold(folder, monkeypatch)[0]
+        assert (code == 1 and "error[E107]" in err and "5 copies is more than" in err) == error, (limits, err)

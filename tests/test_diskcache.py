@@ -259,7 +259,9 @@ def test_edits_after_a_cached_run_report_every_error(tmp_path: Path, cache: Path
 def test_the_same_parse_trees_reuse_the_result_with_the_new_text(tmp_path: Path, cache: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """A comment edit leaves every parse tree as it was: the stored result is used without lowering or
-    checking again, and a diagnostic shows its source line as the file now reads."""
+    checking again, and a diagnostic shows its source line as the file now reads. (Since the tokens are the
+    same, `checkcache.lookup_moved` answers first; tests/test_check_after_edit.py has an edit that only the
+    parse-tree entry recognises.)"""
     folder = _mini(tmp_path)
     b = folder / "b.cardc"
     warned = MINI_B.replace('} }', '}\n  lives: unknown "not decided"\n}')

@@ -15,14 +15,15 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from operator import attrgetter
 from typing import Any
 
 from .context import Character, Context
 from .inputs import Inputs, below
 from .model import Ruleset
 from .play_verbs import _monster_token
-from .state import Play, Pos
+from .state import Placed, Play, Pos
 
 WIN_ENOUGH = 0.5
 LOW_LIVES = 2
@@ -42,6 +43,10 @@ def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozense
     the ruleset, so the enumeration runs once per loadout and monster over all the games a worker plays."""
     weapons = tuple(sorted(hero.weapons))
     key = ("greedy odds", hero.id, weapons, hero.cursed, monster, variants)
+    try:
+        return rules._cache[key]  # type: ignore[no-any-return]  # (asked ~20 times per step: no closure made)
+    except KeyError:
+        pass
 
     def compute() -> float:
         from .fight_odds import monster_win
@@ -58,6 +63,21 @@ def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozense
     return float(rules.memo(key, compute))
 
 
+def _odds_of(ctx: Context, hero: Character) -> Callable[[str], float]:
+    """`win_chance` of `hero` as it is now against any monster, with the loadout's part of the key made once
+    (a step asks it for every monster on the board)."""
+    rules, variants = ctx.rules, ctx.variants
+    cache = rules._cache
+    head = ("greedy odds", hero.id, tuple(sorted(hero.weapons)), hero.cursed)
+
+    def odds(monster: str) -> float:
+        try:
+            return cache[(*head, monster, variants)]  # type: ignore[no-any-return]
+        except KeyError:
+            return win_chance(rules, hero, monster, variants)
+    return odds
+
+
 def cached_odds(rules: Ruleset) -> dict[tuple[Any, ...], float]:
     """The win chances `win_chance` has computed on this ruleset so far (for tests and reports)."""
     return {k: v for k, v in rules._cache.items() if isinstance(k, tuple) and k[:1] == ("greedy odds",)}
@@ -65,6 +85,10 @@ def cached_odds(rules: Ruleset) -> dict[tuple[Any, ...], float]:
 
 def _probe_heals(rules: Ruleset, owner: str, trigger: str, variants: frozenset[str]) -> bool:
     """Whether the owner's effects of `trigger` give a wounded hero lives back (tried on a probe)."""
+    try:
+        return rules._cache[("greedy heals", owner, trigger, variants)]  # type: ignore[no-any-return]
+    except KeyError:
+        pass
 
     def compute() -> bool:
         probe = Character("_probe_", 1, 5)
@@ -81,10 +105,81 @@ def _probe_heals(rules: Ruleset, owner: str, trigger: str, variants: frozenset[s
 
 
 def worth(rules: Ruleset, item: str) -> float:
+    """What an item is worth to the bot (attack, twice its treasure value, a little for a spell), looked up
+    once per item and ruleset."""
+    known: dict[str, float] = rules.memo(_WORTH, dict)
+    try:
+        return known[item]
+    except KeyError:
+        pass
     e = rules.get(item)
-    if e is None:
-        return 0.0
-    return float(e.attr("attack", 0) or 0) + 2 * float(e.attr("value", 0) or 0) + (0.5 if e.is_a("spell") else 0.0)
+    value = 0.0 if e is None else (float(e.attr("attack", 0) or 0) + 2 * float(e.attr("value", 0) or 0)
+                                   + (0.5 if e.is_a("spell") else 0.0))
+    known[item] = value
+    return value
+
+
+_WORTH = ("greedy worth",)
+_STRENGTH = ("greedy strength",)
+
+
+def _strength(rules: Ruleset, token: str) -> int | None:
+    """A token's `strength` when it is a whole number (a monster), else None; looked up once per ruleset."""
+    known: dict[str, int | None] = rules.memo(_STRENGTH, dict)
+    try:
+        return known[token]
+    except KeyError:
+        pass
+    s = rules.entity(token).attr("strength")
+    found = known[token] = int(s) if isinstance(s, int) else None
+    return found
+
+
+def _holds(me: Character) -> tuple[tuple[str, ...], ...]:
+    return (tuple(me.weapons), tuple(me.spells), tuple(me.keys), tuple(me.treasures), tuple(me.items))
+
+
+def _wants(ctx: Context, me: Character, items: list[str], holds: tuple[tuple[str, ...], ...] | None = None) -> bool:
+    """Whether one of `items` fills a free slot of the hero or beats the item worth least in its slot. The
+    answer depends on the items, what the hero holds (`holds`: `_holds(me)`), the ruleset and the variants
+    only: remembered per ruleset (asked for every tile with items at every step)."""
+    known: dict[Any, bool] = ctx.rules.memo(("greedy wants", ctx.variants), dict)
+    key = (tuple(items), holds or _holds(me))
+    try:
+        return known[key]
+    except KeyError:
+        pass
+    found = known[key] = _wants_now(ctx, me, items)
+    return found
+
+
+def _wants_now(ctx: Context, me: Character, items: list[str]) -> bool:
+    from .fight import slot_limits
+
+    limits = slot_limits(ctx.rules, ctx.variants)
+    for item in items:
+        slot = str(ctx.rules.entity(item).attr("slot", "item"))
+        held = {"weapon": me.weapons, "spell": me.spells, "key": me.keys, "treasure": me.treasures}.get(slot,
+                                                                                                      me.items)
+        if slot not in limits or len(held) < limits[slot]:
+            return True
+        if held and worth(ctx.rules, item) > min(worth(ctx.rules, h) for h in held):
+            return True
+    return False
+
+
+_HAS_TOKENS = attrgetter("tokens")  # (for filter(): tiles with tokens or items, without a Python loop)
+_HAS_ITEMS = attrgetter("items")
+
+
+def _monsters(ctx: Context, tiles: Iterable[Placed]) -> dict[Pos, str]:
+    """The monster on each tile that has one (by its position; the first token with a strength)."""
+    found = {}
+    for t in filter(_HAS_TOKENS, tiles):
+        m = _monster_token(ctx, t)
+        if m is not None:
+            found[t.pos] = m
+    return found
 
 
 def _pos(label: Any) -> Pos:
@@ -107,6 +202,7 @@ class GreedyBot:
         self.rng = random.Random(seed)
         self.target: Pos | None = None
         self.avoid: set[Pos] = set()  # tiles whose monster the last step decided not to fight
+        self._bag: tuple[Ruleset, tuple[str, ...], tuple[int, str]] | None = None  # see `_bag_monsters`
 
     # ---- the decision points -------------------------------------------------------------------
 
@@ -158,11 +254,19 @@ class GreedyBot:
             heal = self._heal_step(ctx, me, here, opts)
             if heal is not None:
                 return heal
-        monsters = {p: m for p, t in play.board.items() if t.tokens and (m := _monster(ctx, play, p)) is not None}
-        blocked = {p for p, m in monsters.items() if win_chance(ctx.rules, me, m, ctx.variants) < self.WIN_ENOUGH}
+        tiles = play.board.values()
+        monsters = _monsters(ctx, tiles)
+        odds = _odds_of(ctx, me)
+        blocked = {p for p, m in monsters.items() if odds(m) < self.WIN_ENOUGH}
         self.avoid = blocked
-        goals = {p for p, t in play.board.items() if p != here and p not in blocked and (
-            p in monsters or (t.items and self._wants_here(ctx, me, p)))}
+        # the monsters not avoided and the tiles with items the hero wants (only tiles that hold tokens or
+        # items are looked at: the filters run in C, most tiles of a late board hold neither)
+        goals = {p for p in monsters if p != here and p not in blocked}
+        holds = _holds(me)
+        for t in filter(_HAS_ITEMS, tiles):
+            p = t.pos
+            if p != here and p not in blocked and p not in goals and _wants(ctx, me, t.items, holds):
+                goals.add(p)
         if "walk" in opts and here is not None:
             dist = play.distances((here,), blocked - goals)
             reachable = [g for g in goals if g in dist]
@@ -196,29 +300,18 @@ class GreedyBot:
         placed = ctx.play.board.get(pos) if ctx.play is not None and pos is not None else None
         if placed is None or not placed.items:
             return False
-        from .fight import slot_limits
-
-        limits = slot_limits(ctx.rules, ctx.variants)
-        for item in placed.items:
-            slot = str(ctx.rules.entity(item).attr("slot", "item"))
-            held = {"weapon": me.weapons, "spell": me.spells, "key": me.keys, "treasure": me.treasures}.get(slot,
-                                                                                                          me.items)
-            if slot not in limits or len(held) < limits[slot]:
-                return True
-            if held and worth(ctx.rules, item) > min(worth(ctx.rules, h) for h in held):
-                return True
-        return False
+        return _wants(ctx, me, placed.items)
 
     def _heal_step(self, ctx: Context, me: Character, here: Pos | None, opts: list[Any]) -> Any:
         play = ctx.play
         assert play is not None
         if "use_item" in opts and any(_probe_heals(ctx.rules, i, "use", ctx.variants) for i in me.held()):
             return "use_item"
-        healing = {p for p, t in play.board.items() if _probe_heals(ctx.rules, t.tile, "turn_end", ctx.variants)}
+        healing = self._healing(ctx, play)
         if here in healing:
             return "stop" if "stop" in opts else None
         if "walk" in opts and here is not None:
-            blocked = {p for p, t in play.board.items() if t.tokens and _monster(ctx, play, p) is not None}
+            blocked = set(_monsters(ctx, play.board.values()))
             self.avoid = blocked
             dist = play.distances((here,), blocked - healing)
             near = [p for p in healing if p in dist]
@@ -227,6 +320,18 @@ class GreedyBot:
                 return "walk"
         return None
 
+    @staticmethod
+    def _healing(ctx: Context, play: Play) -> frozenset[Pos]:
+        """The laid tiles that heal at the end of a turn (depends on the laid tiles only: kept in the board's
+        memo until a tile is laid)."""
+        memo = play.board_memo()
+        key = ("greedy healing", ctx.variants)
+        found: frozenset[Pos] | None = memo.get(key)
+        if found is None:
+            found = memo[key] = frozenset(p for p, t in play.board.items()
+                                          if _probe_heals(ctx.rules, t.tile, "turn_end", ctx.variants))
+        return found
+
     def _explore_good(self, ctx: Context, me: Character) -> bool:
         """Whether a new room is worth the risk: the exact chance to beat the bag's median monster (by
         strength, counting every token; one enumeration per loadout instead of one per monster), weighed by
@@ -234,12 +339,25 @@ class GreedyBot:
         play = ctx.play
         assert play is not None
         bag = play.zones.get("bag", [])
-        monsters = sorted((int(s), t) for t in bag if isinstance(s := ctx.rules.entity(t).attr("strength"), int))
-        if not monsters or me.lives <= self.LOW_LIVES:
+        count, median = self._bag_monsters(ctx, bag)
+        if not count or me.lives <= self.LOW_LIVES:
             return me.lives > self.LOW_LIVES
-        chance = win_chance(ctx.rules, me, monsters[len(monsters) // 2][1], ctx.variants)
-        rooms_hold_monster = len(monsters) / max(1, len(bag))
+        chance = win_chance(ctx.rules, me, median, ctx.variants)
+        rooms_hold_monster = count / max(1, len(bag))
         return rooms_hold_monster * (1 - chance) < 1 - self.WIN_ENOUGH
+
+    def _bag_monsters(self, ctx: Context, bag: list[str]) -> tuple[int, str]:
+        """How many monsters the bag holds and the median one by strength (ties by id); the answer for the
+        last bag asked about is kept (a step asks several times, and the bag changes only when drawn from)."""
+        rules = ctx.rules
+        now = tuple(bag)
+        last = self._bag
+        if last is not None and last[0] is rules and last[1] == now:
+            return last[2]
+        monsters = sorted([(s, t) for t in bag if (s := _strength(rules, t)) is not None])
+        found = (len(monsters), monsters[len(monsters) // 2][1] if monsters else "")
+        self._bag = (rules, now, found)
+        return found
 
     def _towards(self, ctx: Context, who: str, opts: list[Any]) -> int:
         play = ctx.play
@@ -253,6 +371,8 @@ class GreedyBot:
                 places.append(_pos(label))
             except (ValueError, IndexError):
                 places.append(None)
+        if self.target in places:  # the target is a step away: at distance 0 it is the nearest, no search
+            return places.index(self.target)
         dist = play.distances((self.target,), self.avoid - {self.target})
         for i, pos in enumerate(places):
             if pos is None:
