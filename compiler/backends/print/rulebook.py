@@ -308,6 +308,9 @@ def _heading(text: str, style: ParagraphStyle, level: int, key: str,
     return para
 
 
+TABLE_CHUNK = 1000  # rows of one laid-out table (see Rulebook.block); the bundled content's longest has 274
+
+
 class Rulebook:
     """Lays out one game's reference pages in one language."""
 
@@ -369,14 +372,22 @@ class Rulebook:
         if kind == "list":
             return [Paragraph(_rich(item), st["body"], bulletText="•") for item in b["items"]]
         if kind == "table":
-            rows = [[Paragraph(f"<b>{escape(str(h))}</b>", st["cell"]) for h in b["head"]]]
-            rows += [[Paragraph(_rich(cell), st["cell"]) for cell in row] for row in b["rows"]]
-            t = Table(rows, repeatRows=1, hAlign="LEFT", splitInRow=1,  # a row taller than a page goes on
-                      longTableOptimize=1)  # a split measures the rows that fit, not all the rest: linear
-            t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.3, colors.Color(0.75, 0.75, 0.75)),
-                                   ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.93, 0.91, 0.87)),
-                                   ("VALIGN", (0, 0), (-1, -1), "TOP")]))
-            return [t, Spacer(1, 4)]
+            body = [[Paragraph(_rich(cell), st["cell"]) for cell in row] for row in b["rows"]]
+            out: list[Flowable] = []
+            # reportlab splits a table at a page end by building the rest as a new table, so one table of n rows
+            # costs O(n^2 / rows per page): a 100,000-entry list would never finish. Tables of at most
+            # TABLE_CHUNK rows (each with its head) keep every split small; shorter tables are one table.
+            for start in range(0, max(len(body), 1), TABLE_CHUNK):
+                head = [Paragraph(f"<b>{escape(str(h))}</b>", st["cell"]) for h in b["head"]]
+                t = Table([head, *body[start:start + TABLE_CHUNK]], repeatRows=1, hAlign="LEFT",
+                          splitInRow=1,  # a row taller than a page goes on
+                          longTableOptimize=1)  # a split measures the rows that fit, not all the rest
+                t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.3, colors.Color(0.75, 0.75, 0.75)),
+                                       ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.93, 0.91, 0.87)),
+                                       ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+                out.append(t)
+            out.append(Spacer(1, 4))
+            return out
         if kind == "side":
             out: list[Flowable] = [Paragraph(f"<b>{escape(b['left_title'])}</b>", st["body"])]
             for x in b["left"]:
