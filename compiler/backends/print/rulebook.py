@@ -373,7 +373,7 @@ class Rulebook:
             return [Paragraph(_rich(item), st["body"], bulletText="•") for item in b["items"]]
         if kind == "table":
             body = [[Paragraph(_rich(cell), st["cell"]) for cell in row] for row in b["rows"]]
-            out: list[Flowable] = []
+            tables: list[Flowable] = []
             # reportlab splits a table at a page end by building the rest as a new table, so one table of n rows
             # costs O(n^2 / rows per page): a 100,000-entry list would never finish. Tables of at most
             # TABLE_CHUNK rows (each with its head) keep every split small; shorter tables are one table.
@@ -385,9 +385,8 @@ class Rulebook:
                 t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.3, colors.Color(0.75, 0.75, 0.75)),
                                        ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.93, 0.91, 0.87)),
                                        ("VALIGN", (0, 0), (-1, -1), "TOP")]))
-                out.append(t)
-            out.append(Spacer(1, 4))
-            return out
+                tables.append(t)
+            return [*tables, Spacer(1, 4)]
         if kind == "side":
             out: list[Flowable] = [Paragraph(f"<b>{escape(b['left_title'])}</b>", st["body"])]
             for x in b["left"]:
