@@ -8,18 +8,12 @@ Each function is the runtime function of the catalogue verb of the same name (re
 
 from __future__ import annotations
 
-from .context import Character, Context
+from .context import Character, Context, actor_of
 from .standing import standing, usable_here
 from .table_verbs import _marks, _set, _teams, _who_key, use_printed
 
 __all__ = ["can_use_card", "can_use_instead", "instead_of_moving", "no_reshuffle", "use_card", "use_instead",
            "win_by_most", "wound_others"]
-
-
-def _actor(ctx: Context) -> Character:
-    if ctx.actor is None:
-        raise RuntimeError(f"{ctx.owner or 'a procedure'}: this needs a character")
-    return ctx.actor
 
 
 # ---- standing modifiers -------------------------------------------------------------------------------
@@ -60,7 +54,7 @@ def _usable(ctx: Context, who: Character, instead: bool) -> list[str]:
 
 
 def _use_one(ctx: Context, point: str, instead: bool) -> None:
-    who = _actor(ctx)
+    who = actor_of(ctx)
     cards = _usable(ctx, who, instead)
     if not cards:
         ctx.prevented = True
@@ -77,7 +71,7 @@ def _use_one(ctx: Context, point: str, instead: bool) -> None:
 
 
 def can_use_card(ctx: Context) -> bool:
-    return bool(_usable(ctx, _actor(ctx), instead=False))
+    return bool(_usable(ctx, actor_of(ctx), instead=False))
 
 
 def use_card(ctx: Context) -> None:
@@ -86,7 +80,7 @@ def use_card(ctx: Context) -> None:
 
 
 def can_use_instead(ctx: Context) -> bool:
-    return bool(_usable(ctx, _actor(ctx), instead=True))
+    return bool(_usable(ctx, actor_of(ctx), instead=True))
 
 
 def use_instead(ctx: Context) -> None:
@@ -102,7 +96,7 @@ def wound_others(ctx: Context, amount: int) -> None:
     """Every other character loses `amount` lives, changed for each by the card's `wounding` modifiers (with
     that character as the target), unless a standing `unaffected_by` shields it from the card; then the
     target's `wounded_by(card)` effects run."""
-    who = _actor(ctx)
+    who = actor_of(ctx)
     card = ctx.owner
     order = list(ctx.play.order) if ctx.play is not None else sorted(ctx.characters)
     for pid in order:

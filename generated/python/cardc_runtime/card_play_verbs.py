@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .context import Character, Context
+from .context import Character, Context, actor_of
 from .ring_verbs import entrances_here, space_of
 from .standing import standing
 from .table_verbs import _give_card, _marks, _taking_part, _zone, _zones
@@ -18,12 +18,6 @@ from .table_verbs import _give_card, _marks, _taking_part, _zone, _zones
 __all__ = ["attack_for_artefact", "attack_sphere", "build_characters", "can_attack_sphere", "card_here",
            "check_victory", "draw_adventure", "lay_on_spaces", "lay_paths", "meet_here", "on_main_board",
            "resource_at_least", "stop_here", "train"]
-
-
-def _actor(ctx: Context) -> Character:
-    if ctx.actor is None:
-        raise RuntimeError(f"{ctx.owner or 'a procedure'}: this needs a character")
-    return ctx.actor
 
 
 def _is(ctx: Context, card: str, kind: str) -> bool:
@@ -105,11 +99,11 @@ def lay_paths(ctx: Context, board: str) -> None:
 
 def on_main_board(ctx: Context) -> bool:
     """The character stands on the main board: on no path of another board (nor on the card that opens one)."""
-    return not _marks(ctx).get(f"board:{_actor(ctx).id}")
+    return not _marks(ctx).get(f"board:{actor_of(ctx).id}")
 
 
 def resource_at_least(ctx: Context, resource: str, amount: int) -> bool:
-    return _actor(ctx).stats.get(resource, 0) >= amount
+    return actor_of(ctx).stats.get(resource, 0) >= amount
 
 
 def _sphere_places(ctx: Context) -> list[str]:
@@ -121,7 +115,7 @@ def _sphere_places(ctx: Context) -> list[str]:
 def _attackable(ctx: Context, here: bool) -> list[str]:
     """The places still holding a card; with `here`, only those entered from the character's space."""
     places = _sphere_places(ctx)
-    return entrances_here(ctx, _actor(ctx).id, places) if here else places
+    return entrances_here(ctx, actor_of(ctx).id, places) if here else places
 
 
 def can_attack_sphere(ctx: Context, here: bool = False) -> bool:
@@ -147,7 +141,7 @@ def draw_adventure(ctx: Context, deck: str) -> None:
         discard.clear()
         ctx.record("shuffle", deck)
     card = pile.pop()
-    who = _actor(ctx)
+    who = actor_of(ctx)
     ctx.record("draw_adventure", card)
     if unplayable(ctx, card):
         return
@@ -199,7 +193,7 @@ def lay_on_spaces(ctx: Context, cards: str, path: str, shades: tuple[str, ...]) 
 
 
 def _space_here(ctx: Context) -> str | None:
-    pos = space_of(ctx, _actor(ctx).id)
+    pos = space_of(ctx, actor_of(ctx).id)
     return None if pos is None else f"{pos[0]}#{pos[1]}"
 
 
@@ -221,7 +215,7 @@ def meet_here(ctx: Context, deck: str, refill: bool = True) -> None:
         ctx.prevented = True
         return
     card = cards[-1]
-    who = _actor(ctx)
+    who = actor_of(ctx)
     ctx.record("meet", card, space)
 
     def leave() -> None:
@@ -263,7 +257,7 @@ def unplayable(ctx: Context, card: str) -> bool:
 
 def _reward(ctx: Context, card: str) -> None:
     """The card's printed gold and experience go to the character who beat it."""
-    who = _actor(ctx)
+    who = actor_of(ctx)
     entity = ctx.rules.entity(card)
     for resource in ("gold", "experience"):
         amount = entity.attr(resource)
@@ -280,7 +274,7 @@ def train(ctx: Context, stats: tuple[str, ...], cost: int, pay_with: str) -> Non
     `stat_gain` effects decide what gaining it means. Too little of the resource: nothing happens."""
     from .characters import gain_stat
 
-    who = _actor(ctx)
+    who = actor_of(ctx)
     if who.stats.get(pay_with, 0) < cost:
         ctx.prevented = True
         ctx.record("cannot_pay", pay_with, cost)
@@ -314,9 +308,9 @@ def attack_sphere(ctx: Context, here: bool = False) -> None:
         _marks(ctx)[f"revealed_by_attack:{top}"] = True
         with _taking_part(ctx, top):
             ctx.record("reveal", top)
-            ctx.fire("card_revealed", _actor(ctx))
+            ctx.fire("card_revealed", actor_of(ctx))
     with _taking_part(ctx, top):
-        ctx.fire("sphere_attacked", _actor(ctx))
+        ctx.fire("sphere_attacked", actor_of(ctx))
     entity = ctx.rules.get(pile[-1]) if pile else None
     if entity is not None and isinstance(entity.attr(str(ctx.facts.get("fight_stat", "strength"))), int):
         besiege(ctx, place)
@@ -325,7 +319,7 @@ def attack_sphere(ctx: Context, here: bool = False) -> None:
 def stop_here(ctx: Context) -> None:
     """The character ends its move where it stands: the `end_move` effects run, with the face-up card on top
     of its field (if any) taking part."""
-    who = _actor(ctx)
+    who = actor_of(ctx)
     where = _marks(ctx).get(f"at:{who.id}")
     cards = _zone(ctx, str(where)) if where else []
     face_up = set(_zone(ctx, "face_up"))
@@ -414,7 +408,7 @@ def attack_for_artefact(ctx: Context) -> None:
     the winner takes one artefact of the loser, its own pick."""
     from .fight import duel
 
-    me = _actor(ctx)
+    me = actor_of(ctx)
     others = tuple(p for p in sorted(ctx.characters) if p != me.id and _owned(ctx, ctx.characters[p], "artefact"))
     if not others:
         return

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import fight as fights
-from .context import Character, Context, Side
+from .context import Character, Context, Side, actor_of
 from .state import SHAPES, SIDES, Placed, Play, Pos, opposite, step, turned
 
 Range = tuple[int, int]
@@ -21,12 +21,6 @@ def _side(ctx: Context) -> Side:
     if ctx.side is None:
         raise RuntimeError(f"{ctx.owner or 'a procedure'}: this needs a fight in progress")
     return ctx.side
-
-
-def _actor(ctx: Context) -> Character:
-    if ctx.actor is None:
-        raise RuntimeError(f"{ctx.owner or 'a procedure'}: this needs a character")
-    return ctx.actor
 
 
 def _in(value: int, r: Range | int) -> bool:
@@ -78,7 +72,7 @@ def retreat(ctx: Context) -> None:
     """Back to the tile the hero came from (or, where an effect says so, a revealed neighbour it picks)."""
     side = ctx.side
     where = (side.retreat_to if side is not None else None) or "came_from"
-    who = _actor(ctx)
+    who = actor_of(ctx)
     ctx.log.append((who.id, "retreat", where))
     play = ctx.play
     if play is None:
@@ -96,7 +90,7 @@ def retreat(ctx: Context) -> None:
 def defeat_monster(ctx: Context) -> None:
     """The monster fought is turned over: its reward (and anything staked under it) lies on the tile."""
     fight = ctx.fight
-    who = _actor(ctx)
+    who = actor_of(ctx)
     if fight is None or fight.monster is None:
         return
     reward = fight.monster.attr("reward")
@@ -391,7 +385,7 @@ def can_walk(ctx: Context) -> bool:
     play = ctx.play
     if play is None:
         return False
-    who = _actor(ctx)
+    who = actor_of(ctx)
     if play.passages().get(play.position.get(who.id)):  # type: ignore[arg-type]
         return True  # a passage leads on (through walls or by portal as well): no need to list the tiles
     return bool(_reachable(ctx, who))
@@ -401,7 +395,7 @@ def can_explore(ctx: Context) -> bool:
     play = ctx.play
     if play is None or not play.zones.get("stack"):
         return False
-    who = _actor(ctx)
+    who = actor_of(ctx)
     return not _flag(ctx, f"no_explore:{who.id}") and bool(_open_sides(ctx, who))
 
 
@@ -422,7 +416,7 @@ def _label(play: Play, pos: Pos) -> str:
 
 
 def walk(ctx: Context) -> None:
-    who = _actor(ctx)
+    who = actor_of(ctx)
     play = _play(ctx)
     options, labels = _steps(ctx, who)
     if not options:
@@ -436,7 +430,7 @@ def walk(ctx: Context) -> None:
 
 def explore(ctx: Context, enter: bool = True) -> None:
     """Draw the top tile, lay it beyond an open side of the hero's tile, turned so that it connects."""
-    who = _actor(ctx)
+    who = actor_of(ctx)
     play = ctx.play
     if play is None:
         ctx.record("explore", enter)
@@ -494,7 +488,7 @@ def _focus(ctx: Context) -> Placed | None:
         return None
     if ctx.facts.get("revealing"):
         return ctx.play.last_revealed
-    return ctx.play.here(_actor(ctx).id)
+    return ctx.play.here(actor_of(ctx).id)
 
 
 def tile_attr(ctx: Context, name: str) -> bool:
@@ -521,17 +515,17 @@ def _monster_token(ctx: Context, placed: Placed | None) -> str | None:
 
 
 def monster_here(ctx: Context) -> bool:
-    return ctx.play is not None and _monster_token(ctx, ctx.play.here(_actor(ctx).id)) is not None
+    return ctx.play is not None and _monster_token(ctx, ctx.play.here(actor_of(ctx).id)) is not None
 
 
 def other_hero_here(ctx: Context) -> bool:
-    return ctx.play is not None and bool(ctx.play.others_at(_actor(ctx).id))
+    return ctx.play is not None and bool(ctx.play.others_at(actor_of(ctx).id))
 
 
 def items_here(ctx: Context) -> bool:
     """Items lie here that the hero could take (not only copies of what fills a full slot)."""
-    placed = ctx.play.here(_actor(ctx).id) if ctx.play is not None else None
-    return placed is not None and bool(_takeable(ctx, _actor(ctx), placed))
+    placed = ctx.play.here(actor_of(ctx).id) if ctx.play is not None else None
+    return placed is not None and bool(_takeable(ctx, actor_of(ctx), placed))
 
 
 def _takeable(ctx: Context, who: Character, placed: Placed) -> list[str]:
@@ -553,7 +547,7 @@ def draw_tokens(ctx: Context, count: int = 1, keep: int = 1) -> None:
     if play is None:
         ctx.record("draw_tokens", count, keep)
         return
-    who = _actor(ctx)
+    who = actor_of(ctx)
     bag = play.zones.setdefault("bag", [])
     drawn = [bag.pop() for _ in range(min(count, len(bag)))]
     kept = list(drawn)
@@ -574,7 +568,7 @@ def teleport(ctx: Context, to: str = "fountain", who: str = "self", pick: str = 
     play = ctx.play
     if play is None:
         return
-    me = _actor(ctx)
+    me = actor_of(ctx)
     mover = me
     if who != "self":
         others = tuple(sorted(ctx.characters))
@@ -627,7 +621,7 @@ def move(ctx: Context, steps: int) -> None:
     play = ctx.play
     if play is None:
         return
-    who = _actor(ctx)
+    who = actor_of(ctx)
     for _ in range(steps):
         options = _reachable(ctx, who)
         if not options:
@@ -648,7 +642,7 @@ def flee(ctx: Context, steps: int = 5) -> None:
     play = ctx.play
     if play is None:
         return
-    who = _actor(ctx)
+    who = actor_of(ctx)
     seen = {play.position[who.id]}
     for _ in range(count):
         options = [p for p in _neighbours(play, play.position[who.id], ctx=ctx) if p not in seen]
@@ -666,7 +660,7 @@ def swap_places(ctx: Context) -> None:
     play = ctx.play
     if play is None:
         return
-    me = _actor(ctx)
+    me = actor_of(ctx)
     others = tuple(w for w in play.order if w != me.id)
     if not others:
         return
@@ -677,7 +671,7 @@ def swap_places(ctx: Context) -> None:
 
 def becomes_corridor(ctx: Context) -> None:
     ctx.record("becomes_corridor")
-    placed = ctx.play.here(_actor(ctx).id) if ctx.play is not None else None
+    placed = ctx.play.here(actor_of(ctx).id) if ctx.play is not None else None
     if placed is not None:
         placed.corridor = True
 
@@ -698,7 +692,7 @@ def fight_monster(ctx: Context) -> None:
     if play is None:
         ctx.record("fight_monster")
         return
-    who = _actor(ctx)
+    who = actor_of(ctx)
     monster = _monster_token(ctx, play.here(who.id))
     if monster is None:
         return
@@ -718,7 +712,7 @@ def challenge(ctx: Context, who: str = "chosen") -> None:
     play = ctx.play
     if play is None:
         return
-    me = _actor(ctx)
+    me = actor_of(ctx)
     here = play.others_at(me.id)
     pool = [w for w in (here if who == "other" else play.order)
             if w != me.id and not ctx.characters[w].unconscious]
@@ -751,12 +745,12 @@ def on_turn(ctx: Context) -> bool:
     active = ctx.facts.get("active")
     if active is None:
         ctx.provisional.add("assumed no hero is on turn (fact `active` not given)")
-    return active == _actor(ctx).id
+    return active == actor_of(ctx).id
 
 
 def heal_full(ctx: Context) -> None:
     """Back to the most lives; in play the heal event fires (a full heal lifts the curse, Berserk picks)."""
-    who = _actor(ctx)
+    who = actor_of(ctx)
     before = who.lives
     who.lives = who.max_lives
     who.unconscious = False
@@ -771,7 +765,7 @@ def heal_full(ctx: Context) -> None:
 
 def heal_choose(ctx: Context) -> None:
     """The healed hero picks how many lives it ends with (from what it had before the heal)."""
-    who = _actor(ctx)
+    who = actor_of(ctx)
     low = int(ctx.facts.get("healed_from", who.lives))
     options = tuple(range(who.max_lives, min(low, who.max_lives) - 1, -1))
     who.lives = int(ctx.ask("heal_to", options))
@@ -827,7 +821,7 @@ def take_item(ctx: Context, from_: str = "tile", chosen_by: str = "self", refuse
     if play is None:
         ctx.record("take_item", from_, chosen_by, refused)
         return
-    who = _actor(ctx)
+    who = actor_of(ctx)
     placed = play.here(who.id)
     if from_ in ("tile", "reward"):
         if placed is None or not placed.items:
@@ -860,7 +854,7 @@ def take_item(ctx: Context, from_: str = "tile", chosen_by: str = "self", refuse
 def drop_item(ctx: Context, where: str = "here") -> None:
     """Leave an item on a tile (`came_from`: the tile the hero attacked from): the item running this effect,
     or one the hero picks."""
-    who = _actor(ctx)
+    who = actor_of(ctx)
     item = ctx.owner if ctx.owner in who.held() else (
         str(ctx.ask("drop_item", tuple(sorted(set(who.held()))))) if who.held() else None)
     if item is not None:
@@ -879,7 +873,7 @@ def stake_treasure(ctx: Context) -> None:
     """One of the hero's treasures goes under the monster fought; its slayer takes it too."""
     ctx.record("stake_treasure")
     play = ctx.play
-    who = _actor(ctx)
+    who = actor_of(ctx)
     if play is None or not who.treasures:
         return
     item = who.treasures[0] if len(set(who.treasures)) == 1 else str(
@@ -899,7 +893,7 @@ def open_chest(ctx: Context, ends_turn: bool = False) -> None:
     play = ctx.play
     if play is None:
         return
-    who = _actor(ctx)
+    who = actor_of(ctx)
     placed = play.here(who.id)
     chest = ctx.owner
     if placed is None or chest not in placed.tokens:
@@ -921,13 +915,13 @@ def took_reward(ctx: Context) -> bool:
     """In play the hero decides now whether it will take the reward it won; alone, an explicit input."""
     if ctx.play is None or ctx.fight is None or ctx.fight.monster is None:
         return bool(ctx.facts.get("took_reward", True))
-    who = _actor(ctx)
+    who = actor_of(ctx)
     return bool(ctx.ask("take_reward", (True, False), who.id))
 
 
 def armed(ctx: Context, who: str = "self") -> bool:
     """Carrying a weapon: the hero (self), the other side or another hero on its tile (other), or both."""
-    me = _actor(ctx)
+    me = actor_of(ctx)
     mine = bool(me.weapons)
     if ctx.fight is not None and ctx.side is not None:
         other_side = ctx.fight.other(ctx.side)
@@ -943,7 +937,7 @@ def armed(ctx: Context, who: str = "self") -> bool:
 def can_use_item(ctx: Context) -> bool:
     if ctx.play is None:
         return False
-    who = _actor(ctx)
+    who = actor_of(ctx)
     if not (who.weapons or who.spells or who.keys or who.treasures or who.items):
         return False
     usable = _usable_items(ctx)
@@ -979,7 +973,7 @@ def _usable_now(ctx: Context, who: Character) -> list[str]:
 
 
 def use_item(ctx: Context) -> None:
-    who = _actor(ctx)
+    who = actor_of(ctx)
     items = _usable_now(ctx, who)
     if not items:
         return

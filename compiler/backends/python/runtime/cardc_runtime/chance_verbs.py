@@ -7,19 +7,13 @@ Each function is the runtime function of the catalogue verb of the same name (re
 
 from __future__ import annotations
 
-from .context import Character, Context
+from .context import Character, Context, actor_of
 from .ring_verbs import shade_here
 from .standing import standing
 from .table_verbs import _give_card, _limits, _marks, _room_slots, _slot_of, _taking_part, _zone, _zones
 
 __all__ = ["award_by_comparison", "can_learn", "draw_chance", "everyone_gains", "learn", "reveal_sphere",
            "stock_guilds"]
-
-
-def _actor(ctx: Context) -> Character:
-    if ctx.actor is None:
-        raise RuntimeError(f"{ctx.owner or 'a procedure'}: this needs a character")
-    return ctx.actor
 
 
 # ---- chance cards -------------------------------------------------------------------------------------
@@ -48,7 +42,7 @@ def draw_chance(ctx: Context, deck: str, count: int = 1) -> None:
     """The acting character draws `count` cards of the chance deck, unless a standing `ignore_chance_cards`
     shields it; each card's `card_drawn` effects run with it taking part, then it is discarded (unless its
     effects put it somewhere). A deck with no card left to draw fires `deck_empty(deck)` for the drawer."""
-    who = _actor(ctx)
+    who = actor_of(ctx)
     _marks(ctx)["chance_deck"] = deck
     now = standing(ctx, who)
     if now.get(f"ignore_chance:{who.id}"):
@@ -143,7 +137,7 @@ def reveal_sphere(ctx: Context) -> None:
     face_up.append(top)
     ctx.record("reveal", top)
     with _taking_part(ctx, top):
-        ctx.fire("card_revealed", _actor(ctx))
+        ctx.fire("card_revealed", actor_of(ctx))
 
 
 # ---- guild spaces -------------------------------------------------------------------------------------
@@ -209,12 +203,12 @@ def _turn_up_guild(ctx: Context, guild: str) -> None:
 
 
 def can_learn(ctx: Context, pay_with: str, here: bool = False) -> bool:
-    return bool(_offers(ctx, _actor(ctx), pay_with, here))
+    return bool(_offers(ctx, actor_of(ctx), pay_with, here))
 
 
 def learn(ctx: Context, pay_with: str, here: bool = False) -> None:
     """Buy one of the offered cards (the player picks which): pay its printed cost and own it."""
-    who = _actor(ctx)
+    who = actor_of(ctx)
     offers = _offers(ctx, who, pay_with, here)
     if not offers:
         ctx.prevented = True

@@ -508,6 +508,13 @@ class Context:
                 self.play.knocked_out(who.id, cause or self.owner or "effect")
 
 
+def actor_of(ctx: Context) -> Character:
+    """The character the verb acts for; a verb that needs one, run without, is a content error."""
+    if ctx.actor is None:
+        raise RuntimeError(f"{ctx.owner or 'a procedure'}: this needs a character")
+    return ctx.actor
+
+
 def _applies(rule: EntityData, present: list[EntityData]) -> bool:
     """A rule with `applies_to: [kinds]` acts as if printed on each card of those kinds: only where one of
     them takes part (the monster fought, the place, a card or item of the character)."""

@@ -13,16 +13,10 @@ Each function is the runtime function of the catalogue verb of the same name (re
 
 from __future__ import annotations
 
-from .context import Character, Context
+from .context import Context, actor_of
 from .table_verbs import _marks
 
 __all__ = ["can_travel", "move_along", "on_space", "start_on", "travel"]
-
-
-def _actor(ctx: Context) -> Character:
-    if ctx.actor is None:
-        raise RuntimeError(f"{ctx.owner or 'a procedure'}: this needs a character")
-    return ctx.actor
 
 
 def _shades(ctx: Context, path: str) -> list[str]:
@@ -65,7 +59,7 @@ def start_on(ctx: Context, path: str, at: int = 1) -> None:
 def move_along(ctx: Context, steps: int) -> None:
     """The character moves exactly `steps` spaces along its path, either way (the player picks where): round a
     ring (`loop`), or not past either end of an open path."""
-    who = _actor(ctx)
+    who = actor_of(ctx)
     pos = space_of(ctx, who.id)
     if pos is None:
         ctx.prevented = True
@@ -125,14 +119,14 @@ def _travel_options(ctx: Context, path: str, i: int, listed: list[int], nearest:
 
 def can_travel(ctx: Context, via: str) -> bool:
     """The character stands on a space its path lists under `via` and another one is listed."""
-    found = _listed(ctx, _actor(ctx).id, via)
+    found = _listed(ctx, actor_of(ctx).id, via)
     return found is not None and bool(_travel_options(ctx, *found, nearest=False))
 
 
 def travel(ctx: Context, via: str, nearest: bool = False) -> None:
     """From a space its path lists under `via`, the character moves to another listed space (the player
     picks; with `nearest`, the nearest one either way)."""
-    who = _actor(ctx)
+    who = actor_of(ctx)
     found = _listed(ctx, who.id, via)
     options = [] if found is None else _travel_options(ctx, *found, nearest=nearest)
     if found is None or not options:
@@ -147,7 +141,7 @@ def travel(ctx: Context, via: str, nearest: bool = False) -> None:
 
 def on_space(ctx: Context, shades: tuple[str, ...]) -> bool:
     """The character stands on a space of one of these sorts."""
-    return shade_here(ctx, _actor(ctx).id) in shades
+    return shade_here(ctx, actor_of(ctx).id) in shades
 
 
 def entrances_here(ctx: Context, who: str, places: list[str]) -> list[str]:
