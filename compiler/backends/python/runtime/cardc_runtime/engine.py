@@ -222,7 +222,7 @@ class SensibleBot(RandomBot):
         for i, pos in enumerate(targets):  # a goal a step away is at distance 0: the nearest, no search
             if pos in goals:
                 return i
-        dist = play.distances(goals)
+        dist = play.distances(goals, (), targets)  # (only as far as the neighbours)
         best, best_d = 0, 10**6
         for i, pos in enumerate(targets):
             d = dist.get(pos, 10**6)

@@ -268,7 +268,7 @@ class GreedyBot:
             if p != here and p not in blocked and p not in goals and _wants(ctx, me, t.items, holds):
                 goals.add(p)
         if "walk" in opts and here is not None:
-            dist = play.distances((here,), blocked - goals)
+            dist = play.distances((here,), blocked - goals, goals, first=True)
             reachable = [g for g in goals if g in dist]
             if reachable:
                 self.target = min(reachable, key=lambda g: (dist[g], g))
@@ -278,7 +278,7 @@ class GreedyBot:
             return "explore"
         if "walk" in opts and here is not None:  # towards an open edge of the board, to explore from there
             edges = {p for p in play.open_edges() if p != here and p not in blocked}
-            dist = play.distances((here,), blocked - edges)
+            dist = play.distances((here,), blocked - edges, edges, first=True)
             reachable = [g for g in edges if g in dist]
             if reachable and play.zones.get("stack"):
                 self.target = min(reachable, key=lambda g: (dist[g], g))
@@ -313,7 +313,7 @@ class GreedyBot:
         if "walk" in opts and here is not None:
             blocked = set(_monsters(ctx, play.board.values()))
             self.avoid = blocked
-            dist = play.distances((here,), blocked - healing)
+            dist = play.distances((here,), blocked - healing, healing, first=True)
             near = [p for p in healing if p in dist]
             if near:
                 self.target = min(near, key=lambda p: (dist[p], p))
@@ -373,7 +373,7 @@ class GreedyBot:
                 places.append(None)
         if self.target in places:  # the target is a step away: at distance 0 it is the nearest, no search
             return places.index(self.target)
-        dist = play.distances((self.target,), self.avoid - {self.target})
+        dist = play.distances((self.target,), self.avoid - {self.target}, [p for p in places if p is not None])
         for i, pos in enumerate(places):
             if pos is None:
                 continue

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import chain, islice, repeat
 from typing import Any
@@ -52,6 +53,23 @@ class Placed:
     face_down: bool = False
     corridor: bool = False  # works as an ordinary corridor from now on (its effects stop)
     order: int = 0  # the how-many-th tile placed
+
+
+class _Search:
+    """A breadth-first search over the passages, kept between questions (see `Play.distances`)."""
+
+    __slots__ = ("dist", "seen", "frontier", "d")
+
+    def __init__(self, start: frozenset[Pos], avoid: frozenset[Pos]) -> None:
+        self.dist: dict[Pos, int] = dict.fromkeys(start, 0)
+        self.seen: set[Pos] = set(start) | avoid
+        self.frontier: set[Pos] = set(start)
+        self.d = 0
+
+
+def _enough(dist: dict[Pos, int], wanted: AbstractSet[Pos], first: bool) -> bool:
+    """Whether a search has reached every tile wanted (with `first`: one of them)."""
+    return not dist.keys().isdisjoint(wanted) if first else dist.keys() >= wanted
 
 
 @dataclass
@@ -152,23 +170,29 @@ class Play:
             self._board_memo = (len(self.board), memo)
         return memo
 
-    def distances(self, sources: Iterable[Pos], blocked: Iterable[Pos] = ()) -> dict[Pos, int]:
+    def distances(self, sources: Iterable[Pos], blocked: Iterable[Pos] = (), until: Iterable[Pos] = (),
+                  first: bool = False) -> dict[Pos, int]:
         """Steps along passages from the nearest of `sources` to every tile reached, never entering a tile
-        of `blocked` (a source is always in). One breadth-first search per board and question: remembered
-        until a tile is laid. The caller must not change the answer."""
+        of `blocked` (a source is always in). One breadth-first search per board and question, remembered
+        until a tile is laid. With `until`, the search may stop once every tile of `until` has its distance
+        (with `first`: once one has), a level at a time: the answer then holds every tile up to that
+        distance, each with its true distance, and the search goes on from there when asked for more. The
+        caller must not change the answer."""
         known = self.board_memo()
-        start = frozenset(sources)
-        avoid = frozenset(blocked)
-        key = ("distances", start, avoid)
-        try:
-            return known[key]  # type: ignore[no-any-return]
-        except KeyError:
-            pass
+        key = ("distances", frozenset(sources), frozenset(blocked))
+        search: _Search | None = known.get(key)
+        if search is None:
+            search = known[key] = _Search(key[1], key[2])
+        frontier = search.frontier
+        dist = search.dist
+        if not frontier:
+            return dist
+        wanted: AbstractSet[Pos] = until if isinstance(until, (set, frozenset)) else frozenset(until)
+        if wanted and _enough(dist, wanted, first):
+            return dist
         neighbours = self.passages().get
-        dist = dict.fromkeys(start, 0)
-        seen = set(start) | avoid  # (a level at a time, with set operations: the work runs in C)
-        frontier: set[Pos] = set(start)
-        d = 0
+        seen = search.seen  # (a level at a time, with set operations: the work runs in C)
+        d = search.d
         while frontier:
             d += 1
             nxt = set(chain.from_iterable(map(neighbours, frontier, repeat(()))))
@@ -176,7 +200,9 @@ class Play:
             seen |= nxt
             dist.update(dict.fromkeys(nxt, d))
             frontier = nxt
-        known[key] = dist
+            if wanted and _enough(dist, wanted, first):
+                break
+        search.frontier, search.d = frontier, d
         return dist
 
     def here(self, who: str) -> Placed | None:
