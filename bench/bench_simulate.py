@@ -47,7 +47,7 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def count_opcodes(job: Job, games: int) -> tuple[dict[str, object], list[str]]:
+def count_opcodes(job: Job, games: int, top_n: int = 15) -> tuple[dict[str, object], list[str]]:
     """Opcodes and calls of `games` games (seed 1) in all, per game, and the top functions by own opcodes."""
     from cardc.simulation.seeds import game_seed
     from cardc.simulation.table import table_for
@@ -73,7 +73,7 @@ def count_opcodes(job: Job, games: int) -> tuple[dict[str, object], list[str]]:
         sys.settrace(None)
     total = sum(ops.values())
     top = [f"{100 * n / total:5.1f}% {n / games:9.0f} opcodes {calls[code] / games:7.0f} calls  {code.co_name} "
-           f"({Path(code.co_filename).name}:{code.co_firstlineno})" for code, n in ops.most_common(15)]
+           f"({Path(code.co_filename).name}:{code.co_firstlineno})" for code, n in ops.most_common(top_n)]
     return {"opcodes_per_game": round(total / games), "calls_per_game": round(sum(calls.values()) / games)}, top
 
 
@@ -87,6 +87,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--opcodes", type=int, default=0, metavar="N",
                         help="also count the opcodes of N games per function (deterministic, slow)")
+    parser.add_argument("--top", type=int, default=15, help="functions listed with --opcodes (default 15)")
     args = parser.parse_args()
     expansions = tuple(args.expansion if args.expansion is not None else ["regent"])
 
@@ -128,7 +129,7 @@ def main() -> int:
     pstats.Stats(profile, stream=text).sort_stats("tottime").print_stats(12)
     top: list[str] = []
     if args.opcodes:
-        counts, top = count_opcodes(job, args.opcodes)
+        counts, top = count_opcodes(job, args.opcodes, args.top)
         figures.update(counts)
     if args.json:
         print(json.dumps(figures, indent=1))

@@ -12,8 +12,6 @@ import random
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -111,27 +109,9 @@ class Table:
 
         heroes = self.draw_heroes(seed)
         bots = {h: self.bot(seat_seed(seed, h)) for h in heroes}
-        with collector_paused():
-            result = play_game(self.rules, heroes, variants=self.job.variants, seed=seed, bots=bots,
-                               turn_cap=self.job.turn_cap or DEFAULT_TURN_CAP)
+        result = play_game(self.rules, heroes, variants=self.job.variants, seed=seed, bots=bots,
+                           turn_cap=self.job.turn_cap or DEFAULT_TURN_CAP)
         return record_of(index, seed, result)
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """The cyclic collector off while one game is played, on again after it. A game allocates a few hundred
-    thousand small objects that reference counting frees, and leaves a few thousand in cycles (the table,
-    its inputs and bots refer to each other); collecting the young generation every 700 allocations while it
-    plays walked the game's live state again and again (about 12% of a game). Once per game is enough: the
-    collector's next pass after the game finds its cycles."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 MAX_SEATS = 8  # players of a game whose set-up deals the characters (its decks may seat fewer)
