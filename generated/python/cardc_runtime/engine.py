@@ -51,6 +51,7 @@ class RandomBot:
 _tuple_new = tuple.__new__  # makes a View (a named tuple) without its Python-level __new__
 _HAS_TOKENS = attrgetter("tokens")  # (for filter(): tiles with tokens or items, without a Python loop)
 _HAS_ITEMS = attrgetter("items")
+_MONSTERS = ("sensible monsters",)  # `Play.token_memo` entry: board position -> strength of its monster
 
 
 @lru_cache(maxsize=4096)
@@ -190,13 +191,16 @@ class SensibleBot(RandomBot):
         assert play is not None
         me = ctx.characters[who]
         power = 7 + sum(self._attack(ctx, w) for w in me.weapons) + (1 if me.spells else 0)
-        strength = self._strengths(ctx)
-        monsters: dict[tuple[int, int], int] = {}
         tiles = play.board.values()
-        for t in filter(_HAS_TOKENS, tiles):  # monsters by tile (the last token counts); the filter runs in C
-            for tok in t.tokens:
-                if tok in strength:
-                    monsters[t.pos] = strength[tok]
+        memo = play.token_memo()  # (where the monsters are changes only when a tile is laid or a token moves)
+        monsters: dict[tuple[int, int], int] | None = memo.get(_MONSTERS)
+        if monsters is None:
+            strength = self._strengths(ctx)
+            monsters = memo[_MONSTERS] = {}
+            for t in filter(_HAS_TOKENS, tiles):  # monsters by tile (the last token counts); the filter runs in C
+                for tok in t.tokens:
+                    if tok in strength:
+                        monsters[t.pos] = strength[tok]
         goals = {p for p, s in monsters.items() if s < power + 3}
         if not goals:  # nothing to fight yet: the frontier, where new tiles (and items) are found
             goals = set(play.open_edges()) if play.zones.get("stack") else set()
@@ -234,6 +238,9 @@ class SensibleBot(RandomBot):
         def compute() -> dict[str, int]:
             return {e.id: int(s) for e in ctx.rules.entities.values() if isinstance(s := e.attr("strength"), int)}
         return ctx.rules.memo("bot strengths", compute)  # type: ignore[no-any-return]
+
+
+_GAME_OVER = RandomBot()  # the bot of inputs whose game is over (see the end of `play_game`)
 
 
 class SetupError(RuntimeError):
@@ -397,7 +404,7 @@ def play_game(rules: Ruleset, heroes: Sequence[str], *, variants: Sequence[str] 
     reason = play.winner_reason if not capped else message
     if play.end_reason and not capped:
         reason = f"the game ended ({play.end_reason.replace(':', ' by ')}); {reason}"
-    return GameResult(
+    result = GameResult(
         winners=list(play.winners) if not capped else [],
         reason=reason,
         turns=play.turns,
@@ -416,6 +423,13 @@ def play_game(rules: Ruleset, heroes: Sequence[str], *, variants: Sequence[str] 
         provisional=sorted(ctx.provisional),
         teams=_team_lists(ctx),
     )
+    # The table refers to its inputs, which refer to the table (and to the bots, which may remember it): a
+    # cycle that only the cyclic collector would free, with the whole game in it. Broken here, the game's
+    # objects go as soon as the caller drops them.
+    ref.clear()
+    inputs.bots = {}
+    inputs.default = _GAME_OVER
+    return result
 
 
 def _team_lists(ctx: Context) -> list[list[str]]:

@@ -15,7 +15,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
@@ -23,7 +24,7 @@ from .context import Character, Context
 from .inputs import Inputs, below
 from .model import Ruleset
 from .play_verbs import _monster_token
-from .state import Placed, Play, Pos
+from .state import Play, Pos
 
 WIN_ENOUGH = 0.5
 LOW_LIVES = 2
@@ -143,8 +144,11 @@ def _wants(ctx: Context, me: Character, items: list[str], holds: tuple[tuple[str
     """Whether one of `items` fills a free slot of the hero or beats the item worth least in its slot. The
     answer depends on the items, what the hero holds (`holds`: `_holds(me)`), the ruleset and the variants
     only: remembered per ruleset (asked for every tile with items at every step)."""
-    known: dict[Any, bool] = ctx.rules.memo(("greedy wants", ctx.variants), dict)
     key = (tuple(items), holds or _holds(me))
+    try:
+        known: dict[Any, bool] = ctx.rules._cache["greedy wants", ctx.variants]
+    except KeyError:
+        known = ctx.rules.memo(("greedy wants", ctx.variants), dict)
     try:
         return known[key]
     except KeyError:
@@ -172,17 +176,26 @@ _HAS_TOKENS = attrgetter("tokens")  # (for filter(): tiles with tokens or items,
 _HAS_ITEMS = attrgetter("items")
 
 
-def _monsters(ctx: Context, tiles: Iterable[Placed]) -> dict[Pos, str]:
-    """The monster on each tile that has one (by its position; the first token with a strength)."""
-    found = {}
-    for t in filter(_HAS_TOKENS, tiles):
-        m = _monster_token(ctx, t)
-        if m is not None:
-            found[t.pos] = m
+def _monsters(ctx: Context, play: Play) -> dict[Pos, str]:
+    """The monster on each tile that has one (by its position; the first token with a strength). Kept until
+    a tile is laid or a token moves (`Play.token_memo`); the caller must not change the answer."""
+    memo = play.token_memo()
+    found: dict[Pos, str] | None = memo.get(_MONSTERS)
+    if found is None:
+        found = memo[_MONSTERS] = {}
+        for t in filter(_HAS_TOKENS, play.board.values()):
+            m = _monster_token(ctx, t)
+            if m is not None:
+                found[t.pos] = m
     return found
 
 
+_MONSTERS = ("greedy monsters",)
+
+
+@lru_cache(maxsize=4096)
 def _pos(label: Any) -> Pos:
+    """The board position in a `<tile>@x,y` option label (labels repeat: parsed once)."""
     x, y = str(label).rsplit("@", 1)[1].split(",")
     return (int(x), int(y))
 
@@ -255,9 +268,11 @@ class GreedyBot:
             if heal is not None:
                 return heal
         tiles = play.board.values()
-        monsters = _monsters(ctx, tiles)
+        monsters = _monsters(ctx, play)
         odds = _odds_of(ctx, me)
-        blocked = {p for p, m in monsters.items() if odds(m) < self.WIN_ENOUGH}
+        # each monster's odds once (in the order met: a computation the memo lacks runs as before)
+        weak = {m for m in dict.fromkeys(monsters.values()) if odds(m) < self.WIN_ENOUGH}
+        blocked = {p for p, m in monsters.items() if m in weak}
         self.avoid = blocked
         # the monsters not avoided and the tiles with items the hero wants (only tiles that hold tokens or
         # items are looked at: the filters run in C, most tiles of a late board hold neither)
@@ -311,7 +326,7 @@ class GreedyBot:
         if here in healing:
             return "stop" if "stop" in opts else None
         if "walk" in opts and here is not None:
-            blocked = set(_monsters(ctx, play.board.values()))
+            blocked = set(_monsters(ctx, play))
             self.avoid = blocked
             dist = play.distances((here,), blocked - healing, healing, first=True)
             near = [p for p in healing if p in dist]

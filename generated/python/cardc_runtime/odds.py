@@ -166,7 +166,10 @@ class _KeyedReplay(Replay):
             # keyed (a key costs a few runs' time; which pauses are keyed changes no result).
             if self.rolled and not isinstance(what, Choice):
                 need.key = pause_key(what, _EXPLORE)  # type: ignore[attr-defined]
-            raise need
+            try:
+                raise need
+            finally:  # (this frame, held by the exception's traceback, must not hold the exception: a cycle
+                del need  # that only the cyclic collector frees, with every frame of the paused run in it)
         if not isinstance(what, Choice):
             self.rolled = True
         return super()._next(what)

@@ -102,6 +102,7 @@ def defeat_monster(ctx: Context) -> None:
     if placed is None or fight.monster.id not in placed.tokens:
         return
     placed.tokens.remove(fight.monster.id)
+    play.tokens_moved()
     placed.defeated.append(fight.monster.id)
     if reward:
         placed.items.append(str(reward))
@@ -501,10 +502,16 @@ def token_here(ctx: Context) -> bool:
     return placed is not None and bool(placed.tokens or placed.defeated)
 
 
+_FOUGHT = ("has strength",)  # the ruleset's memo: token -> whether it is fought (has a strength)
+
+
 def _monster_token(ctx: Context, placed: Placed | None) -> str | None:
     if placed is None or not placed.tokens:
         return None
-    known: dict[str, bool] = ctx.rules.memo(("has strength",), dict)  # token -> fought (remembered per ruleset)
+    try:
+        known: dict[str, bool] = ctx.rules._cache[_FOUGHT]
+    except KeyError:
+        known = ctx.rules.memo(_FOUGHT, dict)
     for t in placed.tokens:
         fought = known.get(t)
         if fought is None:
@@ -558,6 +565,7 @@ def draw_tokens(ctx: Context, count: int = 1, keep: int = 1) -> None:
     placed = _focus(ctx)
     if placed is not None:
         placed.tokens.extend(kept)
+        play.tokens_moved()
     ctx.log.append((who.id, "draw_token", tuple(kept)))
 
 
@@ -903,6 +911,7 @@ def open_chest(ctx: Context, ends_turn: bool = False) -> None:
         _list(who, _slot_of(ctx, str(key))).remove(str(key))
         play.zones.setdefault("discard", []).append(str(key))
     placed.tokens.remove(chest)
+    play.tokens_moved()
     placed.defeated.append(chest)
     contents = ctx.rules.entity(chest).attr("contents")
     if contents:

@@ -170,6 +170,22 @@ class Play:
             self._board_memo = (len(self.board), memo)
         return memo
 
+    token_moves: int = 0  # tokens put on or taken off laid tiles so far (see `token_memo`)
+    _token_memo: tuple[tuple[int, int], dict[Any, Any]] = field(default_factory=lambda: ((0, 0), {}), init=False,
+                                                                repr=False, compare=False)
+
+    def token_memo(self) -> dict[Any, Any]:
+        """Answers that depend on the laid tiles and the tokens on them only (where the monsters are): kept
+        until a tile is laid or a verb puts a token on a tile or takes one off (`tokens_moved`)."""
+        stamp = (len(self.board), self.token_moves)
+        if self._token_memo[0] != stamp:
+            self._token_memo = (stamp, {})
+        return self._token_memo[1]
+
+    def tokens_moved(self) -> None:
+        """Say that a token was put on a laid tile or taken off one (every verb that does calls this)."""
+        self.token_moves += 1
+
     def distances(self, sources: Iterable[Pos], blocked: Iterable[Pos] = (), until: Iterable[Pos] = (),
                   first: bool = False) -> dict[Pos, int]:
         """Steps along passages from the nearest of `sources` to every tile reached, never entering a tile
@@ -190,6 +206,8 @@ class Play:
         wanted: AbstractSet[Pos] = until if isinstance(until, (set, frozenset)) else frozenset(until)
         if wanted and _enough(dist, wanted, first):
             return dist
+        # the tiles wanted and not reached yet (with `first`: all wanted, the search stops at any of them)
+        left = set(wanted) if first else wanted - dist.keys()
         neighbours = self.passages().get
         seen = search.seen  # (a level at a time, with set operations: the work runs in C)
         d = search.d
@@ -200,8 +218,14 @@ class Play:
             seen |= nxt
             dist.update(dict.fromkeys(nxt, d))
             frontier = nxt
-            if wanted and _enough(dist, wanted, first):
-                break
+            if left:
+                if first:
+                    if not left.isdisjoint(nxt):
+                        break
+                else:
+                    left -= nxt
+                    if not left:
+                        break
         search.frontier, search.d = frontier, d
         return dist
 
