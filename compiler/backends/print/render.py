@@ -102,7 +102,7 @@ def draw_face(c: Canvas, elements: tuple[Element, ...], w: float, h: float, blee
 
 # Text boxes fitted so far (a layout is immutable): a face is drawn for its sheet, its PNG and the rulebook, and
 # shared backs and copies again; the same text in the same box and font fits the same way each time.
-_FITTED: dict[tuple[str, str, Box, float, float, str], tuple[Layout, Box]] = {}
+_FITTED: dict[tuple[str, str, Box | tuple[float, float], float, float, str], tuple[Layout, Box]] = {}
 FITTED_KEPT = 4096  # (a few MB; past it, the cache starts again)
 
 
@@ -120,7 +120,9 @@ def _fitted(el: Element, X: Callable[[float], float], Y: Callable[[float], float
     box = Box(X(x), Y(y), w * mm, h * mm, X(el.num("cx")), Y(el.num("cy")), r * mm)
     valign = el.str("valign", "top")
     anchored = r > 0 and valign in ("middle", "bottom")
-    key = (text, f.name, box, size, min_size, valign if anchored else "")
+    # a rectangular box breaks its lines the same wherever it is (the sheets, the PNGs with bleed, the rulebook
+    # without): only its size is in the key; a round one's lines follow its circle, so all of it is
+    key = (text, f.name, box if r > 0 else (box.width, box.height), size, min_size, valign if anchored else "")
     fitted = _FITTED.get(key)
     if fitted is None:
         if anchored:
@@ -130,7 +132,7 @@ def _fitted(el: Element, X: Callable[[float], float], Y: Callable[[float], float
         if len(_FITTED) >= FITTED_KEPT:
             _FITTED.clear()
         _FITTED[key] = fitted
-    return f, fitted[0], fitted[1], valign
+    return f, fitted[0], fitted[1] if anchored else box, valign
 
 
 def _draw_text(c: Canvas, el: Element, X: Callable[[float], float], Y: Callable[[float], float], s: PrintSettings,
