@@ -174,9 +174,10 @@ def lookup_trees(state: Lookup | None) -> tuple[CheckResult | None, Lookup | Non
     if state is None or state.files is None or state.root is None:
         return None, state
     parts = [state.key]
+    earlier = state.previous[1].sources if state.previous is not None else {}  # texts of the last stored check
     for rel, hashed in state.files.items():  # sorted by name
         if rel.endswith(".cardc"):
-            tree = _tree_digest(state.root / rel)
+            tree = _tree_digest(state.root / rel, earlier)
             if tree is None:
                 return None, state
             parts += [rel, "tree", tree]
@@ -197,9 +198,11 @@ def lookup_trees(state: Lookup | None) -> tuple[CheckResult | None, Lookup | Non
     return CheckResult(entry.diagnostics, sources, entry.modules, entry.entities, entry.files), state
 
 
-def _tree_digest(path: Path) -> str | None:
+def _tree_digest(path: Path, earlier: dict[str, str]) -> str | None:
     """A hash of the file's parse tree and parse warnings, as the loader would make them; None if it cannot
-    be read or does not parse cleanly. Remembered per text, so an unchanged file is not parsed or loaded."""
+    be read or does not parse cleanly. Remembered per text, so an unchanged file is not parsed or loaded.
+    `earlier` holds texts the files had before (by shown name): a tree after a one-literal edit is made from
+    the earlier text's tree (`cardc.literal_edit`), without parsing."""
     import pickle
 
     from cardc.diagnostics import DiagnosticSink
@@ -217,7 +220,7 @@ def _tree_digest(path: Path) -> str | None:
     if isinstance(known, str):
         return known
     sink = DiagnosticSink()
-    tree = parse_cached(text, display, sink)
+    tree = parse_cached(text, display, sink, earlier.get(display))
     if tree is None or sink.has_errors:
         return None
     try:

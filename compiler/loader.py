@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardc.diagnostics import NO_SPAN, DiagnosticSink, Span
+from cardc.diagnostics import NO_SPAN, Diagnostic, DiagnosticSink, Span
 
 if TYPE_CHECKING:  # parse trees are made (and their classes imported) only when a file is loaded
     from cardc import syntax as s
@@ -183,21 +183,27 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
 MAX_CACHED_TEXT = 2_000_000
 
 
-def parse_cached(text: str, display: str, sink: DiagnosticSink) -> s.FileS | None:
+def parse_cached(text: str, display: str, sink: DiagnosticSink, previous: str | None = None) -> s.FileS | None:
     """`parse_text`, remembered on disk under the text, its shown name (spans carry it) and the compiler's code.
-    Only a parse without errors is stored, with its warnings (replayed into `sink`)."""
+    Only a parse without errors is stored, with its warnings (replayed into `sink`).
+
+    `previous` is an earlier text of the same file: if its tree is stored and the two texts differ inside one
+    literal, the tree is made from that one (`cardc.literal_edit`) instead of parsing."""
     from cardc import diskcache
-    from cardc import syntax as s  # noqa: F811
 
     if len(text) > MAX_CACHED_TEXT:
         from cardc.parser import parse_text
 
         return parse_text(text, display, sink)
     key = diskcache.digest(diskcache.code_fingerprint(), display, text)
-    cached = diskcache.load("parse", key)
-    if isinstance(cached, tuple) and len(cached) == 2 and isinstance(cached[0], s.FileS):
-        sink.items.extend(cached[1])
-        return cached[0]
+    stored = _stored_parse(diskcache.load("parse", key))
+    if stored is None and previous is not None and len(previous) <= MAX_CACHED_TEXT:
+        stored = _edited(previous, display, text)
+        if stored is not None:
+            diskcache.store("parse", key, stored)
+    if stored is not None:
+        sink.items.extend(stored[1])
+        return stored[0]
     from cardc.parser import parse_text
 
     own = DiagnosticSink()
@@ -206,6 +212,25 @@ def parse_cached(text: str, display: str, sink: DiagnosticSink) -> s.FileS | Non
     if parsed is not None and not own.has_errors:
         diskcache.store("parse", key, (parsed, own.items))
     return parsed
+
+
+def _stored_parse(entry: object) -> tuple[s.FileS, list[Diagnostic]] | None:
+    """A stored parse (a tree and its parse warnings), or None if `entry` is not one."""
+    from cardc import syntax as s  # noqa: F811
+
+    if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], s.FileS) and isinstance(entry[1], list):
+        return entry[0], entry[1]
+    return None
+
+
+def _edited(previous: str, display: str, text: str) -> tuple[s.FileS, list[Diagnostic]] | None:
+    """The tree and parse warnings of `text` made from the stored ones of `previous`, if an edit inside one
+    literal leads from one to the other."""
+    from cardc import diskcache
+    from cardc.literal_edit import patch
+
+    before = _stored_parse(diskcache.load("parse", diskcache.digest(diskcache.code_fingerprint(), display, previous)))
+    return None if before is None else patch(previous, before[0], before[1], text)
 
 
 def _reason(err: Exception) -> str:

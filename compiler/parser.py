@@ -14,33 +14,20 @@ from typing import Any
 
 from cardc import syntax as s
 from cardc.diagnostics import DiagnosticSink, Span
+from cardc.lexemes import CONTROL, MAX_DIGITS, MAX_NAME, MAX_STRING, string_text
 from cardc.resources import DSL_DIR
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 GRAMMAR_PATH = DSL_DIR / "cardc.lark"
 
-_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
-_ESCAPE_RE = re.compile(r"\\(.)")
-# Control characters a string may not carry into outputs (terminal escapes, NUL, bidi overrides): removed with
-# W105. Line and paragraph separators (Word writes U+2028 for a soft line break) become plain line breaks.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_SEPARATORS = str.maketrans({"\u2028": "\n", "\u2029": "\n"})
-
-# Limits checked as the source is read, so that every later step (and Python's own int()) stays in bounds.
-MAX_DIGITS = 12
-MAX_STRING = 10_000
-MAX_NAME = 64
+# Limits checked as the source is read (those of single literals are in cardc.lexemes).
 MAX_DICE = 6
 DICE_SIDES = (2, 20)
 MAX_CONDITION_DEPTH = 24  # `a and b and ...`: each term nests one level
 MAX_BLOCK_DEPTH = 12  # `if` and `choose` inside each other
 MAX_VALUE_DEPTH = 8  # lists in lists, provisional values, calls as arguments
 MAX_DECL_DEPTH = 6  # declarations inside declarations
-
-
-def _unescape(raw: str) -> str:
-    return _ESCAPE_RE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), raw[1:-1])
 
 
 class _ToAst(Transformer):  # type: ignore[type-arg]
@@ -76,13 +63,13 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
 
     def _text(self, tok: Token) -> str:
         """A string literal's text, with control characters removed (W105) and line separators as line breaks."""
-        text = _unescape(str(tok)).translate(_SEPARATORS)
-        found = _CONTROL.search(text)
+        text = string_text(str(tok))
+        found = CONTROL.search(text)
         if found is not None:
             if self.sink is not None:
                 self.sink.warning("W105", f"control character U+{ord(found.group()):04X} in a string is removed",
                                   self._span(tok), "delete it from the source; write `\\n` for a line break")
-            text = _CONTROL.sub("", text)
+            text = CONTROL.sub("", text)
         return text
 
     # values

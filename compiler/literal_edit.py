@@ -1,0 +1,200 @@
+"""A parse tree after an edit inside one literal, made from the tree before it: no parse, no Lark.
+
+The edit a designer makes most changes one value: a text in a `source:` or a name, a strength. When the new text
+is the old one with a single string or whole-number token replaced by another token of the same type, it lexes
+into the same tokens but that one:
+- the tokens before it are the same (a token looks ahead one character at most, and the literal's first
+  character keeps its class: a quote stays a quote, a digit a digit);
+- the new literal lexes whole (a string ends at its first unescaped quote, a number at its last digit, and the
+  character after it, which ended the old literal, is the same);
+- the tokens after it are the same, on the same lines (a literal holds no line break).
+The LALR parser sees the same token types, so it builds the same tree; only the one field made from that token
+holds another value, and every position after the token on its line moves by the change in length.
+
+The token's field is found through the node it belongs to: a string value or number (the node's span is the
+token), a localized entry (`en "..."`: the string after the language's name), the note of `unknown "..."`, and
+the note of a provisional value whose value is a single token. Anything else (an import's path, the note after
+a list, an edit across tokens or lines, a literal past the parser's limits or holding a character the parser
+warns about) gives None, and the file is parsed.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from typing import cast
+
+from cardc import syntax as s
+from cardc.diagnostics import Diagnostic, Span
+from cardc.lexemes import CONTROL, MAX_DIGITS, MAX_STRING, string_text
+
+STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')  # dsl/cardc.lark's STRING
+DIGITS = re.compile(r"[0-9]+")  # its INT, which also needs no letter, digit, `_` or `.` after (unchanged here)
+# What the lexer skips between tokens: the grammar's COMMENT, BLOCK_COMMENT and whitespace.
+_SKIPPED = re.compile(r"(?://[^\n]*|#[^\n]*|/\*(?:.|\n)*?\*/|[ \t\r\n\f])*")
+
+# Values made of one token: a provisional value's note is the string right after it.
+_ONE_TOKEN = (s.IntV, s.SignedV, s.DecimalV, s.RangeV, s.DiceV, s.StrV, s.IconV, s.BoolV)
+_NODES = frozenset(v for v in vars(s).values() if isinstance(v, type) and v.__module__ == s.__name__)
+
+Node = object
+Slot = tuple[Node, int, re.Pattern[str]]  # the node, the index of the token's field in its constructor, the token
+
+
+def patch(old: str, tree: s.FileS, warnings: list[Diagnostic],
+          new: str) -> tuple[s.FileS, list[Diagnostic]] | None:
+    """The tree and parse warnings of `new`, from those of `old` (a text that parsed without errors), if the
+    two differ inside one literal token whose field is known; else None."""
+    if old == new:
+        return None
+    start, old_end, new_end = _changed(old, new)
+    if "\n" in old[start:old_end] or "\n" in new[start:new_end]:
+        return None
+    lines = _line_starts(old)
+    slots = _slots(tree, old, lines)
+    starts = sorted(slots)
+    i = bisect_right(starts, start) - 1
+    for at in starts[max(i - 1, 0):i + 1][::-1]:  # the token the edit starts in, or the one ending where it starts
+        found = _replace(old, new, at, slots[at], start, old_end)
+        if found is not None:
+            token_end, value = found
+            return _rebuild(tree, warnings, old, lines, slots[at], value, at, token_end, len(new) - len(old))
+    return None
+
+
+def _changed(old: str, new: str) -> tuple[int, int, int]:
+    """Where the texts start to differ, and where the difference ends in each (after it they are the same)."""
+    lo, hi = 0, min(len(old), len(new))
+    while lo < hi:  # the longest common prefix, by halves (slices compare in C)
+        mid = (lo + hi + 1) // 2
+        if old[lo:mid] == new[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    prefix = lo
+    lo, hi = 0, min(len(old), len(new)) - prefix
+    while lo < hi:  # the longest common suffix not overlapping it
+        mid = (lo + hi + 1) // 2
+        if old[len(old) - mid:len(old) - lo] == new[len(new) - mid:len(new) - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return prefix, len(old) - lo, len(new) - lo
+
+
+def _line_starts(text: str) -> list[int]:
+    """Offsets where each line starts (lines end at `\\n` only, as the lexer counts them)."""
+    out = [0]
+    at = text.find("\n")
+    while at >= 0:
+        out.append(at + 1)
+        at = text.find("\n", at + 1)
+    return out
+
+
+def _walk(node: object) -> Iterator[object]:
+    """Every parse-tree node under `node`, itself included."""
+    todo = [node]
+    while todo:
+        here = todo.pop()
+        if isinstance(here, tuple):
+            todo.extend(here)
+        elif type(here) in _NODES:
+            yield here
+            todo.extend(_fields(here))
+
+
+def _fields(node: object) -> tuple[object, ...]:
+    """The node's constructor arguments (`cardc.records` gives every parse-tree class this `__reduce__`)."""
+    return cast("tuple[object, ...]", node.__reduce__()[1])
+
+
+def _slots(tree: s.FileS, text: str, lines: list[int]) -> dict[int, Slot]:
+    """Where each literal token whose field is known starts in `text`, with that field."""
+    out: dict[int, Slot] = {}
+
+    def start(sp: Span) -> int:
+        return lines[sp.line - 1] + sp.col - 1
+
+    def after(sp: Span) -> int:  # where the next token starts (-1: the span has no end, so no slot)
+        if sp.end_line < 1:
+            return -1
+        skipped = _SKIPPED.match(text, lines[sp.end_line - 1] + sp.end_col - 1)
+        return -1 if skipped is None else skipped.end()
+
+    for node in _walk(tree):
+        if isinstance(node, s.StrV):
+            out[start(node.span)] = (node, 0, STRING)
+        elif isinstance(node, s.IntV):
+            out[start(node.span)] = (node, 0, DIGITS)
+        elif isinstance(node, s.TextEntry):
+            out[after(node.span)] = (node, 1, STRING)
+        elif isinstance(node, s.UnknownV) and node.note is not None:
+            out[after(node.span)] = (node, 0, STRING)
+        elif isinstance(node, s.ProvisionalV) and (isinstance(node.value, _ONE_TOKEN) or (
+                isinstance(node.value, s.CallV) and node.value.args is None)):
+            out[after(node.value.span)] = (node, 1, STRING)
+    return out
+
+
+def _replace(old: str, new: str, at: int, slot: Slot, start: int, old_end: int) -> tuple[int, object] | None:
+    """(end of the old token, the new field value) if the edit lies in the token at `at` and leaves a token of
+    its type that the parser takes as it is; None otherwise."""
+    node, index, pattern = slot
+    token = pattern.match(old, at)
+    if token is None or not (at <= start and old_end <= token.end()):
+        return None
+    raw, value = token.group(), _fields(node)[index]
+    new_raw = new[at:token.end() + len(new) - len(old)]
+    if pattern.fullmatch(new_raw) is None:
+        return None
+    if pattern is DIGITS:
+        if int(raw) != value or len(new_raw) > MAX_DIGITS:  # past the limit: E105 from the parser
+            return None
+        return token.end(), int(new_raw)
+    text = string_text(new_raw)
+    if string_text(raw) != value or len(new_raw) - 2 > MAX_STRING or CONTROL.search(text) is not None:
+        return None  # W105 (a control character) or E105 (too long): the parser reports them
+    return token.end(), text
+
+
+def _rebuild(tree: s.FileS, warnings: list[Diagnostic], old: str, lines: list[int], slot: Slot, value: object,
+             at: int, token_end: int, delta: int) -> tuple[s.FileS, list[Diagnostic]]:
+    """The tree with the slot's field set to `value` and every position after the token on its line moved by
+    `delta`; objects shared in the old tree stay shared (their pickles match a fresh parse's)."""
+    line = bisect_right(lines, at)
+    end_col = token_end - lines[line - 1] + 1  # the column just after the old token
+
+    def move(sp: Span) -> Span:
+        col = sp.col + delta if sp.line == line and sp.col >= end_col else sp.col
+        last = sp.end_col + delta if sp.end_line == line and sp.end_col >= end_col else sp.end_col
+        return sp if (col, last) == (sp.col, sp.end_col) else Span(sp.file, sp.line, col, sp.end_line, last)
+
+    target, index, _ = slot
+    memo: dict[int, object] = {}
+
+    def copy(obj: object) -> object:
+        known = memo.get(id(obj))
+        if known is not None:
+            return known
+        if isinstance(obj, Span):
+            out: object = move(obj)
+        elif isinstance(obj, tuple):
+            items = tuple(copy(x) for x in obj)
+            out = obj if all(a is b for a, b in zip(items, obj, strict=True)) else items
+        elif type(obj) in _NODES:
+            args = _fields(obj)
+            moved = [copy(x) for x in args]
+            if obj is target:
+                moved[index] = value
+            out = obj if all(a is b for a, b in zip(moved, args, strict=True)) else type(obj)(*moved)
+        else:  # a str, int, bool, Fraction or None
+            return obj
+        memo[id(obj)] = out
+        return out
+
+    new_tree = copy(tree)
+    assert isinstance(new_tree, s.FileS)
+    return new_tree, [d if move(d.span) is d.span else Diagnostic(d.severity, d.code, d.message, move(d.span), d.hint)
+                      for d in warnings]
