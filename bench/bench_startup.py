@@ -4,15 +4,16 @@
     python3 bench/bench_startup.py --pyc           # with bytecode caches, as an installed cardc runs
     python3 bench/bench_startup.py --cards 10000   # size of the synthetic file for the rendering table
 
-1. `cardc check content` on the bundled content (issue 16.3: under 0.25 s), six ways: nothing changed since
+1. `cardc check content` on the bundled content (issue 16.3: under 0.25 s), seven ways: nothing changed since
    the last check (the usual case: the result comes from the on-disk cache, `cardc.checkcache`); a comment
    appended to one file before every run, and lines inserted at its top (the same tokens, moved: the stored
    diagnostics are moved with them, `checkcache.lookup_moved`; before that, the file was parsed again, and
    after inserted lines the whole content lowered and checked again); a value changed in that file before
    every run (its tree is made from the last one without parsing, `cardc.literal_edit`; the whole content is
    lowered and checked again, the other files' parse trees, the catalogue and the lexicon coming from the
-   cache); a name changed in it before every run (an ability renamed: not a literal, so the file is parsed);
-   and with the cache off (`CARDC_CACHE=off`: a first check on a new machine).
+   cache); a name changed in it before every run (an ability renamed: the same); a line added to it before
+   every run (an attribute: new tokens, so the file is parsed); and with the cache off (`CARDC_CACHE=off`: a
+   first check on a new machine).
 2. `cardc check --show-provisional` against `cardc check -q` on the synthetic file of bench/gen_synthetic.py
    (every provisional and unknown value printed with its source line and caret, against errors only):
    rendering N diagnostics costs O(N + file size), so the two stay within 1.5x (issue 16.1). Measured with
@@ -124,13 +125,22 @@ def main() -> None:
         if name_token is None:
             raise SystemExit(f"{edited}: no `ability` to rename")
 
-        def rename(i: int) -> None:  # a name is not a literal: the file is parsed
+        def rename(i: int) -> None:  # a name is one token too: its tree is made from the last one
             edited.write_text(text.replace(f"ability {name_token}", f"ability {name_token}_{i + 2}", 1),
                               encoding="utf-8")
 
         cpu, wall, size = measure(["check", "content"], copy, args.repeat, before=rename)
         print(f"| `cardc check content` (a name changed in `{name}` before each run: `ability {name_token}` renamed; "
-              f"it is parsed, the content lowered and checked again) | {cpu:.3f} | {wall:.3f} | {size} |")
+              f"its tree made from the last one, the content lowered and checked again) | {cpu:.3f} | {wall:.3f} "
+              f"| {size} |")
+        line_end = text.index("\n", text.index('source: "')) + 1
+
+        def add_line(i: int) -> None:  # new tokens: the file is parsed
+            edited.write_text(f'{text[:line_end]}  note: "added {i}"\n{text[line_end:]}', encoding="utf-8")
+
+        cpu, wall, size = measure(["check", "content"], copy, args.repeat, before=add_line)
+        print(f"| `cardc check content` (a line added to `{name}` before each run: a `note:` after its first "
+              f"`source:`; it is parsed, the content lowered and checked again) | {cpu:.3f} | {wall:.3f} | {size} |")
         edited.write_text(text, encoding="utf-8")
         off = {"CARDC_CACHE": "off"}
         cpu, wall, size = measure(["check", "content"], copy, args.repeat, env=off)
