@@ -1,22 +1,30 @@
-"""Shared subtrees (run_state.py) and pruned choices give exactly what the full enumeration gives.
+"""Shared subtrees (run_state.py), pruned choices and runs that go on past a node give exactly what the full
+enumeration gives.
 
-The oracle is `monster_odds`, which re-runs every path of the tree from the start and shares nothing. The fast
+The oracle is `monster_odds`, which shares nothing; it is itself checked against the enumeration as first
+written, which re-runs the process from the start for every node of the tree (`_replayed`). The fast
 paths (`monster_outcome_odds` for the balance tables, `monster_win` for the greedy bot) must give the same
 win, tie and loss fractions and the same provisional notes on any loadout, monster, variants and lives.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from cardc.backends.python.runtime.cardc_runtime import Seeded
 from cardc.backends.python.runtime.cardc_runtime.fight import LoadoutError, make_hero
 from cardc.backends.python.runtime.cardc_runtime.fight_odds import (
+    duel_odds,
+    duel_outcome_odds,
     monster_enumerator,
     monster_odds,
     monster_outcome_odds,
     monster_win,
 )
+from cardc.backends.python.runtime.cardc_runtime.inputs import Choice, Dice, NeedInput, Replay
+from cardc.backends.python.runtime.cardc_runtime.odds import Dist, best_of, mix, throws
 from cardc.backends.python.runtime.cardc_runtime.verbs import SEEN_ASKED
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -25,6 +33,29 @@ from test_rules_support import rules
 
 def _ids(kind: str) -> list[str]:
     return [e.id for e in rules().of_kind(kind)]
+
+
+def _replayed(process: Callable[[Replay], Any], value: Callable[[Any], Dist], me: str) -> tuple[Dist, int]:
+    """The enumeration as first written: each node of the tree re-runs the process from the start and stops
+    where the answers run out (NeedInput). Returns the distribution and the number of runs."""
+    runs = 0
+
+    def explore(prefix: tuple[Any, ...]) -> Dist:
+        nonlocal runs
+        runs += 1
+        try:
+            result = process(Replay(prefix))
+        except NeedInput as need:
+            what = need.what
+            if isinstance(what, Choice):
+                dists = [explore((*prefix, option)) for option in what.options]
+                return dists[best_of(dists, what.chooser == me)]
+            if isinstance(what, Dice):
+                return mix([(w, explore((*prefix, faces))) for faces, w in throws(what.count, what.sides)])
+            return mix([(1, explore((*prefix, face))) for face in range(1, int(what) + 1)])
+        return value(result)
+
+    return explore(()), runs
 
 
 def _same(hero: object, monster: str, variants: tuple[str, ...] = ()) -> tuple[int, int]:
@@ -54,6 +85,46 @@ def test_fast_paths_agree_with_the_full_enumeration(hero: str, monster: str, wea
         assume(False)
         return
     _same(who, monster, tuple(sorted(variants)))
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(hero=st.sampled_from(_ids("hero")), monster=st.sampled_from(_ids("monster")),
+       weapons=st.lists(st.sampled_from(_ids("weapon")), max_size=2),
+       spells=st.lists(st.sampled_from(_ids("spell")), max_size=3),
+       variants=st.sets(st.sampled_from(rules().variant_ids())))
+def test_runs_that_go_on_past_a_node_give_what_rerunning_from_the_start_gives(
+        hero: str, monster: str, weapons: list[str], spells: list[str], variants: set[str]) -> None:
+    """A run of the enumeration goes on past the nodes it reaches along their first answers (only leaves cost
+    a run): the distribution, with its lives and flags, and every decision are those of re-running the
+    fight from its start for every node."""
+    r = rules()
+    try:
+        who = make_hero(r, hero, weapons=tuple(weapons), spells=tuple(spells))
+    except LoadoutError:
+        assume(False)
+        return
+    enum, _ = monster_enumerator(r, who, monster, tuple(sorted(variants)))
+    dist = enum.explore()
+    old, runs = _replayed(enum.process, enum.value, who.id)
+    assert dist == old and dist.w.keys() == old.w.keys()
+    assert enum.runs < runs
+
+
+def test_a_duel_shares_the_subtrees_of_a_reroll_on_both_sides() -> None:
+    """In a duel, Horan's re-roll of both dice leads to one subtree whatever he rolled first, attacking (the
+    attacker's enumeration) or defending (the defender's tree): the same odds and notes as the full duel,
+    which shares nothing, in far fewer runs (`runs` counts both sides' runs)."""
+    r = rules()
+    facts = {"fight_by": "hero_duel"}
+    for a, d in (("horan", "aderyn"), ("aderyn", "horan")):
+        attacker, defender = make_hero(r, a, weapons=("sword",)), make_hero(r, d, weapons=("sword",))
+        fast = duel_outcome_odds(r, attacker, defender, ("hero_duel",), facts)
+        full = duel_odds(r, attacker, defender, ("hero_duel",), facts)
+        assert (fast.win, fast.tie, fast.loss) == (full.win, full.tie, full.loss) and 0 < fast.win < 1
+        assert set(fast.provisional) <= set(full.provisional)
+        # Horan alone has 21 x 21 paths through his re-roll; shared, both sides together take fewer than 150 runs
+        assert fast.runs < 150 and fast.runs * 5 < full.runs, (a, fast.runs, full.runs)
 
 
 def test_a_reroll_of_every_die_is_computed_once_whatever_the_first_roll() -> None:

@@ -12,7 +12,7 @@ from .context import Character, Context, Fight, Side
 from .fight import DuelReport, FightReport, _compare, duel, fight_monster, roll_side
 from .inputs import Inputs
 from .model import Ruleset
-from .odds import Dist, Enumerator, Leaf, Odds, build_tree, certain, evaluate, memo, prob
+from .odds import Dist, Enumerator, Leaf, Odds, TreeBuilder, certain, evaluate, memo, prob
 
 # Logged events that are bookkeeping, not consequences worth a probability of their own.
 QUIET = frozenset({"roll", "reroll", "spell_kept", "spell_discarded", "lose_life", "reward", "lord_roll",
@@ -159,26 +159,32 @@ def duel_outcome_odds(rules: Ruleset, attacker: Character, defender: Character, 
                       facts: dict[str, Any] | None = None) -> Odds:
     """Win / tie / loss of the attacker in a duel, without the consequences (lives, flights, items) that
     `duel_odds` also reports, and much faster: the defender's decision tree is built once and evaluated
-    for each attacker total (the defender decides knowing it), instead of being re-run for each."""
+    for each attacker total (the defender decides knowing it), instead of being re-run for each. Neither side's
+    enumeration reads the log, so paths that pause in equal states share their subtree (run_state.py)."""
     provisional: set[str] = set()
     on = frozenset(variants)
 
     def side_process(me: Character, other: Character, attacking: bool) -> Any:
-        def process(inputs: Inputs) -> Side:
+        def process(inputs: Inputs) -> tuple[Side, tuple[str, ...]]:
             ctx = Context(rules, inputs, on, dict(facts or {}))
             mine, theirs = Side(me.copy(), attacker=attacking), Side(other.copy(), attacker=not attacking)
             ctx.fight = Fight("hero", [mine, theirs] if attacking else [theirs, mine])
             ctx.characters = {me.id: mine.who, other.id: theirs.who}
             roll_side(ctx, mine)
             provisional.update(ctx.provisional)
-            return mine
+            return mine, tuple(ctx.provisional)
         return process
 
-    def summary(side: Side) -> tuple[int, bool, int, int]:
+    def summary(run: tuple[Side, tuple[str, ...]]) -> tuple[int, bool, int, int]:
+        side = run[0]
         assert side.total is not None
         return (side.total, side.tie_wins, side.opponent_mod, _spent(side))
 
-    defender_tree = build_tree(side_process(defender, attacker, False), summary)
+    def notes(run: tuple[Side, tuple[str, ...]]) -> tuple[str, ...]:
+        return run[1]
+
+    builder = TreeBuilder(side_process(defender, attacker, False), summary, notes=notes)
+    defender_tree = builder.tree()
 
     def against(a: tuple[int, bool, int, int]) -> Dist:
         def value(d: tuple[int, bool, int, int]) -> Dist:
@@ -187,5 +193,7 @@ def duel_outcome_odds(rules: Ruleset, attacker: Character, defender: Character, 
         return evaluate(defender_tree, value, attacker.id)
 
     table = memo(against)
-    enum = Enumerator(side_process(attacker, defender, True), lambda side: table(summary(side)), attacker.id)
-    return Odds.of(enum.explore(), provisional, enum.runs)
+    enum = Enumerator(side_process(attacker, defender, True), lambda run: table(summary(run)), attacker.id,
+                      notes=notes)
+    dist = enum.explore()
+    return Odds.of(dist, provisional | builder.found | enum.found, builder.runs + enum.runs)

@@ -19,9 +19,9 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial, gcd, lcm
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from .inputs import Choice, Dice, NeedInput, Replay
+from .inputs import Choice, Dice, Replay
 from .run_state import pause_key
 from .verbs import SEEN_ASKED
 
@@ -141,7 +141,7 @@ class _Shared:
     the faces seen and, for each side, whether they were among them (the subtree is the same for any path
     that pauses in the same state and gives the same answers)."""
 
-    dist: Dist
+    dist: Any  # a Dist (a Tree for `TreeBuilder`)
     notes: frozenset[str]
     asked: frozenset[int]
     answers: tuple[tuple[bool, ...], ...]
@@ -153,20 +153,55 @@ def _answers(asked: frozenset[int], faces: tuple[frozenset[int], ...]) -> tuple[
     return tuple(tuple(f in seen for f in order) for seen in faces)
 
 
-class _KeyedReplay(Replay):
-    """Replayed answers that, where they run out, key the paused run (see run_state.py)."""
+class _Known(Exception):  # noqa: N818 - a signal
+    """A run reached a node whose subtree is already known (shared): it stops there."""
 
-    rolled = False  # a die was answered before this point
+    def __init__(self, dist: Any) -> None:
+        super().__init__()
+        self.dist = dist
+
+
+class _Open:
+    """A keyed node a run went past whose subtree is being computed: its key, the notes of its leaves and the
+    faces its runs asked about (`SEEN_ASKED` while it is open), and the set that was open around it."""
+
+    __slots__ = ("state", "faces", "pinned", "notes", "asked", "outer")
+
+    def __init__(self, state: Hashable, faces: tuple[frozenset[int], ...], pinned: list[Any],
+                 outer: set[int] | None) -> None:
+        self.state, self.faces, self.pinned, self.outer = state, faces, pinned, outer
+        self.notes: set[str] = set()
+        self.asked: set[int] = set()
+
+
+class _Run(Replay):
+    """The answers of a path, then, where they run out, each node's first answer (first option, lowest faces):
+    the run goes on to a leaf instead of stopping at the node, and notes the nodes it went past (`pauses`, with
+    their `_Open` record when keyed); their other answers are explored by later runs. So a node costs no run of
+    its own: only leaves do. With `enum.notes`, a node is keyed (see run_state.py): a node met before in an
+    equal state stops the run with the known subtree (`_Known`)."""
+
+    def __init__(self, answers: tuple[Any, ...], enum: Enumerator) -> None:
+        super().__init__(list(answers))
+        self.enum = enum
+        self.keyed = enum.notes is not None
+        self.rolled = False  # a die was answered before this point
+        self.pauses: list[tuple[int | Dice | Choice, _Open | None]] = []
 
     def _next(self, what: int | Dice | Choice) -> Any:
         if self.position >= len(self.answers):
-            need = NeedInput(what)
+            opened = None
             # Paths meet again where dice are thrown again after dice that made them differ (a re-roll, a
-            # second round); a choice mostly follows a roll that made the paths differ: only such pauses are
-            # keyed (a key costs a few runs' time; which pauses are keyed changes no result).
-            if self.rolled and not isinstance(what, Choice):
-                need.key = pause_key(what, _EXPLORE)  # type: ignore[attr-defined]
-            raise need
+            # second round); a choice mostly follows a roll that made the paths differ: only such nodes are
+            # keyed (a key costs a few runs' time; which nodes are keyed changes no result).
+            if self.keyed and self.rolled and not isinstance(what, Choice):
+                key = pause_key(what, _EXPLORE)
+                if key is not None:
+                    opened = self.enum._enter(*key)
+            self.pauses.append((what, opened))
+            self.answers.append(  # type: ignore[attr-defined]
+                what.options[0] if isinstance(what, Choice)
+                else throws(what.count, what.sides)[0][0] if isinstance(what, Dice) else 1)
         if not isinstance(what, Choice):
             self.rolled = True
         return super()._next(what)
@@ -196,32 +231,49 @@ class Enumerator:
     _open: list[set[str]] = field(default_factory=list)  # the notes of each subtree being computed
 
     def explore(self, prefix: tuple[Any, ...] = ()) -> Dist:
+        """The distribution from the node the answers `prefix` lead to: one run goes down to a leaf along
+        first answers (`_Run`), then each node it went past, deepest first, takes its other answers."""
         self.runs += 1
+        inputs = _Run(prefix, self)
+        depth, asked_before = len(self._open), SEEN_ASKED[0]
         try:
-            result = self.process(_KeyedReplay(prefix) if self.notes is not None else Replay(prefix))
-        except NeedInput as need:
-            key = getattr(need, "key", None)
-            if key is None:
-                return self._branch(prefix, need.what)
-            return self._shared(prefix, need.what, *key)
-        if self.notes is not None:
-            notes = self.notes(result)
-            self.found.update(notes)
-            for open_ in self._open:
-                open_.update(notes)
-        return self.value(result)
+            try:
+                result = self.process(inputs)
+            except _Known as known:
+                dist: Dist = known.dist
+            else:
+                if self.notes is not None:
+                    notes = self.notes(result)
+                    self.found.update(notes)
+                    for open_ in self._open:
+                        open_.update(notes)
+                dist = self.value(result)
+            answers = inputs.answers
+            for i in range(len(inputs.pauses) - 1, -1, -1):
+                what, opened = inputs.pauses[i]
+                here = tuple(answers[:len(prefix) + i])
+                dist = self._branch(here, what, dist)
+                if opened is not None:
+                    self._close(opened, dist)
+        except BaseException:
+            del self._open[depth:]
+            SEEN_ASKED[0] = asked_before
+            raise
+        return dist
 
-    def _branch(self, prefix: tuple[Any, ...], what: Any) -> Dist:
+    def _branch(self, prefix: tuple[Any, ...], what: Any, first: Any) -> Dist:
+        """The node's distribution, given that of its first answer."""
         if isinstance(what, Choice):
-            return self._choose(prefix, what)
+            return self._choose(prefix, what, first)
         if isinstance(what, Dice):
-            return mix([(w, self.explore((*prefix, faces))) for faces, w in throws(what.count, what.sides)])
-        return mix([(1, self.explore((*prefix, face))) for face in range(1, int(what) + 1)])
+            ways = throws(what.count, what.sides)
+            return mix([(ways[0][1], first), *((w, self.explore((*prefix, faces))) for faces, w in ways[1:])])
+        return mix([(1, first), *((1, self.explore((*prefix, face))) for face in range(2, int(what) + 1))])
 
-    def _shared(self, prefix: tuple[Any, ...], what: Any, state: Hashable, faces: tuple[frozenset[int], ...],
-                pinned: list[Any]) -> Dist:
-        """The subtree of a paused run: computed, or taken from an earlier path that paused in the same state
-        and agrees on every face the subtree asked about among the faces seen (`die_shows(any_roll)`)."""
+    def _enter(self, state: Hashable, faces: tuple[frozenset[int], ...], pinned: list[Any]) -> _Open:
+        """A run reached a keyed node: the subtree of an earlier path that paused in the same state and agrees
+        on every face the subtree asked about among the faces seen (`die_shows(any_roll)`) stops it
+        (`_Known`); else the node is opened, and the faces the runs below it ask about are noted."""
         outer = SEEN_ASKED[0]
         for shared in self._memo.get(state, ()):
             if shared.answers == _answers(shared.asked, faces):
@@ -230,33 +282,29 @@ class Enumerator:
                 self.found.update(shared.notes)
                 for open_ in self._open:
                     open_.update(shared.notes)
-                return shared.dist
-        notes: set[str] = set()
-        asked: set[int] = set()
-        self._open.append(notes)
-        SEEN_ASKED[0] = asked  # this subtree's runs note the faces they ask about
-        try:
-            dist = self._branch(prefix, what)
-        finally:
-            SEEN_ASKED[0] = outer
-            self._open.pop()
-        if outer is not None:
-            outer |= asked
-        frozen = frozenset(asked)
-        self._memo.setdefault(state, []).append(_Shared(dist, frozenset(notes), frozen, _answers(frozen, faces),
-                                                        pinned))
-        return dist
+                raise _Known(shared.dist)
+        opened = _Open(state, faces, pinned, outer)
+        self._open.append(opened.notes)
+        SEEN_ASKED[0] = opened.asked  # this subtree's runs note the faces they ask about
+        return opened
 
-    def _choose(self, prefix: tuple[Any, ...], choice: Choice) -> Dist:
+    def _close(self, opened: _Open, dist: Any) -> None:
+        """The subtree of an opened node is computed: remembered for the paths that reach its state."""
+        self._open.pop()
+        SEEN_ASKED[0] = opened.outer
+        if opened.outer is not None:
+            opened.outer |= opened.asked
+        frozen = frozenset(opened.asked)
+        self._memo.setdefault(opened.state, []).append(
+            _Shared(dist, frozenset(opened.notes), frozen, _answers(frozen, opened.faces), opened.pinned))
+
+    def _choose(self, prefix: tuple[Any, ...], choice: Choice, first: Dist) -> Dist:
         mine = choice.chooser == self.me
-        if self.prune:
-            dists = []
-            for option in choice.options:
-                dists.append(self.explore((*prefix, option)))
-                if unbeatable(dists[-1], mine):
-                    break
-        else:
-            dists = [self.explore((*prefix, option)) for option in choice.options]
+        dists = [first]
+        for option in choice.options[1:]:
+            if self.prune and unbeatable(dists[-1], mine):
+                break
+            dists.append(self.explore((*prefix, option)))
         i = best_of(dists, mine)
         self.decisions[prefix] = choice.options[i]
         return dists[i]
@@ -264,7 +312,7 @@ class Enumerator:
     def best_option(self, prefix: tuple[Any, ...], choice: Choice) -> Any:
         """What the policy picks at this point (used to drive simulations with the same policy)."""
         if prefix not in self.decisions:
-            self._choose(prefix, choice)
+            self._choose(prefix, choice, self.explore((*prefix, choice.options[0])))
         return self.decisions[prefix]
 
     def policy(self) -> Callable[[Choice, Sequence[Any]], Any]:
@@ -333,30 +381,49 @@ class Odds:
 Tree = tuple[Any, ...]  # ("leaf", value) | ("dice", ((weight, tree), ...)) | ("choice", chooser, ((option, tree), ...))
 
 
-def build_tree(process: Process, summary: Callable[[Any], Hashable], prefix: tuple[Any, ...] = ()) -> Tree:
-    """The whole decision tree of a process, its leaves summarized: evaluated later without re-running it
-    (for a side whose decisions depend on something only known later, such as the other side's total)."""
-    try:
-        result = process(Replay(prefix))
-    except NeedInput as need:
-        what = need.what
+class TreeBuilder(Enumerator):
+    """Builds the whole decision tree of a process instead of its distribution, its leaves `("leaf", summary)`:
+    evaluated later without re-running it, for a side whose decisions depend on something only known later
+    (the other side's total). With `notes`, paths that pause in equal states share one subtree, exactly as
+    `Enumerator` shares distributions (the same tree object appears at each place)."""
+
+    def __init__(self, process: Process, summary: Callable[[Any], Hashable],
+                 notes: Callable[[Any], Iterable[str]] | None = None) -> None:
+        super().__init__(process, lambda result: cast(Dist, ("leaf", summary(result))), "", notes=notes)
+
+    def tree(self, prefix: tuple[Any, ...] = ()) -> Tree:
+        return cast(Tree, self.explore(prefix))
+
+    def _branch(self, prefix: tuple[Any, ...], what: Any, first: Any) -> Any:
         if isinstance(what, Choice):
-            return ("choice", what.chooser, tuple((o, build_tree(process, summary, (*prefix, o)))
-                                                  for o in what.options))
+            rest = tuple((o, self.explore((*prefix, o))) for o in what.options[1:])
+            return ("choice", what.chooser, ((what.options[0], first), *rest))
         if isinstance(what, Dice):
-            return ("dice", tuple((w, build_tree(process, summary, (*prefix, faces)))
-                                  for faces, w in throws(what.count, what.sides)))
-        return ("dice", tuple((1, build_tree(process, summary, (*prefix, face)))
-                              for face in range(1, int(what) + 1)))
-    return ("leaf", summary(result))
+            ways = throws(what.count, what.sides)
+            return ("dice", ((ways[0][1], first), *((w, self.explore((*prefix, faces))) for faces, w in ways[1:])))
+        return ("dice", ((1, first), *((1, self.explore((*prefix, face))) for face in range(2, int(what) + 1))))
 
 
-def evaluate(tree: Tree, value: Callable[[Any], Dist], me: str) -> Dist:
-    """The distribution of a built tree, each choice made by the default policy of its chooser."""
+def build_tree(process: Process, summary: Callable[[Any], Hashable], prefix: tuple[Any, ...] = ()) -> Tree:
+    """The whole decision tree of a process, its leaves summarized (every path run from the start)."""
+    return TreeBuilder(process, summary).tree(prefix)
+
+
+def evaluate(tree: Tree, value: Callable[[Any], Dist], me: str, seen: dict[int, Dist] | None = None) -> Dist:
+    """The distribution of a built tree, each choice made by the default policy of its chooser; a subtree that
+    appears at several places (shared, see `TreeBuilder`) is evaluated once."""
+    if seen is None:
+        seen = {}
+    done = seen.get(id(tree))
+    if done is not None:
+        return done
     kind = tree[0]
     if kind == "leaf":
-        return value(tree[1])
-    if kind == "dice":
-        return mix([(w, evaluate(sub, value, me)) for w, sub in tree[1]])
-    dists = [evaluate(sub, value, me) for _, sub in tree[2]]
-    return dists[best_of(dists, tree[1] == me)]
+        out = value(tree[1])
+    elif kind == "dice":
+        out = mix([(w, evaluate(sub, value, me, seen)) for w, sub in tree[1]])
+    else:
+        dists = [evaluate(sub, value, me, seen) for _, sub in tree[2]]
+        out = dists[best_of(dists, tree[1] == me)]
+    seen[id(tree)] = out
+    return out
