@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pypdfium2 as pdfium
-from cardc.backends.print.rulebook import TABLE_CHUNK, Rulebook
+from cardc.backends.print.rulebook import CELL_RUNS, TABLE_CHUNK, Rulebook, _row_chunks
 from cardc.backends.print.settings import parse_settings
 from reportlab.platypus import Table
 
@@ -56,3 +56,48 @@ def test_a_long_table_lays_out_every_row(tmp_path: Path) -> None:
     text = "".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
     assert pages == len(pdf) > 2
     assert [int(i) for i in re.findall(r"row (\d+)", text)] == list(range(n))  # every row, once, in order
+
+
+def _names(n: int, linked: bool = True) -> list[dict[str, str]]:
+    """A cell listing n names, ", " between them, as the glossary's "used by" cells do (there they are links)."""
+    runs: list[dict[str, str]] = []
+    for i in range(n):
+        if i:
+            runs.append({"t": ", "})
+        runs.append({"t": f"name {i}", "anchor": f"e-{i}"} if linked else {"t": f"name {i}"})
+    return runs
+
+
+def test_a_row_with_short_cells_stays_one_row() -> None:
+    row = [[{"t": "tag"}], _names((CELL_RUNS + 1) // 2)]
+    assert len(row[1]) <= CELL_RUNS
+    assert _row_chunks(row) == [row]
+
+
+def test_a_long_cell_goes_on_in_rows_below_cut_after_a_separator() -> None:
+    long = _names(3 * CELL_RUNS)
+    pieces = _row_chunks([[{"t": "tag"}], long])
+    assert len(pieces) > 1
+    assert pieces[0][0] == [{"t": "tag"}] and all(p[0] == [] for p in pieces[1:])
+    assert all(0 < len(p[1]) <= CELL_RUNS for p in pieces)
+    assert all(p[1][-1]["t"] == ", " for p in pieces[:-1])  # no name is cut off from its comma
+    assert [run for p in pieces for run in p[1]] == long  # every run, once, in order
+
+
+def test_a_cell_without_separators_is_cut_at_the_limit() -> None:
+    runs = [{"t": f"w{i} "} for i in range(2 * CELL_RUNS + 1)]
+    pieces = _row_chunks([runs])
+    assert [len(p[0]) for p in pieces] == [CELL_RUNS, CELL_RUNS, 1]
+
+
+def test_a_cell_longer_than_pages_lays_out_every_name(tmp_path: Path) -> None:
+    n = 12 * CELL_RUNS  # several pages of names in one glossary cell
+    table = {"type": "table", "head": ["Tag", "Used by"], "rows": [[[{"t": "tag"}], _names(n, linked=False)]]}
+    page = {"title": "Glossary", "stem": "g", "sections": [{"id": "s", "title": "", "blocks": [table]}]}
+    path = tmp_path / "rules.pdf"
+    pages = _book().write(path, "Long cell", [page], {})
+    pdf = pdfium.PdfDocument(str(path))
+    text = "".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+    assert pages == len(pdf) > 2
+    text = re.sub(r"Long cell · \d+\s*(Tag Used by)?", " ", text)  # page footers and repeated heads
+    assert [int(i) for i in re.findall(r"name\s+(\d+)", text)] == list(range(n))

@@ -309,6 +309,32 @@ def _heading(text: str, style: ParagraphStyle, level: int, key: str,
 
 
 TABLE_CHUNK = 1000  # rows of one laid-out table (see Rulebook.block); the bundled content's longest has 274
+CELL_RUNS = 120  # runs of rich text in one laid-out cell (see _row_chunks); the bundled content's longest has 37
+
+
+def _row_chunks(row: list[list[dict[str, Any]]]) -> list[list[list[dict[str, Any]]]]:
+    """A table row whose cells hold at most CELL_RUNS runs each: a longer cell (a glossary entry listing every
+    card with a tag) goes on in rows below, its other cells left empty there.
+
+    reportlab splits a row taller than a page by laying out the rest of its cells again, so a cell of n names
+    cost O(n^2 / names per page); rows split between them cost nothing. Cuts fall after a ", " run."""
+    if all(len(cell) <= CELL_RUNS for cell in row):
+        return [row]
+    pieces: list[list[list[dict[str, Any]]]] = []
+    for cell in row:
+        parts, start = [], 0
+        while len(cell) - start > CELL_RUNS:
+            cut = start + CELL_RUNS
+            while cut > start + 1 and cell[cut - 1].get("t") != ", ":
+                cut -= 1
+            if cut == start + 1:  # no separator: cut where the limit falls
+                cut = start + CELL_RUNS
+            parts.append(cell[start:cut])
+            start = cut
+        parts.append(cell[start:])
+        pieces.append(parts)
+    depth = max(len(parts) for parts in pieces)
+    return [[parts[i] if i < len(parts) else [] for parts in pieces] for i in range(depth)]
 
 
 class Rulebook:
@@ -372,7 +398,8 @@ class Rulebook:
         if kind == "list":
             return [Paragraph(_rich(item), st["body"], bulletText="•") for item in b["items"]]
         if kind == "table":
-            body = [[Paragraph(_rich(cell), st["cell"]) for cell in row] for row in b["rows"]]
+            body = [[Paragraph(_rich(cell), st["cell"]) for cell in piece]
+                    for row in b["rows"] for piece in _row_chunks(row)]
             tables: list[Flowable] = []
             # reportlab splits a table at a page end by building the rest as a new table, so one table of n rows
             # costs O(n^2 / rows per page): a 100,000-entry list would never finish. Tables of at most
