@@ -4,13 +4,15 @@
     python3 bench/bench_startup.py --pyc           # with bytecode caches, as an installed cardc runs
     python3 bench/bench_startup.py --cards 10000   # size of the synthetic file for the rendering table
 
-1. `cardc check content` on the bundled content (issue 16.3: under 0.25 s), five ways: nothing changed since
+1. `cardc check content` on the bundled content (issue 16.3: under 0.25 s), seven ways: nothing changed since
    the last check (the usual case: the result comes from the on-disk cache, `cardc.checkcache`); a comment
    appended to one file before every run, and lines inserted at its top (the same tokens, moved: the stored
    diagnostics are moved with them, `checkcache.lookup_moved`; before that, the file was parsed again, and
    after inserted lines the whole content lowered and checked again); a value changed in that file before
-   every run (it is parsed, the whole content lowered and checked again, the other files' parse trees, the
-   catalogue and the lexicon coming from the cache); and with the cache off (`CARDC_CACHE=off`: a first
+   every run (its tree is made from the last one without parsing, `cardc.literal_edit`; the whole content is
+   lowered and checked again, the other files' parse trees, the catalogue and the lexicon coming from the
+   cache); a name changed in it before every run (an ability renamed: the same); two values changed in it
+   before every run (two tokens apart: the file is parsed); and with the cache off (`CARDC_CACHE=off`: a first
    check on a new machine).
 2. `cardc check --show-provisional` against `cardc check -q` on the synthetic file of bench/gen_synthetic.py
    (every provisional and unknown value printed with its source line and caret, against errors only):
@@ -117,8 +119,29 @@ def main() -> None:
         print(f"| `cardc check content` (lines inserted at the top of `{name}` before each run: every token in it "
               f"moves, none changes) | {cpu:.3f} | {wall:.3f} | {size} |")
         cpu, wall, size = measure(["check", "content"], copy, args.repeat, before=change)
-        print(f"| `cardc check content` (a value changed in `{name}` before each run: its `source:` text; it is "
-              f"parsed, the content lowered and checked again) | {cpu:.3f} | {wall:.3f} | {size} |")
+        print(f"| `cardc check content` (a value changed in `{name}` before each run: its `source:` text; its tree "
+              f"made from the last one, the content lowered and checked again) | {cpu:.3f} | {wall:.3f} | {size} |")
+        name_token = text.split("ability ", 1)[1].split(" ", 1)[0] if "ability " in text else None
+        if name_token is None:
+            raise SystemExit(f"{edited}: no `ability` to rename")
+
+        def rename(i: int) -> None:  # a name is one token too: its tree is made from the last one
+            edited.write_text(text.replace(f"ability {name_token}", f"ability {name_token}_{i + 2}", 1),
+                              encoding="utf-8")
+
+        cpu, wall, size = measure(["check", "content"], copy, args.repeat, before=rename)
+        print(f"| `cardc check content` (a name changed in `{name}` before each run: `ability {name_token}` renamed; "
+              f"its tree made from the last one, the content lowered and checked again) | {cpu:.3f} | {wall:.3f} "
+              f"| {size} |")
+        if text.count('source: "') < 2:
+            raise SystemExit(f"{edited}: fewer than two `source:` attributes")
+
+        def change_two(i: int) -> None:  # two tokens, far apart: the file is parsed
+            edited.write_text(text.replace('source: "', f'source: "edit {i}: ', 2), encoding="utf-8")
+
+        cpu, wall, size = measure(["check", "content"], copy, args.repeat, before=change_two)
+        print(f"| `cardc check content` (two values changed in `{name}` before each run: its first two `source:` "
+              f"texts; it is parsed, the content lowered and checked again) | {cpu:.3f} | {wall:.3f} | {size} |")
         edited.write_text(text, encoding="utf-8")
         off = {"CARDC_CACHE": "off"}
         cpu, wall, size = measure(["check", "content"], copy, args.repeat, env=off)

@@ -201,8 +201,8 @@ def lookup_trees(state: Lookup | None) -> tuple[CheckResult | None, Lookup | Non
 def _tree_digest(path: Path, earlier: dict[str, str]) -> str | None:
     """A hash of the file's parse tree and parse warnings, as the loader would make them; None if it cannot
     be read or does not parse cleanly. Remembered per text, so an unchanged file is not parsed or loaded.
-    `earlier` holds texts the files had before (by shown name): a tree after a one-literal edit is made from
-    the earlier text's tree (`cardc.literal_edit`), without parsing."""
+    `earlier` holds texts the files had before (by shown name): a tree after an edit inside one string, number
+    or name is made from the earlier text's tree (`cardc.literal_edit`), without parsing."""
     import pickle
 
     from cardc.diagnostics import DiagnosticSink

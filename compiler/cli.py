@@ -255,6 +255,31 @@ def cmd_docs(args: argparse.Namespace) -> int:
     return 0
 
 
+def _terminal_columns() -> int:
+    """The width `shutil.get_terminal_size` gives (`$COLUMNS`, else the terminal's, else 80), without importing
+    shutil, which brings bz2, lzma and fnmatch: argparse asks for the width each time an argument is added."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help formatter, told the terminal's width (as `_terminal_columns` finds it) so that it need not
+    import shutil to find it."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         width if width is not None else _terminal_columns() - 2)
+
+
 def make_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; with `command`, only that command gets its arguments (the others are listed,
     so `choices` and errors stay the same): their modules are not imported, which `cardc check` would pay
@@ -264,7 +289,8 @@ def make_parser(command: str | None = None) -> argparse.ArgumentParser:
         return command is None or command == name
 
     parser = argparse.ArgumentParser(prog="cardc", description="Compile card-and-rules content written in the "
-                                     "cardc language into rule modules, print sheets, references and exports.")
+                                     "cardc language into rule modules, print sheets, references and exports.",
+                                     formatter_class=_HelpFormatter)
     parser.add_argument("--version", action="version", version=f"cardc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="cardc")  # prog: no help formatter yet
     sub.required = True
@@ -274,9 +300,9 @@ def make_parser(command: str | None = None) -> argparse.ArgumentParser:
         """The command's parser. With `command` given, the others share one spare parser nothing reads: each
         parser costs argparse a few gettext look-ups on disk, and 13 of them were 5-10% of a cached check."""
         if command is None or name == command:
-            return sub.add_parser(name, **kwargs)
+            return sub.add_parser(name, formatter_class=_HelpFormatter, **kwargs)
         if not spare:
-            spare.append(argparse.ArgumentParser(add_help=False))
+            spare.append(argparse.ArgumentParser(add_help=False, formatter_class=_HelpFormatter))
         return spare[0]
 
     p = add("check", help="parse and check content; report every problem")

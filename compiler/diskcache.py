@@ -170,9 +170,7 @@ def store(namespace: str, key: str, value: Any) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         _tag(path.parent.parent)
-        import tempfile  # only when writing: a cached run imports less
-
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        fd, tmp = _temporary(path.parent)
         try:
             with os.fdopen(fd, "wb") as out:
                 out.write(data)
@@ -183,6 +181,18 @@ def store(namespace: str, key: str, value: Any) -> None:
         _prune(path.parent)
     except OSError:  # a read-only or full disk: run without the cache
         return
+
+
+def _temporary(folder: Path) -> tuple[int, str]:
+    """A new file in `folder` for writing an entry before it is renamed into place, as `tempfile.mkstemp`
+    makes one (created exclusively, readable by its owner only) without importing tempfile and random."""
+    for _ in range(100):
+        name = os.path.join(folder, f".tmp-{os.getpid()}-{os.urandom(8).hex()}")
+        try:
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name in {folder}")
 
 
 TAG_TEXT = ("Signature: 8a477f597d28d172789f06886806bc55\n"

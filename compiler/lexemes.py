@@ -1,7 +1,7 @@
 """What a literal token's text means, and the limits the parser holds literals to.
 
 Shared by the parser (`cardc.parser`, which needs Lark) and by `cardc.literal_edit`, which rebuilds a parse tree
-after an edit inside one literal without importing Lark: both must read a literal exactly the same way.
+after an edit inside one token without importing Lark: both must read a literal exactly the same way.
 """
 
 from __future__ import annotations

@@ -1,21 +1,23 @@
-"""A parse tree after an edit inside one literal, made from the tree before it: no parse, no Lark.
+"""A parse tree after an edit inside one token, made from the tree before it: no parse, no Lark.
 
-The edit a designer makes most changes one value: a text in a `source:` or a name, a strength. When the new text
-is the old one with a single string or whole-number token replaced by another token of the same type, it lexes
-into the same tokens but that one:
-- the tokens before it are the same (a token looks ahead one character at most, and the literal's first
-  character keeps its class: a quote stays a quote, a digit a digit);
-- the new literal lexes whole (a string ends at its first unescaped quote, a number at its last digit, and the
-  character after it, which ended the old literal, is the same);
-- the tokens after it are the same, on the same lines (a literal holds no line break).
+The edit a designer makes most changes one value or one name: a text in a `source:` or a card's name, a
+strength, an id or the reference to it. When the new text is the old one with a single string, whole-number or
+name token replaced by another token of the same type, it lexes into the same tokens but that one:
+- the tokens before it are the same (a token looks ahead one character at most, and the token's first
+  character keeps its class: a quote stays a quote, a digit a digit, a letter or `_` a letter or `_`);
+- the new token lexes whole, as the same type (a string ends at its first unescaped quote, a number at its last
+  digit, a name at its last letter, digit or `_`, and the character after it, which ended the old token, is the
+  same; a name that the lexer would take for dice or a keyword is refused);
+- the tokens after it are the same, on the same lines (none of these tokens holds a line break).
 The LALR parser sees the same token types, so it builds the same tree; only the one field made from that token
 holds another value, and every position after the token on its line moves by the change in length.
 
 The token's field is found through the node it belongs to: a string value or number (the node's span is the
-token), a localized entry (`en "..."`: the string after the language's name), the note of `unknown "..."`, and
-the note of a provisional value whose value is a single token. Anything else (an import's path, the note after
-a list, an edit across tokens or lines, a literal past the parser's limits or holding a character the parser
-warns about) gives None, and the file is parsed.
+token), a localized entry (`en "..."`: its language, and the string after it), the note of `unknown "..."`, the
+note of a provisional value whose value is a single token, a declaration's kind and id, the name of an
+attribute, argument, option, `for each`, procedure, module or reference (an undotted one). Anything else (an
+import's path or kind, the note after a list, `extends`, an edit across tokens or lines, a token past the
+parser's limits or a string holding a character the parser warns about) gives None, and the file is parsed.
 """
 
 from __future__ import annotations
@@ -23,14 +25,18 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
+from functools import cache
 from typing import cast
 
 from cardc import syntax as s
 from cardc.diagnostics import Diagnostic, Span
-from cardc.lexemes import CONTROL, MAX_DIGITS, MAX_STRING, string_text
+from cardc.lexemes import CONTROL, MAX_DIGITS, MAX_NAME, MAX_STRING, string_text
 
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')  # dsl/cardc.lark's STRING
 DIGITS = re.compile(r"[0-9]+")  # its INT, which also needs no letter, digit, `_` or `.` after (unchanged here)
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # its NAME
+# A name the lexer would take for another token: dice (`d6`, DICE has priority over NAME), or a keyword.
+_NOT_A_NAME = re.compile(r"d[0-9]+")
 # What the lexer skips between tokens: the grammar's COMMENT, BLOCK_COMMENT and whitespace.
 _SKIPPED = re.compile(r"(?://[^\n]*|#[^\n]*|/\*(?:.|\n)*?\*/|[ \t\r\n\f])*")
 
@@ -45,7 +51,7 @@ Slot = tuple[Node, int, re.Pattern[str]]  # the node, the index of the token's f
 def patch(old: str, tree: s.FileS, warnings: list[Diagnostic],
           new: str) -> tuple[s.FileS, list[Diagnostic]] | None:
     """The tree and parse warnings of `new`, from those of `old` (a text that parsed without errors), if the
-    two differ inside one literal token whose field is known; else None."""
+    two differ inside one string, number or name token whose field is known; else None."""
     if old == new:
         return None
     start, old_end, new_end = _changed(old, new)
@@ -61,6 +67,15 @@ def patch(old: str, tree: s.FileS, warnings: list[Diagnostic],
             token_end, value = found
             return _rebuild(tree, warnings, old, lines, slots[at], value, at, token_end, len(new) - len(old))
     return None
+
+
+@cache
+def keywords() -> frozenset[str]:
+    """Every word the grammar spells out (`module`, `on`, `true`, ...): as a name, each lexes as another token."""
+    from cardc.resources import DSL_DIR
+
+    grammar = (DSL_DIR / "cardc.lark").read_text(encoding="utf-8")
+    return frozenset(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"', grammar))
 
 
 def _changed(old: str, new: str) -> tuple[int, int, int]:
@@ -111,9 +126,7 @@ def _fields(node: object) -> tuple[object, ...]:
 
 
 def _slots(tree: s.FileS, text: str, lines: list[int]) -> dict[int, Slot]:
-    """Where each literal token whose field is known starts in `text`, with that field."""
-    out: dict[int, Slot] = {}
-
+    """Where each string, number and name token whose field is known starts in `text`, with that field."""
     def start(sp: Span) -> int:
         return lines[sp.line - 1] + sp.col - 1
 
@@ -123,18 +136,36 @@ def _slots(tree: s.FileS, text: str, lines: list[int]) -> dict[int, Slot]:
         skipped = _SKIPPED.match(text, lines[sp.end_line - 1] + sp.end_col - 1)
         return -1 if skipped is None else skipped.end()
 
+    found: list[tuple[int, Slot]] = []
     for node in _walk(tree):
         if isinstance(node, s.StrV):
-            out[start(node.span)] = (node, 0, STRING)
+            found.append((start(node.span), (node, 0, STRING)))
         elif isinstance(node, s.IntV):
-            out[start(node.span)] = (node, 0, DIGITS)
+            found.append((start(node.span), (node, 0, DIGITS)))
         elif isinstance(node, s.TextEntry):
-            out[after(node.span)] = (node, 1, STRING)
+            found += [(start(node.span), (node, 0, NAME)), (after(node.span), (node, 1, STRING))]
         elif isinstance(node, s.UnknownV) and node.note is not None:
-            out[after(node.span)] = (node, 0, STRING)
+            found.append((after(node.span), (node, 0, STRING)))
         elif isinstance(node, s.ProvisionalV) and (isinstance(node.value, _ONE_TOKEN) or (
                 isinstance(node.value, s.CallV) and node.value.args is None)):
-            out[after(node.value.span)] = (node, 1, STRING)
+            found.append((after(node.value.span), (node, 1, STRING)))
+        elif isinstance(node, s.DeclS):
+            found += [(start(node.span), (node, 0, NAME)), (start(node.id_span), (node, 1, NAME))]
+        elif isinstance(node, s.AttrS | s.OptionS | s.ForEachS | s.ProcedureS) or (
+                isinstance(node, s.Arg) and node.name is not None):
+            found.append((start(node.span), (node, 0, NAME)))  # the name is its first field, its span the token
+        elif isinstance(node, s.CallV | s.ModuleS) and "." not in node.name:  # a dotted name spans tokens
+            found.append((start(node.span), (node, 0, NAME)))
+    out: dict[int, Slot] = {}
+    claimed: set[int] = set()
+    for at, slot in found:  # a token claimed by two fields is left to the parser (none is, as parsed)
+        if at < 0:
+            continue
+        if at in out and (out[at][0] is not slot[0] or out[at][1] != slot[1]):
+            claimed.add(at)
+        out[at] = slot
+    for at in claimed:
+        del out[at]
     return out
 
 
@@ -153,6 +184,10 @@ def _replace(old: str, new: str, at: int, slot: Slot, start: int, old_end: int) 
         if int(raw) != value or len(new_raw) > MAX_DIGITS:  # past the limit: E105 from the parser
             return None
         return token.end(), int(new_raw)
+    if pattern is NAME:
+        if raw != value or len(new_raw) > MAX_NAME or _NOT_A_NAME.fullmatch(new_raw) or new_raw in keywords():
+            return None
+        return token.end(), new_raw
     text = string_text(new_raw)
     if string_text(raw) != value or len(new_raw) - 2 > MAX_STRING or CONTROL.search(text) is not None:
         return None  # W105 (a control character) or E105 (too long): the parser reports them

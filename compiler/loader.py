@@ -188,7 +188,7 @@ def parse_cached(text: str, display: str, sink: DiagnosticSink, previous: str | 
     Only a parse without errors is stored, with its warnings (replayed into `sink`).
 
     `previous` is an earlier text of the same file: if its tree is stored and the two texts differ inside one
-    literal, the tree is made from that one (`cardc.literal_edit`) instead of parsing."""
+    string, number or name, the tree is made from that one (`cardc.literal_edit`) instead of parsing."""
     from cardc import diskcache
 
     if len(text) > MAX_CACHED_TEXT:
@@ -225,7 +225,7 @@ def _stored_parse(entry: object) -> tuple[s.FileS, list[Diagnostic]] | None:
 
 def _edited(previous: str, display: str, text: str) -> tuple[s.FileS, list[Diagnostic]] | None:
     """The tree and parse warnings of `text` made from the stored ones of `previous`, if an edit inside one
-    literal leads from one to the other."""
+    string, number or name leads from one to the other."""
     from cardc import diskcache
     from cardc.literal_edit import patch
 

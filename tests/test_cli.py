@@ -177,3 +177,15 @@ def test_byte_order_mark_and_crlf_are_accepted(tmp_path: Path) -> None:
     code, _, err = run(["check", "."], tmp_path)
     assert code == 1
     assert err.startswith("g.cardc:4:1: error[E200]: unknown kind `monstr`")
+
+
+def test_the_help_width_is_the_one_shutil_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cli._terminal_columns` stands in for `shutil.get_terminal_size` (not imported by a check): same width."""
+    import shutil
+
+    for columns in ("100", "0", "wide", None):
+        if columns is None:
+            monkeypatch.delenv("COLUMNS", raising=False)
+        else:
+            monkeypatch.setenv("COLUMNS", columns)
+        assert cli._terminal_columns() == shutil.get_terminal_size().columns, columns

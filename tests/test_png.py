@@ -4,6 +4,7 @@ both readable by Pillow with their dpi, the same bytes for the same pixels."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -100,7 +101,7 @@ def test_printed_pngs_are_the_faces_rendered_whole(tmp_path: Path) -> None:
         faces = {t: e for e in sheet.entities for t in sheet.faces.get(e.key, ()) if t is not None}
         for text, e in faces.items():
             size = b.size_of(e)
-            key = (size.w, size.h, repr(print_sheets.backdrop(b.parsed[text])[0]))
+            key = (size.w, size.h, repr(b.backdrop_of(text, e, wide=True)[0]))
             groups[key] = groups.get(key, 0) + 1
         for e in sheet.entities:
             for text, suffix in zip(sheet.faces.get(e.key, ()), ("", "-back"), strict=False):
@@ -116,5 +117,110 @@ def test_printed_pngs_are_the_faces_rendered_whole(tmp_path: Path) -> None:
                 png = tmp_path / "print" / "png" / sheet.path.stem / f"{e.key.replace(':', '.')}{suffix}.png"
                 assert png.read_bytes() == render_png(pdfium.PdfDocument(buf.getvalue())[0], 120), png
                 checked += 1
-                shared += groups[(size.w, size.h, repr(print_sheets.backdrop(b.parsed[text])[0]))] > 1
+                shared += groups[(size.w, size.h, repr(b.backdrop_of(text, e, wide=True)[0]))] > 1
     assert checked > 5 and shared > 2 and made
+
+
+def _rows(elements: str, w: float = 40.0, h: float = 50.0, dpi: int = 300) -> tuple[bytearray, int, int]:
+    """A `w` x `h` mm face of template `elements` (no bleed) rasterized: its PNG rows, width and height in pixels."""
+    from cardc.backends.print.png import render_rows
+    from cardc.backends.print.render import draw_face
+    from cardc.backends.print.settings import parse_settings
+    from cardc.backends.print.sheets import _cell_pt
+    from cardc.backends.print.templates import parse_elements
+
+    s = parse_settings({"print.bleed": "0"})[0]
+    buf = io.BytesIO()
+    c = canvas(buf, compress=False)
+    size = type("Size", (), {"w": w, "h": h})()
+    c.setPageSize(_cell_pt(size, 0.0))  # type: ignore[arg-type]
+    draw_face(c, parse_elements(elements, "test"), w, h, 0.0, s, lambda rel: None)
+    c.showPage()
+    c.save()
+    page = pdfium.PdfDocument(buf.getvalue())[0]
+    from cardc.backends.print.png import _size
+
+    return render_rows(page, dpi), *_size(page, dpi)
+
+
+ELEMENTS = [
+    'text t x=3 y=4 w=30 h=8 font=bold size=12 align=center valign=middle text="ǺŲjy Wq ÅÇ"',
+    'text t x=2 y=20 w=12 h=6 size=9 align=right valign=bottom text="Ŷg Ǿp ÿ žluťoučký kůň úpěl"',
+    'text t x=5 y=30 w=30 h=10 size=8 text="A :sword: and :nosuch: icon :shield:"',
+    'text t x=4 y=4 w=32 h=32 cx=20 cy=20 r=15 size=9 align=center valign=bottom text="Round Ǻ token text"',
+    "rect x=4 y=10 w=20 h=15 fill=#aa3322 stroke=#112233 width=1.5",
+    "rect x=4 y=10 w=20 h=15 fill=#aa3322 stroke=#112233 width=0.8 radius=2",
+    "circle cx=20 cy=25 r=9 fill=none stroke=#112233 width=2",
+    "line x1=3 y1=40 x2=37 y2=44 stroke=#112233 width=1.2",
+    'art picture x=5 y=12 w=30 h=20 image="missing.png"',
+    "icon x=10 y=30 size=6 name=sword color=#224466",
+    "icon x=10 y=30 size=6 name=nosuch",
+]
+
+
+@pytest.mark.parametrize("element", ELEMENTS)
+def test_an_elements_footprint_holds_every_pixel_it_paints(element: str) -> None:
+    """`footprint` is what lets the print backend paint an art box before the text above it: every pixel the
+    element changes lies inside it, at two resolutions."""
+    from cardc.backends.print.render import footprint
+    from cardc.backends.print.settings import parse_settings
+    from cardc.backends.print.templates import parse_elements
+    from PIL import ImageChops
+
+    s = parse_settings({"print.bleed": "0"})[0]
+    for dpi in (300, 96):
+        ground = "fill color=#8899aa\n"
+        before, w, h = _rows(ground, dpi=dpi)
+        after, _w, _h = _rows(ground + element, dpi=dpi)
+        as_image = [Image.frombytes("RGB", (w, h), bytes(r[1:]), "raw", "RGB", 3 * w + 1) for r in (before, after)]
+        changed = ImageChops.difference(*as_image).getbbox()
+        assert changed is not None, element  # it paints something
+        spot = footprint(parse_elements(element, "test")[0], 40.0, 50.0, 0.0, s, lambda rel: None, 72 / dpi)
+        assert spot is not None
+        k, page_h = dpi / 72, 50 / 25.4 * 72  # pixels have y down
+        left, top, right, bottom = spot[0] * k, (page_h - spot[3]) * k, spot[2] * k, (page_h - spot[1]) * k
+        assert left <= changed[0] and top <= changed[1] and changed[2] <= right and changed[3] <= bottom, (
+            element, dpi, changed, (left, top, right, bottom))
+
+
+def test_an_art_box_apart_from_the_text_joins_the_frame() -> None:
+    """A face's art placeholder and shapes below its name are drawn with its frame when nothing drawn before them
+    can share a pixel with them (then every face of the template shares them); one that touches the text stays in
+    its place. Either way, the face over its frame is the face drawn whole."""
+    from cardc.backends.print.png import _png
+    from cardc.backends.print.render import draw_face, footprint
+    from cardc.backends.print.settings import parse_settings
+    from cardc.backends.print.sheets import backdrop
+    from cardc.backends.print.templates import Element, parse_elements
+
+    s = parse_settings({"print.bleed": "0"})[0]
+    frame = "fill color=#8899aa\nrect x=2 y=2 w=36 h=46 fill=#fbf8f0 radius=1.5\n"
+    apart = frame + ('text name x=3 y=3 w=34 h=5 font=bold size=10 align=center text="Ǻbjy Name"\n'
+                     'art picture x=4 y=10 w=32 h=18 image="none.png"\n'
+                     "line x1=4 y1=30 x2=36 y2=30 stroke=#112233 width=0.6\n"
+                     'text rules x=4 y=32 w=32 h=14 size=8 text="Some rules ÿ text"\n')
+    touching = apart.replace("w=34 h=5 font=bold size=10", "w=34 h=9 font=bold size=10 valign=bottom")
+
+    def where(el: Element) -> tuple[float, float, float, float] | None:
+        return footprint(el, 40.0, 50.0, 0.0, s, lambda rel: None, 72 / 300)
+
+    def lines(elements: tuple[Element, ...]) -> str:
+        return "\n".join(f"{e.kind} {e.name} " + " ".join(f"{k}={json.dumps(v) if isinstance(v, str) else v}"
+                                                          for k, v in e.props.items()) for e in elements) + "\n"
+
+    # (the line below the art is apart from the text and from the art: it moves either way)
+    for source, moved, kept in ((apart, ["fill", "rect", "art", "line"], ["text", "text"]),
+                                (touching, ["fill", "rect", "line"], ["text", "art", "text"])):
+        under, over = backdrop(parse_elements(source, "test"), where, lambda el: True)
+        assert [e.kind for e in under] == moved
+        assert [e.kind for e in over] == kept
+        whole, w, h = _rows(source)
+        frame_rows = _rows(lines(under))[0]
+        buf = io.BytesIO()
+        c = canvas(buf, (40 / 25.4 * 72, 50 / 25.4 * 72), compress=False)
+        draw_face(c, over, 40.0, 50.0, 0.0, s, lambda rel: None)
+        c.showPage()
+        c.save()
+        drawn = render_png(pdfium.PdfDocument(buf.getvalue())[0], 300, frame_rows)
+        assert drawn == _png(w, h, 300, memoryview(whole)[:(3 * w + 1) * h])
+    assert backdrop(parse_elements(apart, "test"))[0] == parse_elements(frame, "test")  # without `where`: leading

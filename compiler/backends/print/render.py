@@ -6,17 +6,18 @@ so copies cost nothing and identical backs are stored once. Sizes are millimetre
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from cardc.backends.print.fonts import font
-from cardc.backends.print.icons import ICON_EM, draw_icon
+from cardc.backends.print.fonts import Font, font
+from cardc.backends.print.icons import ICON_ADVANCE, ICON_EM, draw_icon
 from cardc.backends.print.imposition import Page, Placement
 from cardc.backends.print.settings import PrintSettings
 from cardc.backends.print.templates import Element
-from cardc.backends.print.textlayout import Box, Layout, draw_layout, fit_anchored, fit_text
+from cardc.backends.print.textlayout import Box, Layout, draw_layout, fit_anchored, fit_text, placed_lines
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -101,19 +102,16 @@ def draw_face(c: Canvas, elements: tuple[Element, ...], w: float, h: float, blee
 
 # Text boxes fitted so far (a layout is immutable): a face is drawn for its sheet, its PNG and the rulebook, and
 # shared backs and copies again; the same text in the same box and font fits the same way each time.
-_FITTED: dict[tuple[str, str, Box, float, float, str], tuple[Layout, Box]] = {}
+_FITTED: dict[tuple[str, str, Box | tuple[float, float], float, float, str], tuple[Layout, Box]] = {}
 FITTED_KEPT = 4096  # (a few MB; past it, the cache starts again)
 
 
-def _draw_text(c: Canvas, el: Element, X: Callable[[float], float], Y: Callable[[float], float], s: PrintSettings,
-               report: DrawReport) -> None:
-    """A text box, shrunk to fit down to the larger of the template's `min` and the maker's `min_text`.
-
-    With `r=` (and `cx=`, `cy=`) the lines also stay inside that circle: text on a round token.
-    """
+def _fitted(el: Element, X: Callable[[float], float], Y: Callable[[float], float],
+            s: PrintSettings) -> tuple[Font, Layout, Box, str] | None:
+    """A text element's font, fitted layout, box (points) and vertical alignment; None if it has no text."""
     text = el.str("text")
     if not text.strip():
-        return
+        return None
     f = font("bold" if el.str("font") == "bold" else "regular")
     x, y, w, h = el.num("x"), el.num("y"), el.num("w"), el.num("h")
     min_size = max(el.num("min", 0.0), s.min_text)
@@ -122,7 +120,9 @@ def _draw_text(c: Canvas, el: Element, X: Callable[[float], float], Y: Callable[
     box = Box(X(x), Y(y), w * mm, h * mm, X(el.num("cx")), Y(el.num("cy")), r * mm)
     valign = el.str("valign", "top")
     anchored = r > 0 and valign in ("middle", "bottom")
-    key = (text, f.name, box, size, min_size, valign if anchored else "")
+    # a rectangular box breaks its lines the same wherever it is (the sheets, the PNGs with bleed, the rulebook
+    # without): only its size is in the key; a round one's lines follow its circle, so all of it is
+    key = (text, f.name, box if r > 0 else (box.width, box.height), size, min_size, valign if anchored else "")
     fitted = _FITTED.get(key)
     if fitted is None:
         if anchored:
@@ -132,13 +132,89 @@ def _draw_text(c: Canvas, el: Element, X: Callable[[float], float], Y: Callable[
         if len(_FITTED) >= FITTED_KEPT:
             _FITTED.clear()
         _FITTED[key] = fitted
-    layout, box = fitted
+    return f, fitted[0], fitted[1] if anchored else box, valign
+
+
+def _draw_text(c: Canvas, el: Element, X: Callable[[float], float], Y: Callable[[float], float], s: PrintSettings,
+               report: DrawReport) -> None:
+    """A text box, shrunk to fit down to the larger of the template's `min` and the maker's `min_text`.
+
+    With `r=` (and `cx=`, `cy=`) the lines also stay inside that circle: text on a round token.
+    """
+    fitted = _fitted(el, X, Y, s)
+    if fitted is None:
+        return
+    f, layout, box, valign = fitted
     if layout.overflow:
-        report.overflow.append((el.name or "text", min_size))
+        report.overflow.append((el.name or "text", max(el.num("min", 0.0), s.min_text)))
     color = _color(el.str("color", "black")) or colors.black
     c.setFillColor(color)
     c.setStrokeColor(color)
     draw_layout(c, layout, f, box, el.str("align", "left"), valign, report.unknown_icons)
+
+
+Extent = tuple[float, float, float, float]  # x0, y0, x1, y1 in points, y up
+NOWHERE: Extent = (math.inf, math.inf, -math.inf, -math.inf)  # what draws nothing: apart from everything
+
+
+def apart(a: Extent, b: Extent) -> bool:
+    """Whether two extents share no point."""
+    return a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1]
+
+
+def footprint(el: Element, w: float, h: float, bleed: float, s: PrintSettings, images: ImageResolver,
+              px: float) -> Extent | None:
+    """A rectangle outside which drawing `el` (as `draw_face` does, on a face of `w` x `h` mm plus `bleed`) changes
+    no pixel when rasterized with pixels `px` points wide; None if unknown. Generous: line widths, joins, the
+    font's bounding box (every glyph lies inside it) and two pixels of antialiasing are all added."""
+    def X(x: float) -> float:
+        return float((bleed + x) * mm)
+
+    def Y(y: float) -> float:
+        return float((bleed + h - y) * mm)
+
+    pad = 2 * px
+    k = el.kind
+    lw = el.num("width", 0.5) if _color(el.str("stroke", "none")) is not None else 0.0
+    if k == "fill":
+        return (-pad, -pad, (w + 2 * bleed) * mm + pad, (h + 2 * bleed) * mm + pad)
+    if k == "rect":
+        x, y = X(el.num("x")), Y(el.num("y") + el.num("h"))
+        return _grow((x, y, x + el.num("w") * mm, y + el.num("h") * mm), lw + pad)
+    if k == "circle":
+        cx, cy, r = X(el.num("cx")), Y(el.num("cy")), el.num("r") * mm
+        return _grow((cx - r, cy - r, cx + r, cy + r), lw + pad)
+    if k == "line":
+        x1, y1, x2, y2 = X(el.num("x1")), Y(el.num("y1")), X(el.num("x2")), Y(el.num("y2"))
+        return _grow((min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)), el.num("width", 0.5) + pad)
+    if k == "art":  # the image inside its box, or the placeholder's box and diagonals (0.4 pt)
+        x, y = X(el.num("x")), Y(el.num("y") + el.num("h"))
+        return _grow((x, y, x + el.num("w") * mm, y + el.num("h") * mm), 0.4 + pad)
+    if k == "icon":  # its em box, and half of it again for an SVG's strokes or a placeholder's circle
+        size = el.num("size") * mm
+        x, y = X(el.num("x")), Y(el.num("y") + el.num("size"))
+        return _grow((x, y, x + size * ICON_ADVANCE / ICON_EM, y + size), size / 2 + lw + pad)
+    if k == "text":
+        fitted = _fitted(el, X, Y, s)
+        if fitted is None:
+            return NOWHERE
+        f, layout, box, valign = fitted
+        x0, y0, x1, y1 = f.ttf.face.bbox  # 1/1000 em
+        size = layout.size
+        out: Extent | None = None
+        for words, left, baseline, line_w in placed_lines(layout, f, box, el.str("align", "left"), valign):
+            icons = any(kind != "text" for word in words for kind, _v in word.pieces)
+            grow = size / 2 + 1.0 if icons else 0.0  # an icon's strokes, an unknown icon's circle
+            line = _grow((left + min(0.0, x0) * size / 1000, baseline + y0 * size / 1000,
+                          left + line_w + max(0.0, x1) * size / 1000, baseline + y1 * size / 1000), grow + pad)
+            out = line if out is None else (min(out[0], line[0]), min(out[1], line[1]),
+                                            max(out[2], line[2]), max(out[3], line[3]))
+        return out or NOWHERE
+    return None
+
+
+def _grow(e: Extent, by: float) -> Extent:
+    return (e[0] - by, e[1] - by, e[2] + by, e[3] + by)
 
 
 def _draw_art(c: Canvas, el: Element, X: Callable[[float], float], Y: Callable[[float], float],

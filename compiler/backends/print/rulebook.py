@@ -124,14 +124,20 @@ class Paragraph(_Paragraph):  # type: ignore[misc]
         return size
 
 
+# A face's drawing operators, by the face (its elements' identity, size and images), in one rulebook: a face shown
+# again (a deck's shared back next to every card) appends the same operators without drawing it again.
+DrawnFaces = dict[tuple[int, float, float, tuple[Path | None, ...]], tuple[tuple[Element, ...], list[str]]]
+
+
 class FaceImage(Flowable):  # type: ignore[misc]
     """One card face, drawn with the print backend's own renderer, scaled to fit `FACE_HEIGHT`."""
 
     def __init__(self, elements: tuple[Element, ...], w: float, h: float, round_cut: bool, s: PrintSettings,
-                 images: ImageResolver) -> None:
+                 images: ImageResolver, drawn: DrawnFaces | None = None) -> None:
         super().__init__()
         self.elements, self.w, self.h, self.round_cut, self.s, self.images = elements, w, h, round_cut, s, images
         self.scale = min(1.0, FACE_HEIGHT / h)
+        self.drawn = drawn
 
     def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
         return self.w * mm * self.scale, self.h * mm * self.scale
@@ -146,7 +152,7 @@ class FaceImage(Flowable):  # type: ignore[misc]
         else:
             p.roundRect(0, 0, self.w * mm, self.h * mm, 2 * mm)
         c.clipPath(p, stroke=0, fill=0)
-        draw_face(c, self.elements, self.w, self.h, 0.0, self.s, self.images)
+        self._draw_face(c)
         c.restoreState()
         c.saveState()
         c.setStrokeColor(colors.Color(0.6, 0.6, 0.6))
@@ -157,6 +163,26 @@ class FaceImage(Flowable):  # type: ignore[misc]
         else:
             c.roundRect(0, 0, self.w * mm * self.scale, self.h * mm * self.scale, 2 * mm * self.scale)
         c.restoreState()
+
+
+    def _draw_face(self, c: Any) -> None:
+        """`draw_face`, or the operators it appended the first time this face was drawn into this document: the
+        same bytes (each element is drawn inside its own saved graphics state, its fonts and images are the
+        document's), at a fraction of the cost."""
+        if self.drawn is None:
+            draw_face(c, self.elements, self.w, self.h, 0.0, self.s, self.images)
+            return
+        art = tuple(self.images(el.str("image")) for el in self.elements if el.kind == "art" and el.str("image"))
+        key = (id(self.elements), self.w, self.h, art)
+        known = self.drawn.get(key)
+        if known is not None:
+            c._code.extend(known[1])
+            return
+        code = c._code
+        start = len(code)
+        draw_face(c, self.elements, self.w, self.h, 0.0, self.s, self.images)
+        assert c._code is code, "a face is drawn into the page it is on"
+        self.drawn[key] = (self.elements, code[start:])  # (the elements kept: their id stays theirs)
 
 
 class _Contents(Flowable):  # type: ignore[misc]
@@ -347,6 +373,7 @@ class Rulebook:
         self.s = s
         self.keys: dict[str, str] = {}  # anchor -> entity key (for the faces)
         self.width = 0.0  # the text frame's width, pt
+        self.drawn: DrawnFaces = {}  # the faces drawn into this rulebook's document so far
 
     def write(self, path: Path, title: str, pages: list[dict[str, Any]], where: dict[str, tuple[str, str]]) -> int:
         """Write the PDF; returns its page count."""
@@ -446,9 +473,9 @@ class Rulebook:
         face = self.faces.get(self.keys.get(b["id"], ""))
         if face is not None:
             front, back, w, h, rnd, images = face
-            pics: list[Flowable] = [FaceImage(front, w, h, rnd, self.s, images)]
+            pics: list[Flowable] = [FaceImage(front, w, h, rnd, self.s, images, self.drawn)]
             if back is not None:
-                pics.append(FaceImage(back, w, h, rnd, self.s, images))
+                pics.append(FaceImage(back, w, h, rnd, self.s, images, self.drawn))
             scale = min(1.0, FACE_HEIGHT / h)
             pic_w = w * scale * mm
             pic_cols = [pic_w + 3 * mm] * len(pics)

@@ -18,7 +18,17 @@ from cardc.backends.print.imposition import Page, Placement, impose
 from cardc.backends.print.names import sheet_name
 from cardc.backends.print.png import render_png, render_rows
 from cardc.backends.print.presets import CardSize, card_size, known_sizes
-from cardc.backends.print.render import DrawReport, FaceRef, ImageResolver, draw_calibration, draw_face, draw_pages
+from cardc.backends.print.render import (
+    DrawReport,
+    Extent,
+    FaceRef,
+    ImageResolver,
+    apart,
+    draw_calibration,
+    draw_face,
+    draw_pages,
+    footprint,
+)
 from cardc.backends.print.rulebook import Faces
 from cardc.backends.print.settings import PrintSettings, parse_settings
 from cardc.backends.print.templates import Element, TemplateError, Templates, parse_elements
@@ -352,11 +362,16 @@ class PrintBuild:
                 if cache is not None:
                     cache.store(keys[text], dest)
 
-        # Faces that start with the same frame (a template's leading fill, panel, lines: `backdrop`) at the same
-        # size share a background: it is rasterized once, and each face draws only its other elements over a
-        # copy of it (the same pixels, `render_png`). Faces are drawn grouped by it: one background is kept.
-        split = {text: backdrop(self.parsed[text]) for text, _e in order}
+        # Faces that start with the same frame (a template's fill, panel, lines, an art placeholder: `backdrop`) at
+        # the same size share a background: it is rasterized once, and each face draws only its other elements over
+        # a copy of it (the same pixels, `render_png`). Faces are drawn grouped by it: one background is kept.
+        split = {text: self.backdrop_of(text, e, wide=True) for text, e in order}
         group = {text: (self.size_of(e).w, self.size_of(e).h, repr(split[text][0])) for text, e in order}
+        count = Counter(group[text] for text, _e in order)
+        for text, e in order:  # a face with a frame of its own still shares its leading shapes, if others have them
+            if count[group[text]] == 1:
+                split[text] = self.backdrop_of(text, e, wide=False)
+                group[text] = (self.size_of(e).w, self.size_of(e).h, repr(split[text][0]))
         count = Counter(group[text] for text, _e in order)
         rank = {g: i for i, g in enumerate(count)}
         order.sort(key=lambda item: rank[group[item[0]]])  # stable: card order within a group
@@ -397,16 +412,61 @@ class PrintBuild:
                 put(text, None)
 
 
+    def backdrop_of(self, text: str, e: Entity, wide: bool) -> tuple[tuple[Element, ...], tuple[Element, ...]]:
+        """`backdrop` of one face: with `wide`, also the shapes and art placeholders after its first text that share
+        no pixel with what comes before them at the PNGs' resolution."""
+        if not wide:
+            return backdrop(self.parsed[text])
+        size, images = self.size_of(e), self._images(e)
+        px = 72.0 / self.s.png_dpi
+
+        def where(el: Element) -> Extent | None:
+            return footprint(el, size.w, size.h, self.s.bleed, self.s, images, px)
+
+        def blank(el: Element) -> bool:
+            rel = el.str("image")
+            return not rel or images(rel) is None
+
+        return backdrop(self.parsed[text], where, blank)
+
+
 # the elements that read nothing of the card but themselves
 BACKDROP = frozenset({"fill", "rect", "circle", "line", "icon"})
 
 
-def backdrop(elements: tuple[Element, ...]) -> tuple[tuple[Element, ...], tuple[Element, ...]]:
-    """A face's leading plain shapes (its frame: fills, panels, lines, icons; no text, no art) and the rest."""
-    k = 0
-    while k < len(elements) and elements[k].kind in BACKDROP:
-        k += 1
-    return elements[:k], elements[k:]
+def backdrop(elements: tuple[Element, ...], where: Callable[[Element], Extent | None] | None = None,
+             blank_art: Callable[[Element], bool] | None = None) -> tuple[tuple[Element, ...], tuple[Element, ...]]:
+    """A face's frame and the rest, to be drawn in that order with the same pixels as the face drawn at once.
+
+    The frame is the face's leading plain shapes (fills, panels, lines, icons: nothing of the card's text or art).
+    With `where` (the rectangle outside which an element leaves no pixel, or None if unknown), it also takes each
+    later shape, and each art placeholder (`blank_art`: an art element whose image is missing, drawn without it),
+    whose rectangle meets no element of the rest drawn before it: PDFium paints one object after another, each
+    changing only the pixels under it, so two objects that touch no common pixel can be painted in either order
+    (on a card template: the art box below the name and kind)."""
+    under: list[Element] = []
+    over: list[Element] = []
+    taken: list[Extent] = []  # where the elements of the rest so far can have painted
+    for i, el in enumerate(elements):
+        art = el.kind == "art" and where is not None and blank_art is not None and blank_art(el)
+        plain = el.kind in BACKDROP or art
+        if plain and art:
+            el = Element(el.kind, el.name, {k: v for k, v in el.props.items() if k != "image"})  # as it is drawn
+        if plain and not over:
+            under.append(el)
+            continue
+        if where is None:
+            return tuple(under), elements[i:]
+        spot = where(el)
+        if plain and spot is not None and all(apart(spot, t) for t in taken):
+            under.append(el)
+            continue
+        if spot is None:  # nothing after it can be moved before it
+            over.extend(elements[i:])
+            break
+        over.append(elements[i])
+        taken.append(spot)
+    return tuple(under), tuple(over)
 
 
 def _grids(b: PrintBuild, sheet: Sheet) -> str:

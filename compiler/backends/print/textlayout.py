@@ -8,6 +8,7 @@ size, the layout says so (`overflow`) and the caller reports it; nothing is clip
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from cardc.backends.print.fonts import Font
@@ -217,13 +218,9 @@ def fit_anchored(text: str, font: Font, box: Box, size: float, min_size: float,
         current = round(current - STEP, 3)
 
 
-def draw_layout(c: Canvas, layout: Layout, font: Font, box: Box, align: str, valign: str,
-                unknown_icons: set[str]) -> None:
-    """Draw a fitted layout into `box` (points, y up).
-
-    Lines that would fall below an overflowing box are not drawn; the overflow is reported by the caller.
-    A round box is laid out from its top, each line centred (or aligned) within the circle's chord there.
-    """
+def placed_lines(layout: Layout, font: Font, box: Box, align: str,
+                 valign: str) -> Iterator[tuple[tuple[Word, ...], float, float, float]]:
+    """Where `draw_layout` puts each line it draws: (words, left x, baseline, width), points, y up."""
     size = layout.size
     top = box.top
     shaped = box.r > 0
@@ -235,8 +232,6 @@ def draw_layout(c: Canvas, layout: Layout, font: Font, box: Box, align: str, val
     space = font.width(" ") * size
     ascent = font.ascent / 1000 * size
     y = top
-    doc = c._doc
-    code = c._code
     for index, (words, first) in enumerate(layout.lines):
         if first and index:
             y -= PARA_GAP * size
@@ -252,6 +247,21 @@ def draw_layout(c: Canvas, layout: Layout, font: Font, box: Box, align: str, val
             cx = left + (right - left - line_w) / 2
         elif align == "right":
             cx = right - line_w
+        yield words, cx, baseline, line_w
+
+
+def draw_layout(c: Canvas, layout: Layout, font: Font, box: Box, align: str, valign: str,
+                unknown_icons: set[str]) -> None:
+    """Draw a fitted layout into `box` (points, y up).
+
+    Lines that would fall below an overflowing box are not drawn; the overflow is reported by the caller.
+    A round box is laid out from its top, each line centred (or aligned) within the circle's chord there.
+    """
+    size = layout.size
+    space = font.width(" ") * size
+    doc = c._doc
+    code = c._code
+    for words, cx, baseline, _line_w in placed_lines(layout, font, box, align, valign):
         run = ""
         run_x = cx
         for wi, word in enumerate(words):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from cardc.backends import BuildOptions
@@ -34,6 +33,8 @@ def python_files(project: Project) -> dict[str, str]:
 
 
 def write_runtime(folder: Path) -> None:
+    import shutil  # here: `cardc check` imports this package for the runtime's signatures (E151), not shutil
+
     target = folder / "cardc_runtime"
     target.mkdir(parents=True, exist_ok=True)
     for src in sorted(RUNTIME_SOURCE.glob("*.py")):
