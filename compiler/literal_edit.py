@@ -31,6 +31,7 @@ from typing import cast
 from cardc import syntax as s
 from cardc.diagnostics import Diagnostic, Span
 from cardc.lexemes import CONTROL, MAX_DIGITS, MAX_NAME, MAX_STRING, string_text
+from cardc.spanmap import line_starts
 
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')  # dsl/cardc.lark's STRING
 DIGITS = re.compile(r"[0-9]+")  # its INT, which also needs no letter, digit, `_` or `.` after (unchanged here)
@@ -57,7 +58,7 @@ def patch(old: str, tree: s.FileS, warnings: list[Diagnostic],
     start, old_end, new_end = _changed(old, new)
     if "\n" in old[start:old_end] or "\n" in new[start:new_end]:
         return None
-    lines = _line_starts(old)
+    lines = line_starts(old)
     slots = _slots(tree, old, lines)
     starts = sorted(slots)
     i = bisect_right(starts, start) - 1
@@ -96,16 +97,6 @@ def _changed(old: str, new: str) -> tuple[int, int, int]:
         else:
             hi = mid - 1
     return prefix, len(old) - lo, len(new) - lo
-
-
-def _line_starts(text: str) -> list[int]:
-    """Offsets where each line starts (lines end at `\\n` only, as the lexer counts them)."""
-    out = [0]
-    at = text.find("\n")
-    while at >= 0:
-        out.append(at + 1)
-        at = text.find("\n", at + 1)
-    return out
 
 
 def _walk(node: object) -> Iterator[object]:

@@ -39,7 +39,7 @@ def runs(text: str) -> tuple[list[int], list[str]]:
     return starts, pieces
 
 
-def _line_starts(text: str) -> list[int]:
+def line_starts(text: str) -> list[int]:
     """Offsets where each line starts (lines end at `\\n` only, as the lexer counts them)."""
     out = [0]
     at = text.find("\n")
@@ -57,8 +57,8 @@ class SpanMap:
         self._new_starts, new_runs = runs(new)
         self.same_tokens = old_runs == new_runs
         self._lengths = [len(r) for r in old_runs]
-        self._old_lines = _line_starts(old)
-        self._new_lines = _line_starts(new)
+        self._old_lines = line_starts(old)
+        self._new_lines = line_starts(new)
         self._old_size = len(old)
 
     def _offset(self, line: int, col: int) -> int | None:

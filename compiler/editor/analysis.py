@@ -24,6 +24,7 @@ from cardc.frontend import FrontEndResult, compile_paths
 from cardc.irvisit import syntax_calls
 from cardc.loader import display_path, find_content_root
 from cardc.lower import ATTR_DEF_ATTRS, BUILTIN_ATTRS, EXPANSION_ATTRS, GAME_ATTRS, KIND_ATTRS, VARIANT_KIND
+from cardc.spanmap import line_starts
 from cardc.types import COMPOUND_TYPES, SCALAR_TYPES, parse_type_string
 
 # What the built-in attributes of every entity mean (their types come from the lowering's table).
@@ -362,7 +363,7 @@ class Analysis:
         if tree is None or text is None:
             return None
         braces = _brace_pairs(tokenize(text))
-        starts = _line_starts(text)
+        starts = line_starts(text)
         return [_outline_decl(d, text, braces, starts) for d in tree.decls]
 
 
@@ -534,12 +535,6 @@ def _show(value: s.Value) -> str:
 
 def _where(span: Span) -> str:
     return f"{span.file}:{span.line}"
-
-
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    starts.extend(i + 1 for i, ch in enumerate(text) if ch == "\n")
-    return starts
 
 
 def _offset(starts: list[int], span_line: int, span_col: int) -> int:
