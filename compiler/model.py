@@ -307,6 +307,16 @@ class Project:
     def entities_of(self, game: str) -> list[Entity]:
         return [e for e in self.entities if e.game == game]
 
+    def physical_entities(self, game: str) -> list[Entity]:
+        """Pieces in the box (what print and export draw): entities of physical kinds with at least one copy,
+        in declaration order."""
+        out = []
+        for e in self.entities_of(game):
+            kd = self.kinds.get((game, e.kind))
+            if kd is not None and kd.physical and (e.copies or 0) > 0:
+                out.append(e)
+        return out
+
     def procedures_of(self, game: str) -> list[Procedure | EndRule | WinnerRule]:
         return [p for p in self.procedures if p.game == game]
 

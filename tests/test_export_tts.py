@@ -14,7 +14,7 @@ import pytest
 from cardc.backends import BuildOptions
 from cardc.backends.export import faces, write_export
 from cardc.backends.export.sheets import CARDS_PER_SHEET, MAX_SHEET_PX, grid
-from cardc.backends.export.tts import physical_entities, write_tts
+from cardc.backends.export.tts import write_tts
 from cardc.frontend import FrontEndResult, compile_paths
 from cardc.model import Project
 from PIL import Image
@@ -114,14 +114,14 @@ def _check_save(save: dict[str, Any], project: Project, game: str, lang: str) ->
     assert len(numbers) == len(set(numbers)), "deck numbers are unique within the file"
     for key, count in seen.items():
         assert count == by_key[key].copies
-    assert set(seen) == {e.key for e in physical_entities(project, game)}
+    assert set(seen) == {e.key for e in project.physical_entities(game)}
 
 
 def test_bundled_decks_hold_every_copy(bundled: FrontEndResult, bundled_out: Path) -> None:
     project = bundled.project
     files = sorted(p.name for p in bundled_out.glob("*.json"))
     expected = sorted(f"{g}-{lang}.json" for g, game in project.games.items()
-                      for lang in (game.publish or game.languages) if physical_entities(project, g))
+                      for lang in (game.publish or game.languages) if project.physical_entities(g))
     assert files == expected
     for name in files:
         game, lang = name[:-5].rsplit("-", 1)

@@ -16,7 +16,6 @@ from cardc.backends.print.cards import CardTexts
 from cardc.backends.print.fonts import font
 from cardc.backends.print.imposition import fit
 from cardc.backends.print.presets import PAPERS
-from cardc.backends.print.sheets import printed_entities
 from cardc.backends.print.textlayout import LEADING, fit_text
 from cardc.frontend import FrontEndResult, compile_paths
 from pypdf import PdfReader
@@ -71,7 +70,7 @@ def pdf_text(path: Path) -> str:
 def _check_build(project, out: Path, diags, sheets) -> None:  # noqa: ANN001
     assert not [d for d in diags if d.is_error], [d.render() for d in diags if d.is_error]
     for game_id, game in project.games.items():
-        entities = printed_entities(project, game_id)
+        entities = project.physical_entities(game_id)
         if not entities:
             continue
         for lang in game.publish:

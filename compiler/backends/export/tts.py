@@ -100,16 +100,6 @@ def parse_settings(raw: dict[str, str]) -> tuple[TtsSettings, list[Diagnostic]]:
     return TtsSettings(base_url=raw.get("tts_base_url", "").strip(), images=images), diags
 
 
-def physical_entities(project: Project, game: str) -> list[Entity]:
-    """Pieces in the box: entities of physical kinds with at least one copy, in declaration order."""
-    out = []
-    for e in project.entities_of(game):
-        kd = project.kinds.get((game, e.kind))
-        if kd is not None and kd.physical and (e.copies or 0) > 0:
-            out.append(e)
-    return out
-
-
 def _size(kd: KindDef) -> tuple[tuple[float, float], bool]:
     try:
         from cardc.backends.print.presets import card_size
@@ -124,7 +114,7 @@ def _size(kd: KindDef) -> tuple[tuple[float, float], bool]:
 def plan_decks(project: Project, game: str) -> list[Deck]:
     """Decks in a fixed order: base game first, then expansions by id; kinds in order of first use."""
     groups: dict[tuple[str, str], list[Entity]] = {}
-    for e in physical_entities(project, game):
+    for e in project.physical_entities(game):
         groups.setdefault((e.module, e.kind), []).append(e)
     keys = sorted(groups, key=lambda k: (k[0] != "base", k[0]))  # stable: keeps first-use order of kinds
     decks = []

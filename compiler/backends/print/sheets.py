@@ -73,16 +73,6 @@ def canvas(target: str | io.BytesIO, size: tuple[float, float] = (595.0, 842.0),
     return c
 
 
-def printed_entities(project: Project, game: str) -> list[Entity]:
-    """Physical entities with at least one copy, in declaration order."""
-    out = []
-    for e in project.entities_of(game):
-        kd = project.kinds.get((game, e.kind))
-        if kd is not None and kd.physical and (e.copies or 0) > 0:
-            out.append(e)
-    return out
-
-
 class PrintBuild:
     """State of one run of the backend: settings, templates per game, diagnostics, sheets made."""
 
@@ -180,7 +170,7 @@ class PrintBuild:
         sheets = []
         for game in sorted(self.project.games):
             g = self.project.games[game]
-            entities = printed_entities(self.project, game)
+            entities = self.project.physical_entities(game)
             modules = sorted({e.module for e in entities}, key=lambda m: (m != "base", m))
             for lang in g.publish or g.languages:
                 texts = CardTexts(self.project, game, lang)
