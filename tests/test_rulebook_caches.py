@@ -64,7 +64,7 @@ def test_the_rulebooks_are_the_same_files_without_the_caches(tmp_path: Path, mon
     monkeypatch.setattr(rulebook, "_LAID", _Forgetful())
     monkeypatch.setattr(rulebook, "_PARSED", _Forgetful())
     monkeypatch.setattr(rulebook, "_ACTS_ON_DOCUMENT", ("",))  # every paragraph drawn anew
-    monkeypatch.setattr(rulebook, "measured_once", contextlib.nullcontext)
+    monkeypatch.setattr(rulebook, "memoized_reportlab", contextlib.nullcontext)
     plain = _rulebooks(tmp_path / "plain")
     assert len(cached) == 3 and plain == cached
     # the caches did serve: fewer line breakings and drawings than paragraphs laid out and drawn
@@ -161,16 +161,16 @@ def test_a_paragraph_with_a_link_is_drawn_anew_each_time(tmp_path: Path) -> None
     assert not canvas.__dict__.get("cardc_drawn_paragraphs")
 
 
-def test_measured_once_gives_reportlabs_values_and_puts_reportlab_back(tmp_path: Path) -> None:
+def test_memoized_reportlab_gives_reportlabs_values_and_puts_reportlab_back(tmp_path: Path) -> None:
     originals = (pdfmetrics.stringWidth, rl_paragraph.stringWidth, pdfdoc.pdfdocEnc, pdfdoc.PDFName,
-                 TTFont.splitString, type(colors.toColor).__call__)
+                 TTFont.splitString, type(colors.toColor).__call__, pdfdoc.LinkAnnotation.format)
     name = _styles()["body"].fontName
     words = ["a", "two words", "Příšerně žluťoučký", "", " , "]
     widths = [pdfmetrics.stringWidth(w, name, 9.5) for w in words]
     canvas = Canvas(str(tmp_path / "a.pdf"))
     font = pdfmetrics.getFont(name)
     frag = ParaFrag(text="x", fontName=name, link=[])
-    with rulebook.measured_once():
+    with rulebook.memoized_reportlab():
         assert pdfmetrics.stringWidth is not originals[0]
         for _ in range(2):
             assert [pdfmetrics.stringWidth(w, name, 9.5) for w in words] == widths
@@ -182,5 +182,26 @@ def test_measured_once_gives_reportlabs_values_and_puts_reportlab_back(tmp_path:
         copied = __import__("copy").copy(frag)
         assert copied is not frag and copied.__dict__ == frag.__dict__ and type(copied) is ParaFrag
     assert (pdfmetrics.stringWidth, rl_paragraph.stringWidth, pdfdoc.pdfdocEnc, pdfdoc.PDFName,
-            TTFont.splitString, type(colors.toColor).__call__) == originals
+            TTFont.splitString, type(colors.toColor).__call__, pdfdoc.LinkAnnotation.format) == originals
     assert "__copy__" not in ParaFrag.__dict__
+
+
+@pytest.mark.parametrize("rect", [(70.739501953125, 501.1, 115.423828125, 512.5), (0, -3, 1e-9, 1e6), [1, 2, 3, 4]])
+@pytest.mark.parametrize("kw", [{}, {"Border": "[0 0 1]"}, {"thickness": 1, "color": colors.red}, {"C": "[1 0 0]"}])
+def test_a_link_is_written_as_reportlab_writes_it(tmp_path: Path, rect: Any, kw: dict[str, Any]) -> None:
+    canvas = Canvas(str(tmp_path / "a.pdf"))
+    canvas.bookmarkPage("e-x")
+    made = []
+    for contents in ("", "a (note)"):
+        if "C" in kw:  # an extra entry: reportlab's own way
+            canvas._addAnnotation(pdfdoc.LinkAnnotation(rect, contents, canvas._bookmarkReference("e-x"), **kw))
+        else:
+            canvas.linkRect(contents, "e-x", rect, relative=0, **kw)
+        made.append(canvas._doc.idToObject[f"Annot.NUMBER{canvas._annotationCount}"])
+    canvas.showPage()
+    doc = canvas._doc
+    for ann in made:
+        expected = pdfdoc.LinkAnnotation.format(ann, doc)
+        with rulebook.memoized_reportlab():
+            assert pdfdoc.LinkAnnotation.format(ann, doc) == expected
+            assert pdfdoc.LinkAnnotation.format(ann, doc) == expected  # (its destination remembered)

@@ -9,8 +9,7 @@ faces, drawn as vectors from the very elements the sheets print (so the rulebook
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,14 +17,13 @@ from xml.sax.saxutils import escape, unescape
 
 from cardc.backends.print.fonts import font
 from cardc.backends.print.render import ImageResolver, draw_face
+from cardc.backends.print.rl_memo import memoized_reportlab
 from cardc.backends.print.settings import PrintSettings
 from cardc.backends.print.templates import Element
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (
     BaseDocTemplate,
     CondPageBreak,
@@ -41,9 +39,8 @@ from reportlab.platypus import (
 from reportlab.platypus import (
     Paragraph as _Paragraph,
 )
-from reportlab.platypus import paragraph as rl_paragraph
 from reportlab.platypus.paragraph import cleanBlockQuotedText, textTransformFrags
-from reportlab.platypus.paraparser import ParaFrag, ParaParser
+from reportlab.platypus.paraparser import ParaParser
 from reportlab.rl_config import _FUZZ
 
 FACE_HEIGHT = 42.0  # mm: faces are shown at most this tall (smaller cards at their real size)
@@ -563,109 +560,10 @@ class Rulebook:
         return out
 
 
-WIDTHS_KEPT = 100_000  # measured strings kept by `measured_once` (past it, the memo starts again)
-
-
-@contextmanager
-def measured_once() -> Iterator[dict[tuple[str, str, float, str], float]]:
-    """reportlab's `stringWidth`, as its paragraphs and canvas call it, remembered by (text, font, size, encoding)
-    while the rulebooks are laid out: line breaking measures every word of every paragraph, and the same words
-    (", ", "the", a card's name) come again and again; one measurement costs ten dictionary look-ups. The widths
-    are reportlab's own, so the layout is unchanged. The memo is dropped afterwards (a font name could be
-    registered again with another face)."""
-    measure = pdfmetrics.stringWidth
-    widths: dict[tuple[str, str, float, str], float] = {}
-
-    def string_width(text: str, font_name: str, font_size: float, encoding: str = "utf8") -> float:
-        key = (text, font_name, font_size, encoding)
-        width = widths.get(key)
-        if width is None:
-            if len(widths) >= WIDTHS_KEPT:
-                widths.clear()
-            width = widths[key] = measure(text, font_name, font_size, encoding)
-        return width
-
-    encode = pdfdoc.pdfdocEnc
-    encoded: dict[str, bytes] = {}
-
-    def pdfdoc_enc(x: Any) -> Any:
-        """reportlab's own encoding of the PDF's names, numbers and keywords, remembered (short strings only)."""
-        if type(x) is not str or len(x) > 40:
-            return encode(x)
-        b = encoded.get(x)
-        if b is None:
-            if len(encoded) >= WIDTHS_KEPT:
-                encoded.clear()
-            b = encoded[x] = encode(x)
-        return b
-
-    name_of = pdfdoc.PDFName
-    names: dict[str, str] = {}
-
-    def pdf_name(data: str, *args: Any) -> str:
-        """reportlab's PDF name of a key (a loop over its characters), once per key."""
-        if args:
-            return str(name_of(data, *args))
-        name = names.get(data)
-        if name is None:
-            if len(names) >= WIDTHS_KEPT:
-                names.clear()
-            name = names[data] = str(name_of(data))
-        return name
-
-    split = TTFont.splitString
-
-    def split_string(self: TTFont, text: str, doc: Any, encoding: str = "utf-8") -> Any:
-        """A text's runs by font subset, remembered in the document's state of the font: a character keeps
-        the code it was given first, so the same text splits the same way again."""
-        state = self.state.get(doc)
-        if state is None:
-            return split(self, text, doc, encoding)
-        known: dict[str, Any] = state.__dict__.setdefault("cardc_split", {})
-        runs = known.get(text)
-        if runs is None:
-            runs = known[text] = split(self, text, doc, encoding)
-        return runs
-
-    to_color = type(colors.toColor).__call__
-    parsed_colors: dict[str, Any] = {}
-
-    def color_of(self: Any, arg: Any, default: Any = None) -> Any:
-        """reportlab's colour of a markup attribute (`rgb(...)`: a regular expression and a new Color each time),
-        once per string; colours are values, never changed."""
-        if type(arg) is not str:
-            return to_color(self, arg, default)
-        color = parsed_colors.get(arg)
-        if color is None:
-            color = parsed_colors[arg] = to_color(self, arg, default)
-        return color
-
-    def copy_frag(self: ParaFrag) -> ParaFrag:
-        """What `copy.copy` makes of a fragment (a new one with the same attributes), without its generic
-        `__reduce_ex__` round trip: the parser copies a fragment for every tag and every run of text."""
-        frag = ParaFrag.__new__(ParaFrag)
-        frag.__dict__.update(self.__dict__)
-        return frag
-
-    rl_paragraph.stringWidth = pdfmetrics.stringWidth = string_width
-    pdfdoc.pdfdocEnc, pdfdoc.PDFName = pdfdoc_enc, pdf_name
-    TTFont.splitString = split_string
-    type(colors.toColor).__call__ = color_of
-    ParaFrag.__copy__ = copy_frag
-    try:
-        yield widths
-    finally:
-        rl_paragraph.stringWidth = pdfmetrics.stringWidth = measure
-        pdfdoc.pdfdocEnc, pdfdoc.PDFName = encode, name_of
-        TTFont.splitString = split
-        type(colors.toColor).__call__ = to_color
-        del ParaFrag.__copy__
-
-
 def write_rulebooks(project: Any, folder: Path, s: PrintSettings, faces_of: Callable[[str, str], Faces],
                     notes: list[str]) -> None:
     """`<game>-<lang>-rules.pdf` for every game and published language."""
-    with measured_once():
+    with memoized_reportlab():
         _write_rulebooks(project, folder, s, faces_of, notes)
 
 
