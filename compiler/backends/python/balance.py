@@ -417,12 +417,14 @@ def sheet_rows(game: Any, decl: OddsDecl) -> list[dict[str, Any]]:
     full = game.ruleset()
     settings = decl.settings or (Part("default", "default"),)
     combos = [None, *(e.id for e in full.of_kind(decl.combine))] if decl.combine else [None]
+    # one ruleset per setting, shared by every row (a sheet reads the rules, never changes them)
+    rulesets = {s.id: game.ruleset(tuple(x for x in expansions if x not in s.without)) for s in settings}
     rows = []
     for fighter in full.of_kind(decl.fighter):
         for card in combos:
             row: dict[str, Any] = {"fighter": fighter.id, "card": card, "limits": {}}
             for setting in settings:
-                rules = game.ruleset(tuple(x for x in expansions if x not in setting.without))
+                rules = rulesets[setting.id]
                 if card is not None and rules.get(card) is None:
                     continue
                 start, most, limits, notes = sheet(rules, fighter.id, card, setting.variants, decl.stats,

@@ -84,15 +84,16 @@ def _named(rules: Ruleset) -> frozenset[str]:
             _strings(proc.run, found, seen)
         for name in sorted(m for m in modules if m):
             module = sys.modules.get(name)
-            if module is not None and not name.startswith("cardc_runtime"):
-                _strings(module, found, seen)
+            if module is not None:  # (the modules it imports are not walked: the runtime names no entity)
+                _strings([v for k, v in vars(module).items() if not k.startswith("__")
+                          and not isinstance(v, ModuleType)], found, seen)
         return frozenset(found)
     return rules.memo(("named strings",), compute)  # type: ignore[no-any-return]
 
 
 def _strings(x: Any, found: set[str], seen: set[int]) -> None:
-    """Strings reachable from x: containers, provisional values, functions' code constants and globals of
-    generated modules (not the runtime's)."""
+    """Strings reachable from x: in containers, provisional values, functions' code constants, defaults and
+    closures."""
     stack = [x]
     while stack:
         x = stack.pop()
@@ -116,10 +117,6 @@ def _strings(x: Any, found: set[str], seen: set[int]) -> None:
             stack.append(x.__code__)
             stack.extend(x.__defaults__ or ())
             stack.extend(c.cell_contents for c in (x.__closure__ or ()) if _filled(c))
-        elif isinstance(x, ModuleType):
-            if x.__name__.startswith("cardc_runtime"):
-                continue
-            stack.extend(v for k, v in vars(x).items() if not k.startswith("__"))
 
 
 def _filled(cell: Any) -> bool:
