@@ -8,8 +8,8 @@ a total and the opponents left disagree, the comparison is a branch of the tree 
 evaluated for each opponent's value: the branch it takes, the fighter's choices made by the default policy
 against it. Each opponent gets the distribution and the provisional notes its own enumeration would give
 (the same paths, the same leaves). A run that uses the stand-in otherwise (its reward, its name, the margin,
-an effect that reads its stat) raises `NeedsOpponent`, and those opponents are then fought one by one; any
-other error too (the one-by-one fight reports it as before)."""
+an effect that reads its stat) raises `NeedsOpponent`, and those opponents are then fought one by one; so do
+the errors a fight can raise (fought one by one, each fight reports its own as before)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,9 @@ from .model import EntityData, Provisional, Ruleset
 from .odds import Dist, Leaf, Odds, Tree, TreeBuilder, best_of, certain, mix
 from .unknowns import OPS, ORACLE, NeedsOpponent, Opaque, Target, Unknown
 
+# What stops the shared enumeration: the stand-in used beyond its value, or an error a fight can raise
+# (fought one by one, each opponent's fight raises it as it did before).
+_ONE_BY_ONE = (NeedsOpponent, ValueError, TypeError, LookupError, AttributeError, RuntimeError, ArithmeticError)
 _CLASSES = "opponent classes"  # ruleset cache: (opponents, stat) -> stand-in ruleset and members
 
 
@@ -42,10 +45,8 @@ def outcomes(rules: Ruleset, who: Character, opponents: Sequence[str], variants:
             try:
                 out.update(_class_odds(rules, who, members, on, facts, stat))
                 continue
-            except NeedsOpponent:
-                pass
-            except Exception:  # noqa: BLE001 - the one-by-one fights below raise it again, as before
-                pass
+            except _ONE_BY_ONE:
+                pass  # (an error of the content: the one-by-one fights below raise it again, as before)
         for m in members:
             out[m] = monster_outcome_odds(rules, who, m, on, facts)
     return {o: out[o] for o in opponents}

@@ -99,6 +99,9 @@ class Target:
     __hash__ = __bool__ = __int__ = __index__ = __float__ = __str__ = __format__ = _stop
     __mul__ = __rmul__ = __floordiv__ = __truediv__ = __mod__ = __abs__ = _stop
 
+    def __getattr__(self, name: str) -> NoReturn:
+        raise NeedsOpponent
+
     def __repr__(self) -> str:
         return f"{ORACLE}Target(+{self.offset})"
 
