@@ -207,9 +207,8 @@ def _class(rules: Ruleset, members: tuple[str, ...], stat: str) -> _Class:
             return value if all(getattr(e, field) == value for e in es) else Opaque()
 
         ident = f"{ORACLE}:{','.join(members)}"
-        stand_in = _StandIn(ident, first.kind if same("kind") == first.kind else Opaque(),  # type: ignore[arg-type]
-                            first.kinds, same("module"), _OpaqueName(), attrs, first.parent, first.variant,
-                            first.tags, same("source"), same("copies"))
+        stand_in = _StandIn(ident, same("kind"), first.kinds, same("module"), _OpaqueName(), attrs, first.parent,
+                            first.variant, first.tags, same("source"), same("copies"))
         copy = Ruleset(rules.game, _Entities(rules.entities, stand_in), rules.effects, rules.modules,
                        rules.procedures, rules.end_rules, rules.winner)
         return _Class(copy, stand_in, {m: int(e.attr(stat)) for m, e in zip(members, es, strict=True)})
@@ -252,8 +251,12 @@ def _class_odds(rules: Ruleset, hero: Character, members: tuple[str, ...], varia
 
     tree = _ClassTree(process, summary, notes=lambda run: run[1]).tree()
     out = {}
+    by_value: dict[int, tuple[Dist, frozenset[str]]] = {}  # (opponents of equal value take the same branches)
     for m in members:
-        dist, notes = _evaluate(tree, cls.values[m], hero.id, {})
+        value = cls.values[m]
+        if value not in by_value:
+            by_value[value] = _evaluate(tree, value, hero.id, {})
+        dist, notes = by_value[value]
         if any(ORACLE in n for n in notes):
             raise NeedsOpponent  # a note names the stand-in
         note = rules.entity(m).provisional(stat)
