@@ -224,3 +224,54 @@ def test_an_art_box_apart_from_the_text_joins_the_frame() -> None:
         drawn = render_png(pdfium.PdfDocument(buf.getvalue())[0], 300, frame_rows)
         assert drawn == _png(w, h, 300, memoryview(whole)[:(3 * w + 1) * h])
     assert backdrop(parse_elements(apart, "test"))[0] == parse_elements(frame, "test")  # without `where`: leading
+
+
+def test_faces_and_frames_shared_by_sheets_are_rasterized_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tavern is published in three languages: a face printed in two sheets (a card that falls back to the
+    same text) is rasterized once, and a frame is rasterized once for all the sheets whose faces start with it,
+    so every face is drawn over a shared frame (each language's sheet has kinds with a single card, whose frame
+    only the other languages share)."""
+    import hashlib
+
+    from cardc.backends import BuildOptions
+    from cardc.backends.print import sheets as print_sheets
+    from cardc.frontend import compile_paths
+
+    from tests.conftest import ROOT
+
+    result = compile_paths([ROOT / "tests" / "fixtures" / "export" / "tavern"])
+    assert result.ok
+    settings = {"print.png_dpi": "60", "print.rulebook": "no"}
+    frames: list[str] = []
+    faces: list[bool] = []  # per face rasterized: drawn over a frame
+    real_rows, real_png = print_sheets.render_rows, print_sheets.render_png
+
+    def rows(page: pdfium.PdfPage, dpi: int) -> bytearray:
+        made = real_rows(page, dpi)
+        frames.append(hashlib.sha256(made).hexdigest())
+        return made
+
+    def png(page: pdfium.PdfPage, dpi: int, under: bytearray | None = None) -> bytes:
+        faces.append(under is not None)
+        return real_png(page, dpi, under)
+
+    monkeypatch.setattr(print_sheets, "render_rows", rows)
+    monkeypatch.setattr(print_sheets, "render_png", png)
+    diags, made = print_sheets.run(result.project, tmp_path, BuildOptions(settings=settings))
+    assert not [d for d in diags if d.is_error] and {s.lang for s in made} == {"cs", "en", "de"}
+
+    b = print_sheets.PrintBuild(result.project, print_sheets.parse_settings(settings)[0])
+    per_sheet = build = 0
+    seen: set[tuple[str, float, float, str]] = set()
+    for sheet in b.plan(tmp_path / "again"):
+        mine = {(t, b.size_of(e).w, b.size_of(e).h, e.span.file)
+                for e in sheet.entities for t in sheet.faces.get(e.key, ()) if t is not None}
+        per_sheet += len(mine)
+        build += len(mine - seen)
+        seen |= mine
+    assert len(faces) == build < per_sheet  # some faces are the same in two sheets: drawn once
+    assert all(faces)  # none drawn whole: each shares its frame with the same card in another language
+    assert frames and len(set(frames)) == len(frames)  # no frame rasterized twice
+    pngs = sorted((tmp_path / "print" / "png").rglob("*.png"))
+    assert len(pngs) == sum(len([t for t in s.faces[e.key] if t is not None]) for s in made for e in s.entities
+                            if e.key in s.faces)
