@@ -45,13 +45,13 @@ PNG_BATCH = 256  # faces drawn into one PDF and rasterized together (bounded mem
 
 
 class FaceKey(NamedTuple):
-    """What a face's pixels depend on besides the settings: its template output, its size, and the source file its
-    images are found next to."""
+    """What a face's pixels depend on besides the settings: its template output, its size and the image files it
+    draws (found next to the card's source file: the same text in another file may show other pictures)."""
 
     text: str
     w: float
     h: float
-    file: str
+    images: tuple[str, ...]
 
 
 @dataclass
@@ -354,7 +354,7 @@ class PrintBuild:
                 for text, suffix in ((faces[0], ""), (faces[1], "-back")):
                     if text is None:
                         continue
-                    face = FaceKey(text, size.w, size.h, e.span.file)  # images are found next to the card's file
+                    face = FaceKey(text, size.w, size.h, self._drawn_images(text, e))
                     dests.setdefault(face, []).append(folder / f"{stem}{suffix}.png")
                     folders.add(folder)
                     if face in keys:
@@ -423,6 +423,12 @@ class PrintBuild:
         for face in dests:
             if face not in drawn:
                 put(face, None)
+
+    def _drawn_images(self, text: str, e: Entity) -> tuple[str, ...]:
+        """The image files face `text` of `e` draws, in order ("" for a missing one, drawn as a placeholder)."""
+        images = self._images(e)
+        return tuple(str(images(rel) or "") for el in self.parsed[text]
+                     if el.kind == "art" and (rel := el.str("image")))
 
     def backdrop_of(self, text: str, e: Entity, wide: bool) -> tuple[tuple[Element, ...], tuple[Element, ...]]:
         """`backdrop` of one face: with `wide`, also the shapes and art placeholders after its first text that share
