@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from cardc.jinjacache import CompiledTemplates
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -109,6 +110,10 @@ class _BudgetSandbox(SandboxedEnvironment):
         return super().call_binop(context, operator, left, right)
 
 
+# every game's environment has the options below: a template is compiled once for all of them (and kept on disk)
+_COMPILED = CompiledTemplates("print-card-templates")
+
+
 class Templates:
     """The template set of one game: the designer's folder (if any) over the bundled templates."""
 
@@ -116,7 +121,8 @@ class Templates:
         dirs = [str(d) for d in (user_dir, BUNDLED) if d is not None and d.is_dir()]
         self.env = _BudgetSandbox(loader=_InsideLoader(dirs), finalize=_finalize,
                                   undefined=jinja2.ChainableUndefined, autoescape=False,
-                                  trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+                                  trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                                  bytecode_cache=_COMPILED)
         self.env.globals["range"] = self._range
         self._loop_budget = MAX_LOOP
         self.user_dir = user_dir if user_dir is not None and user_dir.is_dir() else None
