@@ -7,6 +7,7 @@ and `json.loads` directly, and must give exactly what those give, for any text."
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from cardc.backends.print.templates import TemplateError, _finalize, _value, parse_elements
@@ -30,3 +31,39 @@ def test_a_malformed_string_is_a_template_error(raw: str) -> None:
         json.loads(raw)
     with pytest.raises(TemplateError, match="bad string for `text`"):
         _value("text", raw, "t.j2", 3)
+
+
+NAMES = st.one_of(st.sampled_from(["name", "cost", "items", "keys", "get", "__class__", "__init__", "mro", "copy",
+                                   "_private", "format", "missing"]),
+                  st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=8))
+
+
+@given(st.dictionaries(NAMES, st.integers() | st.text(max_size=5), max_size=6), NAMES)
+def test_a_card_value_reads_as_the_sandbox_reads_it(values: dict[str, object], attribute: str) -> None:
+    """`card.name` on a context dict gives what Jinja's sandbox gives: the item, a dict's method, or undefined (an
+    unsafe name refused)."""
+    from cardc.backends.print.templates import _BudgetSandbox
+    from jinja2.runtime import Undefined
+    from jinja2.sandbox import SandboxedEnvironment
+
+    ours, theirs = _BudgetSandbox().getattr(values, attribute), SandboxedEnvironment().getattr(values, attribute)
+    if isinstance(theirs, Undefined):
+        assert type(ours) is type(theirs) and ours._undefined_name == theirs._undefined_name  # noqa: SLF001
+        assert ours._undefined_exception is theirs._undefined_exception  # noqa: SLF001
+    else:
+        assert ours == theirs and type(ours) is type(theirs)
+
+
+def test_templates_read_card_values_as_attributes_and_items(tmp_path: Path) -> None:
+    from cardc.backends.print.templates import Templates
+
+    (tmp_path / "card.j2").write_text(
+        'text a x=1 y=1 w=2 h=2 text={{ card.name ~ card["name"] ~ card.nothing ~ card.items()|list|length }}\n'
+        "text b x=1 y=1 w=2 h=2 text={{ card.__class__ }}\n", encoding="utf-8")
+    with pytest.raises(TemplateError, match="unsafe|__class__"):
+        Templates(tmp_path).render(("x",), "front", {"card": {"name": "Ab", "cost": 2}})
+    (tmp_path / "card.j2").write_text(
+        'text a x=1 y=1 w=2 h=2 text={{ card.name ~ card["name"] ~ card.nothing ~ card.items()|list|length }}\n',
+        encoding="utf-8")
+    assert Templates(tmp_path).render(("x",), "front", {"card": {"name": "Ab", "cost": 2}})[0] == (
+        'text a x=1 y=1 w=2 h=2 text="AbAb2"\n')

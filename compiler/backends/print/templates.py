@@ -99,10 +99,24 @@ class _InsideLoader(jinja2.FileSystemLoader):
         return source, filename, uptodate
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
 class _BudgetSandbox(SandboxedEnvironment):
     """The sandbox, with `*` and `**` checked: `"x" * 10**9` would otherwise take all the memory."""
 
     intercepted_binops = frozenset(["*", "**"])
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        """`card.name` on the plain dicts a card's context is made of, as the sandbox reads it (a dict has no such
+        attribute, so it is the item) without first failing to find the attribute: about 30 look-ups a face,
+        each an exception. Names a dict has (`items`, dunders) and every other object take the sandbox's way."""
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
 
     def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any) -> Any:
         if operator == "**" and isinstance(right, int | float) and abs(right) > 64:
