@@ -5,7 +5,8 @@
     python3 bench/bench_print_phases.py --before /tmp/old --repeat 3 # also older code, runs alternated
 
 Phases, as `print.sheets.run` goes: `plan` (card templates rendered and parsed), `sheets` (the sheet PDFs),
-`pngs` (the per-card PNGs: faces drawn into in-memory PDFs, rasterized, compressed, written) and, with
+`pngs` (the per-card PNGs and, where the code makes them, the 150 dpi screen faces: faces drawn into in-memory
+PDFs, rasterized, compressed, written) and, with
 `--rulebook`, `rulebooks`. Rasterized: `faces` (a face's PNG made), of which `whole` were drawn without a
 shared frame, and `frames` (a frame rasterized once for the faces drawn over it). No build cache (a first
 build); the on-disk cache (`CARDC_CACHE_DIR`, compiled templates) is the user's unless set.
@@ -18,6 +19,7 @@ and prints the medians side by side.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import statistics
@@ -78,12 +80,14 @@ def measure(content: str, rulebook: bool) -> dict[str, float]:
                 b.write_sheet(sheet)
             times["sheets"] = time.process_time() - start
             start = time.process_time()
-            jobs = [(sheet, out / "png" / sheet.path.stem) for sheet in sheets if sheet.pages]
+            jobs = [(sheet, out / "png" / sheet.path.stem, out / "screen" / sheet.path.stem)
+                    for sheet in sheets if sheet.pages]
+            screens = "screen" in inspect.signature(b.write_pngs).parameters  # older code: no screen faces
             if hasattr(b, "write_all_pngs"):
                 b.write_all_pngs(jobs)
             else:  # older code: sheet by sheet
-                for sheet, folder in jobs:
-                    b.write_pngs(sheet, folder)
+                for sheet, folder, screen in jobs:
+                    b.write_pngs(sheet, folder, *([screen] if screens else []))
             times["pngs"] = time.process_time() - start
             if rulebook:
                 from cardc.backends.print.rulebook import write_rulebooks
