@@ -504,3 +504,24 @@ def test_export_alone_parallel_and_cold_make_the_same_sheets(tavern: Project, pr
     parallel = tmp_path / "parallel"
     build(tavern, parallel, BuildOptions(only=frozenset({"print", "export"}), jobs=2))
     assert _sheets(parallel) == want
+
+
+def test_a_canvas_reusing_another_makes_the_same_sheet() -> None:
+    """A sheet drawn in the memory of a finished one of the same size has exactly the pixels of a new one: every
+    cell is pasted again or blank, no row filter byte is touched."""
+    from cardc.backends.export.sheets import Rows, SheetCanvas
+
+    cell = (4, 3)
+    first = SheetCanvas(2, 2, cell)
+    for i in range(4):
+        first.paste(i, Image.new("RGB", cell, (255, 60 * i, 9)))
+    first.png()
+    rows = Rows(cell, b"".join(b"\0" + bytes((7, 8, 9)) * 4 for _ in range(3)))
+    again, fresh = SheetCanvas(2, 2, cell, reuse=first), SheetCanvas(2, 2, cell)
+    assert not first.rows_data  # taken
+    for canvas in (again, fresh):
+        canvas.paste(1, rows)
+        canvas.paste(2, Image.new("RGB", cell, (1, 2, 3)))
+    assert again.png() == fresh.png()
+    other = SheetCanvas(1, 2, cell, reuse=again)  # another size: new memory
+    assert again.rows_data and len(other.rows_data) == (3 * 4 + 1) * 6

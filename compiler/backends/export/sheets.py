@@ -61,15 +61,24 @@ Cell = Image.Image | Rows
 class SheetCanvas:
     """A sheet's pixels kept as the rows of an unfiltered PNG (a 0 filter byte, then the row's RGB pixels), so the
     finished sheet is deflated as it is: no composed image copied out of Pillow row by row and joined again.
-    Cells are counted left to right, top to bottom from 0; cells nothing is pasted into are `blank`."""
+    Cells are counted left to right, top to bottom from 0; cells nothing is pasted into are `blank`.
 
-    def __init__(self, cols: int, rows: int, cell: tuple[int, int], blank: tuple[int, int, int] = (128, 128, 128)):
+    `reuse`: a finished canvas whose memory this one takes if the sheets have the same size (the sheets of a deck
+    mostly do): a new sheet's tens of megabytes are zeroed and faulted in by the kernel page by page, about as
+    long as pasting its cells. Every pixel byte is written again (pasted or blank) and no filter byte ever is."""
+
+    def __init__(self, cols: int, rows: int, cell: tuple[int, int], blank: tuple[int, int, int] = (128, 128, 128),
+                 reuse: SheetCanvas | None = None):
         self.cols, self.rows = cols, rows
         self.cell = cell
         self.blank = blank
         self.width, self.height = cols * cell[0], rows * cell[1]
         self.stride = 3 * self.width + 1
-        self.rows_data = bytearray(self.stride * self.height)  # zeros: every filter byte is 0 already
+        self.rows_data: bytearray
+        if reuse is not None and (reuse.width, reuse.height) == (self.width, self.height) and reuse.rows_data:
+            self.rows_data, reuse.rows_data = reuse.rows_data, bytearray()
+        else:
+            self.rows_data = bytearray(self.stride * self.height)  # zeros: every filter byte is 0 already
         self.empty = set(range(cols * rows))
 
     def paste(self, index: int, image: Cell) -> None:

@@ -146,6 +146,7 @@ class TtsExport:
         self.rules = rules
         self.printed = fc.PrintedFaces()  # print's PNGs, decoded and scaled once per distinct image
         self._plain: dict[tuple[str, str, tuple[int, int], str], Image.Image] = {}
+        self._canvas: sh.SheetCanvas | None = None  # the last sheet written: the next of its size reuses its memory
         self._folder = "" if settings.base_url else _folder_uri(settings)  # resolved once, not for every card
         self.loc = Localizer(export_languages(self.game), self.game.fallback)
         self.stem = f"{game}-{lang}"
@@ -366,7 +367,7 @@ class TtsExport:
             png.digest if png is not None else repr(self.face_text(e, deck.kind))
             for e, png in zip(sheet.cards, faces, strict=True))) if cache is not None else ""
         if cache is None or not cache.fetch(face_key, face_file):
-            canvas = sh.SheetCanvas(sheet.cols, sheet.rows, cell)
+            canvas = self._canvas = sh.SheetCanvas(sheet.cols, sheet.rows, cell, reuse=self._canvas)
             for i, (e, png) in enumerate(zip(sheet.cards, faces, strict=True)):
                 face = self.printed(png, *deck.size_mm, cell) if png is not None else None
                 canvas.paste(i, face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut))
@@ -385,7 +386,7 @@ class TtsExport:
         if cache is not None and cache.fetch(back_key, back_file):
             return
         if sheet.unique_back:
-            canvas = sh.SheetCanvas(sheet.cols, sheet.rows, cell)
+            canvas = self._canvas = sh.SheetCanvas(sheet.cols, sheet.rows, cell, reuse=self._canvas)
             for i, png in enumerate(printed):
                 canvas.paste(i, self.printed(png, *deck.size_mm, cell) or self.plain(title, kind_name, cell, color))
             canvas.paste(sh.hidden_index(sheet.cols, sheet.rows), self.plain(title, kind_name, cell, color))
