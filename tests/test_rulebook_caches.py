@@ -109,22 +109,23 @@ def test_a_split_leaves_the_cached_layout_as_it_was() -> None:
     """reportlab's split appends spaces to the words of the lines it hands on: a paragraph laid out from the cache
     splits lines of its own, so the next paragraph of the same text still gets a fresh layout's lines."""
     rulebook._LAID.clear()
-    text = " ".join(f'word{i} <b>bold{i}</b>' for i in range(120))
+    text = " ".join(f'w{i} <b>b{i}</b>' for i in range(25))  # (short enough to be kept: LAID_LONGEST)
+    assert len(text) <= rulebook.LAID_LONGEST
     st = _styles()["body"]
     fresh = ReportlabParagraph(text, st)
-    w, h = fresh.wrap(150, 10_000)
+    w, h = fresh.wrap(60, 10_000)
     expected = _lines(fresh)
     for _ in range(3):
         p = Paragraph(text, st)
-        assert p.wrap(150, 10_000) == (w, h)
+        assert p.wrap(60, 10_000) == (w, h)
         assert _lines(p) == expected
-        parts = p.split(150, h / 3)
+        parts = p.split(60, h / 3)
         theirs = ReportlabParagraph(text, st)
-        theirs.wrap(150, 10_000)
-        for part, exp in zip(parts, theirs.split(150, h / 3), strict=True):
-            assert part.wrap(150, 10_000) == exp.wrap(150, 10_000) and _lines(part) == _lines(exp)
+        theirs.wrap(60, 10_000)
+        for part, exp in zip(parts, theirs.split(60, h / 3), strict=True):
+            assert part.wrap(60, 10_000) == exp.wrap(60, 10_000) and _lines(part) == _lines(exp)
     again = Paragraph(text, st)
-    again.wrap(150, 10_000)
+    again.wrap(60, 10_000)
     assert again._shared and [f.text for f in again.blPara.lines[0].words] == \
         [f.text for f in fresh.blPara.lines[0].words]
 
@@ -225,3 +226,11 @@ def test_the_collector_runs_less_often_while_the_rulebooks_are_laid_out_and_as_b
     with pytest.raises(RuntimeError), rulebook.fewer_collections():
         raise RuntimeError("a failed layout")
     assert gc.get_threshold() == before
+
+
+def test_a_long_paragraph_is_laid_out_but_not_kept() -> None:
+    rulebook._LAID.clear()
+    text = "word " * (rulebook.LAID_LONGEST // 5 + 1)
+    p = Paragraph(text, _styles()["body"])
+    assert p.wrap(150, 10_000) == ReportlabParagraph(text, _styles()["body"]).wrap(150, 10_000)
+    assert not rulebook._LAID and not p._shared

@@ -114,6 +114,8 @@ def memoized_reportlab() -> Iterator[None]:
         known: dict[str, Any] = state.__dict__.setdefault("cardc_split", {})
         runs = known.get(text)
         if runs is None:
+            if len(known) >= KEPT:
+                known.clear()
             runs = known[text] = split(self, text, doc, encoding)
         return runs
 

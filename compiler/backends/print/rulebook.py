@@ -86,9 +86,9 @@ def tuple_tree(markup: str) -> TupleTree | None:
     return root if pos == len(markup) and len(stack) == 1 else None
 
 
-# Parsed paragraph markup by (markup, style): a rulebook repeats many cells and labels ("1", a column's head, an
-# attribute's name), about half of its paragraphs, and the rulebooks of one game in other languages repeat numbers,
-# heads and names. The given style is kept in the value, so its id is not reused.
+# Parsed paragraph markup by (markup, style), in one rulebook: it repeats many cells and labels ("1", a column's
+# head, an attribute's name), about half of its paragraphs. The given style is kept in the value, so its id is not
+# reused.
 _PARSED: dict[tuple[str, int], tuple[ParagraphStyle, ParagraphStyle, tuple[Any, ...]]] = {}
 PARSED_KEPT = 20_000  # (past it, the cache starts again)
 
@@ -97,6 +97,10 @@ PARSED_KEPT = 20_000  # (past it, the cache starts again)
 # lines again privately first (`Paragraph.split`). A third of the line breaking of the bundled rulebooks repeats.
 _LAID: dict[tuple[str, int, str | None, float], dict[str, Any]] = {}
 LAID_KEPT = 20_000
+# markup longer than this is not kept: long paragraphs seldom come again, and their lines are most of the memory
+LAID_LONGEST = 400
+# distinct paragraphs whose operators one document keeps for drawing again (past it, that cache starts again)
+DRAWN_KEPT = 20_000
 # markup whose drawing acts on the document (links, anchors, callbacks, images), not only on the page's operators
 _ACTS_ON_DOCUMENT = ("href", "name=", "<img", "<onDraw", "<index")
 _LAYOUT = ("width", "height", "blPara", "_wrapWidths", "_width_max", "_splitLongWordCount", "_hyphenations")
@@ -152,7 +156,7 @@ class Paragraph(_Paragraph):  # type: ignore[misc]
         size: tuple[float, float] = super().wrap(avail_w, avail_h)
         wrapped: float | None = avail_w if size[0] == avail_w else None  # not when it found no room at all
         self._wrapped = wrapped
-        if key is not None and wrapped is not None:
+        if key is not None and wrapped is not None and len(key[0]) <= LAID_LONGEST:
             if len(_LAID) >= LAID_KEPT:
                 _LAID.clear()
             _LAID[key] = {"style": self._layout_style,
@@ -180,6 +184,8 @@ class Paragraph(_Paragraph):  # type: ignore[misc]
         start = len(code)
         super().draw()
         assert canv._code is code, "a paragraph is drawn into the page it is on"
+        if len(drawn) >= DRAWN_KEPT:
+            drawn.clear()
         drawn[key] = (self._layout_style, code[start:])
 
     def split(self, avail_w: float, avail_h: float) -> list[Flowable]:
@@ -450,6 +456,9 @@ class Rulebook:
     def write(self, path: Path, title: str, pages: list[dict[str, Any]], where: dict[str, tuple[str, str]]) -> int:
         """Write the PDF; returns its page count."""
         self.keys = {anchor: key for key, (_page, anchor) in where.items()}
+        # parsed fragments are kept for one rulebook: they are most of its caches' memory (+30 MiB at 1,000 cards
+        # when kept for all), and few paragraphs come again in another language
+        _PARSED.clear()
         pw, ph = self.s.paper_size
         doc = _Doc(str(path), pagesize=(pw * mm, ph * mm), leftMargin=18 * mm, rightMargin=18 * mm,
                    topMargin=16 * mm, bottomMargin=16 * mm, title=title, author="cardc", creator="cardc",
