@@ -21,6 +21,7 @@ from operator import attrgetter
 from typing import Any
 
 from .context import Character, Context
+from .engine import purposeful
 from .inputs import Inputs, below
 from .model import Ruleset
 from .play_verbs import _monster_token
@@ -248,8 +249,6 @@ class GreedyBot:
             return self._use_which(ctx, who, opts)
         if name.startswith("spell") and all(isinstance(o, int) for o in opts):
             return self._spells(ctx, who, point, opts)
-        from .engine import purposeful
-
         wanted = purposeful(self.rng, ctx, who, opts)  # a named option that makes progress (as the sensible bot)
         return below(self.rng, len(opts)) if wanted is None else wanted
 
