@@ -12,8 +12,8 @@
    every run (its tree is made from the last one without parsing, `cardc.literal_edit`; the whole content is
    lowered and checked again, the other files' parse trees, the catalogue and the lexicon coming from the
    cache); a name changed in it before every run (an ability renamed: the same); two values changed in it
-   before every run (two tokens apart: the file is parsed); and with the cache off (`CARDC_CACHE=off`: a first
-   check on a new machine).
+   before every run (two tokens apart: the tree is made from the last one a token at a time); and with the
+   cache off (`CARDC_CACHE=off`: a first check on a new machine).
 2. `cardc check --show-provisional` against `cardc check -q` on the synthetic file of bench/gen_synthetic.py
    (every provisional and unknown value printed with its source line and caret, against errors only):
    rendering N diagnostics costs O(N + file size), so the two stay within 1.5x (issue 16.1). Measured with
@@ -136,12 +136,12 @@ def main() -> None:
         if text.count('source: "') < 2:
             raise SystemExit(f"{edited}: fewer than two `source:` attributes")
 
-        def change_two(i: int) -> None:  # two tokens, far apart: the file is parsed
+        def change_two(i: int) -> None:  # two tokens, far apart: made a token at a time
             edited.write_text(text.replace('source: "', f'source: "edit {i}: ', 2), encoding="utf-8")
 
         cpu, wall, size = measure(["check", "content"], copy, args.repeat, before=change_two)
         print(f"| `cardc check content` (two values changed in `{name}` before each run: its first two `source:` "
-              f"texts; it is parsed, the content lowered and checked again) | {cpu:.3f} | {wall:.3f} | {size} |")
+              f"texts; its tree made from the last one a token at a time) | {cpu:.3f} | {wall:.3f} | {size} |")
         edited.write_text(text, encoding="utf-8")
         off = {"CARDC_CACHE": "off"}
         cpu, wall, size = measure(["check", "content"], copy, args.repeat, env=off)

@@ -1,4 +1,4 @@
-"""A parse tree after an edit inside one token, made from the tree before it: no parse, no Lark.
+"""A parse tree after an edit inside one token (or a few), made from the tree before it: no parse, no Lark.
 
 The edit a designer makes most changes one value or one name: a text in a `source:` or a card's name, a
 strength, an id or the reference to it. When the new text is the old one with a single string, whole-number or
@@ -46,28 +46,77 @@ _ONE_TOKEN = (s.IntV, s.SignedV, s.DecimalV, s.RangeV, s.DiceV, s.StrV, s.IconV,
 _NODES = frozenset(v for v in vars(s).values() if isinstance(v, type) and v.__module__ == s.__name__)
 
 Node = object
+
+
+class _Token(str):
+    """A name as Lark's lexer gives it: `str()` of it is a new string, where a slice of one character is shared
+    (CPython keeps one object per such string), which would change the tree's pickle."""
+
+
 Slot = tuple[Node, int, re.Pattern[str]]  # the node, the index of the token's field in its constructor, the token
+
+
+MAX_TOKENS = 16  # an edit of more tokens than this is left to the parser (each costs a walk of the tree)
 
 
 def patch(old: str, tree: s.FileS, warnings: list[Diagnostic],
           new: str) -> tuple[s.FileS, list[Diagnostic]] | None:
     """The tree and parse warnings of `new`, from those of `old` (a text that parsed without errors), if the
-    two differ inside one string, number or name token whose field is known; else None."""
+    two differ inside string, number or name tokens whose fields are known (at most MAX_TOKENS); else None.
+
+    An edit of several tokens is made one token at a time, front to back: each step replaces the first token
+    that differs by the token of its type at the same place in `new`, and is itself an edit inside one token
+    of a text that lexes like the last (so the argument above holds for each step). When a step cannot be
+    made, or the steps do not end at `new`, the file is parsed."""
     if old == new:
         return None
+    text = old
+    for _ in range(MAX_TOKENS):
+        step = _one_token(text, tree, warnings, new)
+        if step is None:
+            return None
+        text, tree, warnings = step
+        if text == new:
+            return tree, warnings
+    return None
+
+
+def _one_token(old: str, tree: s.FileS, warnings: list[Diagnostic],
+               new: str) -> tuple[str, s.FileS, list[Diagnostic]] | None:
+    """(text, tree, warnings) after the first token that differs between `old` and `new` is replaced by
+    the token of its type at the same place in `new`: `new` itself if that is the only difference."""
     start, old_end, new_end = _changed(old, new)
-    if "\n" in old[start:old_end] or "\n" in new[start:new_end]:
-        return None
     lines = line_starts(old)
     slots = _slots(tree, old, lines)
     starts = sorted(slots)
     i = bisect_right(starts, start) - 1
     for at in starts[max(i - 1, 0):i + 1][::-1]:  # the token the edit starts in, or the one ending where it starts
-        found = _replace(old, new, at, slots[at], start, old_end)
+        step = _step(old, new, at, slots[at], start, old_end, new_end)
+        if step is None:
+            continue
+        found = _replace(old, step, at, slots[at], start, _changed(old, step)[1])
         if found is not None:
             token_end, value = found
-            return _rebuild(tree, warnings, old, lines, slots[at], value, at, token_end, len(new) - len(old))
+            return (step, *_rebuild(tree, warnings, old, lines, slots[at], value, at, token_end,
+                                    len(step) - len(old)))
     return None
+
+
+def _step(old: str, new: str, at: int, slot: Slot, start: int, old_end: int, new_end: int) -> str | None:
+    """The text one token nearer `new`: `new` if the difference lies inside the token at `at` and holds no line
+    break, else `old` with that token replaced by the one of its type starting at `at` in `new` (None when
+    there is none, or the edit does not start inside the token)."""
+    pattern = slot[2]
+    token = pattern.match(old, at)
+    if token is None or not at <= start <= token.end():
+        return None
+    if old_end <= token.end() and "\n" not in old[start:old_end] and "\n" not in new[start:new_end]:
+        return new
+    other = pattern.match(new, at)  # new[at:start] == old[at:start]: the same token start
+    if other is None or "\n" in other.group():
+        return None
+    step = old[:at] + other.group() + old[token.end():]
+    return None if step == old else step
 
 
 @cache
@@ -178,7 +227,7 @@ def _replace(old: str, new: str, at: int, slot: Slot, start: int, old_end: int) 
     if pattern is NAME:
         if raw != value or len(new_raw) > MAX_NAME or _NOT_A_NAME.fullmatch(new_raw) or new_raw in keywords():
             return None
-        return token.end(), new_raw
+        return token.end(), str(_Token(new_raw))  # a copy, as the parser's `str(token)`: never shared
     text = string_text(new_raw)
     if string_text(raw) != value or len(new_raw) - 2 > MAX_STRING or CONTROL.search(text) is not None:
         return None  # W105 (a control character) or E105 (too long): the parser reports them

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from cardc import syntax as s
 from cardc.diagnostics import Diagnostic, DiagnosticSink
-from cardc.literal_edit import patch
+from cardc.literal_edit import MAX_TOKENS, patch
 from cardc.parser import _parser, parse_text
 from hypothesis import given
 from hypothesis import strategies as st
@@ -68,6 +68,23 @@ def test_a_new_value_in_any_literal_gives_the_parsers_tree(name: str) -> None:
     # Strings after a list or a call (a provisional value's note), import paths and dotted or `extends` names are
     # left to the parser.
     assert made >= 0.6 * min(60, len(literals)), made
+    several = 0
+    for _ in range(20):  # two to five literals changed at once, anywhere in the file
+        new = text
+        for start, end, kind in sorted(rng.sample(literals, rng.randint(2, 5)), reverse=True):
+            value = rng.choice(NEW_STRINGS) if kind == "STRING" else "42" if kind == "INT" else rng.choice(NEW_NAMES)
+            new = new[:start] + value + new[end:]
+        several += _agrees(text, tree, warnings, new)
+    assert several >= 4, several
+
+
+def test_more_tokens_than_the_limit_are_parsed() -> None:
+    text = "module m\n" + "".join(f'thing t{i} {{ words: "w{i}" }}\n' for i in range(MAX_TOKENS + 1))
+    tree, warnings, errors = _parsed(text)
+    assert tree is not None and not errors
+    under = text.replace('"w', '"v', MAX_TOKENS)
+    assert _agrees(text, tree, warnings, under)
+    assert patch(text, tree, warnings, text.replace('"w', '"v')) is None
 
 
 # Pieces an edit puts in or near a literal: most keep it one token, some end it, split it, or make it another.
@@ -121,7 +138,13 @@ thing c { name: { en "C" } tags: provisional [x, y] "a list's note" }
     ('power: 3', 'power: 3.5', False),
     ('words: "plain"', 'words: "pl"ain"', False),  # the string ends early
     ('words: "plain"', 'words: "pl\nain"', False),  # a line break
-    ('power: 3 words', 'power: 4 wordz', False),  # two tokens
+    ('power: 3 words', 'power: 4 wordz', True),  # two tokens: one after the other
+    ('words: "plain" }\nthing b {', 'words: "plainer" }\nthing bee {', True),  # on two lines
+    ('thing a { name: { en "A" } power: 3', 'thing a1 { name: { fr "Ab" } power: 4', True),  # four tokens
+    ('power: 3 words: "plain"', 'power: 34words: "plain"', False),  # two tokens made one
+    ('power: 3 words: "plain"', 'power: 4 words: "pl\x07ain"', False),  # the second left to the parser
+    ('power: 3 words: "plain"', 'power: 4 words: "pl"ain"', False),  # the second string ends early
+    ('power: 3 words: "plain"', 'power: 4 words  "plain"', False),  # a token removed
     ("thing a {", "thing a1 {", True),  # an id
     ("thing b {", "thingy b {", True),  # a declaration's kind
     ("attr power {", "attr force {", True),  # a declaration's id again
@@ -173,6 +196,9 @@ EDITS = {  # (file, old, new, parsed?)
     "a reference to nothing": ("items.cardc", "owner: ann", "owner: nobody", False),
     "an entity moved to another game": ("items.cardc", "module duel\nimport", "module duet\nimport", False),
     "an import changed": ("items.cardc", 'import "heroes.cardc"', 'import "heroez.cardc"', True),
+    "three values on two lines": ("items.cardc", 'owner: ann\n  art: "cup.png"\n  bonus: provisional 2',
+                                  'owner: bob\n  art: "cupp.png"\n  bonus: provisional 5', False),
+    "a value and a name to nothing": ("items.cardc", '{ en "Hat" } owner: bob', '{ en "Cap" } owner: carl', False),
 }
 
 
@@ -201,7 +227,8 @@ def test_check_after_a_value_edit_is_a_cold_check(tmp_path: Path, cache: Path,  
     after = _same_as_cold(folder, monkeypatch)
     assert (after[0][0] == 1) == (edit in ("a missing image named", "an id renamed, referenced from another file",
                                            "an import changed", "a reference to nothing",
-                                           "an entity moved to another game")), after[0][2]
+                                           "an entity moved to another game", "three values on two lines",
+                                           "a value and a name to nothing")), after[0][2]
     path.write_text(before, encoding="utf-8")  # and back
     assert _same_as_cold(folder, monkeypatch) == clean
 
