@@ -270,8 +270,9 @@ def test_drawn_face_fits_long_text() -> None:
 
 
 def test_print_faces_are_reused_when_print_ran(tavern: Project, tmp_path: Path) -> None:
-    """Built with the print backend, sheets show its faces; backs are its per-card backs as a sheet (UniqueBack)
-    where they differ, else the one printed back the sheet's cards share, as a single card-sized image."""
+    """Built with the print backend, sheets show its faces (its screen faces, `print/screen/`); backs are its
+    per-card backs as a sheet (UniqueBack) where they differ, else the one printed back the sheet's cards share,
+    as a single card-sized image."""
     import shutil
 
     from cardc.build import build
@@ -290,7 +291,7 @@ def test_print_faces_are_reused_when_print_ran(tavern: Project, tmp_path: Path) 
     for obj in save["ObjectStates"]:
         for card in _cards(obj):
             if "CardID" in card:
-                (back,) = (out / "print" / "png").glob(f"*-en*/{card['GMNotes'].replace(':', '.')}-back.png")
+                (back,) = (out / "print" / "screen").glob(f"*-en*/{card['GMNotes'].replace(':', '.')}-back.png")
                 printed_backs.setdefault(str(card["CardID"] // 100), set()).add(back.read_bytes())
     assert decks and set(printed_backs) == set(decks)
     assert {d["UniqueBack"] for d in decks.values()} == {True, False}  # the fixture has both kinds of backs
@@ -411,3 +412,116 @@ def test_print_pngs_decode_as_pillow_reads_them() -> None:
     chunk = struct.pack(">I", len(body)) + b"IDAT" + body + struct.pack(">I", zlib.crc32(b"IDAT" + body))
     assert faces._unfiltered_rgb(png[:at] + chunk + png[at + 12 + length:]) is None
     assert faces._unfiltered_rgb(b"not a png") is None
+
+
+@pytest.fixture(scope="module")
+def printed(tavern: Project, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture built with print and export, one after the other, at print's default 300 dpi."""
+    from cardc.build import build
+
+    out = tmp_path_factory.mktemp("printed") / "gen"
+    build(tavern, out, BuildOptions(only=frozenset({"print", "export"})))
+    return out
+
+
+def _sheets(out: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((out / "export" / "tts" / "img").glob("*.png"))}
+
+
+def _mean_diff(a: Image.Image, b: Image.Image) -> float:
+    """The mean difference of two images' channel values (0-255)."""
+    from PIL import ImageChops, ImageStat
+
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+def test_screen_faces_are_the_printed_faces_at_150_dpi(printed: Path) -> None:
+    """Print writes every face it rasterizes a second time without its bleed at 150 dpi (`print/screen/`): the
+    same card as its 300 dpi PNG cut and halved (what the export made before), to within antialiasing."""
+    from cardc.backends.print.png import SCREEN_DPI, screen_size
+
+    pngs = sorted((printed / "print" / "png").rglob("*.png"))
+    screens = sorted((printed / "print" / "screen").rglob("*.png"))
+    assert pngs and [p.relative_to(printed / "print" / "png") for p in pngs] == [
+        p.relative_to(printed / "print" / "screen") for p in screens]
+    sizes = set()
+    for png, screen in zip(pngs, screens, strict=True):
+        with Image.open(png) as big:  # 300 dpi with 3 mm of bleed: the card's size to 0.1 mm
+            w_mm, h_mm = (big.width / 300 * 25.4 - 6, big.height / 300 * 25.4 - 6)
+        with Image.open(screen) as small:
+            cell = small.size
+            assert round(small.info["dpi"][0]) == SCREEN_DPI
+            got = small.convert("RGB")
+        want = screen_size(w_mm, h_mm)
+        assert abs(cell[0] - want[0]) <= 1 and abs(cell[1] - want[1]) <= 1, (screen, cell, want)
+        sizes.add(cell)
+        halved = faces.printed_face(png, w_mm, h_mm, cell)
+        assert halved is not None
+        # the same picture: glyph and line edges differ a little (antialiased at 150 dpi, not averaged from 300),
+        # and not at all once both are reduced to a quarter
+        assert _mean_diff(got, halved) < 8 and _mean_diff(got.reduce(4), halved.reduce(4)) < 3, screen
+    assert len(sizes) > 1  # cards and tokens
+
+
+def test_sheets_paste_the_screen_faces_as_they_are(printed: Path) -> None:
+    save = _load(printed / "export" / "tts" / "tavern-en.json")
+    checked = 0
+    for obj in save["ObjectStates"]:
+        for card in _cards(obj):
+            if "CardID" not in card:
+                continue
+            deck = card["CustomDeck"][str(card["CardID"] // 100)]
+            (screen,) = (printed / "print" / "screen").glob(f"*-en*/{card['GMNotes'].replace(':', '.')}.png")
+            with Image.open(_file(deck["FaceURL"])) as sheet, Image.open(screen) as face:
+                index = card["CardID"] % 100
+                w, h = sheet.width // deck["NumWidth"], sheet.height // deck["NumHeight"]
+                x, y = index % deck["NumWidth"] * w, index // deck["NumWidth"] * h
+                assert face.size == (w, h)
+                assert sheet.convert("RGB").crop((x, y, x + w, y + h)).tobytes() == face.convert("RGB").tobytes()
+            checked += 1
+    assert checked
+
+
+def test_export_alone_parallel_and_cold_make_the_same_sheets(tavern: Project, printed: Path, tmp_path: Path) -> None:
+    """The sheets do not depend on how the build ran: export alone after print (its files carried over) with a
+    warm cache and with no cache, and print and export in parallel processes, all give the sheets of one
+    serial build."""
+    import shutil
+
+    from cardc.build import build
+    from cardc.buildcache import CACHE_DIR
+
+    want = _sheets(printed)
+    out = tmp_path / "gen"
+    shutil.copytree(printed, out)
+    only_export = BuildOptions(only=frozenset({"export"}))
+    build(tavern, out, only_export)
+    assert _sheets(out) == want
+    shutil.rmtree(out / CACHE_DIR)
+    shutil.rmtree(out / "export")
+    build(tavern, out, only_export)
+    assert _sheets(out) == want
+    parallel = tmp_path / "parallel"
+    build(tavern, parallel, BuildOptions(only=frozenset({"print", "export"}), jobs=2))
+    assert _sheets(parallel) == want
+
+
+def test_a_canvas_reusing_another_makes_the_same_sheet() -> None:
+    """A sheet drawn in the memory of a finished one of the same size has exactly the pixels of a new one: every
+    cell is pasted again or blank, no row filter byte is touched."""
+    from cardc.backends.export.sheets import Rows, SheetCanvas
+
+    cell = (4, 3)
+    first = SheetCanvas(2, 2, cell)
+    for i in range(4):
+        first.paste(i, Image.new("RGB", cell, (255, 60 * i, 9)))
+    first.png()
+    rows = Rows(cell, b"".join(b"\0" + bytes((7, 8, 9)) * 4 for _ in range(3)))
+    again, fresh = SheetCanvas(2, 2, cell, reuse=first), SheetCanvas(2, 2, cell)
+    assert not first.rows_data  # taken
+    for canvas in (again, fresh):
+        canvas.paste(1, rows)
+        canvas.paste(2, Image.new("RGB", cell, (1, 2, 3)))
+    assert again.png() == fresh.png()
+    other = SheetCanvas(1, 2, cell, reuse=again)  # another size: new memory
+    assert again.rows_data and len(other.rows_data) == (3 * 4 + 1) * 6

@@ -224,3 +224,49 @@ def test_an_art_box_apart_from_the_text_joins_the_frame() -> None:
         drawn = render_png(pdfium.PdfDocument(buf.getvalue())[0], 300, frame_rows)
         assert drawn == _png(w, h, 300, memoryview(whole)[:(3 * w + 1) * h])
     assert backdrop(parse_elements(apart, "test"))[0] == parse_elements(frame, "test")  # without `where`: leading
+
+
+def _card(*parts: str, bleed: float = 3.0) -> pdfium.PdfPage:
+    """A 63.5 x 88.9 mm card page with `bleed` mm around it: red bleed, a blue trim box; "text" adds a word."""
+    from reportlab.lib.units import mm
+
+    buf = io.BytesIO()
+    c = canvas(buf, ((63.5 + 2 * bleed) * mm, (88.9 + 2 * bleed) * mm))
+    if "frame" in parts:
+        c.setFillColorRGB(1, 0, 0)
+        c.rect(0, 0, (63.5 + 2 * bleed) * mm, (88.9 + 2 * bleed) * mm, fill=1, stroke=0)
+        c.setFillColorRGB(0, 0, 1)
+        c.rect(bleed * mm, bleed * mm, 63.5 * mm, 88.9 * mm, fill=1, stroke=0)
+    if "text" in parts:
+        c.setFillColorRGB(1, 1, 1)
+        c.drawString(10 * mm, 40 * mm, "Ag Wq")
+    c.save()
+    return pdfium.PdfDocument(buf.getvalue())[0]
+
+
+def test_screen_face_is_the_trim_box_at_150_dpi() -> None:
+    """`render_screen` draws the card without its bleed, at 150 dpi, into `screen_size` pixels: a poker card's trim
+    is 375 x 525 pixels exactly, so not one pixel of the red bleed shows."""
+    from cardc.backends.print.png import SCREEN_DPI, render_screen, screen_png, screen_size
+
+    assert screen_size(63.5, 88.9) == (375, 525)
+    data = screen_png(render_screen(_card("frame"), 3.0, 63.5, 88.9), 63.5, 88.9)
+    with Image.open(io.BytesIO(data)) as img:
+        img.load()
+        assert img.size == (375, 525) and round(img.info["dpi"][0]) == SCREEN_DPI
+        assert {c for _, c in img.getcolors(16) or []} == {(0, 0, 255)}
+    # the same card with another bleed: the same pixels
+    assert screen_png(render_screen(_card("frame", bleed=1.5), 1.5, 63.5, 88.9), 63.5, 88.9) == data
+
+
+def test_a_screen_face_drawn_over_its_backdrop_is_the_face_drawn_at_once() -> None:
+    from cardc.backends.print.png import render_screen
+
+    whole = render_screen(_card("frame", "text"), 3.0, 63.5, 88.9)
+    under = render_screen(_card("frame"), 3.0, 63.5, 88.9)
+    kept = bytes(under)
+    assert render_screen(_card("text"), 3.0, 63.5, 88.9, under) == whole
+    assert bytes(under) == kept
+    assert render_screen(_card("text"), 3.0, 63.5, 88.9) != whole
+    with pytest.raises(ValueError):
+        render_screen(_card("text"), 3.0, 63.0, 88.9, under)

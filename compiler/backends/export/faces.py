@@ -1,7 +1,9 @@
 """Card images for Tabletop Simulator sheets: the print backend's faces when it built them, else our own.
 
 The print backend renders each card to `print/png/<sheet>/<card>.png` (and `-back.png`) in the same
-build. When those files exist, they are used (bleed cropped off), so the table shows the printed card.
+build, and the same face without its bleed at 150 dpi to `print/screen/<sheet>/<card>.png`. When those files
+exist, they are used (a screen face as it is when it has the cell's size, else the PNG with its bleed cropped
+off and scaled), so the table shows the printed card.
 Otherwise (e.g. `--only export`, or `print.png=false`) a plain, readable face is drawn with Pillow:
 name, kind, stats and rules text, in the DejaVu font the print backend ships (it covers every
 diacritic of the published languages).
@@ -20,6 +22,8 @@ from pathlib import Path
 from typing import cast
 
 from cardc import syntax as s
+from cardc.backends.export.sheets import Cell, Rows
+from cardc.backends.print.png import SCREEN_DPI
 from cardc.model import Entity
 from PIL import Image, ImageDraw, ImageFont
 
@@ -155,14 +159,17 @@ def printed_face(path: Path, w_mm: float, h_mm: float, size: tuple[int, int]) ->
         data = path.read_bytes()
     except OSError:
         return None
-    return _scaled(data, w_mm, h_mm, size)
+    got = _scaled(data, w_mm, h_mm, size)
+    return _rgb(*got.size, got.data) if isinstance(got, Rows) else got
 
 
-def _scaled(data: bytes, w_mm: float, h_mm: float, size: tuple[int, int]) -> Image.Image | None:
-    fast = _unfiltered_rgb(data)
-    if fast is not None:
-        img, dpi = fast
-        return _cut(img, w_mm / 25.4 * dpi, h_mm / 25.4 * dpi, size)
+def _scaled(data: bytes, w_mm: float, h_mm: float, size: tuple[int, int]) -> Cell | None:
+    rows = _unfiltered_rows(data)
+    if rows is not None:
+        w, h, dpi, raw = rows
+        if (w, h) == size and round(dpi) == SCREEN_DPI:
+            return Rows(size, raw)  # a screen face of the cell's size: its rows as they are
+        return _cut(_rgb(w, h, raw), w_mm / 25.4 * dpi, h_mm / 25.4 * dpi, size)
     try:
         with Image.open(io.BytesIO(data)) as img:
             img.load()
@@ -189,6 +196,23 @@ def _unfiltered_rgb(data: bytes) -> tuple[Image.Image, float] | None:
     """A PNG as the print backend writes it (8-bit RGB, not interlaced, no row filters, one pHYs in metres) and its
     dpi, decoded with one inflate into a buffer of the final size; None for any other PNG (Pillow reads those).
     Pillow's decoder inflates in small steps and undoes each row's filter: about half again the time."""
+    got = _unfiltered_rows(data)
+    if got is None:
+        return None
+    w, h, dpi, raw = got
+    return _rgb(w, h, raw), dpi
+
+
+def _rgb(w: int, h: int, rows: bytes) -> Image.Image:
+    # (not `Image.frombytes`: it first fills the new image with zeros, which the unpacking overwrites anyway)
+    img = Image.new("RGB", (w, h), None)
+    img.frombytes(memoryview(rows)[1:], "raw", ("RGB", 3 * w + 1))
+    return img
+
+
+def _unfiltered_rows(data: bytes) -> tuple[int, int, float, bytes] | None:
+    """Width, height, dpi and rows (each a 0 filter byte, then RGB pixels) of a PNG as the print backend writes it;
+    None for any other PNG."""
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         return None
     at, idat, header, dpi = 8, [], b"", 0.0
@@ -216,10 +240,7 @@ def _unfiltered_rgb(data: bytes) -> tuple[Image.Image, float] | None:
         return None
     if len(rows) != stride * h or rows[::stride].count(0) != h:  # a row with a filter: let Pillow undo it
         return None
-    # (not `Image.frombytes`: it first fills the new image with zeros, which the unpacking overwrites anyway)
-    img = Image.new("RGB", (w, h), None)
-    img.frombytes(memoryview(rows)[1:], "raw", ("RGB", stride))
-    return img, dpi
+    return w, h, dpi, rows
 
 
 def _cut(img: Image.Image, trim_w: float, trim_h: float, size: tuple[int, int]) -> Image.Image:
@@ -248,9 +269,9 @@ class PrintedFaces:
     KEEP = 64
 
     def __init__(self) -> None:
-        self._kept: OrderedDict[tuple[str, float, float, tuple[int, int]], Image.Image | None] = OrderedDict()
+        self._kept: OrderedDict[tuple[str, float, float, tuple[int, int]], Cell | None] = OrderedDict()
 
-    def __call__(self, png: PrintPng, w_mm: float, h_mm: float, size: tuple[int, int]) -> Image.Image | None:
+    def __call__(self, png: PrintPng, w_mm: float, h_mm: float, size: tuple[int, int]) -> Cell | None:
         key = (png.digest, w_mm, h_mm, size)
         if key in self._kept:
             self._kept.move_to_end(key)
@@ -277,6 +298,14 @@ class PrintPng:
         except OSError:
             return None
         return cls(data, hashlib.sha256(data).hexdigest())
+
+    @property
+    def size(self) -> tuple[int, int] | None:
+        """Width and height from the PNG's header, if it is one."""
+        if self.data[:8] != b"\x89PNG\r\n\x1a\n" or self.data[12:16] != b"IHDR":
+            return None
+        w, h = struct.unpack_from(">II", self.data, 16)
+        return w, h
 
 
 def stat_items(e: Entity) -> list[tuple[str, s.Value]]:

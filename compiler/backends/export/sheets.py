@@ -9,14 +9,17 @@ sheet holds at most 69 cards, and its last cell is the hidden face. A card's Car
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
+from cardc.backends.print.png import SCREEN_DPI
 from PIL import Image
 
 MAX_COLS = 10
 MAX_ROWS = 7
 CARDS_PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last cell is the hidden face
 MAX_SHEET_PX = 4096  # the largest sheet side TTS loads everywhere
-MAX_PX_PER_MM = 150 / 25.4  # 150 dpi: sharp on the table, small files, and half the print PNGs' 300 dpi (a 2x2 average)
+# 150 dpi: sharp on the table, small files; the print backend rasterizes its faces at this size too (`print/screen/`)
+MAX_PX_PER_MM = SCREEN_DPI / 25.4
 
 
 def grid(cards: int) -> tuple[int, int]:
@@ -43,32 +46,58 @@ def chunks(items: list, size: int = CARDS_PER_SHEET) -> list[list]:  # type: ign
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """A cell's pixels as unfiltered PNG rows (each a 0 byte, then the row's RGB pixels): a print backend screen
+    face, pasted and written as it was read, never made a Pillow image."""
+
+    size: tuple[int, int]
+    data: bytes
+
+
+Cell = Image.Image | Rows
+
+
 class SheetCanvas:
     """A sheet's pixels kept as the rows of an unfiltered PNG (a 0 filter byte, then the row's RGB pixels), so the
     finished sheet is deflated as it is: no composed image copied out of Pillow row by row and joined again.
-    Cells are counted left to right, top to bottom from 0; cells nothing is pasted into are `blank`."""
+    Cells are counted left to right, top to bottom from 0; cells nothing is pasted into are `blank`.
 
-    def __init__(self, cols: int, rows: int, cell: tuple[int, int], blank: tuple[int, int, int] = (128, 128, 128)):
+    `reuse`: a finished canvas whose memory this one takes if the sheets have the same size (the sheets of a deck
+    mostly do): a new sheet's tens of megabytes are zeroed and faulted in by the kernel page by page, about as
+    long as pasting its cells. Every pixel byte is written again (pasted or blank) and no filter byte ever is."""
+
+    def __init__(self, cols: int, rows: int, cell: tuple[int, int], blank: tuple[int, int, int] = (128, 128, 128),
+                 reuse: SheetCanvas | None = None):
         self.cols, self.rows = cols, rows
         self.cell = cell
         self.blank = blank
         self.width, self.height = cols * cell[0], rows * cell[1]
         self.stride = 3 * self.width + 1
-        self.rows_data = bytearray(self.stride * self.height)  # zeros: every filter byte is 0 already
+        self.rows_data: bytearray
+        if reuse is not None and (reuse.width, reuse.height) == (self.width, self.height) and reuse.rows_data:
+            self.rows_data, reuse.rows_data = reuse.rows_data, bytearray()
+        else:
+            self.rows_data = bytearray(self.stride * self.height)  # zeros: every filter byte is 0 already
         self.empty = set(range(cols * rows))
 
-    def paste(self, index: int, image: Image.Image) -> None:
+    def paste(self, index: int, image: Cell) -> None:
         """`image` (the cell's size) into cell `index`."""
         if image.size != self.cell:
             raise ValueError(f"a {image.size} image in a {self.cell} cell")
-        self._put(index, image.tobytes() if image.mode == "RGB" else image.convert("RGB").tobytes())
+        if isinstance(image, Rows):
+            self._put(index, image.data, 3 * image.size[0] + 1, 1)
+        else:
+            self._put(index, image.tobytes() if image.mode == "RGB" else image.convert("RGB").tobytes())
 
-    def _put(self, index: int, pixels: bytes) -> None:
+    def _put(self, index: int, pixels: bytes, stride: int = 0, start: int = 0) -> None:
+        """The cell's rows from `pixels`: each `stride` bytes apart (default: packed) from `start`."""
         w, h = self.cell
         src, out = memoryview(pixels), memoryview(self.rows_data)
         row = 3 * w
         at = (index // self.cols) * h * self.stride + 1 + 3 * (index % self.cols) * w
-        for y in range(0, h * row, row):
+        step = stride or row
+        for y in range(start, start + h * step, step):
             out[at:at + row] = src[y:y + row]
             at += self.stride
         self.empty.discard(index)
@@ -83,9 +112,11 @@ class SheetCanvas:
         return _png(self.width, self.height, dpi, self.rows_data)
 
 
-def png_bytes(img: Image.Image) -> bytes:
+def png_bytes(img: Cell) -> bytes:
     """PNG bytes of one image, identical for identical pixels (the print backend's fast writer: no row filters,
     ISA-L's deflate, several times faster than Pillow's)."""
-    from cardc.backends.print.png import encode_png
+    from cardc.backends.print.png import _png, encode_png
 
+    if isinstance(img, Rows):
+        return _png(*img.size, 96, img.data)
     return encode_png(img, 96)

@@ -146,6 +146,7 @@ class TtsExport:
         self.rules = rules
         self.printed = fc.PrintedFaces()  # print's PNGs, decoded and scaled once per distinct image
         self._plain: dict[tuple[str, str, tuple[int, int], str], Image.Image] = {}
+        self._canvas: sh.SheetCanvas | None = None  # the last sheet written: the next of its size reuses its memory
         self._folder = "" if settings.base_url else _folder_uri(settings)  # resolved once, not for every card
         self.loc = Localizer(export_languages(self.game), self.game.fallback)
         self.stem = f"{game}-{lang}"
@@ -359,14 +360,14 @@ class TtsExport:
         cell = sh.cell_size(*deck.size_mm, sheet.cols, sheet.rows)
         kind_name = self.kind_name(deck.kind)
         srcs = [self._print_png(print_png, deck, e) for e in sheet.cards]
-        faces = [fc.PrintPng.read(src) for src in srcs]
+        faces = [_face_png(src, cell) for src in srcs]
         layout = repr((title, kind_name, color, cell, sheet.cols, sheet.rows, deck.size_mm, deck.round_cut))
         face_file = folder / Path(sheet.face_file).name
         face_key = cache.key("tts-faces", layout, *(
             png.digest if png is not None else repr(self.face_text(e, deck.kind))
             for e, png in zip(sheet.cards, faces, strict=True))) if cache is not None else ""
         if cache is None or not cache.fetch(face_key, face_file):
-            canvas = sh.SheetCanvas(sheet.cols, sheet.rows, cell)
+            canvas = self._canvas = sh.SheetCanvas(sheet.cols, sheet.rows, cell, reuse=self._canvas)
             for i, (e, png) in enumerate(zip(sheet.cards, faces, strict=True)):
                 face = self.printed(png, *deck.size_mm, cell) if png is not None else None
                 canvas.paste(i, face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut))
@@ -375,7 +376,7 @@ class TtsExport:
             if cache is not None:
                 cache.store(face_key, face_file)
         del faces
-        backs = [fc.PrintPng.read(src.with_name(src.stem + "-back.png")) if src is not None else None for src in srcs]
+        backs = [_face_png(src.with_name(src.stem + "-back.png"), cell) if src is not None else None for src in srcs]
         printed = [b for b in backs if b is not None]
         shared = printed[0] if len(printed) == len(backs) and len({b.digest for b in printed}) == 1 else None
         sheet.unique_back = len(printed) == len(backs) and shared is None
@@ -385,7 +386,7 @@ class TtsExport:
         if cache is not None and cache.fetch(back_key, back_file):
             return
         if sheet.unique_back:
-            canvas = sh.SheetCanvas(sheet.cols, sheet.rows, cell)
+            canvas = self._canvas = sh.SheetCanvas(sheet.cols, sheet.rows, cell, reuse=self._canvas)
             for i, png in enumerate(printed):
                 canvas.paste(i, self.printed(png, *deck.size_mm, cell) or self.plain(title, kind_name, cell, color))
             canvas.paste(sh.hidden_index(sheet.cols, sheet.rows), self.plain(title, kind_name, cell, color))
@@ -413,8 +414,8 @@ class TtsExport:
             face_name, back_name = self.tile_files(e)
             face_file, back_file = folder / Path(face_name).name, folder / Path(back_name).name
             src = self._print_png(print_png, deck, e)
-            png = fc.PrintPng.read(src)
-            back_png = fc.PrintPng.read(src.with_name(src.stem + "-back.png")) if src is not None else None
+            png = _face_png(src, cell)
+            back_png = _face_png(src.with_name(src.stem + "-back.png"), cell) if src is not None else None
             layout = repr((title, kind_name, color, cell, deck.size_mm, deck.round_cut))
             face_key = cache.key("tts-tile", layout, png.digest if png is not None else
                                  repr(self.face_text(e, deck.kind))) if cache is not None else ""
@@ -442,6 +443,20 @@ class TtsExport:
             return None
         stem = Path(sheet_name(self.game.id, self.lang, deck.module)).stem
         return root / stem / f"{e.key.replace(':', '.')}.png"
+
+
+def _face_png(path: Path | None, cell: tuple[int, int]) -> fc.PrintPng | None:
+    """The print backend's image of a face for a `cell`: its screen face (`print/screen/<sheet>/<card>.png`, the
+    face without bleed at 150 dpi; pasted as it is when it has the cell's size, scaled down for the smaller cells
+    of large cards), else its PNG at `path` (`print/png/<sheet>/<card>.png`), cut and scaled. A sheet's cache key
+    is made of the digests of these."""
+    if path is None:
+        return None
+    screen = fc.PrintPng.read(path.parent.parent.parent / "screen" / path.parent.name / path.name)
+    size = screen.size if screen is not None else None
+    if screen is not None and size is not None and size[0] >= cell[0] and size[1] >= cell[1]:
+        return screen
+    return fc.PrintPng.read(path)
 
 
 class RulesCache:

@@ -16,7 +16,7 @@ from cardc.backends import BuildOptions
 from cardc.backends.print.cards import CardTexts, image_path
 from cardc.backends.print.imposition import Page, Placement, impose
 from cardc.backends.print.names import sheet_name
-from cardc.backends.print.png import render_png, render_rows
+from cardc.backends.print.png import SCREEN_DPI, render_png, render_rows, render_screen, screen_png
 from cardc.backends.print.presets import CardSize, card_size, known_sizes
 from cardc.backends.print.render import (
     DrawReport,
@@ -310,8 +310,11 @@ class PrintBuild:
     def _images(self, e: Entity) -> ImageResolver:
         return lambda rel: image_path(self.project, e, rel)
 
-    def write_pngs(self, sheet: Sheet, folder: Path) -> None:
-        """One PNG per card front and back (`<card>.png`, `<card>-back.png`) at the configured dpi.
+    def write_pngs(self, sheet: Sheet, folder: Path, screen: Path | None = None) -> None:
+        """One PNG per card front and back (`<card>.png`, `<card>-back.png`) at the configured dpi; with `screen`,
+        the same names in that folder hold each face without its bleed at SCREEN_DPI (150), rasterized from the
+        same page: the Tabletop Simulator export pastes those into its sprite sheets as they are, where reading
+        and halving the 300 dpi PNGs cost more than the export's whole JSON.
 
         With the build's cache, a face drawn by the previous build from the same template output, size,
         settings and images is reused, so changing one card redraws only that card's faces. Faces are drawn
@@ -321,8 +324,10 @@ class PrintBuild:
 
         cache = self.cache
         keys: dict[str, str] = {}
+        screen_keys: dict[str, str] = {}
         order: list[tuple[str, Entity]] = []  # faces to draw, each once
         dests: dict[str, list[Path]] = {}  # face -> its files, in card order
+        screen_dests: dict[str, list[Path]] = {}
         for e in sheet.entities:
             faces = sheet.faces.get(e.key)
             if faces is None:
@@ -332,25 +337,33 @@ class PrintBuild:
                 if text is None:
                     continue
                 dests.setdefault(text, []).append(folder / f"{stem}{suffix}.png")
+                if screen is not None:
+                    screen_dests.setdefault(text, []).append(screen / f"{stem}{suffix}.png")
                 if text in keys:
                     continue
                 size = self.size_of(e)
                 keys[text] = cache.key("print-png", repr(self.s), f"{size.w}x{size.h}", e.span.file, text) \
                     if cache is not None else ""
-                if cache is None or not cache.has(keys[text]):
+                screen_keys[text] = cache.key("print-screen", keys[text]) if cache is not None else ""
+                if cache is None or not cache.has(keys[text]) or (
+                        screen is not None and not cache.has(screen_keys[text])):
                     order.append((text, e))
         if not keys:
             return
         folder.mkdir(parents=True, exist_ok=True)
+        if screen is not None:
+            screen.mkdir(parents=True, exist_ok=True)
 
-        def put(text: str, png: bytes | None) -> None:
-            for dest in dests[text]:
-                if cache is not None and cache.fetch(keys[text], dest):
-                    continue  # drawn before, in this build or the previous one: one file, copied
-                assert png is not None, "a face not drawn must be in the cache"
-                dest.write_bytes(png)
-                if cache is not None:
-                    cache.store(keys[text], dest)
+        def put(text: str, png: bytes | None, small: bytes | None = None) -> None:
+            for files, key, data in ((dests[text], keys[text], png),
+                                     (screen_dests.get(text, []), screen_keys[text], small)):
+                for dest in files:
+                    if cache is not None and cache.fetch(key, dest):
+                        continue  # drawn before, in this build or the previous one: one file, copied
+                    assert data is not None, "a face not drawn must be in the cache"
+                    dest.write_bytes(data)
+                    if cache is not None:
+                        cache.store(key, dest)
 
         # Faces that start with the same frame (a template's fill, panel, lines, an art placeholder: `backdrop`) at
         # the same size share a background: it is rasterized once, and each face draws only its other elements over
@@ -366,6 +379,7 @@ class PrintBuild:
         rank = {g: i for i, g in enumerate(count)}
         order.sort(key=lambda item: rank[group[item[0]]])  # stable: card order within a group
         under: dict[tuple[float, float, str], bytearray] = {}  # the background of the group being drawn
+        small_under: dict[tuple[float, float, str], bytearray] = {}  # the same at SCREEN_DPI
         for start in range(0, len(order), PNG_BATCH):
             batch = order[start:start + PNG_BATCH]
             buf = io.BytesIO()
@@ -392,8 +406,14 @@ class PrintBuild:
                 page = pdf[i]
                 if face is None:
                     under = {g: render_rows(page, self.s.png_dpi)}  # the group before it is done
+                    if screen is not None:
+                        small_under = {g: render_screen(page, self.s.bleed, g[0], g[1])}
                 else:
-                    put(face, render_png(page, self.s.png_dpi, under[g] if count[g] > 1 else None))
+                    small = None
+                    if screen is not None:
+                        rows = render_screen(page, self.s.bleed, g[0], g[1], small_under[g] if count[g] > 1 else None)
+                        small = screen_png(rows, g[0], g[1])
+                    put(face, render_png(page, self.s.png_dpi, under[g] if count[g] > 1 else None), small)
                 page.close()
             pdf.close()
         drawn = {text for text, _e in order}
@@ -408,7 +428,7 @@ class PrintBuild:
         if not wide:
             return backdrop(self.parsed[text])
         size, images = self.size_of(e), self._images(e)
-        px = 72.0 / self.s.png_dpi
+        px = 72.0 / min(self.s.png_dpi, SCREEN_DPI)  # apart at both resolutions the faces are rasterized at
 
         def where(el: Element) -> Extent | None:
             return footprint(el, size.w, size.h, self.s.bleed, self.s, images, px)
@@ -494,7 +514,7 @@ def run(project: Project, out: Path, options: BuildOptions, png: bool | None = N
     for sheet in sheets:
         b.write_sheet(sheet)
         if (settings.png if png is None else png) and sheet.pages:
-            b.write_pngs(sheet, folder / "png" / sheet.path.stem)
+            b.write_pngs(sheet, folder / "png" / sheet.path.stem, folder / "screen" / sheet.path.stem)
     for sheet in sheets:
         if sheet.pages:
             options.notes.append(f"print: {sheet.path.name}: {len(sheet.pages)} pages on {sheet.sheets} "

@@ -204,7 +204,7 @@ def fight_table(rules: Any, decl: OddsDecl, variants: tuple[str, ...], items: tu
     """Every fighter against every opponent with one loadout and set of variants. With `relevant` (see
     `fight_variants`), a fight is computed only with the variants that can change it, and `cache` shares
     equal fights between tables."""
-    from cardc_runtime.fights import fight_outcome, make_fighter, place_items
+    from cardc_runtime.fights import fight_outcomes, make_fighter, place_items
 
     found, left = opponents(rules, decl)
     slots = place_items(rules, items)
@@ -216,12 +216,18 @@ def fight_table(rules: Any, decl: OddsDecl, variants: tuple[str, ...], items: tu
         if fighters is not None and f.id not in fighters:
             continue
         who = make_fighter(rules, f.id, lives=lives, slots=slots, cursed=cursed)
+        keys = {o.id: (f.id, items, lives, cursed, situation, o.id, effective_variants(variants, o, relevant))
+                for o in found}
+        pending: dict[tuple[str, ...], list[str]] = {}  # opponents not computed yet, by the variants that count
+        for o, key in keys.items():
+            if key not in memo:
+                pending.setdefault(key[-1], []).append(o)
+        for on, ids in pending.items():  # (opponents told apart only by strength share one enumeration)
+            for o, odds in fight_outcomes(rules, who, ids, on, dict(facts or {})).items():
+                memo[keys[o]] = odds
         cells = {}
         for o in found:
-            key = (f.id, items, lives, cursed, situation, o.id, effective_variants(variants, o, relevant))
-            if key not in memo:
-                memo[key] = fight_outcome(rules, who, o.id, key[-1], dict(facts or {}))
-            odds = memo[key]
+            odds = memo[keys[o.id]]
             provisional.update(odds.provisional)
             cells[o.id] = {"win": frac(odds.win), "tie": frac(odds.tie), "loss": frac(odds.loss)}
         rows.append({"fighter": f.id, "name": f.label("en"), "cells": cells})
@@ -411,12 +417,14 @@ def sheet_rows(game: Any, decl: OddsDecl) -> list[dict[str, Any]]:
     full = game.ruleset()
     settings = decl.settings or (Part("default", "default"),)
     combos = [None, *(e.id for e in full.of_kind(decl.combine))] if decl.combine else [None]
+    # one ruleset per setting, shared by every row (a sheet reads the rules, never changes them)
+    rulesets = {s.id: game.ruleset(tuple(x for x in expansions if x not in s.without)) for s in settings}
     rows = []
     for fighter in full.of_kind(decl.fighter):
         for card in combos:
             row: dict[str, Any] = {"fighter": fighter.id, "card": card, "limits": {}}
             for setting in settings:
-                rules = game.ruleset(tuple(x for x in expansions if x not in setting.without))
+                rules = rulesets[setting.id]
                 if card is not None and rules.get(card) is None:
                     continue
                 start, most, limits, notes = sheet(rules, fighter.id, card, setting.variants, decl.stats,

@@ -31,6 +31,7 @@ from typing import Any
 from .context import Character, Context, Fight, Side, _FirePlan
 from .inputs import Choice, Dice, Inputs
 from .model import EffectDef, EntityData, ProcedureDef, Ruleset
+from .unknowns import Target
 
 _unique = count()
 _SHARED = (Ruleset, EntityData, EffectDef, ProcedureDef, FunctionType, BuiltinFunctionType, MethodType,
@@ -39,7 +40,8 @@ _ATOMS = frozenset({str, int, float, bytes, type(None)})
 _SKIP = {Context: frozenset({"inputs", "log", "used"}), Side: frozenset({"first_dice", "seen_faces"}),
          Character: frozenset(), Fight: frozenset({"serial"})}
 # tags that say what a part of the key was (unique objects: no value of the run can equal one)
-_BOOL, _TUPLE, _CHOICE, _FROZEN, _DICE, _REF, _ID, _LIST, _DICT, _SET, _INPUTS, _ODD = (object() for _ in range(12))
+_BOOL, _TUPLE, _CHOICE, _FROZEN, _DICE, _REF, _ID, _LIST, _DICT, _SET, _INPUTS, _ODD, _TARGET = (
+    object() for _ in range(13))
 
 
 class _Canon:
@@ -69,6 +71,8 @@ class _Canon:
             return (_CHOICE, *map(self.of, x))
         if cls is Dice:
             return (_DICE, x.count, x.sides)
+        if cls is Target:  # an unknown value to beat (fight_classes.py): by the values still possible
+            return (_TARGET, x.offset, x.base.candidates)
         ident = id(x)
         if ident in self.seen:
             return (_REF, self.seen[ident])

@@ -20,7 +20,7 @@ from .model import Ruleset
 from .odds import Odds
 
 __all__ = ["LoadoutError", "challenge_allowed", "character", "duel", "duel_outcome", "engine", "fight",
-           "fight_outcome", "make_fighter", "place_items", "sheet"]
+           "fight_outcome", "fight_outcomes", "make_fighter", "place_items", "sheet"]
 
 # Character fields that hold each slot's items (any other slot: `items`).
 _SLOT_FIELDS = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "treasures"}
@@ -84,6 +84,15 @@ def fight_outcome(rules: Ruleset, who: Character, opponent: str, variants: Itera
                   facts: dict[str, Any] | None = None) -> Odds:
     """Exact win / tie / loss of `who` fighting the opponent entity, without the consequences (faster)."""
     return monster_outcome_odds(rules, who, opponent, variants, facts)
+
+
+def fight_outcomes(rules: Ruleset, who: Character, opponents: Sequence[str], variants: Iterable[str] = (),
+                   facts: dict[str, Any] | None = None) -> dict[str, Odds]:
+    """`fight_outcome` against each opponent; opponents the rules tell apart only by the value fought against
+    share one enumeration (fight_classes.py)."""
+    from .fight_classes import outcomes
+
+    return outcomes(rules, who, opponents, variants, facts)
 
 
 def duel(rules: Ruleset, attacker: Character, defender: Character, variants: Iterable[str] = (),
