@@ -160,9 +160,19 @@ def _finder(plan: _FirePlan) -> Callable[[Context, Character | None], list[Effec
     and the variants alone: no owners tuple is built or hashed per event. Same lists, same order."""
     glob, local, curse, own_of, tile, trigger = plan.glob, plan.local, plan.curse, plan.own, plan.tile, plan.trigger
     effects = plan.effects
-    # (character id or None for the global owners only, variants) -> effects
-    common: dict[tuple[str | None, frozenset[str]], list[EffectDef]] = {}
+    # variants -> character id (or None for the global owners only) -> effects; `last` holds the variants
+    # asked about last and their dict (a game asks with the same variants all along)
+    commons: dict[frozenset[str], dict[str | None, list[EffectDef]]] = {}
+    last: list[Any] = [None, {}]
     general = Context._reacting
+
+    def common_of(ctx: Context) -> dict[str | None, list[EffectDef]]:
+        variants = ctx.variants
+        mine = commons.get(variants)
+        if mine is None:
+            mine = commons[variants] = {}
+        last[0], last[1] = variants, mine
+        return mine
 
     def of(ctx: Context, owners: tuple[str, ...]) -> list[EffectDef]:
         key = (owners, ctx.variants)
@@ -173,7 +183,7 @@ def _finder(plan: _FirePlan) -> Callable[[Context, Character | None], list[Effec
             return found
 
     def usual(ctx: Context, who: str | None, owners: tuple[str, ...]) -> list[EffectDef]:
-        found = common[who, ctx.variants] = of(ctx, owners)
+        found = common_of(ctx)[who] = of(ctx, owners)
         return found
 
     if plan.scoped:
@@ -182,8 +192,9 @@ def _finder(plan: _FirePlan) -> Callable[[Context, Character | None], list[Effec
         return scoped
     if not local:
         def everyone(ctx: Context, actor: Character | None) -> list[EffectDef]:
+            mine = last[1] if ctx.variants is last[0] else common_of(ctx)
             try:
-                return common[None, ctx.variants]
+                return mine[None]
             except KeyError:
                 return usual(ctx, None, glob)
         return everyone
@@ -191,8 +202,9 @@ def _finder(plan: _FirePlan) -> Callable[[Context, Character | None], list[Effec
 
     def find(ctx: Context, actor: Character | None) -> list[EffectDef]:
         if actor is None:
+            mine = last[1] if ctx.variants is last[0] else common_of(ctx)
             try:
-                return common[None, ctx.variants]
+                return mine[None]
             except KeyError:
                 return usual(ctx, None, glob)
         if actor.id in local or (curse and actor.cursed):
@@ -216,8 +228,9 @@ def _finder(plan: _FirePlan) -> Callable[[Context, Character | None], list[Effec
                     placed.tile in local or (placed.tokens and not isdisjoint(placed.tokens))):
                 return of(ctx, general(ctx, plan, actor))
         who = None if actor.no_abilities or abilities is not None else actor.id
+        mine = last[1] if ctx.variants is last[0] else common_of(ctx)
         try:
-            return common[who, ctx.variants]
+            return mine[who]
         except KeyError:
             pass
         if who is None:

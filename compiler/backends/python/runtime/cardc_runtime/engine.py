@@ -45,7 +45,8 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: View, options: Sequence[Any]) -> int:
-        return below(self.rng, len(options))
+        n = len(options)
+        return self.rng._randbelow(n) if n > 0 else below(self.rng, n)  # type: ignore[attr-defined]  # (= below(rng, n))
 
 
 _tuple_new = tuple.__new__  # makes a View (a named tuple) without its Python-level __new__
