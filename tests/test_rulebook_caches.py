@@ -205,3 +205,23 @@ def test_a_link_is_written_as_reportlab_writes_it(tmp_path: Path, rect: Any, kw:
         with rulebook.memoized_reportlab():
             assert pdfdoc.LinkAnnotation.format(ann, doc) == expected
             assert pdfdoc.LinkAnnotation.format(ann, doc) == expected  # (its destination remembered)
+
+
+def test_the_collector_runs_less_often_while_the_rulebooks_are_laid_out_and_as_before_afterwards(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    seen: list[tuple[int, int, int]] = []
+    write = rulebook.Rulebook.write
+
+    def noted(self: rulebook.Rulebook, *args: Any) -> int:
+        seen.append(gc.get_threshold())
+        return int(write(self, *args))
+
+    monkeypatch.setattr(rulebook.Rulebook, "write", noted)
+    before = gc.get_threshold()
+    _rulebooks(tmp_path)
+    assert seen and set(seen) == {rulebook.COLLECT_EVERY} and gc.get_threshold() == before
+    with pytest.raises(RuntimeError), rulebook.fewer_collections():
+        raise RuntimeError("a failed layout")
+    assert gc.get_threshold() == before
