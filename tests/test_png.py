@@ -226,6 +226,108 @@ def test_an_art_box_apart_from_the_text_joins_the_frame() -> None:
     assert backdrop(parse_elements(apart, "test"))[0] == parse_elements(frame, "test")  # without `where`: leading
 
 
+def test_faces_and_frames_shared_by_sheets_are_rasterized_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tavern is published in three languages, with an expansion in a file of its own: a face printed by two
+    sheets (a card that falls back to the same text, a back shared by the expansion) is rasterized once, and a
+    frame is rasterized once for all the sheets whose faces start with it, so every face is drawn over a shared
+    frame (each language's sheet has kinds with a single card, whose frame only the other languages share)."""
+    import hashlib
+
+    from cardc.backends import BuildOptions
+    from cardc.backends.print import sheets as print_sheets
+    from cardc.frontend import compile_paths
+
+    from tests.conftest import ROOT
+
+    result = compile_paths([ROOT / "tests" / "fixtures" / "export" / "tavern"])
+    assert result.ok
+    settings = {"print.png_dpi": "60", "print.rulebook": "no"}
+    frames: list[str] = []
+    faces: list[tuple[bool, str]] = []  # per face rasterized: drawn over a frame, its PNG
+    real_rows, real_png = print_sheets.render_rows, print_sheets.render_png
+
+    def rows(page: pdfium.PdfPage, dpi: int) -> bytearray:
+        made = real_rows(page, dpi)
+        frames.append(hashlib.sha256(made).hexdigest())
+        return made
+
+    def png(page: pdfium.PdfPage, dpi: int, under: bytearray | None = None) -> bytes:
+        made = real_png(page, dpi, under)
+        faces.append((under is not None, hashlib.sha256(made).hexdigest()))
+        return made
+
+    monkeypatch.setattr(print_sheets, "render_rows", rows)
+    monkeypatch.setattr(print_sheets, "render_png", png)
+    diags, made = print_sheets.run(result.project, tmp_path, BuildOptions(settings=settings))
+    assert not [d for d in diags if d.is_error] and {s.lang for s in made} == {"cs", "en", "de"}
+    assert len({s.module for s in made}) == 2
+
+    pngs = sorted((tmp_path / "print" / "png").rglob("*.png"))
+    assert len(pngs) == sum(len([t for t in s.faces[e.key] if t is not None]) for s in made for e in s.entities
+                            if e.key in s.faces)
+    written = {hashlib.sha256(p.read_bytes()).hexdigest() for p in pngs}
+    per_sheet = sum(len({t for e in s.entities for t in s.faces.get(e.key, ()) if t is not None}) for s in made)
+    assert {h for _over, h in faces} == written
+    assert len(faces) == len(written) < per_sheet  # no PNG rasterized twice, though sheets show the same faces
+    assert all(over for over, _h in faces)  # none drawn whole: each shares its frame with another card's
+    assert frames and len(set(frames)) == len(frames)  # no frame rasterized twice
+
+
+def test_the_same_face_in_another_file_is_drawn_with_that_files_images(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card in another source file whose template output equals a card's of the main file shares its PNG when it
+    shows the same picture (a file in the same folder), and gets its own when its file's folder has its own
+    picture of that name (image paths are relative to the file that names them)."""
+    import shutil
+
+    from cardc.backends import BuildOptions
+    from cardc.backends.print import sheets as print_sheets
+    from cardc.frontend import compile_paths
+
+    from tests.conftest import ROOT
+
+    drawn: list[bytes] = []
+    real_png = print_sheets.render_png
+
+    def png(page: pdfium.PdfPage, dpi: int, under: bytearray | None = None) -> bytes:
+        drawn.append(real_png(page, dpi, under))
+        return drawn[-1]
+
+    monkeypatch.setattr(print_sheets, "render_png", png)
+    settings = {"print.png_dpi": "40", "print.rulebook": "no", "print.allow_overflow": "yes"}
+    for picture, folder_of_file in (("shared", "."), ("own", "more")):
+        content = tmp_path / picture / "content" / "dungeon"
+        shutil.copytree(ROOT / "tests" / "fixtures" / "print" / "dungeon", content)
+        original = (content / "cards.cardc").read_text(encoding="utf-8")
+        ambush = original[original.index("event ambush {"):]
+        ambush = ambush[:ambush.index("\n}\n") + 3].replace("event ambush {", "event ambush_again {")
+        up = "../" if folder_of_file != "." else ""
+        (content / folder_of_file / "art").mkdir(parents=True, exist_ok=True)
+        if picture == "own":  # a red picture of the same name next to the second file
+            Image.new("RGB", (40, 30), (200, 30, 30)).save(content / folder_of_file / "art" / "ambush.png")
+        (content / folder_of_file / "again.cardc").write_text(
+            f'module dungeon\nimport "{up}game.cardc"\nimport "{up}cards.cardc"\n\n' + ambush, encoding="utf-8")
+        result = compile_paths([content])
+        assert result.ok, [d.render() for d in result.diagnostics if d.is_error]
+        drawn.clear()
+        out = tmp_path / picture / "out"
+        diags, made = print_sheets.run(result.project, out, BuildOptions(settings=settings))
+        assert not [d for d in diags if d.is_error] and made
+        sheet = made[0]
+        faces = {e.id: sheet.faces[e.key] for e in sheet.entities}
+        assert faces["ambush"] == faces["ambush_again"]  # the same template output
+        folder = out / "print" / "png" / sheet.path.stem
+        first, again = ((folder / f"{name}.png").read_bytes() for name in ("ambush", "ambush_again"))
+        assert len(drawn) == len(set(drawn))  # no PNG rasterized twice
+        if picture == "shared":
+            assert first == again
+        else:
+            assert first != again and first in drawn and again in drawn
+            with Image.open(io.BytesIO(again)) as img:  # the red picture shows on the card
+                colours = img.convert("RGB").getcolors(1 << 20) or []
+                assert any(r > 150 and g < 80 and b < 80 for _n, (r, g, b) in colours)
+
+
 def _card(*parts: str, bleed: float = 3.0) -> pdfium.PdfPage:
     """A 63.5 x 88.9 mm card page with `bleed` mm around it: red bleed, a blue trim box; "text" adds a word."""
     from reportlab.lib.units import mm

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from cardc.backends import BuildOptions
 from cardc.backends.print.cards import CardTexts, image_path
@@ -41,6 +42,16 @@ from reportlab.pdfgen.canvas import Canvas
 
 DEFAULT_SIZE = "poker"
 PNG_BATCH = 256  # faces drawn into one PDF and rasterized together (bounded memory)
+
+
+class FaceKey(NamedTuple):
+    """What a face's pixels depend on besides the settings: its template output, its size and the image files it
+    draws (found next to the card's source file: the same text in another file may show other pictures)."""
+
+    text: str
+    w: float
+    h: float
+    images: tuple[str, ...]
 
 
 @dataclass
@@ -311,52 +322,64 @@ class PrintBuild:
         return lambda rel: image_path(self.project, e, rel)
 
     def write_pngs(self, sheet: Sheet, folder: Path, screen: Path | None = None) -> None:
-        """One PNG per card front and back (`<card>.png`, `<card>-back.png`) at the configured dpi; with `screen`,
-        the same names in that folder hold each face without its bleed at SCREEN_DPI (150), rasterized from the
-        same page: the Tabletop Simulator export pastes those into its sprite sheets as they are, where reading
-        and halving the 300 dpi PNGs cost more than the export's whole JSON.
+        """The PNGs of one sheet into `folder` (and `screen`): `write_all_pngs` of that sheet alone."""
+        self.write_all_pngs([(sheet, folder, screen)])
+
+    def write_all_pngs(self, jobs: list[tuple[Sheet, Path, Path | None]]) -> None:
+        """One PNG per card front and back (`<card>.png`, `<card>-back.png`) at the configured dpi, for every
+        (sheet, folder, screen) of `jobs` at once; with `screen`, the same names in that folder hold each face
+        without its bleed at SCREEN_DPI (150), rasterized from the same page: the Tabletop Simulator export pastes
+        those into its sprite sheets as they are, where reading and halving the 300 dpi PNGs cost more than the
+        export's whole JSON.
+
+        A face is drawn once per build whatever the number of sheets, files and copies showing it, and faces that
+        start with the same frame share its pixels across sheets: a tile's map, a card's frame, a shared back is
+        rasterized once for all the languages, and each language only draws its texts over it.
 
         With the build's cache, a face drawn by the previous build from the same template output, size,
         settings and images is reused, so changing one card redraws only that card's faces. Faces are drawn
         and rasterized PNG_BATCH at a time and each PNG is written as soon as it is made: memory stays flat
-        however many cards the sheet holds (all of a 10,000-card sheet's PNGs held at once took 1.2 GiB)."""
+        however many cards the sheets hold (all of a 10,000-card sheet's PNGs held at once took 1.2 GiB)."""
         import pypdfium2 as pdfium
 
         cache = self.cache
-        keys: dict[str, str] = {}
-        screen_keys: dict[str, str] = {}
-        order: list[tuple[str, Entity]] = []  # faces to draw, each once
-        dests: dict[str, list[Path]] = {}  # face -> its files, in card order
-        screen_dests: dict[str, list[Path]] = {}
-        for e in sheet.entities:
-            faces = sheet.faces.get(e.key)
-            if faces is None:
-                continue
-            stem = e.key.replace(":", ".")
-            for text, suffix in ((faces[0], ""), (faces[1], "-back")):
-                if text is None:
+        keys: dict[FaceKey, str] = {}
+        screen_keys: dict[FaceKey, str] = {}
+        order: list[tuple[FaceKey, Entity]] = []  # faces to draw, each once
+        dests: dict[FaceKey, list[Path]] = {}  # face -> its files, in sheet and card order
+        screen_dests: dict[FaceKey, list[Path]] = {}
+        folders: set[Path] = set()
+        for sheet, folder, screen in jobs:
+            for e in sheet.entities:
+                faces = sheet.faces.get(e.key)
+                if faces is None:
                     continue
-                dests.setdefault(text, []).append(folder / f"{stem}{suffix}.png")
-                if screen is not None:
-                    screen_dests.setdefault(text, []).append(screen / f"{stem}{suffix}.png")
-                if text in keys:
-                    continue
+                stem = e.key.replace(":", ".")
                 size = self.size_of(e)
-                keys[text] = cache.key("print-png", repr(self.s), f"{size.w}x{size.h}", e.span.file, text) \
-                    if cache is not None else ""
-                screen_keys[text] = cache.key("print-screen", keys[text]) if cache is not None else ""
-                if cache is None or not cache.has(keys[text]) or (
-                        screen is not None and not cache.has(screen_keys[text])):
-                    order.append((text, e))
-        if not keys:
-            return
-        folder.mkdir(parents=True, exist_ok=True)
-        if screen is not None:
-            screen.mkdir(parents=True, exist_ok=True)
+                for text, suffix in ((faces[0], ""), (faces[1], "-back")):
+                    if text is None:
+                        continue
+                    face = FaceKey(text, size.w, size.h, self._drawn_images(text, e))
+                    dests.setdefault(face, []).append(folder / f"{stem}{suffix}.png")
+                    folders.add(folder)
+                    if screen is not None:
+                        screen_dests.setdefault(face, []).append(screen / f"{stem}{suffix}.png")
+                        folders.add(screen)
+                    if face in keys:
+                        continue
+                    keys[face] = cache.key("print-png", repr(self.s), f"{size.w}x{size.h}", e.span.file, text) \
+                        if cache is not None else ""
+                    screen_keys[face] = cache.key("print-screen", keys[face]) if cache is not None else ""
+                    order.append((face, e))
+        # a face is drawn if one of its files is in neither cache (a screen file is asked for when a sheet has one)
+        order = [(face, e) for face, e in order if cache is None or not cache.has(keys[face]) or (
+            face in screen_dests and not cache.has(screen_keys[face]))]
+        for folder in sorted(folders):
+            folder.mkdir(parents=True, exist_ok=True)
 
-        def put(text: str, png: bytes | None, small: bytes | None = None) -> None:
-            for files, key, data in ((dests[text], keys[text], png),
-                                     (screen_dests.get(text, []), screen_keys[text], small)):
+        def put(face: FaceKey, png: bytes | None, small: bytes | None = None) -> None:
+            for files, key, data in ((dests[face], keys[face], png),
+                                     (screen_dests.get(face, []), screen_keys[face], small)):
                 for dest in files:
                     if cache is not None and cache.fetch(key, dest):
                         continue  # drawn before, in this build or the previous one: one file, copied
@@ -368,59 +391,65 @@ class PrintBuild:
         # Faces that start with the same frame (a template's fill, panel, lines, an art placeholder: `backdrop`) at
         # the same size share a background: it is rasterized once, and each face draws only its other elements over
         # a copy of it (the same pixels, `render_png`). Faces are drawn grouped by it: one background is kept.
-        split = {text: self.backdrop_of(text, e, wide=True) for text, e in order}
-        group = {text: (self.size_of(e).w, self.size_of(e).h, repr(split[text][0])) for text, e in order}
-        count = Counter(group[text] for text, _e in order)
-        for text, e in order:  # a face with a frame of its own still shares its leading shapes, if others have them
-            if count[group[text]] == 1:
-                split[text] = self.backdrop_of(text, e, wide=False)
-                group[text] = (self.size_of(e).w, self.size_of(e).h, repr(split[text][0]))
-        count = Counter(group[text] for text, _e in order)
+        split = {face: self.backdrop_of(face.text, e, wide=True) for face, e in order}
+        group = {face: (face.w, face.h, repr(split[face][0])) for face, _e in order}
+        count = Counter(group.values())
+        for face, e in order:  # a face with a frame of its own still shares its leading shapes, if others have them
+            if count[group[face]] == 1:
+                split[face] = self.backdrop_of(face.text, e, wide=False)
+                group[face] = (face.w, face.h, repr(split[face][0]))
+        count = Counter(group.values())
         rank = {g: i for i, g in enumerate(count)}
-        order.sort(key=lambda item: rank[group[item[0]]])  # stable: card order within a group
+        order.sort(key=lambda item: rank[group[item[0]]])  # stable: sheet and card order within a group
         under: dict[tuple[float, float, str], bytearray] = {}  # the background of the group being drawn
         small_under: dict[tuple[float, float, str], bytearray] = {}  # the same at SCREEN_DPI
+        screens = bool(screen_dests)
         for start in range(0, len(order), PNG_BATCH):
             batch = order[start:start + PNG_BATCH]
             buf = io.BytesIO()
             c = canvas(buf, compress=False)
-            pages: list[tuple[str | None, tuple[float, float, str]]] = []  # each page: its face, or None: a background
+            pages: list[tuple[FaceKey | None, tuple[float, float, str]]] = []  # each page: a face, or a background
             planned = set(under)
-            for text, e in batch:
+            for face, e in batch:
                 size = self.size_of(e)
-                g = group[text]
+                g = group[face]
                 shared = count[g] > 1
                 c.setPageSize(_cell_pt(size, self.s.bleed))
                 if shared and g not in planned:
                     planned.add(g)
-                    draw_face(c, split[text][0], size.w, size.h, self.s.bleed, self.s, self._images(e))
+                    draw_face(c, split[face][0], size.w, size.h, self.s.bleed, self.s, self._images(e))
                     c.showPage()
                     pages.append((None, g))
-                elements = split[text][1] if shared else self.parsed[text]
+                elements = split[face][1] if shared else self.parsed[face.text]
                 draw_face(c, elements, size.w, size.h, self.s.bleed, self.s, self._images(e))
                 c.showPage()
-                pages.append((text, g))
+                pages.append((face, g))
             c.save()
             pdf = pdfium.PdfDocument(buf.getvalue())
-            for i, (face, g) in enumerate(pages):
+            for i, (drawn_face, g) in enumerate(pages):
                 page = pdf[i]
-                if face is None:
+                if drawn_face is None:
                     under = {g: render_rows(page, self.s.png_dpi)}  # the group before it is done
-                    if screen is not None:
+                    if screens:
                         small_under = {g: render_screen(page, self.s.bleed, g[0], g[1])}
                 else:
                     small = None
-                    if screen is not None:
+                    if drawn_face in screen_dests:
                         rows = render_screen(page, self.s.bleed, g[0], g[1], small_under[g] if count[g] > 1 else None)
                         small = screen_png(rows, g[0], g[1])
-                    put(face, render_png(page, self.s.png_dpi, under[g] if count[g] > 1 else None), small)
+                    put(drawn_face, render_png(page, self.s.png_dpi, under[g] if count[g] > 1 else None), small)
                 page.close()
             pdf.close()
-        drawn = {text for text, _e in order}
-        for text in dests:
-            if text not in drawn:
-                put(text, None)
+        drawn = {face for face, _e in order}
+        for face in dests:
+            if face not in drawn:
+                put(face, None)
 
+    def _drawn_images(self, text: str, e: Entity) -> tuple[str, ...]:
+        """The image files face `text` of `e` draws, in order ("" for a missing one, drawn as a placeholder)."""
+        images = self._images(e)
+        return tuple(str(images(rel) or "") for el in self.parsed[text]
+                     if el.kind == "art" and (rel := el.str("image")))
 
     def backdrop_of(self, text: str, e: Entity, wide: bool) -> tuple[tuple[Element, ...], tuple[Element, ...]]:
         """`backdrop` of one face: with `wide`, also the shapes and art placeholders after its first text that share
@@ -513,8 +542,9 @@ def run(project: Project, out: Path, options: BuildOptions, png: bool | None = N
     sheets = b.plan(folder)
     for sheet in sheets:
         b.write_sheet(sheet)
-        if (settings.png if png is None else png) and sheet.pages:
-            b.write_pngs(sheet, folder / "png" / sheet.path.stem, folder / "screen" / sheet.path.stem)
+    if settings.png if png is None else png:  # all at once: faces and frames shared by sheets are drawn once
+        b.write_all_pngs([(sheet, folder / "png" / sheet.path.stem, folder / "screen" / sheet.path.stem)
+                          for sheet in sheets if sheet.pages])
     for sheet in sheets:
         if sheet.pages:
             options.notes.append(f"print: {sheet.path.name}: {len(sheet.pages)} pages on {sheet.sheets} "

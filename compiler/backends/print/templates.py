@@ -16,14 +16,18 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from cardc.jinjacache import CompiledTemplates
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
 BUNDLED = Path(__file__).resolve().parent / "templates"
+# the C function behind `json.loads` for one string literal (not in typeshed's stub)
+_scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 ELEMENTS = {
     "fill": (),
@@ -73,7 +77,8 @@ def _finalize(value: object) -> str:
         return '""'
     if value is None:
         return '""'
-    return json.dumps(str(value), ensure_ascii=False)
+    # `json.dumps(str(value), ensure_ascii=False)` without its encoder set-up (a tenth of the cost, every value)
+    return encode_basestring(str(value))
 
 
 # A designer's template is code run on every card: it gets a budget, so a loop or a product that would run for
@@ -94,10 +99,24 @@ class _InsideLoader(jinja2.FileSystemLoader):
         return source, filename, uptodate
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
 class _BudgetSandbox(SandboxedEnvironment):
     """The sandbox, with `*` and `**` checked: `"x" * 10**9` would otherwise take all the memory."""
 
     intercepted_binops = frozenset(["*", "**"])
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        """`card.name` on the plain dicts a card's context is made of, as the sandbox reads it (a dict has no such
+        attribute, so it is the item) without first failing to find the attribute: about 30 look-ups a face,
+        each an exception. Names a dict has (`items`, dunders) and every other object take the sandbox's way."""
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
 
     def call_binop(self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any) -> Any:
         if operator == "**" and isinstance(right, int | float) and abs(right) > 64:
@@ -109,6 +128,10 @@ class _BudgetSandbox(SandboxedEnvironment):
         return super().call_binop(context, operator, left, right)
 
 
+# every game's environment has the options below: a template is compiled once for all of them (and kept on disk)
+_COMPILED = CompiledTemplates("print-card-templates")
+
+
 class Templates:
     """The template set of one game: the designer's folder (if any) over the bundled templates."""
 
@@ -116,7 +139,8 @@ class Templates:
         dirs = [str(d) for d in (user_dir, BUNDLED) if d is not None and d.is_dir()]
         self.env = _BudgetSandbox(loader=_InsideLoader(dirs), finalize=_finalize,
                                   undefined=jinja2.ChainableUndefined, autoescape=False,
-                                  trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+                                  trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                                  bytecode_cache=_COMPILED)
         self.env.globals["range"] = self._range
         self._loop_budget = MAX_LOOP
         self.user_dir = user_dir if user_dir is not None and user_dir.is_dir() else None
@@ -164,48 +188,66 @@ class Templates:
             raise TemplateError(f"{tpl.name}: {type(e).__name__}: {e}") from e
 
 
+# Output lines read so far -> their element: the faces of a kind repeat most lines (frames, labels, boxes) and
+# an Element is never changed once made, so faces share them. Only lines that parsed are kept.
+_LINES: dict[str, Element] = {}
+LINES_KEPT = 16384  # (past it, the cache starts again)
+
+
 @lru_cache(maxsize=4096)
 def parse_elements(text: str, template: str) -> tuple[Element, ...]:
     """The elements a rendered template describes; a malformed line raises TemplateError."""
     out = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        head = _HEAD.match(line)
-        if head is None or head[1] not in ELEMENTS:
-            raise TemplateError(f"{template}: output line {lineno}: unknown element `{stripped.split()[0]}`"
-                                f" (known: {', '.join(sorted(ELEMENTS))})")
-        kind, name = head[1], head[2] or ""
-        props: dict[str, object] = {}
-        pos = head.end()
-        while pos < len(line):
-            m = _PAIR.match(line, pos)
-            if m is None:
-                if not line[pos:].strip():
-                    break
-                raise TemplateError(f"{template}: output line {lineno}: cannot read `{line[pos:].strip()[:40]}`"
-                                    " (expected key=value)")
-            props[m[1]] = _value(m[1], m[2], template, lineno)
-            pos = m.end()
-        for key in ELEMENTS[kind]:
-            if not isinstance(props.get(key), int | float):
-                raise TemplateError(f"{template}: output line {lineno}: `{kind}` needs a number `{key}=`")
-        out.append(Element(kind, name, props))
+    for lineno, line in enumerate(text.split("\n"), 1):  # (not `splitlines`: U+2028 may be inside a value)
+        el = _LINES.get(line)
+        if el is None:
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            el = _parse_line(line, stripped, template, lineno)
+            if len(_LINES) >= LINES_KEPT:
+                _LINES.clear()
+            _LINES[line] = el
+        out.append(el)
     return tuple(out)
+
+
+def _parse_line(line: str, stripped: str, template: str, lineno: int) -> Element:
+    head = _HEAD.match(line)
+    if head is None or head[1] not in ELEMENTS:
+        raise TemplateError(f"{template}: output line {lineno}: unknown element `{stripped.split()[0]}`"
+                            f" (known: {', '.join(sorted(ELEMENTS))})")
+    kind, name = head[1], head[2] or ""
+    props: dict[str, object] = {}
+    pos = head.end()
+    while pos < len(line):
+        m = _PAIR.match(line, pos)
+        if m is None:
+            if not line[pos:].strip():
+                break
+            raise TemplateError(f"{template}: output line {lineno}: cannot read `{line[pos:].strip()[:40]}`"
+                                " (expected key=value)")
+        props[m[1]] = _value(m[1], m[2], template, lineno)
+        pos = m.end()
+    for key in ELEMENTS[kind]:
+        if not isinstance(props.get(key), int | float):
+            raise TemplateError(f"{template}: output line {lineno}: `{kind}` needs a number `{key}=`")
+    return Element(kind, name, props)
 
 
 def _value(key: str, raw: str, template: str, lineno: int) -> object:
     if raw.startswith('"'):
         try:
-            value: object = json.loads(raw)
+            value, end = _scanstring(raw, 1)  # `json.loads(raw)` for a quoted string, without the decoder set-up
+            if end != len(raw):  # (the pattern ends a string at its closing quote)
+                raise json.JSONDecodeError("extra data", raw, end)
         except json.JSONDecodeError as e:
             raise TemplateError(f"{template}: output line {lineno}: bad string for `{key}`") from e
     else:
         value = raw
     if key in NUMERIC:
         try:
-            number = float(value)  # type: ignore[arg-type]
+            number = float(value)
         except (TypeError, ValueError):
             raise TemplateError(f"{template}: output line {lineno}: `{key}` must be a number, not {raw!r}") from None
         if not math.isfinite(number) or abs(number) > MAX_NUMBER:
