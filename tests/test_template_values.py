@@ -67,3 +67,21 @@ def test_templates_read_card_values_as_attributes_and_items(tmp_path: Path) -> N
         encoding="utf-8")
     assert Templates(tmp_path).render(("x",), "front", {"card": {"name": "Ab", "cost": 2}})[0] == (
         'text a x=1 y=1 w=2 h=2 text="AbAb2"\n')
+
+
+def test_lines_read_before_give_the_same_elements_and_errors_keep_their_place() -> None:
+    """Output lines are read once and shared by the faces that print them: the elements are those of a fresh
+    read, and a malformed line is reported with its own template and line number every time."""
+    from cardc.backends.print import templates
+
+    frame = "fill color=#112233\nrect x=1 y=2 w=30 h=40 radius=2 fill=#fefefe\n"
+    first = parse_elements(frame + 'text name x=2 y=3 w=20 h=5 text="Aa"\n', "a.j2")
+    templates._LINES.clear()
+    fresh = parse_elements(frame + 'text name x=2 y=3 w=20 h=5 text="Bb"\n', "b.j2")
+    assert first[:2] == fresh[:2] and first[2].props["text"] == "Aa" and fresh[2].props["text"] == "Bb"
+    again = parse_elements("\n" + frame + 'text name x=2 y=3 w=20 h=5 text="Cc"\n', "c.j2")
+    assert again[:2] == fresh[:2] and again[0] is fresh[0]  # shared, not read again
+    for name, lineno in (("d.j2", 3), ("e.j2", 4)):
+        bad = frame + "\n" * (lineno - 3) + "rect x=1 y=oops w=2 h=2\n"
+        with pytest.raises(TemplateError, match=f"{name}: output line {lineno}: `y` must be a number"):
+            parse_elements(bad, name)

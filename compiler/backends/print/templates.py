@@ -188,35 +188,51 @@ class Templates:
             raise TemplateError(f"{tpl.name}: {type(e).__name__}: {e}") from e
 
 
+# Output lines read so far -> their element: the faces of a kind repeat most lines (frames, labels, boxes) and
+# an Element is never changed once made, so faces share them. Only lines that parsed are kept.
+_LINES: dict[str, Element] = {}
+LINES_KEPT = 16384  # (past it, the cache starts again)
+
+
 @lru_cache(maxsize=4096)
 def parse_elements(text: str, template: str) -> tuple[Element, ...]:
     """The elements a rendered template describes; a malformed line raises TemplateError."""
     out = []
     for lineno, line in enumerate(text.split("\n"), 1):  # (not `splitlines`: U+2028 may be inside a value)
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        head = _HEAD.match(line)
-        if head is None or head[1] not in ELEMENTS:
-            raise TemplateError(f"{template}: output line {lineno}: unknown element `{stripped.split()[0]}`"
-                                f" (known: {', '.join(sorted(ELEMENTS))})")
-        kind, name = head[1], head[2] or ""
-        props: dict[str, object] = {}
-        pos = head.end()
-        while pos < len(line):
-            m = _PAIR.match(line, pos)
-            if m is None:
-                if not line[pos:].strip():
-                    break
-                raise TemplateError(f"{template}: output line {lineno}: cannot read `{line[pos:].strip()[:40]}`"
-                                    " (expected key=value)")
-            props[m[1]] = _value(m[1], m[2], template, lineno)
-            pos = m.end()
-        for key in ELEMENTS[kind]:
-            if not isinstance(props.get(key), int | float):
-                raise TemplateError(f"{template}: output line {lineno}: `{kind}` needs a number `{key}=`")
-        out.append(Element(kind, name, props))
+        el = _LINES.get(line)
+        if el is None:
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            el = _parse_line(line, stripped, template, lineno)
+            if len(_LINES) >= LINES_KEPT:
+                _LINES.clear()
+            _LINES[line] = el
+        out.append(el)
     return tuple(out)
+
+
+def _parse_line(line: str, stripped: str, template: str, lineno: int) -> Element:
+    head = _HEAD.match(line)
+    if head is None or head[1] not in ELEMENTS:
+        raise TemplateError(f"{template}: output line {lineno}: unknown element `{stripped.split()[0]}`"
+                            f" (known: {', '.join(sorted(ELEMENTS))})")
+    kind, name = head[1], head[2] or ""
+    props: dict[str, object] = {}
+    pos = head.end()
+    while pos < len(line):
+        m = _PAIR.match(line, pos)
+        if m is None:
+            if not line[pos:].strip():
+                break
+            raise TemplateError(f"{template}: output line {lineno}: cannot read `{line[pos:].strip()[:40]}`"
+                                " (expected key=value)")
+        props[m[1]] = _value(m[1], m[2], template, lineno)
+        pos = m.end()
+    for key in ELEMENTS[kind]:
+        if not isinstance(props.get(key), int | float):
+            raise TemplateError(f"{template}: output line {lineno}: `{kind}` needs a number `{key}=`")
+    return Element(kind, name, props)
 
 
 def _value(key: str, raw: str, template: str, lineno: int) -> object:

@@ -137,16 +137,110 @@ class _FirePlan:
     owners in order including those). `react(ctx, actor)` answers for a character: made once per trigger,
     for the shape of its plan (see `_reactor`)."""
 
-    __slots__ = ("glob", "local", "every", "scoped", "tile", "own", "curse", "effects", "react")
+    __slots__ = ("trigger", "glob", "local", "every", "scoped", "tile", "own", "curse", "effects", "react",
+                 "find")
 
-    def __init__(self, glob: tuple[str, ...], local: frozenset[str], every: tuple[str, ...],
+    def __init__(self, trigger: str, glob: tuple[str, ...], local: frozenset[str], every: tuple[str, ...],
                  scoped: dict[str, tuple[str, ...]], tile: bool, curse: tuple[str, ...] = ()) -> None:
+        self.trigger = trigger
         self.glob, self.local, self.every, self.scoped, self.tile = glob, local, every, scoped, tile
         self.own: dict[str, tuple[str, ...]] = {}
         self.curse = curse  # the curse cards among `local` (a cursed character carries them)
         # the effects of a list of owners, by the owners and the variants switched on (events without values)
         self.effects: dict[tuple[tuple[str, ...], frozenset[str]], list[EffectDef]] = {}
         self.react: Callable[[Context, Character], tuple[str, ...]] = _reactor(self)
+        # the effects that run for a character (or None: the table) on an event without values
+        self.find: Callable[[Context, Character | None], list[EffectDef]] = _finder(self)
+
+
+def _finder(plan: _FirePlan) -> Callable[[Context, Character | None], list[EffectDef]]:
+    """The effects `Context._fire` runs for an event without values: the effects of `react`'s owners. In the
+    usual case (see `_reactor`: nothing carried, stood on or fought has an effect of the trigger) the owners
+    are the global ones plus the character's own abilities, so the effects are remembered by the character
+    and the variants alone: no owners tuple is built or hashed per event. Same lists, same order."""
+    glob, local, curse, own_of, tile, trigger = plan.glob, plan.local, plan.curse, plan.own, plan.tile, plan.trigger
+    effects = plan.effects
+    # variants -> character id (or None for the global owners only) -> effects; `last` holds the variants
+    # asked about last and their dict (a game asks with the same variants all along)
+    commons: dict[frozenset[str], dict[str | None, list[EffectDef]]] = {}
+    last: list[Any] = [None, {}]
+    general = Context._reacting
+
+    def common_of(ctx: Context) -> dict[str | None, list[EffectDef]]:
+        variants = ctx.variants
+        mine = commons.get(variants)
+        if mine is None:
+            mine = commons[variants] = {}
+        last[0], last[1] = variants, mine
+        return mine
+
+    def of(ctx: Context, owners: tuple[str, ...]) -> list[EffectDef]:
+        key = (owners, ctx.variants)
+        try:
+            return effects[key]
+        except KeyError:
+            found = effects[key] = ctx.rules.effects_of(owners, trigger, ctx.variants)
+            return found
+
+    def usual(ctx: Context, who: str | None, owners: tuple[str, ...]) -> list[EffectDef]:
+        found = common_of(ctx)[who] = of(ctx, owners)
+        return found
+
+    if plan.scoped:
+        def scoped(ctx: Context, actor: Character | None) -> list[EffectDef]:
+            return of(ctx, glob if actor is None else general(ctx, plan, actor))
+        return scoped
+    if not local:
+        def everyone(ctx: Context, actor: Character | None) -> list[EffectDef]:
+            mine = last[1] if ctx.variants is last[0] else common_of(ctx)
+            try:
+                return mine[None]
+            except KeyError:
+                return usual(ctx, None, glob)
+        return everyone
+    isdisjoint = local.isdisjoint
+
+    def find(ctx: Context, actor: Character | None) -> list[EffectDef]:
+        if actor is None:
+            mine = last[1] if ctx.variants is last[0] else common_of(ctx)
+            try:
+                return mine[None]
+            except KeyError:
+                return usual(ctx, None, glob)
+        if actor.id in local or (curse and actor.cursed):
+            return of(ctx, general(ctx, plan, actor))
+        abilities = actor.abilities
+        if not isdisjoint((*actor.cards, *actor.weapons, *actor.spells, *actor.keys, *actor.treasures,
+                           *actor.items, *(abilities or ()))):
+            return of(ctx, general(ctx, plan, actor))
+        fight = ctx.fight
+        if fight is not None and fight.monster is not None and fight.monster.id in local:
+            return of(ctx, general(ctx, plan, actor))
+        facts = ctx.facts
+        if "place" in facts and str(facts["place"]) in local:
+            return of(ctx, general(ctx, plan, actor))
+        if tile:
+            play = ctx.play
+            if play is None:
+                return of(ctx, general(ctx, plan, actor))
+            placed = play.last_revealed if facts.get("revealing") else play.board.get(play.position.get(actor.id))  # type: ignore[arg-type]
+            if placed is not None and not placed.corridor and (
+                    placed.tile in local or (placed.tokens and not isdisjoint(placed.tokens))):
+                return of(ctx, general(ctx, plan, actor))
+        who = None if actor.no_abilities or abilities is not None else actor.id
+        mine = last[1] if ctx.variants is last[0] else common_of(ctx)
+        try:
+            return mine[who]
+        except KeyError:
+            pass
+        if who is None:
+            return usual(ctx, None, glob)
+        own = own_of.get(who)
+        if own is None:  # the character's own abilities of the trigger are not known yet: found by `general`
+            return of(ctx, general(ctx, plan, actor))
+        return usual(ctx, who, glob + own if own else glob)
+
+    return find
 
 
 def _reactor(plan: _FirePlan) -> Callable[[Context, Character], tuple[str, ...]]:
@@ -240,7 +334,24 @@ class Context:
             event = {**self.event_values, **event}
             self.event_values = {}
         self.prevented = False
-        self._fire(trigger, self.actor, self.side, event)
+        if event:
+            self._fire(trigger, self.actor, self.side, event)
+            return
+        # `_fire` without values, inlined: a procedure fires ~2,000 events a game, most of which nothing
+        # reacts to
+        self.fired.add(trigger)
+        actor = self.actor
+        if actor is not None and trigger == "always":
+            actor.no_abilities = False  # `always` modifiers hold while their card or rule does: recomputed
+        try:
+            plan: _FirePlan | None = self.rules._cache[_PLANS][trigger]
+        except KeyError:
+            plan = self._new_plan(trigger)
+        if plan is None:
+            return
+        effects = plan.find(self, actor)
+        if effects:
+            self._run(effects, actor, self.side)
 
     def loop(self, point: str) -> bool:
         """Counts the passes of a `while`; past the cap the game is stopped (it would never end)."""
@@ -459,7 +570,8 @@ class Context:
         if not has:
             return None
         if trigger in WORLD_TRIGGERS:
-            return _FirePlan(tuple(o for o in sorted(self.rules.entities) if o in has), frozenset(), (), {}, False)
+            return _FirePlan(trigger, tuple(o for o in sorted(self.rules.entities) if o in has), frozenset(), (), {},
+                             False)
         glob = tuple(o for o in self.owners(None, trigger) if o in has)
         every = tuple(o for o in self.rules.memo("global owners", tuple) if o in has)  # with the scoped ones
         scoped = {o: tuple(str(k) for k in self.rules.entity(o).attr("applies_to"))
@@ -467,7 +579,7 @@ class Context:
         local = has - frozenset(every)
         cards = self.rules.memo(("curse cards",), lambda: [e.id for e in self.rules.of_kind("curse")])
         curse = tuple(o for o in cards if o in local)
-        return _FirePlan(glob, local, every, scoped, trigger in TILE_TRIGGERS, curse)
+        return _FirePlan(trigger, glob, local, every, scoped, trigger in TILE_TRIGGERS, curse)
 
     def fire(self, trigger: str, actor: Character | None = None, side: Side | None = None,
              **event: Any) -> list[EffectDef]:
@@ -485,18 +597,19 @@ class Context:
             plan = self._new_plan(trigger)
         if plan is None:
             return []
-        owners = plan.glob if actor is None else plan.react(self, actor)
-        if not owners:
-            return []
         if event:
+            owners = plan.glob if actor is None else plan.react(self, actor)
+            if not owners:
+                return []
             effects = self.rules.effects_of(owners, trigger, self.variants, event)
-        else:  # (the same list `effects_of` gives, remembered by the plan: no key of four parts to hash)
-            try:
-                effects = plan.effects[owners, self.variants]
-            except KeyError:
-                effects = plan.effects[owners, self.variants] = self.rules.effects_of(owners, trigger, self.variants)
-        if not effects:
-            return effects
+        else:  # (the same list `effects_of` gives, remembered by the plan: see `_finder`)
+            effects = plan.find(self, actor)
+        if effects:
+            self._run(effects, actor, side)
+        return effects
+
+    def _run(self, effects: list[EffectDef], actor: Character | None, side: Side | None) -> None:
+        """Run the effects of a fired event for `actor` on `side` (skipping those of decks switched off)."""
         saved = (self.actor, self.side, self.owner, self.effect)
         self.actor, self.side = actor, side
         try:
@@ -509,7 +622,6 @@ class Context:
                 fx.run(self)
         finally:
             self.actor, self.side, self.owner, self.effect = saved
-        return effects
 
     def _inactive(self, owner: str) -> bool:
         if not self.inactive and (self.side is None or not self.side.inactive):

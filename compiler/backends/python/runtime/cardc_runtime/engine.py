@@ -45,7 +45,8 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: View, options: Sequence[Any]) -> int:
-        return below(self.rng, len(options))
+        n = len(options)
+        return self.rng._randbelow(n) if n > 0 else below(self.rng, n)  # type: ignore[attr-defined]  # (= below(rng, n))
 
 
 _tuple_new = tuple.__new__  # makes a View (a named tuple) without its Python-level __new__
@@ -101,6 +102,25 @@ def purposeful(rng: random.Random, ctx: Context, who: str, opts: Sequence[Any]) 
     return None
 
 
+_STEP, _MAY, _WALK_TO, _SWAP_FOR, _TAKE_WHICH, _TAKE_REWARD, _TRADE, _OTHER = (
+    "step", "may", "walk_to", "swap_for", "take_which", "take_reward", "trade", "other")
+
+
+@lru_cache(maxsize=4096)
+def _point_kind(point: str) -> tuple[str, str]:
+    """A choice point without its chooser (`horan:walk_to` -> `walk_to`) and which of the sensible bot's
+    rules answers it (points repeat all game: worked out once)."""
+    name = point.split(":", 1)[-1]
+    if name.startswith("step"):
+        return name, _STEP
+    if ".may." in name:
+        return name, _MAY
+    if name.startswith("swap_for:"):
+        return name, _SWAP_FOR
+    kinds = {"walk_to": _WALK_TO, "take_which": _TAKE_WHICH, "take_reward": _TAKE_REWARD, "trade": _TRADE}
+    return name, kinds.get(name, _OTHER)
+
+
 class SensibleBot(RandomBot):
     """A bot that plays with purpose, knowing no game: it explores and walks towards the nearest monster it
     expects to beat (by the `strength` and `attack` attributes), takes items that add attack, and otherwise
@@ -111,10 +131,11 @@ class SensibleBot(RandomBot):
         self._worth_seen: dict[Any, Any] = {}
 
     def choose(self, view: View, options: Sequence[Any]) -> int:
-        point = view.point.split(":", 1)[-1]
-        opts = list(options)
+        point, kind = _point_kind(view.point)
+        opts = options  # (read only: indexed and searched, never changed)
         ctx = view.ctx
-        if point.startswith("step"):
+        if kind is _STEP:
+            opts_left: Sequence[Any]
             if "pick_up" in opts and not self._worth_taking(ctx, view.chooser):
                 opts_left = [o for o in opts if o != "pick_up"]
             else:
@@ -123,20 +144,20 @@ class SensibleBot(RandomBot):
                 if want in opts_left and self.rng.random() < p:
                     return opts.index(want)
             return opts.index(opts_left[below(self.rng, len(opts_left))])  # (= rng.choice(opts_left))
-        if ".may." in point:
+        if kind is _MAY:
             return opts.index(True) if True in opts and self.rng.random() < 0.8 else 0
-        if point == "walk_to" and ctx.play is not None:
+        if kind is _WALK_TO and ctx.play is not None:
             return self._towards(ctx, view.chooser, opts)
-        if point.startswith("swap_for:"):
+        if kind is _SWAP_FOR:
             new = point.split(":", 1)[1]
             worth = [self._attack(ctx, o) for o in opts[1:]]
             low = min(range(len(worth)), key=lambda i: worth[i])
             return low + 1 if self._attack(ctx, new) > worth[low] else 0
-        if point == "take_which":
+        if kind is _TAKE_WHICH:
             return max(range(len(opts)), key=lambda i: self._attack(ctx, str(opts[i])))
-        if point == "take_reward":
+        if kind is _TAKE_REWARD:
             return opts.index(True) if True in opts else 0
-        if point == "trade" and "none" in opts and self.rng.random() < 0.75:  # a gift to a partner now and then
+        if kind is _TRADE and "none" in opts and self.rng.random() < 0.75:  # a gift to a partner now and then
             return opts.index("none")
         wanted = purposeful(self.rng, ctx, view.chooser, opts)  # a named option that makes progress
         return below(self.rng, len(opts)) if wanted is None else wanted
@@ -149,17 +170,26 @@ class SensibleBot(RandomBot):
     def _worth(self, ctx: Context, me: Character, placed: Any, holds: tuple[Any, ...] | None = None) -> bool:
         """An item lies there that fills a free slot or beats the weakest item of its full slot. Remembered
         per game by what the hero holds and what lies there (all the answer depends on)."""
-        key = (holds or _holding(me), tuple(placed.items))
+        known = self._worth_for(ctx, holds or _holding(me))
+        items = tuple(placed.items)
+        try:
+            return bool(known[items])
+        except KeyError:
+            pass
+        found = known[items] = self._worth_now(ctx, me, placed)
+        return found
+
+    def _worth_for(self, ctx: Context, holds: tuple[Any, ...]) -> dict[tuple[str, ...], bool]:
+        """`_worth`'s answers for a hero holding `holds` (`_holding`), by the items lying there; per game.
+        (By what is held first: the nested tuple is hashed once per question, not once per tile.)"""
         seen = self._worth_seen
         if seen.get("_table") is not ctx:  # a new game (or another table): start afresh
             seen.clear()
             seen["_table"] = ctx
-        try:
-            return bool(seen[key])
-        except KeyError:
-            pass
-        found = seen[key] = self._worth_now(ctx, me, placed)
-        return found
+        known: dict[tuple[str, ...], bool] | None = seen.get(holds)
+        if known is None:
+            known = seen[holds] = {}
+        return known
 
     def _worth_now(self, ctx: Context, me: Character, placed: Any) -> bool:
         limits = slot_limits(ctx.rules, ctx.variants)
@@ -184,7 +214,7 @@ class SensibleBot(RandomBot):
         known[item] = value
         return value
 
-    def _towards(self, ctx: Context, who: str, labels: list[Any]) -> int:
+    def _towards(self, ctx: Context, who: str, labels: Sequence[Any]) -> int:
         """The neighbour on a shortest path to the nearest monster the hero expects to beat (or, with none,
         to the frontier where new tiles are found)."""
         play = ctx.play
@@ -201,22 +231,21 @@ class SensibleBot(RandomBot):
                 for tok in t.tokens:
                     if tok in strength:
                         monsters[t.pos] = strength[tok]
-        goals = {p for p, s in monsters.items() if s < power + 3}
+        beatable: frozenset[tuple[int, int]] | None = memo.get((_MONSTERS, power))
+        if beatable is None:
+            beatable = memo[_MONSTERS, power] = frozenset(p for p, s in monsters.items() if s < power + 3)
+        goals = set(beatable)
         if not goals:  # nothing to fight yet: the frontier, where new tiles (and items) are found
             goals = set(play.open_edges()) if play.zones.get("stack") else set()
         if not goals and monsters:
             weakest = min(monsters.values())
             goals = {p for p, s in monsters.items() if s == weakest}
-        holds = _holding(me)
-        seen = self._worth_seen  # (what `_worth` answers, without a call per tile)
-        if seen.get("_table") is not ctx:
-            seen.clear()
-            seen["_table"] = ctx
+        known = self._worth_for(ctx, _holding(me))  # (what `_worth` answers, without a call per tile)
         for t in filter(_HAS_ITEMS, tiles):
-            key = (holds, tuple(t.items))
-            worth = seen.get(key)
+            items = tuple(t.items)
+            worth = known.get(items)
             if worth is None:
-                worth = seen[key] = self._worth_now(ctx, me, t)
+                worth = known[items] = self._worth_now(ctx, me, t)
             if worth:
                 goals.add(t.pos)
         goals.discard(play.position.get(who))

@@ -89,8 +89,22 @@ def _attack_of(ctx: Context, side: Side, item: str) -> int:
 
 def _usable_spells(ctx: Context, side: Side) -> list[str]:
     """Spells held that work in a fight (not those used in one's own turn)."""
-    return [s for s in side.who.spells if ctx.rules.entity(s).is_a("spell")
-            and ctx.rules.entity(s).attr("used_in", "fight") == "fight"]
+    spells = side.who.spells
+    if not spells:
+        return []
+    known: dict[str, bool] = ctx.rules.memo(_FIGHT_SPELL, dict)  # (entity attributes: once per ruleset)
+    out = []
+    for s in spells:
+        works = known.get(s)
+        if works is None:
+            e = ctx.rules.entity(s)
+            works = known[s] = e.is_a("spell") and e.attr("used_in", "fight") == "fight"
+        if works:
+            out.append(s)
+    return out
+
+
+_FIGHT_SPELL = ("spell works in a fight",)
 
 
 def offer_spells(ctx: Context, side: Side, *, after: bool) -> None:

@@ -21,6 +21,7 @@ from operator import attrgetter
 from typing import Any
 
 from .context import Character, Context
+from .engine import purposeful
 from .inputs import Inputs, below
 from .model import Ruleset
 from .play_verbs import _monster_token
@@ -144,17 +145,27 @@ def _wants(ctx: Context, me: Character, items: list[str], holds: tuple[tuple[str
     """Whether one of `items` fills a free slot of the hero or beats the item worth least in its slot. The
     answer depends on the items, what the hero holds (`holds`: `_holds(me)`), the ruleset and the variants
     only: remembered per ruleset (asked for every tile with items at every step)."""
-    key = (tuple(items), holds or _holds(me))
-    try:
-        known: dict[Any, bool] = ctx.rules._cache["greedy wants", ctx.variants]
-    except KeyError:
-        known = ctx.rules.memo(("greedy wants", ctx.variants), dict)
+    known = _wants_for(ctx, holds or _holds(me))
+    key = tuple(items)
     try:
         return known[key]
     except KeyError:
         pass
     found = known[key] = _wants_now(ctx, me, items)
     return found
+
+
+def _wants_for(ctx: Context, holds: tuple[tuple[str, ...], ...]) -> dict[tuple[str, ...], bool]:
+    """`_wants`' answers for a hero holding `holds`, by the items (by what is held first: the nested tuple
+    is hashed once per step, not once per tile with items)."""
+    try:
+        known: dict[Any, dict[tuple[str, ...], bool]] = ctx.rules._cache["greedy wants", ctx.variants]
+    except KeyError:
+        known = ctx.rules.memo(("greedy wants", ctx.variants), dict)
+    mine = known.get(holds)
+    if mine is None:
+        mine = known[holds] = {}
+    return mine
 
 
 def _wants_now(ctx: Context, me: Character, items: list[str]) -> bool:
@@ -191,6 +202,7 @@ def _monsters(ctx: Context, play: Play) -> dict[Pos, str]:
 
 
 _MONSTERS = ("greedy monsters",)
+_BLOCKED = ("greedy avoided",)  # `Play.token_memo` entries: the monsters a loadout avoids
 
 
 @lru_cache(maxsize=4096)
@@ -248,8 +260,6 @@ class GreedyBot:
             return self._use_which(ctx, who, opts)
         if name.startswith("spell") and all(isinstance(o, int) for o in opts):
             return self._spells(ctx, who, point, opts)
-        from .engine import purposeful
-
         wanted = purposeful(self.rng, ctx, who, opts)  # a named option that makes progress (as the sensible bot)
         return below(self.rng, len(opts)) if wanted is None else wanted
 
@@ -269,19 +279,31 @@ class GreedyBot:
                 return heal
         tiles = play.board.values()
         monsters = _monsters(ctx, play)
-        odds = _odds_of(ctx, me)
-        # each monster's odds once (in the order met: a computation the memo lacks runs as before)
-        weak = {m for m in dict.fromkeys(monsters.values()) if odds(m) < self.WIN_ENOUGH}
-        blocked = {p for p, m in monsters.items() if m in weak}
+        # the monsters this loadout avoids: kept with the monsters' places (`Play.token_memo`) by what the
+        # odds depend on, so a step of an unchanged hero on an unchanged board looks up no odds
+        memo = play.token_memo()
+        loadout = (_BLOCKED, me.id, tuple(sorted(me.weapons)), me.cursed, ctx.variants, self.WIN_ENOUGH)
+        avoided: frozenset[Pos] | None = memo.get(loadout)
+        if avoided is None:
+            odds = _odds_of(ctx, me)
+            # each monster's odds once (in the order met: a computation the memo lacks runs as before)
+            weak = {m for m in dict.fromkeys(monsters.values()) if odds(m) < self.WIN_ENOUGH}
+            avoided = memo[loadout] = frozenset(p for p, m in monsters.items() if m in weak)
+        blocked = set(avoided)
         self.avoid = blocked
         # the monsters not avoided and the tiles with items the hero wants (only tiles that hold tokens or
         # items are looked at: the filters run in C, most tiles of a late board hold neither)
         goals = {p for p in monsters if p != here and p not in blocked}
-        holds = _holds(me)
+        wants = _wants_for(ctx, _holds(me))
         for t in filter(_HAS_ITEMS, tiles):
             p = t.pos
-            if p != here and p not in blocked and p not in goals and _wants(ctx, me, t.items, holds):
-                goals.add(p)
+            if p != here and p not in blocked and p not in goals:
+                items = tuple(t.items)
+                wanted = wants.get(items)
+                if wanted is None:
+                    wanted = wants[items] = _wants_now(ctx, me, t.items)
+                if wanted:
+                    goals.add(p)
         if "walk" in opts and here is not None:
             dist = play.distances((here,), blocked - goals, goals, first=True)
             reachable = [g for g in goals if g in dist]

@@ -353,7 +353,8 @@ def _steps(ctx: Context, who: Character) -> tuple[tuple[Pos, ...], tuple[str, ..
     laid: they depend on the laid tiles, where `who` stands and whether walls stop it)."""
     play = _play(ctx)
     pos = play.position.get(who.id)
-    walls = _flag(ctx, f"walls:{who.id}")
+    flags: dict[str, Any] | None = ctx.facts.get("turn_flags")  # (most turns set none: no name made)
+    walls = flags is not None and bool(flags.get(f"walls:{who.id}"))
     memo = play.board_memo()
     key = ("reachable", pos, walls)
     try:
@@ -397,7 +398,8 @@ def can_explore(ctx: Context) -> bool:
     if play is None or not play.zones.get("stack"):
         return False
     who = actor_of(ctx)
-    return not _flag(ctx, f"no_explore:{who.id}") and bool(_open_sides(ctx, who))
+    flags: dict[str, Any] | None = ctx.facts.get("turn_flags")  # (most turns set none: no name made)
+    return not (flags is not None and flags.get(f"no_explore:{who.id}")) and bool(_open_sides(ctx, who))
 
 
 def _move(ctx: Context, who: Character, to: Pos, *, came_from: bool = True) -> None:
