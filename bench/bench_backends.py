@@ -40,14 +40,9 @@ def measure(content: str, only: list[str] | None = None) -> dict[str, object]:
     from cardc.frontend import compile_paths
 
     with tempfile.TemporaryDirectory(prefix="cardc-backends-") as tmp:
-        if content.isdigit():
-            import gen_synthetic
+        import gen_synthetic
 
-            src = Path(tmp) / "src"
-            src.mkdir()
-            gen_synthetic.write(int(content), src)
-        else:
-            src = Path(content)
+        src = gen_synthetic.source(content, Path(tmp))
         start = time.process_time()
         result = compile_paths([src])
         front = time.process_time() - start

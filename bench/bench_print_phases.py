@@ -56,14 +56,9 @@ def measure(content: str, rulebook: bool) -> dict[str, float]:
 
     print_sheets.render_png, print_sheets.render_rows = png, rows  # type: ignore[assignment]
     with tempfile.TemporaryDirectory(prefix="cardc-print-phases-") as tmp:
-        if content.isdigit():
-            import gen_synthetic
+        import gen_synthetic
 
-            src = Path(tmp) / "src"
-            src.mkdir()
-            gen_synthetic.write(int(content), src)
-        else:
-            src = Path(content)
+        src = gen_synthetic.source(content, Path(tmp))
         result = compile_paths([src])
         if not result.ok:
             raise SystemExit("the content has errors")

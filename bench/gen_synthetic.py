@@ -121,6 +121,14 @@ def write(n: int, out: Path) -> Path:
     return cards
 
 
+def source(content: str, tmp: Path) -> Path:
+    """The content folder a bench names: a number of synthetic cards (written under `tmp`), or a folder."""
+    if not content.isdigit():
+        return Path(content)
+    write(int(content), tmp / "src")
+    return tmp / "src"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("n", type=int, help="number of cards")
