@@ -10,9 +10,7 @@ from typing import Any
 
 import pytest
 from cardc.backends.print import rulebook
-from cardc.backends.print import sheets as print_sheets
 from cardc.backends.print.rulebook import Paragraph, _styles
-from cardc.frontend import compile_paths
 from reportlab.lib import colors
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -21,17 +19,8 @@ from reportlab.platypus import paragraph as rl_paragraph
 from reportlab.platypus.paragraph import Paragraph as ReportlabParagraph
 from reportlab.platypus.paraparser import ParaFrag
 
-from tests.conftest import ROOT
-
-
-def _rulebooks(out: Path) -> dict[str, bytes]:
-    result = compile_paths([ROOT / "tests" / "fixtures" / "export" / "tavern"])
-    assert result.ok
-    settings = print_sheets.parse_settings({})[0]
-    b = print_sheets.PrintBuild(result.project, settings)
-    sheets = b.plan(out)
-    rulebook.write_rulebooks(result.project, out, settings, b.faces_of(sheets), [])
-    return {p.name: p.read_bytes() for p in sorted(out.glob("*-rules.pdf"))}
+from tests.test_rulebook_faces import _rulebooks
+from tests.test_rulebook_markup import _lines
 
 
 class _Forgetful(dict):  # type: ignore[type-arg]
@@ -69,16 +58,6 @@ def test_the_rulebooks_are_the_same_files_without_the_caches(tmp_path: Path, mon
     assert len(cached) == 3 and plain == cached
     # the caches did serve: fewer line breakings and drawings than paragraphs laid out and drawn
     assert cached_counts[0] < len(broken) and cached_counts[1] < len(draws)
-
-
-def _lines(p: ReportlabParagraph) -> list[list[str]]:
-    out = []
-    for line in p.blPara.lines:
-        if isinstance(line, tuple):
-            out.append(" ".join(line[1]).split())
-        else:
-            out.append("".join(getattr(f, "text", "") for f in line.words).split())
-    return out
 
 
 TEXTS = [
