@@ -84,9 +84,33 @@ def render_rows(page: Any, dpi: int) -> bytearray:
 
 
 def _size(page: Any, dpi: int) -> tuple[int, int]:
-    """The pixel size `page.render(scale=dpi / 72)` gives."""
+    """The pixel size `page.render(scale=dpi / 72)` gives (`page` a PdfPage or PDFium's raw handle of one)."""
+    import pypdfium2 as pdfium
+
     scale = dpi / 72.0
-    return math.ceil(page.get_width() * scale), math.ceil(page.get_height() * scale)
+    return (math.ceil(pdfium.raw.FPDF_GetPageWidthF(page) * scale),
+            math.ceil(pdfium.raw.FPDF_GetPageHeightF(page) * scale))
+
+
+def _draw(page: Any, pixels: Any, w: int, h: int, stride: int, matrix: Any = None, clip: Any = None) -> None:
+    """PDFium draws `page` into `pixels` (`w` x `h` BGR pixels, rows `stride` bytes apart, RGB byte order) as
+    `page.render` does with those options (annotations drawn, no fill): at the page's own scale to the bitmap, or
+    with `matrix` and `clip`. The bitmap is PDFium's raw one, made and dropped here: pypdfium2's wrapper
+    registers a finalizer and formats its own name for each, about a fifth of a millisecond of Python a face."""
+    import pypdfium2 as pdfium
+
+    raw = pdfium.raw
+    bitmap = raw.FPDFBitmap_CreateEx(w, h, raw.FPDFBitmap_BGR, pixels, stride)
+    if not bitmap:
+        raise MemoryError("PDFium made no bitmap")
+    try:
+        flags = raw.FPDF_ANNOT | raw.FPDF_REVERSE_BYTE_ORDER
+        if matrix is None:
+            raw.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0, flags)
+        else:
+            raw.FPDF_RenderPageBitmapWithMatrix(bitmap, page, ctypes.byref(matrix), ctypes.byref(clip), flags)
+    finally:
+        raw.FPDFBitmap_Destroy(bitmap)
 
 
 def render_png(page: Any, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None) -> bytes:
@@ -110,18 +134,12 @@ def render_over(page: Any, dpi: int, under: bytearray | None = None, scratch: by
     zeroing in the kernel as well as the copy."""
     if under is None:
         return render_rows(page, dpi)
-    import pypdfium2 as pdfium
-
     w, h = _size(page, dpi)
     stride = 3 * w + 1
     if len(under) != stride * h + 1:
         raise ValueError("the pixels to draw over are not of the page's size")
     buf = _copy(under, scratch)
-    pixels = (ctypes.c_ubyte * (stride * h)).from_buffer(buf, 1)
-    bitmap = pdfium.PdfBitmap.new_native(w, h, pdfium.raw.FPDFBitmap_BGR, True, buffer=pixels, stride=stride)
-    # the flags `page.render` passes for these options (annotations drawn, RGB byte order); no fill
-    pdfium.raw.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0,
-                                     pdfium.raw.FPDF_ANNOT | pdfium.raw.FPDF_REVERSE_BYTE_ORDER)
+    _draw(page, (ctypes.c_ubyte * (stride * h)).from_buffer(buf, 1), w, h, stride)
     return buf
 
 
@@ -162,8 +180,6 @@ def render_screen(page: Any, bleed_mm: float, w_mm: float, h_mm: float, under: b
         raise ValueError("the pixels to draw over are not of the cell's size")
     else:
         buf = _copy(under, scratch)
-    pixels = (ctypes.c_ubyte * (stride * h)).from_buffer(buf, 1)
-    bitmap = pdfium.PdfBitmap.new_native(w, h, pdfium.raw.FPDFBitmap_BGR, True, buffer=pixels, stride=stride)
     k = SCREEN_DPI / 25.4  # pixels per mm
     # PDFium applies the matrix to the page in points, top left at 0: scale to SCREEN_DPI, then shift the trim's
     # centre to the cell's
@@ -171,8 +187,7 @@ def render_screen(page: Any, bleed_mm: float, w_mm: float, h_mm: float, under: b
     matrix = pdfium.raw.FS_MATRIX(s, 0, 0, s, -(bleed_mm * k + (w_mm * k - w) / 2),
                                   -(bleed_mm * k + (h_mm * k - h) / 2))
     clip = pdfium.raw.FS_RECTF(0, 0, w, h)
-    pdfium.raw.FPDF_RenderPageBitmapWithMatrix(bitmap, page, ctypes.byref(matrix), ctypes.byref(clip),
-                                               pdfium.raw.FPDF_ANNOT | pdfium.raw.FPDF_REVERSE_BYTE_ORDER)
+    _draw(page, (ctypes.c_ubyte * (stride * h)).from_buffer(buf, 1), w, h, stride, matrix, clip)
     return buf
 
 

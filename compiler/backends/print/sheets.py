@@ -428,7 +428,10 @@ class PrintBuild:
             c.save()
             pdf = pdfium.PdfDocument(buf.getvalue())
             for i, (drawn_face, g) in enumerate(pages):
-                page = pdf[i]
+                # a face over a frame is drawn by PDFium's own calls on the raw page (pypdfium2's page object, with
+                # its finalizer and bookkeeping, cost more Python than the calls); a frame or a whole face is
+                # rasterized by `page.render`, which needs that object
+                page = pdf[i] if drawn_face is None or count[g] == 1 else pdfium.raw.FPDF_LoadPage(pdf, i)
                 if drawn_face is None:
                     under = {g: render_rows(page, self.s.png_dpi)}  # the group before it is done
                     scratch = bytearray(len(under[g]))
@@ -443,7 +446,10 @@ class PrintBuild:
                         small = screen_png(rows, g[0], g[1])
                     put(drawn_face, render_png(page, self.s.png_dpi, under[g] if count[g] > 1 else None, scratch),
                         small)
-                page.close()
+                if isinstance(page, pdfium.PdfPage):
+                    page.close()
+                else:
+                    pdfium.raw.FPDF_ClosePage(page)
             pdf.close()
         drawn = {face for face, _e in order}
         for face in dests:
