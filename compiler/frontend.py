@@ -48,8 +48,9 @@ def compile_paths(paths: list[Path], catalogue: Catalogue | None = None,
         else:
             index = {id(e): i for i, e in enumerate(trace.lowered) if e is not None}
             for e in project.entities:
-                trace.hand.append((index[id(e)], hand_text_warnings(e)))
-                sink.items.extend(trace.hand[-1][1])
+                found = hand_text_warnings(e)
+                trace.hand.append((index[id(e)], len(found)))
+                sink.items.extend(found)
         modules = {f.path: f.module.name for f in sources.files if f.module is not None}
         return FrontEndResult(project, sink.sorted(), sources.texts, modules, tuple(sources.files))
     finally:

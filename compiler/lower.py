@@ -102,7 +102,7 @@ class Trace:
     """Which diagnostics of a run each entity declaration gave, for `cardc.recheck`. `items` is the run's sink
     as the front end filled it: the loader's diagnostics up to `loaded`, the passes before the entities up to
     `start`, then pending entity i's in `entities[i]` = (first, end), the passes after the entities from `end`
-    to `done`, then the W501s, `hand` (pending index, its W501s) in the order the front end checks entities.
+    to `done`, then the W501s, `hand` (pending index, how many) in the order the front end checks entities.
     `tops[i]` is the top-level declaration entity i comes from (shown file, index in its `decls`), `gave[i]`
     whether it gave an entity (`lowered[i]`, not stored); `env` is what lowering an entity reads besides its
     declaration, the catalogue and the content folder (`Lowering.environment`); `places` holds `items` as
@@ -117,9 +117,10 @@ class Trace:
     gave: list[bool] = field(default_factory=list)
     end: int = 0
     done: int = 0
-    hand: list[tuple[int, list[Diagnostic]]] = field(default_factory=list)
+    hand: list[tuple[int, int]] = field(default_factory=list)
     env: tuple[object, ...] = ()
     places: list[int] = field(default_factory=list)  # stored instead of `items`: see `recheck.store`
+    env_key: str = ""  # stored instead of `env`: see `recheck.store`
 
 
 @dataclass

@@ -18,6 +18,7 @@ diagnostic of those passes that lies inside an edited declaration or names an ed
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,22 +32,29 @@ if TYPE_CHECKING:
     from cardc.lower import Trace
 
 NAMESPACE = "check-incr"
+ENV_NAMESPACE = "check-env"
 
 
 def store(state: Lookup | None, result: CheckResult, trace: Trace) -> None:
     """Store the trace of a check that `checkcache.remember` stored with `result`, under the same key (so only the
     last one is kept). Its diagnostics are kept as their places in `result.diagnostics` (a result holds each
-    diagnostic once), its lowered entities not at all."""
+    diagnostic once), its lowered entities not at all, its environment once per full run (a recheck does not
+    change it)."""
     from dataclasses import replace
 
     if state is None or state.files is None:
         return
     place = {d: i for i, d in enumerate(result.diagnostics)}
     try:
-        stored = replace(trace, items=[], lowered=[], places=[place[d] for d in trace.items])
+        places = [place[d] for d in trace.items]
     except KeyError:  # pragma: no cover - the result is made from these very items
         return
-    diskcache.store(NAMESPACE, state.key, (state.files, stored))
+    env_key = trace.env_key
+    if not env_key:
+        env_key = diskcache.digest(state.key, "environment", *(part for item in state.files.items() for part in item))
+        diskcache.store(ENV_NAMESPACE, env_key, trace.env)
+    diskcache.store(NAMESPACE, state.key,
+                    (state.files, replace(trace, items=[], lowered=[], env=(), places=places, env_key=env_key)))
 
 
 def _header(d: s.DeclS) -> tuple[object, ...]:
@@ -72,6 +80,14 @@ def _edited_decls(old: s.FileS, new: s.FileS) -> list[int] | None:
     return out
 
 
+def _lines_of(tree: s.FileS, decl: s.DeclS) -> tuple[int, int]:
+    """The lines a top-level declaration may take: from its span's (its kind: all of it comes after) to the
+    line where the next part of the file starts (or the end of the file)."""
+    first = decl.span.line
+    later = [p.span.line for p in (*tree.imports, *tree.decls, *tree.procedures) if p.span.line > first]
+    return first, min(later, default=sys.maxsize)
+
+
 def recheck(state: Lookup | None) -> tuple[CheckResult | None, Trace | None]:
     """After a miss of `lookup` (and of `lookup_moved`): the result of checking the edited files again, entity
     by entity, against the trace of the last stored check; and the trace of this result, to store with it."""
@@ -95,7 +111,7 @@ def recheck(state: Lookup | None) -> tuple[CheckResult | None, Trace | None]:
         trace.items = [result.diagnostics[i] for i in trace.places]
     except (IndexError, TypeError):
         return None, None
-    if len(trace.items) != trace.done + sum(len(h) for _, h in trace.hand) or len(trace.gave) != len(trace.entities):
+    if len(trace.items) != trace.done + sum(n for _, n in trace.hand) or len(trace.gave) != len(trace.entities):
         return None, None
     sources = dict(result.sources)
     edits: dict[str, tuple[s.FileS, list[int], Path]] = {}  # shown name -> new tree, edited decls, real path
@@ -117,7 +133,7 @@ def recheck(state: Lookup | None) -> tuple[CheckResult | None, Trace | None]:
         indices = _edited_decls(old[0], new[0])
         if indices is None:
             return None, None
-        lines = [(old[0].decls[i].span.line, old[0].decls[i].span.end_line) for i in indices]
+        lines = [_lines_of(old[0], old[0].decls[i]) for i in indices]
         for d in [*trace.items[trace.loaded:trace.start], *trace.items[trace.end:trace.done]]:
             if shown in d.message or shown in (d.hint or ""):
                 return None, None
@@ -126,9 +142,12 @@ def recheck(state: Lookup | None) -> tuple[CheckResult | None, Trace | None]:
                 return None, None  # a pass outside the entities reported something inside an edited one
         sources[shown] = text
         edits[shown] = (new[0], indices, state.root / rel)
+    env = diskcache.load(ENV_NAMESPACE, trace.env_key)
+    if not isinstance(env, tuple):
+        return None, None
     lowering = Lowering(LoadedSources(root=state.root, real_paths={k: v[2] for k, v in edits.items()}),
                         default_catalogue(), DiagnosticSink())
-    lowering.restore(trace.env)
+    lowering.restore(env)
     made: dict[int, tuple[m.Entity | None, list[Diagnostic]]] = {}  # pending index -> (entity, its diagnostics)
     for shown, (tree, indices, _) in edits.items():
         lowering.sink = DiagnosticSink()
@@ -154,12 +173,15 @@ def recheck(state: Lookup | None) -> tuple[CheckResult | None, Trace | None]:
     items += trace.items[trace.end:trace.done]
     done = len(items)
     hand = []
-    for j, warnings in trace.hand:
+    at = trace.done
+    for j, n in trace.hand:
+        warnings = trace.items[at:at + n]
+        at += n
         if j in made:
             entity = made[j][0]
             warnings = hand_text_warnings(entity) if entity is not None else []
-        hand.append((j, warnings))
+        hand.append((j, len(warnings)))
         items += warnings
     checked = CheckResult(DiagnosticSink(items).sorted(), sources, result.modules, result.entities, result.files)
     return checked, Trace(items=items, loaded=trace.loaded, start=trace.start, tops=trace.tops, entities=ranges,
-                          gave=trace.gave, end=end, done=done, hand=hand, env=trace.env)
+                          gave=trace.gave, end=end, done=done, hand=hand, env_key=trace.env_key)
