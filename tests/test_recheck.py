@@ -204,3 +204,19 @@ def test_random_literal_edits_of_the_bundled_content(tmp_path: Path, cache: Path
         if warm[0] != 0:
             path.write_text(text, encoding="utf-8")  # an error is not stored: go back to the last clean text
     assert answered.count(True) >= 4, answered
+
+
+def test_same_runs_reads_until_the_first_difference_and_agrees_with_the_span_map() -> None:
+    from cardc.spanmap import SpanMap, same_runs
+
+    rng = random.Random(7)
+    text = (ROOT / "content" / "karak" / "base" / "heroes.cardc").read_text(encoding="utf-8")
+    pieces = [" ", "\n", "// c\n", "/* b */", '"', "x", "#", "", "\\"]
+    for _ in range(300):
+        at = rng.randrange(len(text))
+        cut = rng.randrange(3)
+        new = text[:at] + rng.choice(pieces) + text[at + cut:]
+        assert same_runs(text, new) == SpanMap(text, new).same_tokens, (at, new[at - 5:at + 5])
+    for old, new in (('x "a b"', 'x  "a b" // c'), ('x "a b"', 'x "a  b"'), ("x y", "xy"), ("x // y", "x y"),
+                     ("x y", "x y z"), ("x y z", "x y")):
+        assert same_runs(old, new) == SpanMap(old, new).same_tokens
