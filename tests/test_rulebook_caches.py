@@ -11,12 +11,15 @@ from typing import Any
 import pytest
 from cardc.backends.print import rulebook
 from cardc.backends.print.rulebook import Paragraph, _styles
+from hypothesis import given
+from hypothesis import strategies as st
 from reportlab.lib import colors
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import paragraph as rl_paragraph
 from reportlab.platypus.paragraph import Paragraph as ReportlabParagraph
+from reportlab.platypus.paragraph import cleanBlockQuotedText
 from reportlab.platypus.paraparser import ParaFrag
 
 from tests.test_rulebook_faces import _rulebooks
@@ -254,3 +257,15 @@ def test_a_long_paragraph_is_laid_out_but_not_kept() -> None:
     p = Paragraph(text, _styles()["body"])
     assert p.wrap(150, 10_000) == ReportlabParagraph(text, _styles()["body"]).wrap(150, 10_000)
     assert not rulebook._LAID and not p._shared
+
+
+def test_the_spaces_a_paragraph_is_cleaned_of_are_every_space_python_and_reportlab_know() -> None:
+    from reportlab.platypus.paragraph import _wsc
+
+    known = {chr(c) for c in range(0x110000) if chr(c).isspace()} | set(_wsc)
+    assert known - {" "} <= set(rulebook._SPACES)
+
+
+@given(st.text(alphabet=" ab\t\n\r\xa0\u200b\u2009\x1cčé", max_size=20))
+def test_clean_text_is_reportlabs_cleaning(text: str) -> None:
+    assert rulebook.clean_text(text) == cleanBlockQuotedText(text)

@@ -109,6 +109,18 @@ _LINK_CALLS = ("linkRect", "linkURL")  # the canvas methods reportlab's paragrap
 _LAYOUT = ("width", "height", "blPara", "_wrapWidths", "_width_max", "_splitLongWordCount", "_hyphenations")
 
 
+# Every character Python's str.split() or reportlab's paragraph cleaning (`_wsc`) treats as a space, but the space
+_SPACES = ("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u180e\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+           "\u2007\u2008\u2009\u200a\u200b\u2028\u2029\u202f\u205f\u3000")
+_NOT_CLEAN = re.compile(f"[{_SPACES}]|  |^ | $")
+
+
+def clean_text(text: str) -> str:
+    """reportlab's `cleanBlockQuotedText` (spaces of every kind run together, lines joined, ends stripped), or
+    the text itself when its only space is a single space between words, which that leaves as it is."""
+    return text if _NOT_CLEAN.search(text) is None else str(cleanBlockQuotedText(text))
+
+
 class Paragraph(_Paragraph):  # type: ignore[misc]
     """A paragraph that breaks its lines once per width: tables measure a cell's paragraphs several times over
     (for the row heights, again to draw them, again on a split), always at the column's width.
@@ -119,7 +131,7 @@ class Paragraph(_Paragraph):  # type: ignore[misc]
                  frags: list[Any] | None = None, **kwargs: Any) -> None:
         layout_key, kept = None, None
         if frags is None and text is not None:  # (a split passes the frags of its lines)
-            text = cleanBlockQuotedText(text)  # as reportlab does before it parses
+            text = clean_text(text)  # as reportlab does before it parses
             layout_key = (text, id(style), bulletText)
             kept = style  # (the given style, kept alive by the caches whose keys hold its id)
             known = _PARSED.get((text, id(style)))
