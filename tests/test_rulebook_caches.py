@@ -269,3 +269,22 @@ def test_the_spaces_a_paragraph_is_cleaned_of_are_every_space_python_and_reportl
 @given(st.text(alphabet=" ab\t\n\r\xa0\u200b\u2009\x1cčé", max_size=20))
 def test_clean_text_is_reportlabs_cleaning(text: str) -> None:
     assert rulebook.clean_text(text) == cleanBlockQuotedText(text)
+
+
+@pytest.mark.parametrize("readable", [True, False])
+def test_a_text_splits_into_the_runs_reportlab_gives_it(tmp_path: Path, readable: bool) -> None:
+    """Printable ASCII is one run of its own bytes in an `asciiReadable` font (without reportlab's loop over its
+    characters); anything else, and every text of a font without that layout, as reportlab splits it."""
+    name = _styles()["body"].fontName
+    face = pdfmetrics.getFont(name)
+    texts = ["Horan's axe (2) ~ {x}", " ", "", "tab\there", "Příšerně 1", "A\x7f", "\xa0x", "done."]
+    expected = []
+    font = TTFont(f"cardc-test-{readable}", face.face.filename, asciiReadable=readable)
+    plain = Canvas(str(tmp_path / "plain.pdf"))
+    for text in texts:
+        expected.append(TTFont.splitString(font, text, plain._doc))
+    canvas = Canvas(str(tmp_path / "a.pdf"))
+    with rulebook.memoized_reportlab():
+        got = [font.splitString(text, canvas._doc) for text in texts]
+        again = [font.splitString(text, canvas._doc) for text in texts]
+    assert got == again == expected
