@@ -89,12 +89,12 @@ def _class_win(rules: Ruleset, probe: Character, monster: str, variants: frozens
         known = by_variants[variants] = {}
     key = (_state(rules, probe), members)
     if key not in known:
-        from .fight_classes import _class_odds
+        from .fight_classes import _ONE_BY_ONE, _class_odds
 
         try:
             odds = _class_odds(rules, probe, members, tuple(variants), None, "strength")
             known[key] = {m: float(o.win) for m, o in odds.items()}
-        except Exception:  # noqa: BLE001 - an optimisation: whatever it cannot do, the lone fights do as before
+        except _ONE_BY_ONE:  # (as `fight_classes.outcomes`: the lone fights then do as before, errors included)
             known[key] = None
     wins = known[key]
     return None if wins is None else wins[monster]
