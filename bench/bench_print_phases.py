@@ -45,10 +45,10 @@ def measure(content: str, rulebook: bool) -> dict[str, float]:
     counts: Counter[str] = Counter()
     real_png, real_rows = print_sheets.render_png, print_sheets.render_rows
 
-    def png(page: object, dpi: int, under: object = None) -> bytes:
+    def png(page: object, dpi: int, under: object = None, *rest: object) -> bytes:
         counts["faces"] += 1
         counts["whole"] += under is None
-        return real_png(page, dpi, under)  # type: ignore[arg-type]
+        return real_png(page, dpi, under, *rest)  # type: ignore[arg-type]
 
     def rows(page: object, dpi: int) -> bytearray:
         counts["frames"] += 1

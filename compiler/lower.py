@@ -16,7 +16,7 @@ from pathlib import Path
 from cardc import model as m
 from cardc import syntax as s
 from cardc.catalogue import Catalogue, Verb
-from cardc.diagnostics import DiagnosticSink, Span, did_you_mean
+from cardc.diagnostics import Diagnostic, DiagnosticSink, Span, did_you_mean
 from cardc.irvisit import SyntaxVisitor
 from cardc.loader import LoadedSources
 from cardc.types import ValueContext, check_value, parse_type_string, type_from_value
@@ -98,6 +98,32 @@ class _Pending:
 
 
 @dataclass
+class Trace:
+    """Which diagnostics of a run each entity declaration gave, for `cardc.recheck`. `items` is the run's sink
+    as the front end filled it: the loader's diagnostics up to `loaded`, the passes before the entities up to
+    `start`, then pending entity i's in `entities[i]` = (first, end), the passes after the entities from `end`
+    to `done`, then the W501s, `hand` (pending index, how many) in the order the front end checks entities.
+    `tops[i]` is the top-level declaration entity i comes from (shown file, index in its `decls`), `gave[i]`
+    whether it gave an entity (`lowered[i]`, not stored); `env` is what lowering an entity reads besides its
+    declaration, the catalogue and the content folder (`Lowering.environment`); `places` holds `items` as
+    their places in a stored check's diagnostics (`cardc.recheck`)."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+    loaded: int = 0
+    start: int = 0
+    tops: list[tuple[str, int]] = field(default_factory=list)
+    entities: list[tuple[int, int]] = field(default_factory=list)
+    lowered: list[m.Entity | None] = field(default_factory=list)
+    gave: list[bool] = field(default_factory=list)
+    end: int = 0
+    done: int = 0
+    hand: list[tuple[int, int]] = field(default_factory=list)
+    env: tuple[object, ...] = ()
+    places: list[int] = field(default_factory=list)  # stored instead of `items`: see `recheck.store`
+    env_key: str = ""  # stored instead of `env`: see `recheck.store`
+
+
+@dataclass
 class Lowering:
     sources: LoadedSources
     catalogue: Catalogue
@@ -108,6 +134,7 @@ class Lowering:
     ids: dict[tuple[str, str], tuple[str, Span]] = field(default_factory=dict)  # (game, id) -> (kind, span)
     kind_parents: dict[tuple[str, str], str | None] = field(default_factory=dict)
     max_copies: int | None = None  # read from cardc.toml on first use
+    trace: Trace | None = None  # filled in by `run` when given
 
     def _check_copies(self, copies: int | None, span: Span) -> None:
         """Copies beyond a sane maximum would make every backend print (and hold in memory) millions of cards."""
@@ -121,6 +148,8 @@ class Lowering:
 
     def run(self) -> m.Project:
         files = self.sources.files
+        if self.trace is not None:
+            self.trace.items, self.trace.loaded = self.sink.items, len(self.sink.items)
         game_decls: list[tuple[s.DeclS, s.FileS]] = []
         exp_decls: list[tuple[s.DeclS, s.FileS]] = []
         for f in files:
@@ -147,20 +176,67 @@ class Lowering:
                 if d.kind == "kind":
                     self._declare_kind(d, ctx)
         pending: list[_Pending] = []
+        tops: list[tuple[str, int]] = []
         for ctx in ctxs:
-            for d in ctx.file.decls:
+            for i, d in enumerate(ctx.file.decls):
                 if d.kind not in BUILTIN_DECLS:
                     self._collect(d, ctx, None, pending)
+                    tops += [(ctx.file.path, i)] * (len(pending) - len(tops))
                 elif d.kind in ("game", "expansion"):
                     self._check_builtin_members(d)
-        entities = [e for e in (self._lower_entity(p) for p in pending) if e is not None]
+        if self.trace is None:
+            entities = [e for e in (self._lower_entity(p) for p in pending) if e is not None]
+        else:
+            entities = self._lower_traced(pending, tops, self.trace)
         self._check_errata(entities)
         self._check_module_names(entities)
         names = {display: _relative_name(real, self.sources.root) for display, real in self.sources.real_paths.items()}
         entities.sort(key=lambda e: (e.game, names.get(e.span.file, e.span.file), e.span.line, e.span.col))
         procedures = self._lower_procedures(ctxs)
+        if self.trace is not None:
+            self.trace.done = len(self.sink.items)
         return m.Project(self.sources.root, self.games, self.modules, self.kinds, tuple(entities),
                          dict(self.sources.texts), names, procedures)
+
+    def _lower_traced(self, pending: list[_Pending], tops: list[tuple[str, int]], trace: Trace) -> list[m.Entity]:
+        items = self.sink.items
+        trace.start, trace.tops = len(items), tops
+        for p in pending:
+            first = len(items)
+            trace.lowered.append(self._lower_entity(p))
+            trace.entities.append((first, len(items)))
+        trace.end = len(items)
+        trace.gave = [e is not None for e in trace.lowered]
+        trace.env = self.environment()
+        return [e for e in trace.lowered if e is not None]
+
+    def environment(self) -> tuple[object, ...]:
+        """What lowering one entity reads besides its declaration, the catalogue and the content folder."""
+        return self.games, self.modules, self.kinds, self.ids, self.kind_parents, self.max_copies
+
+    def restore(self, env: tuple[object, ...]) -> None:
+        """Take the `environment` of an earlier run."""
+        self.games, self.modules, self.kinds, self.ids, self.kind_parents, self.max_copies = env  # type: ignore
+
+    def relower(self, decl: s.DeclS, ctx: _FileCtx) -> list[tuple[m.Entity | None, list[Diagnostic]]]:
+        """Each entity of a top-level declaration (itself, then those nested in it, as `run` takes them), lowered
+        against this lowering's games, kinds and ids, with the diagnostics it gave. Its ids are not declared
+        again: they must be the ones `run` declared (`cardc.recheck` makes sure)."""
+        pending: list[_Pending] = []
+        self._pending(decl, ctx, None, pending)
+        out: list[tuple[m.Entity | None, list[Diagnostic]]] = []
+        for p in pending:
+            sink = self.sink = DiagnosticSink()
+            out.append((self._lower_entity(p), sink.items))
+        return out
+
+    def _pending(self, d: s.DeclS, ctx: _FileCtx, parent: str | None, pending: list[_Pending]) -> None:
+        """`_collect` without its checks and without declaring ids."""
+        if d.kind in BUILTIN_DECLS:
+            return
+        pending.append(_Pending(d, ctx, parent, self._kind_def(ctx.game, d.kind)))
+        for inner in d.decls:
+            self._pending(inner, ctx, d.id, pending)
 
     def _attr_map(self, d: s.DeclS, allowed: dict[str, str], what: str) -> dict[str, s.AttrS]:
         found: dict[str, s.AttrS] = {}

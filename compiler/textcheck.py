@@ -131,24 +131,28 @@ def counted_nouns(entity: Entity, lang: str, number: int = 1,
 
 def check_hand_texts(project: Project) -> list[Diagnostic]:
     """W501 for every language of every hand-written text that misses a number of its entity's effects."""
+    return [d for entity in project.entities for d in hand_text_warnings(entity)]
+
+
+def hand_text_warnings(entity: Entity) -> list[Diagnostic]:
+    """W501 for one entity (it depends on nothing else: `cardc.recheck` checks an edited entity alone)."""
     out: list[Diagnostic] = []
-    for entity in project.entities:
-        if entity.text is None or not entity.effects:
-            continue
-        wanted = effect_numbers(entity)
-        if not wanted:
-            continue
-        for entry in entity.text.entries:
-            counted = counted_nouns(entity, entry.lang) if 1 in wanted else frozenset()
-            missing = sorted(wanted - text_numbers(entry.text, entry.lang, counted))
-            if missing:
-                listed = ", ".join(str(n) for n in missing)
-                out.append(Diagnostic(
-                    Severity.WARNING, "W501",
-                    f"the {entry.lang} text of `{entity.id}` does not mention {listed}, which its effects use",
-                    entry.span,
-                    "update the hand-written text, or remove `text` to use the text generated from the effects",
-                ))
+    if entity.text is None or not entity.effects:
+        return out
+    wanted = effect_numbers(entity)
+    if not wanted:
+        return out
+    for entry in entity.text.entries:
+        counted = counted_nouns(entity, entry.lang) if 1 in wanted else frozenset()
+        missing = sorted(wanted - text_numbers(entry.text, entry.lang, counted))
+        if missing:
+            listed = ", ".join(str(n) for n in missing)
+            out.append(Diagnostic(
+                Severity.WARNING, "W501",
+                f"the {entry.lang} text of `{entity.id}` does not mention {listed}, which its effects use",
+                entry.span,
+                "update the hand-written text, or remove `text` to use the text generated from the effects",
+            ))
     return out
 
 

@@ -242,3 +242,43 @@ def _png() -> bytes:
     out = BytesIO()
     Image.new("RGB", (1, 1)).save(out, format="PNG")
     return out.getvalue()
+
+
+PARTS = """module m
+import "a.cardc"
+thing a { name: { en "A" } } thing b { name: { en "B" } power: 1 }
+errata
+thing c { name: { en "C" } }
+procedure p { x(1) }
+end when
+  x(2) and y(3)
+  or z(4)
+thing d {
+  name: { en "D" }
+  power: 7 } thing e { name: { en "E" } }
+"""
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ('{ en "A" }', '{ en "A longer A" }'),  # a declaration after it on its line moves
+    ('{ en "B" }', '{ en "Bb" }'),
+    ("power: 1", "power: 12345"),
+    ('{ en "C" }', '{ en "" }'),  # after `errata` on the line before
+    ("x(1)", "x(9)"),
+    ("x(2)", "x(20)"),  # an `end when` whose span is not its first token
+    ("z(4)", "zz(4)"),
+    ('{ en "D" }', '{ en "Dd" }'),  # the second line of a declaration
+    ("power: 7", "power: 777"),  # and its last, shared with the next one
+    ('{ en "E" }', '{ en "" }'),
+    ('import "a.cardc"', 'import "b.cardc"'),
+])
+def test_an_edit_among_declarations_on_shared_lines_gives_the_parsers_tree(old: str, new: str) -> None:
+    """Only the parts of the file on the edited line are walked and rebuilt (`_far_parts`): the others are
+    kept, and the tree is still the parser's."""
+    tree, warnings, errors = _parsed(PARTS)
+    assert tree is not None and not errors and PARTS.count(old) == 1
+    edited = PARTS.replace(old, new)
+    if old.startswith("import"):
+        assert patch(PARTS, tree, warnings, edited) is None  # an import's path is left to the parser
+    else:
+        assert _agrees(PARTS, tree, warnings, edited)

@@ -251,8 +251,8 @@ def test_faces_and_frames_shared_by_sheets_are_rasterized_once(tmp_path: Path, m
         frames.append(hashlib.sha256(made).hexdigest())
         return made
 
-    def png(page: pdfium.PdfPage, dpi: int, under: bytearray | None = None) -> bytes:
-        made = real_png(page, dpi, under)
+    def png(page: pdfium.PdfPage, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None) -> bytes:
+        made = real_png(page, dpi, under, scratch)
         faces.append((under is not None, hashlib.sha256(made).hexdigest()))
         return made
 
@@ -289,8 +289,8 @@ def test_the_same_face_in_another_file_is_drawn_with_that_files_images(tmp_path:
     drawn: list[bytes] = []
     real_png = print_sheets.render_png
 
-    def png(page: pdfium.PdfPage, dpi: int, under: bytearray | None = None) -> bytes:
-        drawn.append(real_png(page, dpi, under))
+    def png(page: pdfium.PdfPage, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None) -> bytes:
+        drawn.append(real_png(page, dpi, under, scratch))
         return drawn[-1]
 
     monkeypatch.setattr(print_sheets, "render_png", png)
@@ -372,3 +372,23 @@ def test_a_screen_face_drawn_over_its_backdrop_is_the_face_drawn_at_once() -> No
     assert render_screen(_card("text"), 3.0, 63.5, 88.9) != whole
     with pytest.raises(ValueError):
         render_screen(_card("text"), 3.0, 63.0, 88.9, under)
+
+
+def test_faces_drawn_in_a_reused_scratch_buffer_are_the_faces_drawn_anew() -> None:
+    """`scratch` only saves allocating the copy of the backdrop: one buffer serves face after face (each drawn over
+    a fresh copy of the backdrop, nothing of the face before it left), and a buffer of another size is not used."""
+    from cardc.backends.print.png import render_rows, render_screen
+
+    under = render_rows(_page("frame"), 203)
+    scratch = bytearray(len(under))
+    first = render_png(_page("text"), 203, under, scratch)
+    assert first == render_png(_page("frame", "text"), 203)
+    assert render_png(_page("frame"), 203, under, scratch) == render_png(_page("frame"), 203)  # no text left over
+    assert render_png(_page("text"), 203, under, scratch) == first
+    small = bytearray(10)
+    assert render_png(_page("text"), 203, under, small) == first and small == bytearray(10)
+    screen_under = render_screen(_card("frame"), 3.0, 63.5, 88.9)
+    screen_scratch = bytearray(len(screen_under))
+    whole = render_screen(_card("frame", "text"), 3.0, 63.5, 88.9)
+    assert render_screen(_card("text"), 3.0, 63.5, 88.9, screen_under, screen_scratch) == whole
+    assert render_screen(_card("frame"), 3.0, 63.5, 88.9, screen_under, screen_scratch) == screen_under

@@ -384,3 +384,49 @@ def test_drawn_text_carries_the_kerning(tmp_path: Path) -> None:
     c.showPage()
     c.save()
     assert "AVATAR To Wá" in pdf_text(tmp_path / "k.pdf")
+
+
+def test_each_text_is_fitted_once_per_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sheets, the PNGs (which measure every face before drawing any) and the rulebooks share one fitting of
+    each text box: a text fitted twice means a cache key that differs between them or a cache too small for the
+    build (the 4,096 layouts kept before were a tenth of a 10,000-card build's, so the PNGs fitted most texts
+    twice more)."""
+    from cardc.backends.print import render, textlayout
+
+    calls: list[tuple[str, float, float]] = []
+    real = render.fit_text
+
+    def counted(text: str, f, width: float, height: float, *rest):  # noqa: ANN001, ANN202
+        calls.append((text, width, height))
+        return real(text, f, width, height, *rest)
+
+    monkeypatch.setattr(render, "fit_text", counted)
+    monkeypatch.setattr(render, "_FITTED", {})
+    monkeypatch.setattr(textlayout, "_WORDS", {})
+    project = compile_fixture().project
+    run(project, tmp_path / "a", BuildOptions(settings={"print.png_dpi": "40", "print.allow_overflow": "true"}))
+    assert calls and len(calls) == len(set(calls)), "a text box was fitted again"
+    # the words of every layout kept are shared: each is the one object `words_of` keeps for it
+    kept = {id(w) for known in textlayout._WORDS.values() for w in known.values()}
+    words = [w for layout, _box in render._FITTED.values() for line, _first in layout.lines for w in line]
+    assert words and all(id(w) in kept for w in words) and len(kept) < len(words)
+
+
+def test_shared_words_fit_as_new_ones() -> None:
+    """`words_of` hands out the same word objects for known words: layouts fitted with a warm table equal the ones
+    fitted from nothing (sizes, lines, widths)."""
+    from cardc.backends.print import textlayout
+
+    f = font("regular")
+    texts = ["Zahoď kartu a lízni dvě. Zahoď kartu:\n:sword: +2 ve fázi souboje", "slovo " * 50,
+             "AVATAR To Wá — tečka."]
+    kept = dict(textlayout._WORDS)
+    try:
+        textlayout._WORDS.clear()
+        cold = [fit_text(t, f, 50 * MM, 20 * MM, 9, 5) for t in texts]
+        warm = [fit_text(t, f, 50 * MM, 20 * MM, 9, 5) for t in texts]
+    finally:
+        textlayout._WORDS.clear()
+        textlayout._WORDS.update(kept)
+    assert cold == warm
+    assert cold[1].lines[0][0][0] is cold[1].lines[0][0][1]  # "slovo" twice: one object

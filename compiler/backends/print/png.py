@@ -89,7 +89,7 @@ def _size(page: Any, dpi: int) -> tuple[int, int]:
     return math.ceil(page.get_width() * scale), math.ceil(page.get_height() * scale)
 
 
-def render_png(page: Any, dpi: int, under: bytearray | None = None) -> bytes:
+def render_png(page: Any, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None) -> bytes:
     """PDF page `page` rasterized at `dpi` as PNG bytes, the same pixels as
     `encode_png(page.render(scale=dpi / 72).to_pil(), dpi)`.
 
@@ -97,13 +97,17 @@ def render_png(page: Any, dpi: int, under: bytearray | None = None) -> bytes:
     instead of over white: a face whose first elements (a template's frame and panel) were drawn once as
     `under` is then drawn with only its other elements, and comes out as the same pixels as the whole face
     drawn at once (PDFium paints a page's objects one after the other onto the bitmap, so what came before
-    is only the pixels it left)."""
+    is only the pixels it left). `scratch` (a buffer of `under`'s size) holds that copy: see `render_over`."""
     w, h = _size(page, dpi)
-    return _png(w, h, dpi, memoryview(render_over(page, dpi, under))[:(3 * w + 1) * h])
+    return _png(w, h, dpi, memoryview(render_over(page, dpi, under, scratch))[:(3 * w + 1) * h])
 
 
-def render_over(page: Any, dpi: int, under: bytearray | None = None) -> bytearray:
-    """`render_rows(page, dpi)`, drawn over a copy of `under` (rows of a page of the same size) if given."""
+def render_over(page: Any, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None) -> bytearray:
+    """`render_rows(page, dpi)`, drawn over a copy of `under` (rows of a page of the same size) if given.
+
+    The copy goes into `scratch` when it is of `under`'s size (and that is what is returned, overwritten by the
+    next call given it): a 300 dpi card is 2.7 MB, and a new buffer for each face cost its pages' faults and
+    zeroing in the kernel as well as the copy."""
     if under is None:
         return render_rows(page, dpi)
     import pypdfium2 as pdfium
@@ -112,13 +116,21 @@ def render_over(page: Any, dpi: int, under: bytearray | None = None) -> bytearra
     stride = 3 * w + 1
     if len(under) != stride * h + 1:
         raise ValueError("the pixels to draw over are not of the page's size")
-    buf = bytearray(under)
+    buf = _copy(under, scratch)
     pixels = (ctypes.c_ubyte * (stride * h)).from_buffer(buf, 1)
     bitmap = pdfium.PdfBitmap.new_native(w, h, pdfium.raw.FPDFBitmap_BGR, True, buffer=pixels, stride=stride)
     # the flags `page.render` passes for these options (annotations drawn, RGB byte order); no fill
     pdfium.raw.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0,
                                      pdfium.raw.FPDF_ANNOT | pdfium.raw.FPDF_REVERSE_BYTE_ORDER)
     return buf
+
+
+def _copy(under: bytearray, scratch: bytearray | None) -> bytearray:
+    """`under`'s bytes in `scratch` if it is of their size, else in a new buffer."""
+    if scratch is None or len(scratch) != len(under):
+        return bytearray(under)
+    scratch[:] = under  # same size: copied in place, nothing allocated
+    return scratch
 
 
 # Faces on screen (Tabletop Simulator's sprite sheets): 150 dpi is sharp on the table and a quarter of the pixels
@@ -132,11 +144,13 @@ def screen_size(w_mm: float, h_mm: float) -> tuple[int, int]:
     return max(16, int(w_mm * k)), max(16, int(h_mm * k))
 
 
-def render_screen(page: Any, bleed_mm: float, w_mm: float, h_mm: float, under: bytearray | None = None) -> bytearray:
+def render_screen(page: Any, bleed_mm: float, w_mm: float, h_mm: float, under: bytearray | None = None,
+                  scratch: bytearray | None = None) -> bytearray:
     """The face on `page` (a `w_mm` x `h_mm` card inside `bleed_mm` of bleed) at SCREEN_DPI without its bleed:
     `screen_size(w_mm, h_mm)` pixels centred on the trim, as unfiltered PNG rows (one spare byte at the end), drawn
-    over white or over a copy of `under` (what this gave for the face's backdrop). PDFium draws straight into the
-    cell at exactly SCREEN_DPI: no page stretched to whole pixels, no bleed rasterized and cut off."""
+    over white or over a copy of `under` (what this gave for the face's backdrop; the copy in `scratch` if it is of
+    that size, as `render_over`). PDFium draws straight into the cell at exactly SCREEN_DPI: no page stretched to
+    whole pixels, no bleed rasterized and cut off."""
     import pypdfium2 as pdfium
 
     w, h = screen_size(w_mm, h_mm)
@@ -147,7 +161,7 @@ def render_screen(page: Any, bleed_mm: float, w_mm: float, h_mm: float, under: b
     elif len(under) != stride * h + 1:
         raise ValueError("the pixels to draw over are not of the cell's size")
     else:
-        buf = bytearray(under)
+        buf = _copy(under, scratch)
     pixels = (ctypes.c_ubyte * (stride * h)).from_buffer(buf, 1)
     bitmap = pdfium.PdfBitmap.new_native(w, h, pdfium.raw.FPDFBitmap_BGR, True, buffer=pixels, stride=stride)
     k = SCREEN_DPI / 25.4  # pixels per mm

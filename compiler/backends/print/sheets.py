@@ -403,6 +403,7 @@ class PrintBuild:
         order.sort(key=lambda item: rank[group[item[0]]])  # stable: sheet and card order within a group
         under: dict[tuple[float, float, str], bytearray] = {}  # the background of the group being drawn
         small_under: dict[tuple[float, float, str], bytearray] = {}  # the same at SCREEN_DPI
+        scratch, small_scratch = bytearray(), bytearray()  # the copy of it each face is drawn on, reused
         screens = bool(screen_dests)
         for start in range(0, len(order), PNG_BATCH):
             batch = order[start:start + PNG_BATCH]
@@ -430,14 +431,18 @@ class PrintBuild:
                 page = pdf[i]
                 if drawn_face is None:
                     under = {g: render_rows(page, self.s.png_dpi)}  # the group before it is done
+                    scratch = bytearray(len(under[g]))
                     if screens:
                         small_under = {g: render_screen(page, self.s.bleed, g[0], g[1])}
+                        small_scratch = bytearray(len(small_under[g]))
                 else:
                     small = None
                     if drawn_face in screen_dests:
-                        rows = render_screen(page, self.s.bleed, g[0], g[1], small_under[g] if count[g] > 1 else None)
+                        rows = render_screen(page, self.s.bleed, g[0], g[1], small_under[g] if count[g] > 1 else None,
+                                             small_scratch)
                         small = screen_png(rows, g[0], g[1])
-                    put(drawn_face, render_png(page, self.s.png_dpi, under[g] if count[g] > 1 else None), small)
+                    put(drawn_face, render_png(page, self.s.png_dpi, under[g] if count[g] > 1 else None, scratch),
+                        small)
                 page.close()
             pdf.close()
         drawn = {face for face, _e in order}

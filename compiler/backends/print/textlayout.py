@@ -35,25 +35,39 @@ class Layout:
     overflow: bool
 
 
+# Words made so far, per font: a word is immutable, so every layout holding it shares one (fitting a text
+# again makes no new objects, and a cached layout costs its lines, not its words).
+_WORDS: dict[str, dict[str, Word]] = {}
+WORDS_KEPT = 200_000  # distinct words per font (past it, that font's start again)
+
+
 def words_of(paragraph: str, font: Font) -> list[Word]:
     out = []
-    measure = font.width
+    known = _WORDS.setdefault(font.name, {})
     for raw in paragraph.split():
-        if ":" not in raw:  # no icon: one text piece (nearly every word)
-            out.append(Word((("text", raw),), measure(raw)))
-            continue
-        pieces: list[tuple[str, str]] = []
-        pos = 0
-        for m in ICON_RE.finditer(raw):
-            if m.start() > pos:
-                pieces.append(("text", raw[pos:m.start()]))
-            pieces.append(("icon", m[1]))
-            pos = m.end()
-        if pos < len(raw):
-            pieces.append(("text", raw[pos:]))
-        width = sum(font.width(v) if k == "text" else ICON_ADVANCE for k, v in pieces)
-        out.append(Word(tuple(pieces), width))
+        word = known.get(raw)
+        if word is None:
+            if len(known) >= WORDS_KEPT:
+                known.clear()
+            word = known[raw] = _word(raw, font)
+        out.append(word)
     return out
+
+
+def _word(raw: str, font: Font) -> Word:
+    if ":" not in raw:  # no icon: one text piece (nearly every word)
+        return Word((("text", raw),), font.width(raw))
+    pieces: list[tuple[str, str]] = []
+    pos = 0
+    for m in ICON_RE.finditer(raw):
+        if m.start() > pos:
+            pieces.append(("text", raw[pos:m.start()]))
+        pieces.append(("icon", m[1]))
+        pos = m.end()
+    if pos < len(raw):
+        pieces.append(("text", raw[pos:]))
+    width = sum(font.width(v) if k == "text" else ICON_ADVANCE for k, v in pieces)
+    return Word(tuple(pieces), width)
 
 
 @dataclass(frozen=True, slots=True)
