@@ -5,7 +5,6 @@ All problems go to the diagnostic sink; lowering never stops at the first one.
 
 from __future__ import annotations
 
-import difflib
 import keyword
 import re
 import sys
@@ -599,7 +598,7 @@ class Lowering:
             spec = allowed.get(a.name)
             if spec is None:
                 if kind is not None:
-                    close = difflib.get_close_matches(a.name, sorted(allowed), n=1, cutoff=0.6)
+                    close = _close(a.name, sorted(allowed))
                     misspelt.update(close)
                     self.sink.error("E201", f"unknown attribute `{a.name}` for kind `{d.kind}`", a.span,
                                     did_you_mean(a.name, allowed) or f"known: {', '.join(sorted(allowed))}")
@@ -719,7 +718,7 @@ class Lowering:
         for a in named:
             assert a.name is not None
             if verb.param(a.name) is None:
-                misspelt.update(difflib.get_close_matches(a.name, [p.name for p in verb.params], n=1, cutoff=0.6))
+                misspelt.update(_close(a.name, [p.name for p in verb.params]))
                 self.sink.error("E302", f"`{verb.name}` has no parameter `{a.name}`", a.span,
                                 did_you_mean(a.name, [p.name for p in verb.params]) or _signature(verb))
                 continue
@@ -817,6 +816,13 @@ class Lowering:
             elif target.module == e.module:
                 self.sink.error("E208", f"errata of `{e.id}` must come from another module than the original",
                                 e.span, "errata belong in the expansion that changes the card")
+
+
+def _close(word: str, names: list[str]) -> list[str]:
+    """The name `word` is probably a misspelling of, if any (difflib is imported only for a misspelt name)."""
+    import difflib
+
+    return difflib.get_close_matches(word, names, n=1, cutoff=0.6)
 
 
 def builtin_kind(game: str, kind: str) -> m.KindDef:
