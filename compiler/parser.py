@@ -428,13 +428,15 @@ def _driven(lark: Lark, transformer: _ToAst, text: str, file: str, sink: Diagnos
     """The file's items as `lark.parse(text)` gives them, by `cardc.lalrdrive` (the same tables and callbacks, a
     fifth less time); None when the text is left to `lark.parse` (a syntax error: Lark reports it). What the
     callbacks report is kept only when the drive got to the end."""
-    from cardc.lalrdrive import drive
+    from cardc.lalrdrive import Unsupported, drive
 
     own = DiagnosticSink()
     transformer.reset(file, own)
     try:
         items: list[Any] = drive(lark, text)
-    except Exception:  # noqa: BLE001 - whatever it is, Lark's parse meets it again and handles it as it does
+    except (Unsupported, AttributeError, TypeError, KeyError, IndexError):
+        # `Unsupported`: what the drive leaves to Lark; the others: what Lark internals laid out differently (another
+        # Lark version) would raise. Anything else a callback raises, Lark's parse meets again and raises as before.
         return None
     sink.items.extend(own.items)
     transformer.sink = sink  # as `reset(file, sink)` leaves it: later steps see the one sink
