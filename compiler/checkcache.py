@@ -129,7 +129,7 @@ def lookup_moved(state: Lookup | None) -> CheckResult | None:
     trees but for positions, so the same diagnostics at the tokens' new positions). Neither parses nor loads a
     tree: the edited texts are compared with the ones the stored result was made from."""
     from cardc.loader import display_path
-    from cardc.spanmap import SpanMap, same_runs
+    from cardc.spanmap import SpanMap
 
     if state is None or state.files is None or state.root is None or state.previous is None:
         return None
@@ -149,10 +149,8 @@ def lookup_moved(state: Lookup | None) -> CheckResult | None:
             new = (state.root / rel).read_text(encoding="utf-8-sig")  # as the loader reads it
         except (OSError, UnicodeDecodeError):
             return None
-        if not same_runs(old, new):  # a value or a name changed: stop at the first difference
-            return None
-        moved = SpanMap(old, new)
-        if not moved.same_tokens:  # pragma: no cover - the same runs
+        moved = SpanMap(old, new)  # after a value or a name edited, it stops at the first difference
+        if not moved.same_tokens:
             return None
         maps[shown] = moved
         sources[shown] = new

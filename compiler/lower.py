@@ -5,7 +5,6 @@ All problems go to the diagnostic sink; lowering never stops at the first one.
 
 from __future__ import annotations
 
-import difflib
 import keyword
 import re
 import sys
@@ -121,6 +120,11 @@ class Trace:
     env: tuple[object, ...] = ()
     places: list[int] = field(default_factory=list)  # stored instead of `items`: see `recheck.store`
     env_key: str = ""  # stored instead of `env`: see `recheck.store`
+    # the (game, id) each entity looked up (`names[i]`), the passes after the entities looked up (`after`),
+    # and errata name as the entity they change: a renamed entity is checked again with the entities that
+    # named it, and only when nothing else did
+    names: list[list[tuple[str, str]]] = field(default_factory=list)
+    after: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -135,6 +139,7 @@ class Lowering:
     kind_parents: dict[tuple[str, str], str | None] = field(default_factory=dict)
     max_copies: int | None = None  # read from cardc.toml on first use
     trace: Trace | None = None  # filled in by `run` when given
+    looked_up: list[tuple[str, str]] | None = None  # when given, each (game, id) the resolver looks up
 
     def _check_copies(self, copies: int | None, span: Span) -> None:
         """Copies beyond a sane maximum would make every backend print (and hold in memory) millions of cards."""
@@ -192,8 +197,12 @@ class Lowering:
         self._check_module_names(entities)
         names = {display: _relative_name(real, self.sources.root) for display, real in self.sources.real_paths.items()}
         entities.sort(key=lambda e: (e.game, names.get(e.span.file, e.span.file), e.span.line, e.span.col))
+        if self.trace is not None:
+            self.looked_up = self.trace.after
+            self.trace.after.extend((e.game, e.id) for e in entities if e.errata)
         procedures = self._lower_procedures(ctxs)
         if self.trace is not None:
+            self.looked_up = None
             self.trace.done = len(self.sink.items)
         return m.Project(self.sources.root, self.games, self.modules, self.kinds, tuple(entities),
                          dict(self.sources.texts), names, procedures)
@@ -203,8 +212,11 @@ class Lowering:
         trace.start, trace.tops = len(items), tops
         for p in pending:
             first = len(items)
+            self.looked_up = []
             trace.lowered.append(self._lower_entity(p))
             trace.entities.append((first, len(items)))
+            trace.names.append(self.looked_up)
+        self.looked_up = None
         trace.end = len(items)
         trace.gave = [e is not None for e in trace.lowered]
         trace.env = self.environment()
@@ -218,16 +230,19 @@ class Lowering:
         """Take the `environment` of an earlier run."""
         self.games, self.modules, self.kinds, self.ids, self.kind_parents, self.max_copies = env  # type: ignore
 
-    def relower(self, decl: s.DeclS, ctx: _FileCtx) -> list[tuple[m.Entity | None, list[Diagnostic]]]:
+    def relower(self, decl: s.DeclS,
+                ctx: _FileCtx) -> list[tuple[m.Entity | None, list[Diagnostic], list[tuple[str, str]]]]:
         """Each entity of a top-level declaration (itself, then those nested in it, as `run` takes them), lowered
-        against this lowering's games, kinds and ids, with the diagnostics it gave. Its ids are not declared
-        again: they must be the ones `run` declared (`cardc.recheck` makes sure)."""
+        against this lowering's games, kinds and ids, with the diagnostics it gave and the ids it looked up. Its
+        ids are not declared again: they must be the ones `run` declared (`cardc.recheck` makes sure)."""
         pending: list[_Pending] = []
         self._pending(decl, ctx, None, pending)
-        out: list[tuple[m.Entity | None, list[Diagnostic]]] = []
+        out: list[tuple[m.Entity | None, list[Diagnostic], list[tuple[str, str]]]] = []
         for p in pending:
             sink = self.sink = DiagnosticSink()
-            out.append((self._lower_entity(p), sink.items))
+            looked_up = self.looked_up = []
+            out.append((self._lower_entity(p), sink.items, looked_up))
+        self.looked_up = None
         return out
 
     def _pending(self, d: s.DeclS, ctx: _FileCtx, parent: str | None, pending: list[_Pending]) -> None:
@@ -542,6 +557,8 @@ class Lowering:
     def _resolver(self, game: str, where: list[str]):  # type: ignore[no-untyped-def]
         def resolve(name: str, kinds: tuple[str, ...], span: Span) -> None:
             g, ident = (name.split(".", 1) if "." in name else (game, name))
+            if self.looked_up is not None:
+                self.looked_up.append((g, ident))
             found = self.ids.get((g, ident))
             if found is not None and kinds == ("any",):
                 return  # any entity of the game will do
@@ -581,7 +598,7 @@ class Lowering:
             spec = allowed.get(a.name)
             if spec is None:
                 if kind is not None:
-                    close = difflib.get_close_matches(a.name, sorted(allowed), n=1, cutoff=0.6)
+                    close = _close(a.name, sorted(allowed))
                     misspelt.update(close)
                     self.sink.error("E201", f"unknown attribute `{a.name}` for kind `{d.kind}`", a.span,
                                     did_you_mean(a.name, allowed) or f"known: {', '.join(sorted(allowed))}")
@@ -701,7 +718,7 @@ class Lowering:
         for a in named:
             assert a.name is not None
             if verb.param(a.name) is None:
-                misspelt.update(difflib.get_close_matches(a.name, [p.name for p in verb.params], n=1, cutoff=0.6))
+                misspelt.update(_close(a.name, [p.name for p in verb.params]))
                 self.sink.error("E302", f"`{verb.name}` has no parameter `{a.name}`", a.span,
                                 did_you_mean(a.name, [p.name for p in verb.params]) or _signature(verb))
                 continue
@@ -799,6 +816,13 @@ class Lowering:
             elif target.module == e.module:
                 self.sink.error("E208", f"errata of `{e.id}` must come from another module than the original",
                                 e.span, "errata belong in the expansion that changes the card")
+
+
+def _close(word: str, names: list[str]) -> list[str]:
+    """The name `word` is probably a misspelling of, if any (difflib is imported only for a misspelt name)."""
+    import difflib
+
+    return difflib.get_close_matches(word, names, n=1, cutoff=0.6)
 
 
 def builtin_kind(game: str, kind: str) -> m.KindDef:

@@ -29,7 +29,7 @@ from cardc.diagnostics import Diagnostic, DiagnosticSink
 if TYPE_CHECKING:
     from cardc import model as m
     from cardc import syntax as s
-    from cardc.lower import Trace
+    from cardc.lower import Lowering, Trace
 
 NAMESPACE = "check-incr"
 ENV_NAMESPACE = "check-env"
@@ -38,8 +38,8 @@ ENV_NAMESPACE = "check-env"
 def store(state: Lookup | None, result: CheckResult, trace: Trace) -> None:
     """Store the trace of a check that `checkcache.remember` stored with `result`, under the same key (so only the
     last one is kept). Its diagnostics are kept as their places in `result.diagnostics` (a result holds each
-    diagnostic once), its lowered entities not at all, its environment once per full run (a recheck does not
-    change it)."""
+    diagnostic once), its lowered entities not at all, its environment only when it is new (a full run, a
+    rename: other rechecks keep the one they read)."""
     from dataclasses import replace
 
     if state is None or state.files is None:
@@ -57,27 +57,42 @@ def store(state: Lookup | None, result: CheckResult, trace: Trace) -> None:
                     (state.files, replace(trace, items=[], lowered=[], env=(), places=places, env_key=env_key)))
 
 
-def _header(d: s.DeclS) -> tuple[object, ...]:
-    """What the passes before the entities read of an entity declaration (they declare its id and kind)."""
-    return d.kind, d.id, d.errata, d.extends, d.id_span, tuple(_header(x) for x in d.decls)
+def _renames(a: s.DeclS, b: s.DeclS, out: list[tuple[s.DeclS, s.DeclS]]) -> bool:
+    """Whether the headers of `a` and `b` (kind, id, `errata`, `extends`, the id's place, and so for every
+    declaration nested in them) are the same but for ids renamed in place, each added to `out` as (old, new):
+    the id of an entity that is not errata nor a built-in kind (variants name Python modules, odds tables
+    are read by the tools)."""
+    from cardc.lower import BUILTIN_DECLS, BUILTIN_KINDS
+
+    if (a.kind, a.errata, a.extends, len(a.decls)) != (b.kind, b.errata, b.extends, len(b.decls)):
+        return False
+    if a.id != b.id:
+        if a.errata or a.kind in BUILTIN_KINDS or a.kind in BUILTIN_DECLS \
+                or (a.id_span.line, a.id_span.col) != (b.id_span.line, b.id_span.col):
+            return False
+        out.append((a, b))
+    elif a.id_span != b.id_span:
+        return False
+    return all(_renames(x, y, out) for x, y in zip(a.decls, b.decls, strict=True))
 
 
-def _edited_decls(old: s.FileS, new: s.FileS) -> list[int] | None:
-    """The indices of the top-level declarations that differ, if each is an entity with the same header and
-    the rest of the file is the same; else None."""
+def _edited_decls(old: s.FileS, new: s.FileS) -> tuple[list[int], list[tuple[s.DeclS, s.DeclS]]] | None:
+    """The indices of the top-level declarations that differ and the ids renamed in them, if each is an entity
+    whose header is the same but for renamed ids and the rest of the file is the same; else None."""
     from cardc.lower import BUILTIN_DECLS
 
     if (old.path, old.module, old.imports, old.procedures) != (new.path, new.module, new.imports, new.procedures) \
             or len(old.decls) != len(new.decls):
         return None
-    out = []
+    out: list[int] = []
+    renames: list[tuple[s.DeclS, s.DeclS]] = []
     for i, (a, b) in enumerate(zip(old.decls, new.decls, strict=True)):
         if a is b or a == b:
             continue
-        if a.kind in BUILTIN_DECLS or _header(a) != _header(b):
+        if a.kind in BUILTIN_DECLS or not _renames(a, b, renames):
             return None
         out.append(i)
-    return out
+    return out, renames
 
 
 def _lines_of(tree: s.FileS, decl: s.DeclS) -> tuple[int, int]:
@@ -88,16 +103,23 @@ def _lines_of(tree: s.FileS, decl: s.DeclS) -> tuple[int, int]:
     return first, min(later, default=sys.maxsize)
 
 
+Made = tuple["m.Entity | None", list[Diagnostic], list[tuple[str, str]]]
+
+
 def recheck(state: Lookup | None) -> tuple[CheckResult | None, Trace | None]:
     """After a miss of `lookup` (and of `lookup_moved`): the result of checking the edited files again, entity
-    by entity, against the trace of the last stored check; and the trace of this result, to store with it."""
+    by entity, against the trace of the last stored check; and the trace of this result, to store with it.
+
+    A renamed entity (`hero ann` -> `hero anna`) is checked again with every entity that looked its old or
+    new id up, when the new id is free and neither errata nor the passes after the entities (procedures) name
+    either; the new ids are stored with the result."""
+    if state is None or state.files is None or state.root is None or state.previous is None:
+        return None, None
     from cardc.catalogue import default_catalogue
     from cardc.loader import LoadedSources, display_path, edited_parse, parse_stored, stored_parse
     from cardc.lower import Lowering, Trace
     from cardc.textcheck import hand_text_warnings
 
-    if state is None or state.files is None or state.root is None or state.previous is None:
-        return None, None
     before, result = state.previous
     changed = [rel for rel in sorted(set(before) | set(state.files)) if before.get(rel) != state.files.get(rel)]
     if not changed or any(not rel.endswith(".cardc") or rel not in before or rel not in state.files
@@ -111,10 +133,13 @@ def recheck(state: Lookup | None) -> tuple[CheckResult | None, Trace | None]:
         trace.items = [result.diagnostics[i] for i in trace.places]
     except (IndexError, TypeError):
         return None, None
-    if len(trace.items) != trace.done + sum(n for _, n in trace.hand) or len(trace.gave) != len(trace.entities):
+    if len(trace.items) != trace.done + sum(n for _, n in trace.hand) or not \
+            len(trace.gave) == len(trace.entities) == len(trace.names) == len(trace.tops):
         return None, None
     sources = dict(result.sources)
-    edits: dict[str, tuple[s.FileS, list[int], Path]] = {}  # shown name -> new tree, edited decls, real path
+    # shown name -> the tree to lower from, its top-level declarations to lower again, its real path
+    edits: dict[str, tuple[s.FileS, set[int], Path]] = {}
+    renames: list[tuple[s.FileS, s.DeclS, s.DeclS]] = []
     for rel in changed:
         shown = display_path(state.root / rel)
         old_text = result.sources.get(shown)
@@ -130,9 +155,10 @@ def recheck(state: Lookup | None) -> tuple[CheckResult | None, Trace | None]:
         new = stored_parse(text, shown) or edited_parse(old_text, old, shown, text) or parse_stored(text, shown)
         if new is None or new[1] != old[1]:
             return None, None  # a syntax error, or other parse warnings: found afresh
-        indices = _edited_decls(old[0], new[0])
-        if indices is None:
+        found = _edited_decls(old[0], new[0])
+        if found is None:
             return None, None
+        indices, renamed = found
         lines = [_lines_of(old[0], old[0].decls[i]) for i in indices]
         for d in [*trace.items[trace.loaded:trace.start], *trace.items[trace.end:trace.done]]:
             if shown in d.message or shown in (d.hint or ""):
@@ -141,28 +167,44 @@ def recheck(state: Lookup | None) -> tuple[CheckResult | None, Trace | None]:
                                             for first, last in lines):
                 return None, None  # a pass outside the entities reported something inside an edited one
         sources[shown] = text
-        edits[shown] = (new[0], indices, state.root / rel)
+        edits[shown] = (new[0], set(indices), state.root / rel)
+        renames += [(new[0], a, b) for a, b in renamed]
     env = diskcache.load(ENV_NAMESPACE, trace.env_key)
     if not isinstance(env, tuple):
         return None, None
-    lowering = Lowering(LoadedSources(root=state.root, real_paths={k: v[2] for k, v in edits.items()}),
-                        default_catalogue(), DiagnosticSink())
+    lowering = Lowering(LoadedSources(root=state.root), default_catalogue(), DiagnosticSink())
     lowering.restore(env)
-    made: dict[int, tuple[m.Entity | None, list[Diagnostic]]] = {}  # pending index -> (entity, its diagnostics)
-    for shown, (tree, indices, _) in edits.items():
+    env_key = trace.env_key
+    if renames:
+        looked_up = _rename(lowering, renames, trace.after)
+        if looked_up is None:
+            return None, None
+        for j, looked in enumerate(trace.names):  # every entity that looked up an old or a new id
+            if looked_up.intersection(looked):
+                shown, i = trace.tops[j]
+                if shown not in edits:
+                    stored = stored_parse(result.sources.get(shown, ""), shown) if shown in result.sources else None
+                    if stored is None:
+                        return None, None
+                    edits[shown] = (stored[0], set(), Path(shown).resolve())
+                edits[shown][1].add(i)
+        env, env_key = lowering.environment(), ""  # stored anew with the result
+    lowering.sources.real_paths.update((shown, edit[2]) for shown, edit in edits.items())
+    made: dict[int, Made] = {}  # pending index -> (entity, its diagnostics, the ids it looked up)
+    for shown, (tree, again_in, _) in edits.items():
         lowering.sink = DiagnosticSink()
         ctx = lowering._file_ctx(tree)  # noqa: SLF001 - the lowering's own view of a file
         if ctx is None or lowering.sink.items:
             return None, None
-        for i in indices:
+        for i in sorted(again_in):
             pending = [j for j, top in enumerate(trace.tops) if top == (shown, i)]
             again = lowering.relower(tree.decls[i], ctx)
             if len(again) != len(pending):
                 return None, None
-            for j, entity_and_diags in zip(pending, again, strict=True):
-                if (entity_and_diags[0] is not None) != trace.gave[j]:
+            for j, lowered in zip(pending, again, strict=True):
+                if (lowered[0] is not None) != trace.gave[j]:
                     return None, None
-                made[j] = entity_and_diags
+                made[j] = lowered
     items = trace.items[:trace.start]
     ranges = []
     for j, (first, end) in enumerate(trace.entities):
@@ -182,6 +224,27 @@ def recheck(state: Lookup | None) -> tuple[CheckResult | None, Trace | None]:
             warnings = hand_text_warnings(entity) if entity is not None else []
         hand.append((j, len(warnings)))
         items += warnings
+    names = [made[j][2] if j in made else looked for j, looked in enumerate(trace.names)]
     checked = CheckResult(DiagnosticSink(items).sorted(), sources, result.modules, result.entities, result.files)
     return checked, Trace(items=items, loaded=trace.loaded, start=trace.start, tops=trace.tops, entities=ranges,
-                          gave=trace.gave, end=end, done=done, hand=hand, env_key=trace.env_key)
+                          gave=trace.gave, end=end, done=done, hand=hand, env=env, env_key=env_key, names=names,
+                          after=trace.after)
+
+
+def _rename(lowering: Lowering, renames: list[tuple[s.FileS, s.DeclS, s.DeclS]],
+            after: list[tuple[str, str]]) -> set[tuple[str, str]] | None:
+    """Give the lowering's ids the new names, in the places the old ones had (as a run over the new text
+    declares them); the (game, id) of every old and new name. None if a new id is taken, an old one is not
+    this declaration's, or errata or a procedure names either."""
+    ids = dict(lowering.ids)
+    touched: set[tuple[str, str]] = set()
+    for tree, a, b in renames:
+        game = tree.module.name.partition(".")[0] if tree.module is not None else ""
+        old, new = (game, a.id), (game, b.id)
+        if ids.get(old) != (a.kind, a.id_span) or new in ids or old in after or new in after:
+            return None
+        ids = {(new if key == old else key): ((b.kind, b.id_span) if key == old else value)
+               for key, value in ids.items()}
+        touched.update((old, new))
+    lowering.ids = ids
+    return touched

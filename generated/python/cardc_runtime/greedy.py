@@ -364,7 +364,9 @@ class GreedyBot:
                     wanted = wants[items] = _wants_now(ctx, me, t.items)
                 if wanted:
                     goals.add(p)
-        if "walk" in opts and here is not None:
+        # (a search only when it can find something: without goals, edges or monsters to try, nothing is
+        # reachable, and the search from a new place would walk the whole board for nothing)
+        if "walk" in opts and here is not None and goals:
             dist = play.distances((here,), blocked - goals, goals, first=True)
             reachable = [g for g in goals if g in dist]
             if reachable:
@@ -373,19 +375,19 @@ class GreedyBot:
                     return "walk"
         if "explore" in opts and self._explore_good(ctx, me):
             return "explore"
-        if "walk" in opts and here is not None:  # towards an open edge of the board, to explore from there
+        if "walk" in opts and here is not None and play.zones.get("stack"):  # towards an open edge, to explore
             edges = {p for p in play.open_edges() if p != here and p not in blocked}
-            dist = play.distances((here,), blocked - edges, edges, first=True)
+            dist = play.distances((here,), blocked - edges, edges, first=True) if edges else {}
             reachable = [g for g in edges if g in dist]
-            if reachable and play.zones.get("stack"):
+            if reachable:
                 self.target = min(reachable, key=lambda g: (dist[g], g))
                 return "walk"
         if "explore" in opts:
             return "explore"
-        if "walk" in opts and here is not None and me.lives > self.LOW_LIVES:
+        if "walk" in opts and here is not None and me.lives > self.LOW_LIVES and blocked:
             # nothing better left: take on the monster with the best odds (a lost fight costs a life, and
             # only beaten monsters end the game)
-            dist = play.distances((here,))
+            dist = play.distances((here,), (), blocked)  # (as far as the monsters avoided: their distances)
             chances = {p: win_chance(ctx.rules, me, m, ctx.variants) for p in blocked if p in dist
                        and (m := _monster(ctx, play, p)) is not None}
             if chances:
@@ -410,7 +412,7 @@ class GreedyBot:
         if "walk" in opts and here is not None:
             blocked = set(_monsters(ctx, play))
             self.avoid = blocked
-            dist = play.distances((here,), blocked - healing, healing, first=True)
+            dist = play.distances((here,), blocked - healing, healing, first=True) if healing else {}
             near = [p for p in healing if p in dist]
             if near:
                 self.target = min(near, key=lambda p: (dist[p], p))
