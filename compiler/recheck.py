@@ -39,7 +39,7 @@ def store(state: Lookup | None, result: CheckResult, trace: Trace) -> None:
     """Store the trace of a check that `checkcache.remember` stored with `result`, under the same key (so only the
     last one is kept). Its diagnostics are kept as their places in `result.diagnostics` (a result holds each
     diagnostic once), its lowered entities not at all, its environment only when it is new (a full run, a
-    rename: other rechecks keep the one they read)."""
+    rename: other rechecks keep the one they read), in one entry per check key that names its version."""
     from dataclasses import replace
 
     if state is None or state.files is None:
@@ -50,9 +50,9 @@ def store(state: Lookup | None, result: CheckResult, trace: Trace) -> None:
     except KeyError:  # pragma: no cover - the result is made from these very items
         return
     env_key = trace.env_key
-    if not env_key:
+    if not env_key:  # one entry per check key, overwritten; the trace names the version it goes with
         env_key = diskcache.digest(state.key, "environment", *(part for item in state.files.items() for part in item))
-        diskcache.store(ENV_NAMESPACE, env_key, trace.env)
+        diskcache.store(ENV_NAMESPACE, diskcache.digest(state.key, "environment"), (env_key, trace.env))
     diskcache.store(NAMESPACE, state.key,
                     (state.files, replace(trace, items=[], lowered=[], env=(), places=places, env_key=env_key)))
 
@@ -169,9 +169,11 @@ def recheck(state: Lookup | None) -> tuple[CheckResult | None, Trace | None]:
         sources[shown] = text
         edits[shown] = (new[0], set(indices), state.root / rel)
         renames += [(new[0], a, b) for a, b in renamed]
-    env = diskcache.load(ENV_NAMESPACE, trace.env_key)
-    if not isinstance(env, tuple):
-        return None, None
+    stored_env = diskcache.load(ENV_NAMESPACE, diskcache.digest(state.key, "environment"))
+    if not (isinstance(stored_env, tuple) and len(stored_env) == 2 and stored_env[0] == trace.env_key
+            and isinstance(stored_env[1], tuple)):
+        return None, None  # another run's (a store cut short between the two entries): found afresh
+    env = stored_env[1]
     lowering = Lowering(LoadedSources(root=state.root), default_catalogue(), DiagnosticSink())
     lowering.restore(env)
     env_key = trace.env_key

@@ -256,3 +256,26 @@ def test_a_renamed_entity_that_errata_name_is_left_to_the_front_end(tmp_path: Pa
     assert warm == _cold(folder, monkeypatch, *CHECK)
     assert calls == [answered]
     _same_as_cold(folder, monkeypatch)
+
+
+def test_an_environment_of_another_run_is_not_used(tmp_path: Path, cache: Path,  # noqa: F811
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The environment is one entry per check, overwritten: one that is not the trace's (a store cut short
+    between the two) sends the check to the front end."""
+    from cardc import diskcache
+
+    folder = _setup(tmp_path, monkeypatch)
+    entries = list((cache / recheck.ENV_NAMESPACE).glob("*.pickle"))
+    assert len(entries) == 1
+    monkeypatch.chdir(folder)
+    key = entries[0].stem
+    stored = diskcache.load(recheck.ENV_NAMESPACE, key)
+    assert isinstance(stored, tuple)
+    diskcache.store(recheck.ENV_NAMESPACE, key, ("another run", stored[1]))
+    path = folder / "items.cardc"
+    path.write_text(path.read_text(encoding="utf-8").replace("bonus: 1 }", "bonus: 7 }"), encoding="utf-8")
+    with monkeypatch.context() as m:
+        calls = _count_rechecks(m)
+        warm = _run(folder, *CHECK)
+    assert calls == [False]
+    assert warm == _cold(folder, monkeypatch, *CHECK)
