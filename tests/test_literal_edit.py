@@ -8,6 +8,7 @@ from __future__ import annotations
 import pickle
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cardc import syntax as s
@@ -202,9 +203,8 @@ EDITS = {  # (file, old, new, parsed?)
 }
 
 
-@pytest.mark.parametrize("edit", sorted(EDITS))
-def test_check_after_a_value_edit_is_a_cold_check(tmp_path: Path, cache: Path,  # noqa: F811 - the fixture
-                                                  monkeypatch: pytest.MonkeyPatch, edit: str) -> None:
+def _project_with_art(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Any]:
+    """The small project with an image attribute and a picture, and its clean cold check."""
     folder = _project(tmp_path)
     (folder / "cup.png").write_bytes(_png())
     items = (folder / "items.cardc").read_text(encoding="utf-8")
@@ -214,6 +214,13 @@ def test_check_after_a_value_edit_is_a_cold_check(tmp_path: Path, cache: Path,  
         "attr bonus {", "attr art { type: path  default: \"cup.png\" }\n  attr bonus {"), encoding="utf-8")
     clean = _same_as_cold(folder, monkeypatch)
     assert clean[0][0] == 0, clean[0][2]
+    return folder, clean
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_check_after_a_value_edit_is_a_cold_check(tmp_path: Path, cache: Path,  # noqa: F811 - the fixture
+                                                  monkeypatch: pytest.MonkeyPatch, edit: str) -> None:
+    folder, clean = _project_with_art(tmp_path, monkeypatch)
     name, old, new, parsed = EDITS[edit]
     path = folder / name
     before = path.read_text(encoding="utf-8")

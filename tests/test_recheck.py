@@ -14,7 +14,7 @@ import pytest
 from cardc import checkcache, cli, recheck
 
 from tests.test_check_after_edit import _cold, _project, _run, _same_as_cold, cache  # noqa: F401 - the fixture
-from tests.test_literal_edit import _literals, _png
+from tests.test_literal_edit import _literals, _project_with_art
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECK = ("check", "--show-provisional", ".")
@@ -43,16 +43,7 @@ def _no_front_end(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = _project(tmp_path)
-    (folder / "cup.png").write_bytes(_png())
-    items = (folder / "items.cardc").read_text(encoding="utf-8")
-    (folder / "items.cardc").write_text(items.replace("bonus: provisional 2", 'art: "cup.png"\n  bonus: provisional 2'),
-                                        encoding="utf-8")
-    (folder / "game.cardc").write_text((folder / "game.cardc").read_text(encoding="utf-8").replace(
-        "attr bonus {", "attr art { type: path  default: \"cup.png\" }\n  attr bonus {"), encoding="utf-8")
-    clean = _same_as_cold(folder, monkeypatch)
-    assert clean[0][0] == 0, clean[0][2]
-    return folder
+    return _project_with_art(tmp_path, monkeypatch)[0]
 
 
 # (file, old, new, an error?): edits inside entity bodies, made again entity by entity
