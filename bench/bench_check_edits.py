@@ -2,6 +2,7 @@
 
     python3 bench/bench_check_edits.py --against /tmp/before/pkg             # 11 runs of each, interleaved
     python3 bench/bench_check_edits.py --against /tmp/before/pkg --repeat 21
+    python3 bench/bench_check_edits.py --against /tmp/before/pkg --cold     # and with the cache off
 
 `--against` is a PYTHONPATH put first for the other code: a folder holding `cardc` (an export of an older commit's
 `compiler/`, its `dsl/` linked in as `cardc/dsl`, as the README's sections describe). On a shared machine the CPU
@@ -44,12 +45,14 @@ def _edits(text: str) -> dict[str, Callable[[int], str] | None]:
     }
 
 
-def _check(folder: Path, pythonpath: str | None) -> float:
-    """CPU seconds of one `cardc check content` in `folder`."""
+def _check(folder: Path, pythonpath: str | None, cold: bool = False) -> float:
+    """CPU seconds of one `cardc check content` in `folder` (`cold`: with the cache off)."""
     env = {**os.environ, "NO_COLOR": "1", "CARDC_CACHE_DIR": str(folder / "cache"),
            "PYTHONPYCACHEPREFIX": str(folder / "pyc")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode kept, as an installed wheel has it
     env.pop("CARDC_CACHE", None)
+    if cold:
+        env["CARDC_CACHE"] = "off"
     if pythonpath is not None:
         env["PYTHONPATH"] = pythonpath
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -65,6 +68,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", required=True, metavar="PYTHONPATH", help="where the other code's `cardc` is")
     parser.add_argument("--repeat", type=int, default=11)
+    parser.add_argument("--cold", action="store_true", help="also `CARDC_CACHE=off` (a first check on a new machine)")
+    parser.add_argument("--only-cold", action="store_true", help="only `CARDC_CACHE=off`")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # each row as soon as it is measured
     sides = {"this code": None, "--against": str(Path(args.against).resolve())}
@@ -76,12 +81,15 @@ def main() -> None:
         for folder in folders.values():
             shutil.copytree(ROOT / "content", folder / "content")  # shown as content/...: the same cache keys
         text = (ROOT / EDITED).read_text(encoding="utf-8")
-        for label, edit in _edits(text).items():
+        rows = {} if args.only_cold else _edits(text)
+        if args.cold or args.only_cold:
+            rows["`CARDC_CACHE=off` (nothing cached)"] = None
+        for label, edit in rows.items():
             times: dict[str, list[float]] = {side: [] for side in sides}
             for i in range(-1, args.repeat):
                 for side, pythonpath in sides.items():
                     (folders[side] / EDITED).write_text(text if edit is None else edit(i), encoding="utf-8")
-                    cpu = _check(folders[side], pythonpath)
+                    cpu = _check(folders[side], pythonpath, cold=label.startswith("`CARDC_CACHE=off`"))
                     if i >= 0:
                         times[side].append(cpu)
             cells = " | ".join(f"{statistics.median(t):.3f} | {min(t):.3f}" for t in times.values())

@@ -9,11 +9,12 @@
    appended to one file before every run, and lines inserted at its top (the same tokens, moved: the stored
    diagnostics are moved with them, `checkcache.lookup_moved`; before that, the file was parsed again, and
    after inserted lines the whole content lowered and checked again); a value changed in that file before
-   every run (its tree is made from the last one without parsing, `cardc.literal_edit`; the whole content is
-   lowered and checked again, the other files' parse trees, the catalogue and the lexicon coming from the
-   cache); a name changed in it before every run (an ability renamed: the same); two values changed in it
-   before every run (two tokens apart: the tree is made from the last one a token at a time); and with the
-   cache off (`CARDC_CACHE=off`: a first check on a new machine).
+   every run (its tree is made from the last one without parsing, `cardc.literal_edit`; only the edited
+   entity is lowered and checked again, the other entities' diagnostics coming from the last run's trace,
+   `cardc.recheck`); a name changed in it before every run (an ability renamed: the same, with the entities
+   that looked the name up); two values changed in it before every run (two tokens apart: the tree is made
+   from the last one a token at a time); and with the cache off (`CARDC_CACHE=off`: a first check on a new
+   machine).
 2. `cardc check --show-provisional` against `cardc check -q` on the synthetic file of bench/gen_synthetic.py
    (every provisional and unknown value printed with its source line and caret, against errors only):
    rendering N diagnostics costs O(N + file size), so the two stay within 1.5x (issue 16.1). Measured with
@@ -120,7 +121,7 @@ def main() -> None:
               f"moves, none changes) | {cpu:.3f} | {wall:.3f} | {size} |")
         cpu, wall, size = measure(["check", "content"], copy, args.repeat, before=change)
         print(f"| `cardc check content` (a value changed in `{name}` before each run: its `source:` text; its tree "
-              f"made from the last one, the content lowered and checked again) | {cpu:.3f} | {wall:.3f} | {size} |")
+              f"made from the last one, the entity lowered and checked again) | {cpu:.3f} | {wall:.3f} | {size} |")
         name_token = text.split("ability ", 1)[1].split(" ", 1)[0] if "ability " in text else None
         if name_token is None:
             raise SystemExit(f"{edited}: no `ability` to rename")
@@ -131,7 +132,7 @@ def main() -> None:
 
         cpu, wall, size = measure(["check", "content"], copy, args.repeat, before=rename)
         print(f"| `cardc check content` (a name changed in `{name}` before each run: `ability {name_token}` renamed; "
-              f"its tree made from the last one, the content lowered and checked again) | {cpu:.3f} | {wall:.3f} "
+              f"its tree made from the last one, the entity lowered and checked again) | {cpu:.3f} | {wall:.3f} "
               f"| {size} |")
         if text.count('source: "') < 2:
             raise SystemExit(f"{edited}: fewer than two `source:` attributes")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardc.diagnostics import Diagnostic, Severity, Span
+from cardc.records import pickle_by_constructor
 from cardc.resources import DSL_DIR
 
 if TYPE_CHECKING:  # the IR's classes and PyYAML are imported when a catalogue is read, not from the cache
@@ -229,3 +230,6 @@ def load_catalogue(path: Path = CATALOGUE_PATH) -> Catalogue:
 @lru_cache(maxsize=1)
 def default_catalogue() -> Catalogue:
     return load_catalogue(CATALOGUE_PATH)
+
+
+pickle_by_constructor(globals())  # the checked catalogue is loaded from the disk cache: see cardc.records

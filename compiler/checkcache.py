@@ -33,6 +33,7 @@ from cardc import diskcache
 from cardc.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
+    from cardc.lower import Trace
     from cardc.model import Project
 
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".cardc-cache"})  # never read by a check
@@ -148,7 +149,7 @@ def lookup_moved(state: Lookup | None) -> CheckResult | None:
             new = (state.root / rel).read_text(encoding="utf-8-sig")  # as the loader reads it
         except (OSError, UnicodeDecodeError):
             return None
-        moved = SpanMap(old, new)
+        moved = SpanMap(old, new)  # after a value or a name edited, it stops at the first difference
         if not moved.same_tokens:
             return None
         maps[shown] = moved
@@ -232,8 +233,9 @@ def _tree_digest(path: Path, earlier: dict[str, str]) -> str | None:
     return value
 
 
-def remember(state: Lookup | None, paths: list[Path], result: CheckResult) -> None:
-    """Store `result` for the next run, if it has no error and no file changed since `lookup` hashed them."""
+def remember(state: Lookup | None, paths: list[Path], result: CheckResult, trace: Trace | None = None) -> None:
+    """Store `result` for the next run, if it has no error and no file changed since `lookup` hashed them;
+    with the `trace` of the run that made it (`cardc.recheck`)."""
     from cardc.loader import find_content_root
 
     if state is None or state.files is None or any(d.is_error for d in result.diagnostics):
@@ -243,6 +245,10 @@ def remember(state: Lookup | None, paths: list[Path], result: CheckResult) -> No
     diskcache.store("check", state.key, (state.files, result))
     if state.trees is not None:
         diskcache.store("check-trees", state.trees, result)
+    if trace is not None:
+        from cardc.recheck import store
+
+        store(state, result, trace)
 
 
 def schema_diagnostics(project: Project) -> list[Diagnostic]:

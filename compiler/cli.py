@@ -18,6 +18,7 @@ from cardc.report import BadOptions, Reporter, ReportOptions, add_report_argumen
 
 if TYPE_CHECKING:  # the front end is imported when a command needs it: `cardc check` may not (checkcache)
     from cardc.frontend import FrontEndResult
+    from cardc.lower import Trace
 
 DEFAULT_CONTENT = Path("content")
 DEFAULT_OUT = Path("generated")
@@ -37,13 +38,13 @@ def _reporter(args: argparse.Namespace, result: FrontEndResult, paths: list[Path
     return Reporter.from_args(args, find_content_root(paths or [DEFAULT_CONTENT]), result.modules)
 
 
-def _front(paths: list[Path]) -> FrontEndResult:
+def _front(paths: list[Path], trace: Trace | None = None) -> FrontEndResult:
     from cardc.backends.python.vocabulary import check_runtime
     from cardc.catalogue import default_catalogue
     from cardc.frontend import compile_paths
 
     check_runtime(default_catalogue())  # a verb the rules could not run fails `check` as it would `build`
-    return compile_paths(paths or [DEFAULT_CONTENT])
+    return compile_paths(paths or [DEFAULT_CONTENT], trace=trace)
 
 
 def _with_schema(result: FrontEndResult) -> list[Diagnostic]:
@@ -63,14 +64,24 @@ def cmd_check(args: argparse.Namespace) -> int:
     checked, state = checkcache.lookup(paths, args.schema)
     if checked is None:
         checked = checkcache.lookup_moved(state)
+    trace = None
+    if checked is None:
+        from cardc import recheck
+
+        checked, trace = recheck.recheck(state)
+        if checked is not None:
+            checkcache.remember(state, paths, checked, trace)
     if checked is None:
         checked, state = checkcache.lookup_trees(state)
     if checked is None:
-        result = _front(args.paths)
+        from cardc.lower import Trace
+
+        trace = Trace() if state is not None and state.files is not None and not args.schema else None
+        result = _front(args.paths, trace)
         checked = checkcache.CheckResult(_with_schema(result) if args.schema else result.diagnostics,
                                          result.sources, result.modules, len(result.project.entities),
                                          len(result.sources))
-        checkcache.remember(state, paths, checked)
+        checkcache.remember(state, paths, checked, trace)
     n, files = checked.entities, checked.files
     ok = f"{files} file{'s' if files != 1 else ''}, {n} entit{'ies' if n != 1 else 'y'}"
     reporter = Reporter.from_args(args, find_content_root(paths), checked.modules)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -106,6 +105,8 @@ def printable(text: str) -> str:
 
 def did_you_mean(word: str, vocabulary: Iterable[str]) -> str | None:
     """A 'did you mean' hint from the closest known word, if any is close enough."""
+    import difflib  # only when something is misspelt: not on every check
+
     match = difflib.get_close_matches(word, sorted(set(vocabulary)), n=1, cutoff=0.6)
     return f"did you mean `{match[0]}`?" if match else None
 

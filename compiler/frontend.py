@@ -11,9 +11,9 @@ from cardc import syntax as s
 from cardc.catalogue import Catalogue, default_catalogue
 from cardc.diagnostics import Diagnostic, DiagnosticSink
 from cardc.loader import load
-from cardc.lower import Lowering
+from cardc.lower import Lowering, Trace
 from cardc.model import Project
-from cardc.textcheck import check_hand_texts
+from cardc.textcheck import check_hand_texts, hand_text_warnings
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,8 @@ class FrontEndResult:
 
 
 def compile_paths(paths: list[Path], catalogue: Catalogue | None = None,
-                  overlay: Mapping[Path, str] | None = None) -> FrontEndResult:
+                  overlay: Mapping[Path, str] | None = None, trace: Trace | None = None) -> FrontEndResult:
+    """`trace`, when given, records which diagnostics each entity gave (`cardc.recheck` reuses them)."""
     # The front end builds a large graph of small, acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again for nothing (a third of the time at 10,000 cards).
     gc_was_enabled = gc.isenabled()
@@ -41,8 +42,15 @@ def compile_paths(paths: list[Path], catalogue: Catalogue | None = None,
     try:
         sink = DiagnosticSink()
         sources = load(paths, sink, overlay)
-        project = Lowering(sources, catalogue or default_catalogue(), sink).run()
-        sink.items.extend(check_hand_texts(project))  # W501: hand-written texts against their effects
+        project = Lowering(sources, catalogue or default_catalogue(), sink, trace=trace).run()
+        if trace is None:
+            sink.items.extend(check_hand_texts(project))  # W501: hand-written texts against their effects
+        else:
+            index = {id(e): i for i, e in enumerate(trace.lowered) if e is not None}
+            for e in project.entities:
+                found = hand_text_warnings(e)
+                trace.hand.append((index[id(e)], len(found)))
+                sink.items.extend(found)
         modules = {f.path: f.module.name for f in sources.files if f.module is not None}
         return FrontEndResult(project, sink.sorted(), sources.texts, modules, tuple(sources.files))
     finally:

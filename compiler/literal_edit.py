@@ -87,7 +87,8 @@ def _one_token(old: str, tree: s.FileS, warnings: list[Diagnostic],
     the token of its type at the same place in `new`: `new` itself if that is the only difference."""
     start, old_end, new_end = _changed(old, new)
     lines = line_starts(old)
-    slots = _slots(tree, old, lines)
+    far = _far_parts(tree, bisect_right(lines, start))
+    slots = _slots(tree, old, lines, far)
     starts = sorted(slots)
     i = bisect_right(starts, start) - 1
     for at in starts[max(i - 1, 0):i + 1][::-1]:  # the token the edit starts in, or the one ending where it starts
@@ -98,7 +99,7 @@ def _one_token(old: str, tree: s.FileS, warnings: list[Diagnostic],
         if found is not None:
             token_end, value = found
             return (step, *_rebuild(tree, warnings, old, lines, slots[at], value, at, token_end,
-                                    len(step) - len(old)))
+                                    len(step) - len(old), far))
     return None
 
 
@@ -148,14 +149,34 @@ def _changed(old: str, new: str) -> tuple[int, int, int]:
     return prefix, len(old) - lo, len(new) - lo
 
 
-def _walk(node: object) -> Iterator[object]:
-    """Every parse-tree node under `node`, itself included."""
+def _far_parts(tree: s.FileS, line: int) -> dict[int, object]:
+    """The module line, imports and declarations of the file that hold nothing on `line` (by `id`): a token
+    there is not theirs and no position of theirs moves. A part runs from the line of its span to that of the
+    next part's (a declaration's span is its kind: everything in it comes at or after it; `errata` before it
+    has no field). Procedures are never far: an `end when`'s span is its condition's, which may come after
+    the first token of it."""
+    parts: list[s.ModuleS | s.ImportS | s.DeclS | s.ProcedureS | s.EndS | s.WinnerS] = [
+        *((tree.module,) if tree.module is not None else ()), *tree.imports, *tree.decls, *tree.procedures]
+    starts = sorted(p.span.line for p in parts)
+    far: dict[int, object] = {}
+    for p in parts:
+        if isinstance(p, s.ProcedureS | s.EndS | s.WinnerS):
+            continue
+        first = p.span.line
+        after = bisect_right(starts, first)  # the first part starting on a later line, if any
+        if first > line or (after < len(starts) and starts[after] < line):
+            far[id(p)] = p
+    return far
+
+
+def _walk(node: object, far: dict[int, object] | None = None) -> Iterator[object]:
+    """Every parse-tree node under `node`, itself included (but none of the `far` parts)."""
     todo = [node]
     while todo:
         here = todo.pop()
         if isinstance(here, tuple):
             todo.extend(here)
-        elif type(here) in _NODES:
+        elif type(here) in _NODES and (far is None or id(here) not in far):
             yield here
             todo.extend(_fields(here))
 
@@ -165,8 +186,9 @@ def _fields(node: object) -> tuple[object, ...]:
     return cast("tuple[object, ...]", node.__reduce__()[1])
 
 
-def _slots(tree: s.FileS, text: str, lines: list[int]) -> dict[int, Slot]:
-    """Where each string, number and name token whose field is known starts in `text`, with that field."""
+def _slots(tree: s.FileS, text: str, lines: list[int], far: dict[int, object] | None = None) -> dict[int, Slot]:
+    """Where each string, number and name token whose field is known starts in `text`, with that field (in
+    every part of the file but the `far` ones)."""
     def start(sp: Span) -> int:
         return lines[sp.line - 1] + sp.col - 1
 
@@ -177,7 +199,7 @@ def _slots(tree: s.FileS, text: str, lines: list[int]) -> dict[int, Slot]:
         return -1 if skipped is None else skipped.end()
 
     found: list[tuple[int, Slot]] = []
-    for node in _walk(tree):
+    for node in _walk(tree, far):
         if isinstance(node, s.StrV):
             found.append((start(node.span), (node, 0, STRING)))
         elif isinstance(node, s.IntV):
@@ -235,9 +257,11 @@ def _replace(old: str, new: str, at: int, slot: Slot, start: int, old_end: int) 
 
 
 def _rebuild(tree: s.FileS, warnings: list[Diagnostic], old: str, lines: list[int], slot: Slot, value: object,
-             at: int, token_end: int, delta: int) -> tuple[s.FileS, list[Diagnostic]]:
+             at: int, token_end: int, delta: int,
+             far: dict[int, object] | None = None) -> tuple[s.FileS, list[Diagnostic]]:
     """The tree with the slot's field set to `value` and every position after the token on its line moved by
-    `delta`; objects shared in the old tree stay shared (their pickles match a fresh parse's)."""
+    `delta`; objects shared in the old tree stay shared (their pickles match a fresh parse's). The `far`
+    parts hold nothing on that line: they are kept as they are."""
     line = bisect_right(lines, at)
     end_col = token_end - lines[line - 1] + 1  # the column just after the old token
 
@@ -247,7 +271,7 @@ def _rebuild(tree: s.FileS, warnings: list[Diagnostic], old: str, lines: list[in
         return sp if (col, last) == (sp.col, sp.end_col) else Span(sp.file, sp.line, col, sp.end_line, last)
 
     target, index, _ = slot
-    memo: dict[int, object] = {}
+    memo: dict[int, object] = dict(far or {})
 
     def copy(obj: object) -> object:
         known = memo.get(id(obj))

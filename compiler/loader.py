@@ -189,18 +189,15 @@ def parse_cached(text: str, display: str, sink: DiagnosticSink, previous: str | 
 
     `previous` is an earlier text of the same file: if its tree is stored and the two texts differ inside one
     string, number or name, the tree is made from that one (`cardc.literal_edit`) instead of parsing."""
-    from cardc import diskcache
-
     if len(text) > MAX_CACHED_TEXT:
         from cardc.parser import parse_text
 
         return parse_text(text, display, sink)
-    key = diskcache.digest(diskcache.code_fingerprint(), display, text)
-    stored = _stored_parse(diskcache.load("parse", key))
-    if stored is None and previous is not None and len(previous) <= MAX_CACHED_TEXT:
-        stored = _edited(previous, display, text)
-        if stored is not None:
-            diskcache.store("parse", key, stored)
+    stored = stored_parse(text, display)
+    if stored is None and previous is not None:
+        before = stored_parse(previous, display)
+        if before is not None:
+            stored = edited_parse(previous, before, display, text)
     if stored is not None:
         sink.items.extend(stored[1])
         return stored[0]
@@ -210,27 +207,60 @@ def parse_cached(text: str, display: str, sink: DiagnosticSink, previous: str | 
     parsed = parse_text(text, display, own)
     sink.items.extend(own.items)
     if parsed is not None and not own.has_errors:
-        diskcache.store("parse", key, (parsed, own.items))
+        _store_parse(text, display, (parsed, own.items))
     return parsed
 
 
-def _stored_parse(entry: object) -> tuple[s.FileS, list[Diagnostic]] | None:
-    """A stored parse (a tree and its parse warnings), or None if `entry` is not one."""
+def _parse_key(text: str, display: str) -> str:
+    from cardc import diskcache
+
+    return diskcache.digest(diskcache.code_fingerprint(), display, text)
+
+
+def _store_parse(text: str, display: str, parsed: tuple[s.FileS, list[Diagnostic]]) -> None:
+    from cardc import diskcache
+
+    diskcache.store("parse", _parse_key(text, display), parsed)
+
+
+def stored_parse(text: str, display: str) -> tuple[s.FileS, list[Diagnostic]] | None:
+    """The stored parse of `text` (a tree and its parse warnings), or None."""
+    from cardc import diskcache
     from cardc import syntax as s  # noqa: F811
 
+    if len(text) > MAX_CACHED_TEXT:
+        return None
+    entry = diskcache.load("parse", _parse_key(text, display))
     if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], s.FileS) and isinstance(entry[1], list):
         return entry[0], entry[1]
     return None
 
 
-def _edited(previous: str, display: str, text: str) -> tuple[s.FileS, list[Diagnostic]] | None:
-    """The tree and parse warnings of `text` made from the stored ones of `previous`, if an edit inside one
-    string, number or name leads from one to the other."""
-    from cardc import diskcache
+def edited_parse(previous: str, before: tuple[s.FileS, list[Diagnostic]], display: str,
+                 text: str) -> tuple[s.FileS, list[Diagnostic]] | None:
+    """The tree and parse warnings of `text` made from `before`, those of `previous`, if an edit inside a few
+    strings, numbers or names leads from one to the other (`cardc.literal_edit`); stored as `text`'s parse."""
     from cardc.literal_edit import patch
 
-    before = _stored_parse(diskcache.load("parse", diskcache.digest(diskcache.code_fingerprint(), display, previous)))
-    return None if before is None else patch(previous, before[0], before[1], text)
+    if len(text) > MAX_CACHED_TEXT:
+        return None
+    made = patch(previous, before[0], before[1], text)
+    if made is not None:
+        _store_parse(text, display, made)
+    return made
+
+
+def parse_stored(text: str, display: str) -> tuple[s.FileS, list[Diagnostic]] | None:
+    """`text` parsed (by the parser), stored like `parse_cached`'s; None when it has a syntax error."""
+    from cardc.parser import parse_text
+
+    own = DiagnosticSink()
+    parsed = parse_text(text, display, own)
+    if parsed is None or own.has_errors:
+        return None
+    if len(text) <= MAX_CACHED_TEXT:
+        _store_parse(text, display, (parsed, own.items))
+    return parsed, own.items
 
 
 def _reason(err: Exception) -> str:

@@ -5,7 +5,6 @@ All problems go to the diagnostic sink; lowering never stops at the first one.
 
 from __future__ import annotations
 
-import difflib
 import keyword
 import re
 import sys
@@ -16,7 +15,7 @@ from pathlib import Path
 from cardc import model as m
 from cardc import syntax as s
 from cardc.catalogue import Catalogue, Verb
-from cardc.diagnostics import DiagnosticSink, Span, did_you_mean
+from cardc.diagnostics import Diagnostic, DiagnosticSink, Span, did_you_mean
 from cardc.irvisit import SyntaxVisitor
 from cardc.loader import LoadedSources
 from cardc.types import ValueContext, check_value, parse_type_string, type_from_value
@@ -98,6 +97,37 @@ class _Pending:
 
 
 @dataclass
+class Trace:
+    """Which diagnostics of a run each entity declaration gave, for `cardc.recheck`. `items` is the run's sink
+    as the front end filled it: the loader's diagnostics up to `loaded`, the passes before the entities up to
+    `start`, then pending entity i's in `entities[i]` = (first, end), the passes after the entities from `end`
+    to `done`, then the W501s, `hand` (pending index, how many) in the order the front end checks entities.
+    `tops[i]` is the top-level declaration entity i comes from (shown file, index in its `decls`), `gave[i]`
+    whether it gave an entity (`lowered[i]`, not stored); `env` is what lowering an entity reads besides its
+    declaration, the catalogue and the content folder (`Lowering.environment`); `places` holds `items` as
+    their places in a stored check's diagnostics (`cardc.recheck`)."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+    loaded: int = 0
+    start: int = 0
+    tops: list[tuple[str, int]] = field(default_factory=list)
+    entities: list[tuple[int, int]] = field(default_factory=list)
+    lowered: list[m.Entity | None] = field(default_factory=list)
+    gave: list[bool] = field(default_factory=list)
+    end: int = 0
+    done: int = 0
+    hand: list[tuple[int, int]] = field(default_factory=list)
+    env: tuple[object, ...] = ()
+    places: list[int] = field(default_factory=list)  # stored instead of `items`: see `recheck.store`
+    env_key: str = ""  # stored instead of `env`: see `recheck.store`
+    # the (game, id) each entity looked up (`names[i]`), the passes after the entities looked up (`after`),
+    # and errata name as the entity they change: a renamed entity is checked again with the entities that
+    # named it, and only when nothing else did
+    names: list[list[tuple[str, str]]] = field(default_factory=list)
+    after: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
 class Lowering:
     sources: LoadedSources
     catalogue: Catalogue
@@ -108,6 +138,8 @@ class Lowering:
     ids: dict[tuple[str, str], tuple[str, Span]] = field(default_factory=dict)  # (game, id) -> (kind, span)
     kind_parents: dict[tuple[str, str], str | None] = field(default_factory=dict)
     max_copies: int | None = None  # read from cardc.toml on first use
+    trace: Trace | None = None  # filled in by `run` when given
+    looked_up: list[tuple[str, str]] | None = None  # when given, each (game, id) the resolver looks up
 
     def _check_copies(self, copies: int | None, span: Span) -> None:
         """Copies beyond a sane maximum would make every backend print (and hold in memory) millions of cards."""
@@ -121,6 +153,8 @@ class Lowering:
 
     def run(self) -> m.Project:
         files = self.sources.files
+        if self.trace is not None:
+            self.trace.items, self.trace.loaded = self.sink.items, len(self.sink.items)
         game_decls: list[tuple[s.DeclS, s.FileS]] = []
         exp_decls: list[tuple[s.DeclS, s.FileS]] = []
         for f in files:
@@ -147,20 +181,77 @@ class Lowering:
                 if d.kind == "kind":
                     self._declare_kind(d, ctx)
         pending: list[_Pending] = []
+        tops: list[tuple[str, int]] = []
         for ctx in ctxs:
-            for d in ctx.file.decls:
+            for i, d in enumerate(ctx.file.decls):
                 if d.kind not in BUILTIN_DECLS:
                     self._collect(d, ctx, None, pending)
+                    tops += [(ctx.file.path, i)] * (len(pending) - len(tops))
                 elif d.kind in ("game", "expansion"):
                     self._check_builtin_members(d)
-        entities = [e for e in (self._lower_entity(p) for p in pending) if e is not None]
+        if self.trace is None:
+            entities = [e for e in (self._lower_entity(p) for p in pending) if e is not None]
+        else:
+            entities = self._lower_traced(pending, tops, self.trace)
         self._check_errata(entities)
         self._check_module_names(entities)
         names = {display: _relative_name(real, self.sources.root) for display, real in self.sources.real_paths.items()}
         entities.sort(key=lambda e: (e.game, names.get(e.span.file, e.span.file), e.span.line, e.span.col))
+        if self.trace is not None:
+            self.looked_up = self.trace.after
+            self.trace.after.extend((e.game, e.id) for e in entities if e.errata)
         procedures = self._lower_procedures(ctxs)
+        if self.trace is not None:
+            self.looked_up = None
+            self.trace.done = len(self.sink.items)
         return m.Project(self.sources.root, self.games, self.modules, self.kinds, tuple(entities),
                          dict(self.sources.texts), names, procedures)
+
+    def _lower_traced(self, pending: list[_Pending], tops: list[tuple[str, int]], trace: Trace) -> list[m.Entity]:
+        items = self.sink.items
+        trace.start, trace.tops = len(items), tops
+        for p in pending:
+            first = len(items)
+            self.looked_up = []
+            trace.lowered.append(self._lower_entity(p))
+            trace.entities.append((first, len(items)))
+            trace.names.append(self.looked_up)
+        self.looked_up = None
+        trace.end = len(items)
+        trace.gave = [e is not None for e in trace.lowered]
+        trace.env = self.environment()
+        return [e for e in trace.lowered if e is not None]
+
+    def environment(self) -> tuple[object, ...]:
+        """What lowering one entity reads besides its declaration, the catalogue and the content folder."""
+        return self.games, self.modules, self.kinds, self.ids, self.kind_parents, self.max_copies
+
+    def restore(self, env: tuple[object, ...]) -> None:
+        """Take the `environment` of an earlier run."""
+        self.games, self.modules, self.kinds, self.ids, self.kind_parents, self.max_copies = env  # type: ignore
+
+    def relower(self, decl: s.DeclS,
+                ctx: _FileCtx) -> list[tuple[m.Entity | None, list[Diagnostic], list[tuple[str, str]]]]:
+        """Each entity of a top-level declaration (itself, then those nested in it, as `run` takes them), lowered
+        against this lowering's games, kinds and ids, with the diagnostics it gave and the ids it looked up. Its
+        ids are not declared again: they must be the ones `run` declared (`cardc.recheck` makes sure)."""
+        pending: list[_Pending] = []
+        self._pending(decl, ctx, None, pending)
+        out: list[tuple[m.Entity | None, list[Diagnostic], list[tuple[str, str]]]] = []
+        for p in pending:
+            sink = self.sink = DiagnosticSink()
+            looked_up = self.looked_up = []
+            out.append((self._lower_entity(p), sink.items, looked_up))
+        self.looked_up = None
+        return out
+
+    def _pending(self, d: s.DeclS, ctx: _FileCtx, parent: str | None, pending: list[_Pending]) -> None:
+        """`_collect` without its checks and without declaring ids."""
+        if d.kind in BUILTIN_DECLS:
+            return
+        pending.append(_Pending(d, ctx, parent, self._kind_def(ctx.game, d.kind)))
+        for inner in d.decls:
+            self._pending(inner, ctx, d.id, pending)
 
     def _attr_map(self, d: s.DeclS, allowed: dict[str, str], what: str) -> dict[str, s.AttrS]:
         found: dict[str, s.AttrS] = {}
@@ -466,6 +557,8 @@ class Lowering:
     def _resolver(self, game: str, where: list[str]):  # type: ignore[no-untyped-def]
         def resolve(name: str, kinds: tuple[str, ...], span: Span) -> None:
             g, ident = (name.split(".", 1) if "." in name else (game, name))
+            if self.looked_up is not None:
+                self.looked_up.append((g, ident))
             found = self.ids.get((g, ident))
             if found is not None and kinds == ("any",):
                 return  # any entity of the game will do
@@ -505,7 +598,7 @@ class Lowering:
             spec = allowed.get(a.name)
             if spec is None:
                 if kind is not None:
-                    close = difflib.get_close_matches(a.name, sorted(allowed), n=1, cutoff=0.6)
+                    close = _close(a.name, sorted(allowed))
                     misspelt.update(close)
                     self.sink.error("E201", f"unknown attribute `{a.name}` for kind `{d.kind}`", a.span,
                                     did_you_mean(a.name, allowed) or f"known: {', '.join(sorted(allowed))}")
@@ -625,7 +718,7 @@ class Lowering:
         for a in named:
             assert a.name is not None
             if verb.param(a.name) is None:
-                misspelt.update(difflib.get_close_matches(a.name, [p.name for p in verb.params], n=1, cutoff=0.6))
+                misspelt.update(_close(a.name, [p.name for p in verb.params]))
                 self.sink.error("E302", f"`{verb.name}` has no parameter `{a.name}`", a.span,
                                 did_you_mean(a.name, [p.name for p in verb.params]) or _signature(verb))
                 continue
@@ -723,6 +816,13 @@ class Lowering:
             elif target.module == e.module:
                 self.sink.error("E208", f"errata of `{e.id}` must come from another module than the original",
                                 e.span, "errata belong in the expansion that changes the card")
+
+
+def _close(word: str, names: list[str]) -> list[str]:
+    """The name `word` is probably a misspelling of, if any (difflib is imported only for a misspelt name)."""
+    import difflib
+
+    return difflib.get_close_matches(word, names, n=1, cutoff=0.6)
 
 
 def builtin_kind(game: str, kind: str) -> m.KindDef:

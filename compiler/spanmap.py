@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
+from itertools import zip_longest
 
 from cardc.diagnostics import Span
 
@@ -25,18 +27,27 @@ def runs(text: str) -> tuple[list[int], list[str]]:
     """Where each run starts, and the runs."""
     starts: list[int] = []
     pieces: list[str] = []
+    for start, piece in _runs(text):
+        starts.append(start)
+        pieces.append(piece)
+    return starts, pieces
+
+
+def _runs(text: str) -> Iterator[tuple[int, str]]:
     pos = 0
     for m in _SCAN.finditer(text):
         if m.group(1) is None:  # a string: part of a run
             continue
         if m.start() > pos:
-            starts.append(pos)
-            pieces.append(text[pos:m.start()])
+            yield pos, text[pos:m.start()]
         pos = m.end()
     if pos < len(text):
-        starts.append(pos)
-        pieces.append(text[pos:])
-    return starts, pieces
+        yield pos, text[pos:]
+
+
+def same_runs(old: str, new: str) -> bool:
+    """Whether the two texts have the same runs, read only as far as the first difference."""
+    return SpanMap(old, new).same_tokens
 
 
 def line_starts(text: str) -> list[int]:
@@ -50,15 +61,23 @@ def line_starts(text: str) -> list[int]:
 
 
 class SpanMap:
-    """Positions in `old` -> the same characters in `new`, for two texts with the same runs."""
+    """Positions in `old` -> the same characters in `new`, for two texts with the same runs (`same_tokens`;
+    for other texts it holds nothing, having stopped at their first difference)."""
 
     def __init__(self, old: str, new: str) -> None:
-        self._old_starts, old_runs = runs(old)
-        self._new_starts, new_runs = runs(new)
-        self.same_tokens = old_runs == new_runs
-        self._lengths = [len(r) for r in old_runs]
-        self._old_lines = line_starts(old)
-        self._new_lines = line_starts(new)
+        self._old_starts: list[int] = []
+        self._new_starts: list[int] = []
+        self._lengths: list[int] = []
+        self.same_tokens = True
+        for a, b in zip_longest(_runs(old), _runs(new)):  # up to the first difference (a value edited: a few lines)
+            if a is None or b is None or a[1] != b[1]:
+                self.same_tokens = False
+                break
+            self._old_starts.append(a[0])
+            self._new_starts.append(b[0])
+            self._lengths.append(len(a[1]))
+        self._old_lines = line_starts(old) if self.same_tokens else []
+        self._new_lines = line_starts(new) if self.same_tokens else []
         self._old_size = len(old)
 
     def _offset(self, line: int, col: int) -> int | None:

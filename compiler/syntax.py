@@ -6,10 +6,13 @@ Values keep their source span; they are shared with the typed IR, which wraps th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from cardc.diagnostics import Span
 from cardc.records import pickle_by_constructor
+
+if TYPE_CHECKING:  # `fractions` imports `decimal` (5-10 ms): only the parser and a tree holding one need it
+    from fractions import Fraction
 
 # ---- values -----------------------------------------------------------------
 

@@ -10,19 +10,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import cache
+from typing import TYPE_CHECKING
 
 from cardc import syntax as s
 from cardc.catalogue import Catalogue, default_catalogue
 from cardc.diagnostics import Diagnostic, Severity
 from cardc.irvisit import ValueVisitor, invocations
-from cardc.lexicon import Lexicon, default_lexicon
 from cardc.model import (
     Effect,
     Entity,
     Invocation,
     Project,
 )
-from cardc.textgen import OPEN_RANGE
+
+if TYPE_CHECKING:  # the lexicon (a YAML file) only for an effect that counts one of something
+    from cardc.lexicon import Lexicon
 
 _DIGITS = re.compile(r"\d+")
 
@@ -106,7 +108,10 @@ def counted_nouns(entity: Entity, lang: str, number: int = 1,
                   catalogue: Catalogue | None = None, lexicon: Lexicon | None = None) -> frozenset[str]:
     """The forms (lower case) of the nouns that `number` counts in the entity's effects, in `lang`."""
     catalogue = catalogue or default_catalogue()
-    lexicon = lexicon or default_lexicon()
+    if lexicon is None:
+        from cardc.lexicon import default_lexicon
+
+        lexicon = default_lexicon()
     out: set[str] = set()
     for e in entity.effects:
         for inv in effect_invocations(e):
@@ -131,24 +136,28 @@ def counted_nouns(entity: Entity, lang: str, number: int = 1,
 
 def check_hand_texts(project: Project) -> list[Diagnostic]:
     """W501 for every language of every hand-written text that misses a number of its entity's effects."""
+    return [d for entity in project.entities for d in hand_text_warnings(entity)]
+
+
+def hand_text_warnings(entity: Entity) -> list[Diagnostic]:
+    """W501 for one entity (it depends on nothing else: `cardc.recheck` checks an edited entity alone)."""
     out: list[Diagnostic] = []
-    for entity in project.entities:
-        if entity.text is None or not entity.effects:
-            continue
-        wanted = effect_numbers(entity)
-        if not wanted:
-            continue
-        for entry in entity.text.entries:
-            counted = counted_nouns(entity, entry.lang) if 1 in wanted else frozenset()
-            missing = sorted(wanted - text_numbers(entry.text, entry.lang, counted))
-            if missing:
-                listed = ", ".join(str(n) for n in missing)
-                out.append(Diagnostic(
-                    Severity.WARNING, "W501",
-                    f"the {entry.lang} text of `{entity.id}` does not mention {listed}, which its effects use",
-                    entry.span,
-                    "update the hand-written text, or remove `text` to use the text generated from the effects",
-                ))
+    if entity.text is None or not entity.effects:
+        return out
+    wanted = effect_numbers(entity)
+    if not wanted:
+        return out
+    for entry in entity.text.entries:
+        counted = counted_nouns(entity, entry.lang) if 1 in wanted else frozenset()
+        missing = sorted(wanted - text_numbers(entry.text, entry.lang, counted))
+        if missing:
+            listed = ", ".join(str(n) for n in missing)
+            out.append(Diagnostic(
+                Severity.WARNING, "W501",
+                f"the {entry.lang} text of `{entity.id}` does not mention {listed}, which its effects use",
+                entry.span,
+                "update the hand-written text, or remove `text` to use the text generated from the effects",
+            ))
     return out
 
 
@@ -165,6 +174,8 @@ class _Numbers(ValueVisitor[list[int]]):
         return [abs(v.value)]
 
     def visit_range(self, v: s.RangeV) -> list[int]:
+        from cardc.textgen import OPEN_RANGE  # the text generator only for an entity with a range
+
         return [v.lo, v.hi] if v.hi != v.lo and v.hi < OPEN_RANGE else [v.lo]
 
     def visit_dice(self, v: s.DiceV) -> list[int]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pickle
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cardc import syntax as s
@@ -202,9 +203,8 @@ EDITS = {  # (file, old, new, parsed?)
 }
 
 
-@pytest.mark.parametrize("edit", sorted(EDITS))
-def test_check_after_a_value_edit_is_a_cold_check(tmp_path: Path, cache: Path,  # noqa: F811 - the fixture
-                                                  monkeypatch: pytest.MonkeyPatch, edit: str) -> None:
+def _project_with_art(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Any]:
+    """The small project with an image attribute and a picture, and its clean cold check."""
     folder = _project(tmp_path)
     (folder / "cup.png").write_bytes(_png())
     items = (folder / "items.cardc").read_text(encoding="utf-8")
@@ -214,6 +214,13 @@ def test_check_after_a_value_edit_is_a_cold_check(tmp_path: Path, cache: Path,  
         "attr bonus {", "attr art { type: path  default: \"cup.png\" }\n  attr bonus {"), encoding="utf-8")
     clean = _same_as_cold(folder, monkeypatch)
     assert clean[0][0] == 0, clean[0][2]
+    return folder, clean
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_check_after_a_value_edit_is_a_cold_check(tmp_path: Path, cache: Path,  # noqa: F811 - the fixture
+                                                  monkeypatch: pytest.MonkeyPatch, edit: str) -> None:
+    folder, clean = _project_with_art(tmp_path, monkeypatch)
     name, old, new, parsed = EDITS[edit]
     path = folder / name
     before = path.read_text(encoding="utf-8")
@@ -242,3 +249,43 @@ def _png() -> bytes:
     out = BytesIO()
     Image.new("RGB", (1, 1)).save(out, format="PNG")
     return out.getvalue()
+
+
+PARTS = """module m
+import "a.cardc"
+thing a { name: { en "A" } } thing b { name: { en "B" } power: 1 }
+errata
+thing c { name: { en "C" } }
+procedure p { x(1) }
+end when
+  x(2) and y(3)
+  or z(4)
+thing d {
+  name: { en "D" }
+  power: 7 } thing e { name: { en "E" } }
+"""
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ('{ en "A" }', '{ en "A longer A" }'),  # a declaration after it on its line moves
+    ('{ en "B" }', '{ en "Bb" }'),
+    ("power: 1", "power: 12345"),
+    ('{ en "C" }', '{ en "" }'),  # after `errata` on the line before
+    ("x(1)", "x(9)"),
+    ("x(2)", "x(20)"),  # an `end when` whose span is not its first token
+    ("z(4)", "zz(4)"),
+    ('{ en "D" }', '{ en "Dd" }'),  # the second line of a declaration
+    ("power: 7", "power: 777"),  # and its last, shared with the next one
+    ('{ en "E" }', '{ en "" }'),
+    ('import "a.cardc"', 'import "b.cardc"'),
+])
+def test_an_edit_among_declarations_on_shared_lines_gives_the_parsers_tree(old: str, new: str) -> None:
+    """Only the parts of the file on the edited line are walked and rebuilt (`_far_parts`): the others are
+    kept, and the tree is still the parser's."""
+    tree, warnings, errors = _parsed(PARTS)
+    assert tree is not None and not errors and PARTS.count(old) == 1
+    edited = PARTS.replace(old, new)
+    if old.startswith("import"):
+        assert patch(PARTS, tree, warnings, edited) is None  # an import's path is left to the parser
+    else:
+        assert _agrees(PARTS, tree, warnings, edited)

@@ -168,3 +168,49 @@ def test_the_stand_in_keeps_what_the_class_shares() -> None:
     assert stand_in.id in cls.rules.entities and stand_in.id not in list(cls.rules.entities)
     assert [e.id for e in cls.rules.of_kind("monster")] == [e.id for e in r.of_kind("monster")]
     assert len(cls.rules.entities) == len(r.entities) and sorted(cls.rules.entities) == sorted(r.entities)
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(hero=st.sampled_from(_ids("hero")), weapons=st.lists(st.sampled_from(_ids("weapon")), max_size=2),
+       spells=st.lists(st.sampled_from(_ids("spell")), max_size=2), cursed=st.booleans(),
+       variants=st.sets(st.sampled_from(rules().variant_ids())), lives=st.integers(min_value=1, max_value=5))
+def test_greedy_win_chance_from_the_shared_enumeration_is_each_monsters_own(
+        hero: str, weapons: list[str], spells: list[str], cursed: bool, variants: set[str], lives: int) -> None:
+    """The greedy bot's `win_chance` takes the plain monsters' figures from one shared enumeration, made at the
+    first ask: each is the figure `monster_win` gives that monster alone (the bot's probe: spells left out,
+    full lives), and the other seven are then answered without enumerating again."""
+    from cardc.backends.python.runtime.cardc_runtime import greedy
+    from cardc.backends.python.runtime.cardc_runtime.fight_odds import monster_win
+
+    r, alone = rules(), rules()
+    try:
+        who = make_hero(r, hero, lives=lives, weapons=tuple(weapons), spells=tuple(spells), cursed=cursed)
+    except LoadoutError:
+        assume(False)
+        return
+    on = frozenset(variants)
+    got = {m: greedy.win_chance(r, who, m, on) for m in reversed(PLAIN)}
+    shared = r._cache[greedy._CLASS_WINS][on]  # noqa: SLF001
+    assert len(shared) == 1 and None not in shared.values()  # one enumeration for the eight
+    probe = dataclasses.replace(who, spells=[], lives=who.max_lives)
+    for m in PLAIN:
+        assert got[m] == float(monster_win(alone, probe, m, on)), m
+
+
+def test_greedy_shared_figures_are_kept_by_what_the_hero_holds() -> None:
+    """A hero that holds an item with effects is a different probe: a shared figure made for the hero
+    without it is not used for it (its own enumeration runs), though `win_chance`'s loadout key (hero,
+    weapons, curse) is the same."""
+    from cardc.backends.python.runtime.cardc_runtime import greedy
+
+    r = rules()
+    carried = sorted(e.id for e in r.of_kind("item") if e.id in {fx.owner for fx in r.effects})[0]
+    plain = make_hero(r, "horan", weapons=("sword",))
+    holding = dataclasses.replace(plain, items=[carried])
+    greedy.win_chance(r, plain, PLAIN[0], frozenset())
+    greedy.win_chance(r, holding, PLAIN[1], frozenset())  # a new key: the second probe's own enumeration
+    assert len(r._cache[greedy._CLASS_WINS][frozenset()]) == 2  # noqa: SLF001
+    other = dataclasses.replace(plain, treasures=["_no_such_card_"])  # owns no effect: same figures
+    greedy.win_chance(r, other, PLAIN[2], frozenset())
+    assert len(r._cache[greedy._CLASS_WINS][frozenset()]) == 2  # noqa: SLF001

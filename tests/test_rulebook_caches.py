@@ -11,12 +11,15 @@ from typing import Any
 import pytest
 from cardc.backends.print import rulebook
 from cardc.backends.print.rulebook import Paragraph, _styles
+from hypothesis import given
+from hypothesis import strategies as st
 from reportlab.lib import colors
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import paragraph as rl_paragraph
 from reportlab.platypus.paragraph import Paragraph as ReportlabParagraph
+from reportlab.platypus.paragraph import cleanBlockQuotedText
 from reportlab.platypus.paraparser import ParaFrag
 
 from tests.test_rulebook_faces import _rulebooks
@@ -129,7 +132,48 @@ def test_a_paragraph_drawn_again_in_a_document_appends_the_same_operators(tmp_pa
     assert len(other.__dict__["cardc_drawn_paragraphs"]) == 1
 
 
-def test_a_paragraph_with_a_link_is_drawn_anew_each_time(tmp_path: Path) -> None:
+def _links_drawn(tmp_path: Path, cls: type, name: str) -> tuple[bytes, Canvas]:
+    """A document with a paragraph of two links drawn three times (at other places, one of them translated and
+    scaled), and a fourth time inside a document whose coordinates are not the paragraph's at its links."""
+    st = _styles()["body"]
+    text = (f'See <link href="#e-x" color="{rulebook.ACCENT}">the cellar</link> and '
+            f'<a href="https://example.org/a">the map</a>, then go on reading a little.')
+    canvas = Canvas(str(tmp_path / name), invariant=1)
+    canvas.bookmarkPage("e-x")
+    _drawn(cls(text, st), canvas)
+    _drawn(cls(text, st), canvas)
+    canvas.saveState()
+    canvas.translate(20, -40)
+    canvas.scale(0.5, 0.75)
+    _drawn(cls(text, st), canvas)
+    canvas.restoreState()
+    canvas.showPage()
+    canvas.save()
+    return (tmp_path / name).read_bytes(), canvas
+
+
+def test_a_paragraph_with_links_drawn_again_makes_its_links_again_where_it_is(tmp_path: Path) -> None:
+    """The operators come from the first drawing; the links (a document link and a URL) are made again by the
+    canvas where the paragraph is now: the same file as reportlab's own drawing, every link in it."""
+    ours, canvas = _links_drawn(tmp_path, Paragraph, "ours.pdf")
+    theirs, plain = _links_drawn(tmp_path, ReportlabParagraph, "theirs.pdf")
+    assert ours == theirs
+    assert canvas._annotationCount == plain._annotationCount == 6  # two links, three times
+    assert len(canvas.__dict__["cardc_drawn_paragraphs"]) == 1
+    assert "linkRect" not in canvas.__dict__ and "linkURL" not in canvas.__dict__  # the recorders removed
+
+
+def test_a_paragraph_whose_links_are_made_elsewhere_than_its_origin_is_not_kept(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link made in another coordinate system than the paragraph's origin could not be made again alike: such
+    a paragraph is drawn anew each time."""
+    draw = ReportlabParagraph.draw
+
+    def shifted(self: ReportlabParagraph) -> None:
+        self.canv.translate(1, 1)
+        draw(self)
+
+    monkeypatch.setattr(ReportlabParagraph, "draw", shifted)
     st = _styles()["body"]
     text = f'See <link href="#e-x" color="{rulebook.ACCENT}">the cellar</link>.'
     canvas = Canvas(str(tmp_path / "a.pdf"))
@@ -137,7 +181,7 @@ def test_a_paragraph_with_a_link_is_drawn_anew_each_time(tmp_path: Path) -> None
     before = canvas._annotationCount
     _drawn(Paragraph(text, st), canvas)
     _drawn(Paragraph(text, st), canvas)
-    assert canvas._annotationCount == before + 2  # both links made
+    assert canvas._annotationCount == before + 2
     assert not canvas.__dict__.get("cardc_drawn_paragraphs")
 
 
@@ -213,3 +257,34 @@ def test_a_long_paragraph_is_laid_out_but_not_kept() -> None:
     p = Paragraph(text, _styles()["body"])
     assert p.wrap(150, 10_000) == ReportlabParagraph(text, _styles()["body"]).wrap(150, 10_000)
     assert not rulebook._LAID and not p._shared
+
+
+def test_the_spaces_a_paragraph_is_cleaned_of_are_every_space_python_and_reportlab_know() -> None:
+    from reportlab.platypus.paragraph import _wsc
+
+    known = {chr(c) for c in range(0x110000) if chr(c).isspace()} | set(_wsc)
+    assert known - {" "} <= set(rulebook._SPACES)
+
+
+@given(st.text(alphabet=" ab\t\n\r\xa0\u200b\u2009\x1cčé", max_size=20))
+def test_clean_text_is_reportlabs_cleaning(text: str) -> None:
+    assert rulebook.clean_text(text) == cleanBlockQuotedText(text)
+
+
+@pytest.mark.parametrize("readable", [True, False])
+def test_a_text_splits_into_the_runs_reportlab_gives_it(tmp_path: Path, readable: bool) -> None:
+    """Printable ASCII is one run of its own bytes in an `asciiReadable` font (without reportlab's loop over its
+    characters); anything else, and every text of a font without that layout, as reportlab splits it."""
+    name = _styles()["body"].fontName
+    face = pdfmetrics.getFont(name)
+    texts = ["Horan's axe (2) ~ {x}", " ", "", "tab\there", "Příšerně 1", "A\x7f", "\xa0x", "done."]
+    expected = []
+    font = TTFont(f"cardc-test-{readable}", face.face.filename, asciiReadable=readable)
+    plain = Canvas(str(tmp_path / "plain.pdf"))
+    for text in texts:
+        expected.append(TTFont.splitString(font, text, plain._doc))
+    canvas = Canvas(str(tmp_path / "a.pdf"))
+    with rulebook.memoized_reportlab():
+        got = [font.splitString(text, canvas._doc) for text in texts]
+        again = [font.splitString(text, canvas._doc) for text in texts]
+    assert got == again == expected

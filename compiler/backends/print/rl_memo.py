@@ -116,7 +116,16 @@ def memoized_reportlab() -> Iterator[None]:
         if runs is None:
             if len(known) >= KEPT:
                 known.clear()
-            runs = known[text] = split(self, text, doc, encoding)
+            # characters that are their own code in subset 0 (an `asciiReadable` font's printable ASCII it has,
+            # given those codes when the state was made): a text of only these is one run of its own bytes
+            fixed: frozenset[str] | None = state.__dict__.get("cardc_fixed")
+            if fixed is None:
+                fixed = state.cardc_fixed = frozenset(
+                    chr(c) for c in range(32, 128) if state.assignments.get(c) == c and c in self.face.charToGlyph)
+            if type(text) is str and text and fixed.issuperset(text):
+                runs = known[text] = [(0, text.encode("ascii"))]
+            else:
+                runs = known[text] = split(self, text, doc, encoding)
         return runs
 
     to_color = type(colors.toColor).__call__

@@ -101,9 +101,24 @@ LAID_KEPT = 20_000
 LAID_LONGEST = 400
 # distinct paragraphs whose operators one document keeps for drawing again (past it, that cache starts again)
 DRAWN_KEPT = 20_000
-# markup whose drawing acts on the document (links, anchors, callbacks, images), not only on the page's operators
-_ACTS_ON_DOCUMENT = ("href", "name=", "<img", "<onDraw", "<index")
+# markup whose drawing acts on the document (anchors, callbacks, images), not only on the page's operators
+_ACTS_ON_DOCUMENT = ("name=", "<img", "<onDraw", "<index")
+# markup with links: drawn again as its operators plus its link annotations, made again where it is drawn
+_LINKS = "href"
+_LINK_CALLS = ("linkRect", "linkURL")  # the canvas methods reportlab's paragraphs make their links with
 _LAYOUT = ("width", "height", "blPara", "_wrapWidths", "_width_max", "_splitLongWordCount", "_hyphenations")
+
+
+# Every character Python's str.split() or reportlab's paragraph cleaning (`_wsc`) treats as a space, but the space
+_SPACES = ("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u180e\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+           "\u2007\u2008\u2009\u200a\u200b\u2028\u2029\u202f\u205f\u3000")
+_NOT_CLEAN = re.compile(f"[{_SPACES}]|  |^ | $")
+
+
+def clean_text(text: str) -> str:
+    """reportlab's `cleanBlockQuotedText` (spaces of every kind run together, lines joined, ends stripped), or
+    the text itself when its only space is a single space between words, which that leaves as it is."""
+    return text if _NOT_CLEAN.search(text) is None else str(cleanBlockQuotedText(text))
 
 
 class Paragraph(_Paragraph):  # type: ignore[misc]
@@ -116,7 +131,7 @@ class Paragraph(_Paragraph):  # type: ignore[misc]
                  frags: list[Any] | None = None, **kwargs: Any) -> None:
         layout_key, kept = None, None
         if frags is None and text is not None:  # (a split passes the frags of its lines)
-            text = cleanBlockQuotedText(text)  # as reportlab does before it parses
+            text = clean_text(text)  # as reportlab does before it parses
             layout_key = (text, id(style), bulletText)
             kept = style  # (the given style, kept alive by the caches whose keys hold its id)
             known = _PARSED.get((text, id(style)))
@@ -141,8 +156,9 @@ class Paragraph(_Paragraph):  # type: ignore[misc]
         self._layout_style = kept
         self._shared = False  # its lines are the layout cache's (see split)
         self._wrapped: float | None = None  # the width its lines were broken at
-        # whether it draws only into its page's operators (see draw)
+        # whether it draws only into its page's operators and link annotations (see draw)
         self._drawn_alike = text is not None and not any(mark in text for mark in _ACTS_ON_DOCUMENT)
+        self._links = text is not None and _LINKS in text
 
     def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
         if self._wrapped == avail_w and hasattr(self, "blPara"):  # a split drops blPara
@@ -167,26 +183,65 @@ class Paragraph(_Paragraph):  # type: ignore[misc]
     def draw(self) -> None:
         """reportlab's drawing, or the operators it appended the first time this paragraph (markup, style, width)
         was drawn into this document: the same bytes (drawn inside its own saved graphics state with text objects
-        of its own; its fonts' characters are the document's by then). Not for markup that adds links, anchors or
-        calls back: those act on the document too."""
+        of its own; its fonts' characters are the document's by then). Links are made again with the arguments
+        their first drawing gave (a rectangle relative to the paragraph's origin, turned into page space by the
+        canvas where it is drawn now), in the same order, so the annotations come out as reportlab makes them.
+        Not for markup that adds anchors or calls back: those act on the document otherwise."""
         if self._layout_key is None or not self._drawn_alike:
             super().draw()
             return
         canv = self.canv
-        drawn: dict[tuple[Any, ...], tuple[ParagraphStyle | None, list[str]]] = \
+        drawn: dict[tuple[Any, ...], tuple[ParagraphStyle | None, list[str], list[tuple[str, Any, Any]]]] = \
             canv.__dict__.setdefault("cardc_drawn_paragraphs", {})
         key = (*self._layout_key, self.width, self.height)
         known = drawn.get(key)
         if known is not None and known[0] is self._layout_style:
             canv._code.extend(known[1])
+            for name, args, kwargs in known[2]:
+                getattr(canv, name)(*args, **kwargs)
             return
         code = canv._code
         start = len(code)
-        super().draw()
+        links: list[tuple[str, Any, Any]] = []
+        if self._links:
+            keep = self._recorded_links(canv, links)
+            try:
+                super().draw()
+            finally:
+                for name in _LINK_CALLS:
+                    canv.__dict__.pop(name, None)
+            if not keep[0]:
+                return
+        else:
+            super().draw()
         assert canv._code is code, "a paragraph is drawn into the page it is on"
         if len(drawn) >= DRAWN_KEPT:
             drawn.clear()
-        drawn[key] = (self._layout_style, code[start:])
+        drawn[key] = (self._layout_style, code[start:], links)
+
+    @staticmethod
+    def _recorded_links(canv: Any, links: list[tuple[str, Any, Any]]) -> list[bool]:
+        """Note each link the drawing makes (its canvas method and arguments) into `links`; the returned flag turns
+        false if one is made in another coordinate system than the paragraph's origin (it would not be made again
+        alike) or in absolute page space."""
+        origin = canv._currentMatrix
+        keep = [True]
+
+        def recorder(name: str) -> Callable[..., Any]:
+            method = getattr(type(canv), name)
+
+            def record(*args: Any, **kwargs: Any) -> Any:
+                relative = kwargs.get("relative", 1 if name == "linkRect" else 0)
+                if canv._currentMatrix != origin or not relative or len(args) > (3 if name == "linkRect" else 2):
+                    keep[0] = False
+                links.append((name, args, kwargs))
+                return method(canv, *args, **kwargs)
+            return record
+
+        for name in _LINK_CALLS:
+            assert name not in canv.__dict__, "one paragraph is drawn at a time"
+            canv.__dict__[name] = recorder(name)
+        return keep
 
     def split(self, avail_w: float, avail_h: float) -> list[Flowable]:
         if (self._shared or not hasattr(self, "blPara")) and self.frags and min(avail_w, avail_h) >= _FUZZ:
@@ -578,17 +633,19 @@ def write_rulebooks(project: Any, folder: Path, s: PrintSettings, faces_of: Call
         _write_rulebooks(project, folder, s, faces_of, notes)
 
 
-COLLECT_EVERY = (50_000, 20, 10)  # the cyclic collector's thresholds while the rulebooks are laid out
+COLLECT_EVERY = (500_000, 20, 10)  # the cyclic collector's thresholds while the rulebooks are laid out
 
 
 @contextmanager
 def fewer_collections() -> Iterator[None]:
     """The cyclic collector run less often: the layout allocates millions of small objects that live until their
     page is drawn or the file saved (fragments, lines, words, table cells), and each collection walks the young
-    ones again (an eighth of the CPU time of the bundled rulebooks, a fifth at 1,000 synthetic cards). Few of them
-    form cycles (a parser's bound methods, a text object's line drawer), so collecting every 50,000 allocations
-    instead of 700 keeps the same peak memory (1,000 cards: 221 MiB either way) at a third (1,000 cards) to
-    a half (bundled) of the collector's time. The thresholds are put back afterwards."""
+    ones again. Few of them form cycles (a parser's bound methods, a text object's line drawer). A young
+    collection comes after 500,000 more container objects allocated than freed, not 700: the count also goes
+    down when old objects are freed (a finished rulebook's pages), so at 50,000 each of the bundled rulebooks'
+    six collections still walked about 700,000 objects (0.39 s, 7% of the step); at 500,000 the bundled content
+    is laid out without one (peak 99 -> 117 MiB for the step), and a large game still collects its cycles. The
+    thresholds are put back afterwards."""
     kept = gc.get_threshold()
     gc.set_threshold(*COLLECT_EVERY)
     try:

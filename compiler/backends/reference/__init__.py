@@ -19,6 +19,7 @@ from cardc.backends.reference.gallery import gallery_cards, gallery_filters, pri
 from cardc.backends.reference.pages import all_pages, page
 from cardc.backends.reference.winrates import figures
 from cardc.diagnostics import Diagnostic
+from cardc.jinjacache import CompiledTemplates
 from cardc.model import Project
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup, escape
@@ -27,8 +28,13 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 STATIC = ("style.css", "gallery.js")
 # CommonMark lets a backslash escape any ASCII punctuation; these are the characters that could start
 # emphasis, code, links, tables, headings, raw HTML (<) or an entity (&). Quotes and apostrophes need nothing.
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|#~<>&])")
+# (a translation table: a regular expression's substitution parses its template on every call)
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]|#~<>&"})
 _MD_LIST_START = re.compile(r"^(\d+)([.)])", re.M)  # "1. " at the start of a line would begin a numbered list
+
+
+def _list_start(m: re.Match[str]) -> str:
+    return f"{m[1]}\\{m[2]}"
 
 
 def md_escape(value: Any) -> str:
@@ -37,8 +43,10 @@ def md_escape(value: Any) -> str:
         return str(value)
     if value is None:
         return ""
-    text = _MD_SPECIAL.sub(r"\\\1", str(value))
-    return _MD_LIST_START.sub(r"\1\\\2", text)
+    text = str(value).translate(_MD_SPECIAL)
+    if text[:1].isdigit() or "\n" in text:  # (a numbered list can only start at a line's start)
+        return _MD_LIST_START.sub(_list_start, text)
+    return text
 
 
 def _raw(value: Any) -> Markup:
@@ -77,7 +85,8 @@ def rich_html(parts: list[dict[str, Any]]) -> Markup:
 @lru_cache(maxsize=1)
 def html_env() -> Environment:
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, trim_blocks=True,
-                      lstrip_blocks=True, keep_trailing_newline=True)
+                      lstrip_blocks=True, keep_trailing_newline=True,
+                      bytecode_cache=CompiledTemplates("reference-html"))  # (compiled once per machine)
     env.globals["rich"] = rich_html
     return env
 
@@ -101,7 +110,8 @@ def rich_md(parts: list[dict[str, Any]]) -> Markup:
 @lru_cache(maxsize=1)
 def md_env() -> Environment:
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=False, trim_blocks=True,
-                      lstrip_blocks=True, keep_trailing_newline=True, finalize=md_escape)
+                      lstrip_blocks=True, keep_trailing_newline=True, finalize=md_escape,
+                      bytecode_cache=CompiledTemplates("reference-md"))
     env.globals["rich"] = rich_md
     env.filters["raw"] = _raw
     env.filters["cell"] = _cell

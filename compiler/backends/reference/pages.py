@@ -13,7 +13,7 @@ from typing import Any
 from cardc import syntax as s
 from cardc.backends.reference.context import RefContext, Rich, module_page
 from cardc.irvisit import ValueVisitor
-from cardc.model import Entity, Invocation
+from cardc.model import Entity
 from cardc.textcheck import effect_invocations
 
 Page = dict[str, Any]
@@ -159,38 +159,37 @@ def components_page(ctx: RefContext) -> Page:
     return page(ctx, "components", ctx.s("components"), sections)
 
 
-class _Names(ValueVisitor[bool]):
-    """Does a value name `ident` (itself, in a list, or as a provisional value; not in a call's arguments)?"""
+class _Named(ValueVisitor[frozenset[str]]):
+    """The ids a value names (itself, in a list, or as a provisional value; not in a call's arguments)."""
 
-    def __init__(self, ident: str) -> None:
-        self.ident = ident
+    def visit_call(self, v: s.CallV) -> frozenset[str]:
+        return frozenset((v.name,))
 
-    def visit_call(self, v: s.CallV) -> bool:
-        return v.name == self.ident
+    def visit_list(self, v: s.ListV) -> frozenset[str]:
+        return frozenset().union(*(self.value(i) for i in v.items))
 
-    def visit_list(self, v: s.ListV) -> bool:
-        return any(self.value(i) for i in v.items)
-
-    def visit_provisional(self, v: s.ProvisionalV) -> bool:
+    def visit_provisional(self, v: s.ProvisionalV) -> frozenset[str]:
         return self.value(v.value)
 
-    def other(self, v: s.Value) -> bool:
-        return False
+    def other(self, v: s.Value) -> frozenset[str]:
+        return frozenset()
 
 
-def _mentions(inv: Invocation, ident: str) -> bool:
-    names = _Names(ident)
-    return any(names.value(v) for _, v in inv.args)
+def _named(e: Entity) -> set[str]:
+    """The ids the arguments of an entity's effects name (its triggers, conditions and actions)."""
+    named = _Named()
+    return {ident for fx in e.effects for inv in effect_invocations(fx) for _, v in inv.args
+            for ident in named.value(v)}
 
 
 def variants_page(ctx: RefContext) -> Page:
     kids = children_of(ctx)
     variants = [e for e in ctx.entities if e.is_a("variant") and not e.errata]
+    named = [(e, _named(e)) for e in ctx.entities] if variants else []  # (once, not once per variant)
     sections = []
     for v in variants:
         members = [e for e in ctx.entities if e.variant == v.id]
-        depends = [e for e in ctx.entities if e.id != v.id and any(
-            _mentions(inv, v.id) for fx in e.effects for inv in effect_invocations(fx))]
+        depends = [e for e, ids in named if e.id != v.id and v.id in ids]
         blocks: list[Block] = [entry(ctx, v, kids, 3)]
         blocks.append({"type": "p", "rich": _t(ctx.s("variant_members") + ":"), "cls": "label"})
         blocks.append({"type": "list", "items": [[ctx.link(e), {"t": f" ({ctx.kind_name(e.kind)})"}]

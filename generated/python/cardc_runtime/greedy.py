@@ -57,12 +57,72 @@ def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozense
         probe.spells = []
         probe.unconscious = False
         probe.lives = probe.max_lives  # lives change often and rarely the odds: one figure per loadout
+        shared = _class_win(rules, probe, monster, variants)
+        if shared is not None:
+            return shared
         try:
             return float(monster_win(rules, probe, monster, variants))
         except (ValueError, KeyError):  # a monster without a known strength: unknown odds, avoid it
             return 0.0
 
     return float(rules.memo(key, compute))
+
+
+_CLASS_WINS = ("greedy class wins",)  # ruleset memo: variants -> (probe's state, class) -> wins or None
+_CLASS_OF = ("greedy class of",)  # ruleset memo: monster -> the monsters it shares an enumeration with
+_ACTIVE = ("greedy effect owners",)  # ruleset memo: the entities that own an effect
+
+
+def _class_win(rules: Ruleset, probe: Character, monster: str, variants: frozenset[str]) -> float | None:
+    """The chance `monster_win` gives for `probe` against `monster`, from one enumeration shared by the
+    monsters the rules tell apart only by strength (`fight_classes`: the same paths and leaves as each one's
+    own enumeration, so the same figure), made once for all of them; None when the monster is alone in its
+    class or the shared enumeration cannot run (the fight is then enumerated alone, as before). The shared
+    figures are kept by what the probe holds (`_state`), so a member asked later by a hero that holds more
+    than the `win_chance` key says is not answered from an earlier probe's enumeration."""
+    members = _class_of(rules, monster)
+    if len(members) < 2:
+        return None
+    by_variants: dict[frozenset[str], dict[Any, dict[str, float] | None]] = rules.memo(_CLASS_WINS, dict)
+    known = by_variants.get(variants)
+    if known is None:
+        known = by_variants[variants] = {}
+    key = (_state(rules, probe), members)
+    if key not in known:
+        from .fight_classes import _ONE_BY_ONE, _class_odds
+
+        try:
+            odds = _class_odds(rules, probe, members, tuple(variants), None, "strength")
+            known[key] = {m: float(o.win) for m, o in odds.items()}
+        except _ONE_BY_ONE:  # (as `fight_classes.outcomes`: the lone fights then do as before, errors included)
+            known[key] = None
+    wins = known[key]
+    return None if wins is None else wins[monster]
+
+
+def _class_of(rules: Ruleset, monster: str) -> tuple[str, ...]:
+    """The monsters (entities with a whole-number strength) in the class of `monster`, per ruleset."""
+    found: dict[str, tuple[str, ...]] | None = rules._cache.get(_CLASS_OF)
+    if found is None:
+        from .fight_classes import classes
+
+        fighters = sorted(i for i, e in rules.entities.items() if type(e.attr("strength")) is int)
+        found = {m: members for members in classes(rules, fighters, "strength") for m in members}
+        rules._cache[_CLASS_OF] = found
+    return found.get(monster, (monster,))
+
+
+def _state(rules: Ruleset, who: Character) -> tuple[Any, ...]:
+    """What a fight of a copy of `who` can tell apart, as a key: everything the copy carries over but lives,
+    spells and being unconscious (`win_chance`'s probe sets those) and the keys, treasures and other items
+    that own no effect (as `win_chance`'s own key, which leaves out all of them, assumes)."""
+    active: frozenset[str] | None = rules._cache.get(_ACTIVE)
+    if active is None:
+        active = rules._cache[_ACTIVE] = frozenset(fx.owner for fx in rules.effects)
+    return (who.id, who.max_lives, tuple(who.weapons), tuple(who.cards),
+            None if who.abilities is None else tuple(who.abilities), who.cursed, who.possessed, who.no_abilities,
+            tuple(who.stats.items()), tuple(who.max_stats.items()), tuple(who.spent.items()),
+            tuple(i for i in (*who.keys, *who.treasures, *who.items) if i in active))
 
 
 def _odds_of(ctx: Context, hero: Character) -> Callable[[str], float]:
@@ -304,7 +364,9 @@ class GreedyBot:
                     wanted = wants[items] = _wants_now(ctx, me, t.items)
                 if wanted:
                     goals.add(p)
-        if "walk" in opts and here is not None:
+        # (a search only when it can find something: without goals, edges or monsters to try, nothing is
+        # reachable, and the search from a new place would walk the whole board for nothing)
+        if "walk" in opts and here is not None and goals:
             dist = play.distances((here,), blocked - goals, goals, first=True)
             reachable = [g for g in goals if g in dist]
             if reachable:
@@ -313,19 +375,19 @@ class GreedyBot:
                     return "walk"
         if "explore" in opts and self._explore_good(ctx, me):
             return "explore"
-        if "walk" in opts and here is not None:  # towards an open edge of the board, to explore from there
+        if "walk" in opts and here is not None and play.zones.get("stack"):  # towards an open edge, to explore
             edges = {p for p in play.open_edges() if p != here and p not in blocked}
-            dist = play.distances((here,), blocked - edges, edges, first=True)
+            dist = play.distances((here,), blocked - edges, edges, first=True) if edges else {}
             reachable = [g for g in edges if g in dist]
-            if reachable and play.zones.get("stack"):
+            if reachable:
                 self.target = min(reachable, key=lambda g: (dist[g], g))
                 return "walk"
         if "explore" in opts:
             return "explore"
-        if "walk" in opts and here is not None and me.lives > self.LOW_LIVES:
+        if "walk" in opts and here is not None and me.lives > self.LOW_LIVES and blocked:
             # nothing better left: take on the monster with the best odds (a lost fight costs a life, and
             # only beaten monsters end the game)
-            dist = play.distances((here,))
+            dist = play.distances((here,), (), blocked)  # (as far as the monsters avoided: their distances)
             chances = {p: win_chance(ctx.rules, me, m, ctx.variants) for p in blocked if p in dist
                        and (m := _monster(ctx, play, p)) is not None}
             if chances:
@@ -350,7 +412,7 @@ class GreedyBot:
         if "walk" in opts and here is not None:
             blocked = set(_monsters(ctx, play))
             self.avoid = blocked
-            dist = play.distances((here,), blocked - healing, healing, first=True)
+            dist = play.distances((here,), blocked - healing, healing, first=True) if healing else {}
             near = [p for p in healing if p in dist]
             if near:
                 self.target = min(near, key=lambda p: (dist[p], p))
