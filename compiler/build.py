@@ -189,9 +189,52 @@ def frozen_heap() -> Iterator[None]:
     backends also stop touching its pages (copy-on-write). Unfrozen afterwards, for `cardc watch`."""
     gc.freeze()
     try:
-        yield
+        with freed_memory_kept():
+            yield
     finally:
         gc.unfreeze()
+
+
+# glibc's mallopt parameters, and the values it starts with
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_DEFAULT_THRESHOLD = 128 * 1024
+_KEPT_MMAP_THRESHOLD = 32 * 1024 * 1024  # the most glibc accepts on 64-bit systems
+_KEPT_TRIM_THRESHOLD = 1024 * 1024 * 1024
+
+
+@contextlib.contextmanager
+def freed_memory_kept() -> Iterator[None]:
+    """Keep freed memory in the process while the backends run, and give it back afterwards (glibc only).
+
+    glibc hands every block of 128 KiB or more to the kernel when it is freed, and each new one is zero-filled by
+    the kernel page by page when first touched. The image backends allocate and free such blocks by the thousand
+    (face buffers, PNG rows, sprite sheets): the export of the bundled content took 98,700 page faults (0.26 s of
+    system time), 22,000 (0.09 s) with freed memory kept for reuse. Nothing a backend computes changes."""
+    libc = _glibc()
+    if libc is None:
+        yield
+        return
+    libc.mallopt(_M_MMAP_THRESHOLD, _KEPT_MMAP_THRESHOLD)
+    libc.mallopt(_M_TRIM_THRESHOLD, _KEPT_TRIM_THRESHOLD)
+    try:
+        yield
+    finally:
+        libc.mallopt(_M_MMAP_THRESHOLD, _DEFAULT_THRESHOLD)
+        libc.mallopt(_M_TRIM_THRESHOLD, _DEFAULT_THRESHOLD)
+        libc.malloc_trim(0)  # what the build freed goes back to the system (`cardc watch` lives on)
+
+
+def _glibc() -> Any:
+    """The C library as ctypes sees it when it is glibc (which has `mallopt` and `malloc_trim`), else None."""
+    try:
+        if not os.confstr("CS_GNU_LIBC_VERSION"):
+            return None
+        libc = ctypes.CDLL(None)
+        libc.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+        libc.malloc_trim.argtypes = [ctypes.c_size_t]
+    except (AttributeError, ValueError, OSError):  # no confstr name, no such symbol: not glibc
+        return None
+    return libc
 
 
 def read_marker(out: Path) -> dict[str, list[str]]:

@@ -16,10 +16,11 @@ import pytest
 import yaml
 from cardc.backends import BuildOptions
 from cardc.backends.python import python_files, write_python
-from cardc.backends.python.generate import RUNTIME_VERBS, game_package
+from cardc.backends.python.generate import game_package
 from cardc.backends.python.loader import load_games
 from cardc.backends.python.runtime.cardc_runtime import Context, Scripted
 from cardc.backends.python.runtime.cardc_runtime.fight_odds import monster_odds
+from cardc.backends.python.vocabulary import runtime_functions
 from cardc.catalogue import load_catalogue
 from cardc.model import AndCond, Invocation, NotCond, OrCond
 from test_rules_support import FIXTURES, ROOT, bundled_project, compile_fixture
@@ -175,4 +176,5 @@ def test_every_condition_of_a_fight_effect_is_computed_by_the_runtime() -> None:
     """A condition without a runtime function would be read from explicit facts: not exact odds."""
     used = {v for e in bundled_project().entities for fx in e.effects if fx.trigger.verb in FIGHT
             for v in _conditions(fx.condition)}
-    assert used and used <= RUNTIME_VERBS, sorted(used - RUNTIME_VERBS)
+    runtime = set(runtime_functions())
+    assert used and used <= runtime, sorted(used - runtime)

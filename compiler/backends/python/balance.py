@@ -336,20 +336,21 @@ def fight_variants(project: Project, game: str, decl: OddsDecl) -> Relevance:
 
 def duel_table(rules: Any, decl: OddsDecl, duel: Part) -> dict[str, Any]:
     """Every fighter attacking every other: the attacker's chances (win, tie, loss; no consequences)."""
-    from cardc_runtime.fights import duel_outcome, make_fighter, place_items
+    from cardc_runtime.fights import duel_outcomes, make_fighter, place_items
 
     facts = duel_facts(rules, duel.by)
     kind = decl.duel_with or decl.fighter
     fighters = rules.of_kind(kind)
     slots = place_items(rules, duel.items)
     armed = {h.id: make_fighter(rules, h.id, slots=slots) for h in fighters}
+    every = duel_outcomes(rules, list(armed.values()), duel.variants, facts)
     rows: list[dict[str, Any]] = []
     provisional: set[str] = set()
     for a in fighters:
         cells = {}
         for d in fighters:
             if d.id != a.id:
-                odds = duel_outcome(rules, armed[a.id], armed[d.id], duel.variants, facts)
+                odds = every[(a.id, d.id)]
                 provisional.update(odds.provisional)
                 cells[d.id] = {"win": frac(odds.win), "tie": frac(odds.tie), "loss": frac(odds.loss)}
         rows.append({"fighter": a.id, "name": a.label("en"), "cells": cells})

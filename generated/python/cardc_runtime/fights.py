@@ -19,8 +19,8 @@ from .inputs import Scripted
 from .model import Ruleset
 from .odds import Odds
 
-__all__ = ["LoadoutError", "challenge_allowed", "character", "duel", "duel_outcome", "engine", "fight",
-           "fight_outcome", "fight_outcomes", "make_fighter", "place_items", "sheet"]
+__all__ = ["LoadoutError", "challenge_allowed", "character", "duel", "duel_outcome", "duel_outcomes", "engine",
+           "fight", "fight_outcome", "fight_outcomes", "make_fighter", "place_items", "sheet"]
 
 # Character fields that hold each slot's items (any other slot: `items`).
 _SLOT_FIELDS = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "treasures"}
@@ -105,6 +105,15 @@ def duel_outcome(rules: Ruleset, attacker: Character, defender: Character, varia
                  facts: dict[str, Any] | None = None) -> Odds:
     """Exact win / tie / loss of the attacker in a duel, without the consequences (faster)."""
     return duel_outcome_odds(rules, attacker, defender, variants, facts)
+
+
+def duel_outcomes(rules: Ruleset, fighters: Sequence[Character], variants: Iterable[str] = (),
+                  facts: dict[str, Any] | None = None) -> dict[tuple[str, str], Odds]:
+    """`duel_outcome` of every fighter attacking every other, by (attacker, defender); a fighter's roll that
+    never reads its opponent is enumerated once for all of them (opponent_blind.py)."""
+    from .opponent_blind import duel_table_outcomes
+
+    return duel_table_outcomes(rules, fighters, variants, facts)
 
 
 def challenge_allowed(rules: Ruleset, attacker: Character, defender: Character, variants: Iterable[str],

@@ -39,6 +39,12 @@ _SHARED = (Ruleset, EntityData, EffectDef, ProcedureDef, FunctionType, BuiltinFu
 _ATOMS = frozenset({str, int, float, bytes, type(None)})
 _SKIP = {Context: frozenset({"inputs", "log", "used"}), Side: frozenset({"first_dice", "seen_faces"}),
          Character: frozenset(), Fight: frozenset({"serial"})}
+_KEY_AS: dict[type, type] = {}  # watched subclasses (opponent_blind.py), keyed as the class they watch
+
+
+def key_as(cls: type, base: type) -> None:
+    """Key objects of `cls` exactly as objects of `base` (a subclass that only watches who reads it)."""
+    _KEY_AS[cls] = base
 # tags that say what a part of the key was (unique objects: no value of the run can equal one)
 _BOOL, _TUPLE, _CHOICE, _FROZEN, _DICE, _REF, _ID, _LIST, _DICT, _SET, _INPUTS, _ODD, _TARGET = (
     object() for _ in range(13))
@@ -76,6 +82,7 @@ class _Canon:
         ident = id(x)
         if ident in self.seen:
             return (_REF, self.seen[ident])
+        cls = _KEY_AS.get(cls, cls)
         skip = _SKIP.get(cls)
         if skip is None:
             if isinstance(x, _SHARED):
