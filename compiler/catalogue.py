@@ -7,7 +7,7 @@ adding an effect verb is an entry there, not a compiler change.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -150,8 +150,9 @@ def _check_type(text: str) -> str | None:
     return None
 
 
-def _load_verb(doc: YamlDoc, section: str, name: str, role: str, body: dict[str, Any],
-               diags: list[Diagnostic]) -> Verb:
+def _load_verb(where: Callable[[list[str | int]], Span], section: str, name: str, role: str, body: dict[str, Any],
+               span: Span, diags: list[Diagnostic]) -> Verb:
+    """The verb `name` of `section`, declared at `span`; `where(path)` is the place of the value at a path."""
     from cardc.diagnostics import did_you_mean
     from cardc.types import COMPOUND_TYPES, SCALAR_TYPES, parse_type_string
 
@@ -162,7 +163,7 @@ def _load_verb(doc: YamlDoc, section: str, name: str, role: str, body: dict[str,
             known = [*SCALAR_TYPES, *COMPOUND_TYPES]
             word = p["type"].split("(")[0].strip()
             diags.append(_error(f"catalogue: {name}: parameter `{p['name']}`: {why}",
-                                doc.span([section, name, "params", i, "type"], key=False),
+                                where([section, name, "params", i, "type"]),
                                 did_you_mean(word, known) or f"known types: {', '.join(sorted(known))}"))
             continue
         params.append(Param(
@@ -177,10 +178,79 @@ def _load_verb(doc: YamlDoc, section: str, name: str, role: str, body: dict[str,
     for i, pname in enumerate(names):
         if pname in names[:i]:
             diags.append(_error(f"catalogue: {name}: parameter `{pname}` is declared twice",
-                                doc.span([section, name, "params", i, "name"], key=False)))
+                                where([section, name, "params", i, "name"])))
     extra = {k: v for k, v in body.items() if k not in ("doc", "params", "text", "descriptive")}
     return Verb(name, role, body.get("doc", ""), tuple(params), dict(body.get("text") or {}), extra,
-                str(body.get("descriptive") or ""), doc.span([section, name]))
+                str(body.get("descriptive") or ""), span)
+
+
+def _verbs(data: dict[str, Any], span: Callable[[str, str], Span], where: Callable[[list[str | int]], Span],
+           diags: list[Diagnostic]) -> dict[str, Verb]:
+    """The verbs of the four sections of `data`; `span(section, name)` is where a verb is declared."""
+    verbs: dict[str, Verb] = {}
+    for section, role in _SECTIONS.items():
+        for name, body in (data.get(section) or {}).items():
+            if name in verbs:
+                first = verbs[name].span
+                diags.append(_error(f"catalogue: verb `{name}` is declared twice (also a {verbs[name].role} at line "
+                                    f"{first.line}); verbs are unique across the four sections",
+                                    span(section, name)))
+                continue
+            verbs[name] = _load_verb(where, section, name, role, body or {}, span(section, name), diags)
+    return verbs
+
+
+def _read_yaml(text: str, file: str) -> tuple[YamlDoc, dict[str, Verb]]:
+    """The catalogue's YAML read and checked (syntax, duplicate keys, its schema, every verb); raises CatalogueError."""
+    from cardc.yamlpos import YamlSyntaxError, load_yaml_doc  # PyYAML only when the catalogue is read
+
+    sources = {file: text}
+    try:
+        doc = load_yaml_doc(text, file)
+    except YamlSyntaxError as err:
+        raise CatalogueError([_error(err.message, err.span)], sources) from None
+    diags = [_error(f"catalogue: `{key}` is given twice in one mapping (YAML would keep only the last)", span)
+             for key, span in doc.duplicate_keys()]
+    diags += schema_diagnostics(doc)
+    if diags:
+        raise CatalogueError(diags, sources)
+    verbs = _verbs(doc.data or {}, lambda section, name: doc.span([section, name]),
+                   lambda path: doc.span(path, key=False), diags)
+    if diags:
+        raise CatalogueError(diags, sources)
+    return doc, verbs
+
+
+def _frozen(text: str, file: str) -> dict[str, Verb] | None:
+    """The verbs of the catalogue `text` from its frozen form (`cardc.frozen`), or None when there is none for
+    this text and schema (or the verbs give a diagnostic: the YAML is read to place it)."""
+    from cardc import frozen
+
+    try:
+        schema_text = CATALOGUE_SCHEMA.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = frozen.load("catalogue", text, schema_text)
+    if not isinstance(found, dict):
+        return None
+    spans: dict[str, dict[str, list[int]]] = found["spans"]
+    diags: list[Diagnostic] = []
+    verbs = _verbs(found["data"], lambda section, name: Span(file, *spans[section][name]),
+                   lambda path: Span(file, 1, 1), diags)
+    return None if diags else verbs
+
+
+def freeze_catalogue(path: Path = CATALOGUE_PATH) -> str:
+    """The frozen form of the catalogue at `path` (its data and where each verb is declared), as
+    `python -m cardc.frozen` writes it; raises CatalogueError for a catalogue with problems."""
+    from cardc import frozen
+
+    text = path.read_text(encoding="utf-8")
+    doc, verbs = _read_yaml(text, _display_name(path))
+    spans = {section: {name: [(s := doc.span([section, name])).line, s.col, s.end_line, s.end_col]
+                       for name in (doc.data.get(section) or {})}
+             for section in _SECTIONS}
+    return frozen.dumps((text, CATALOGUE_SCHEMA.read_text(encoding="utf-8")), {"data": doc.data, "spans": spans})
 
 
 def load_catalogue(path: Path = CATALOGUE_PATH) -> Catalogue:
@@ -197,31 +267,9 @@ def load_catalogue(path: Path = CATALOGUE_PATH) -> Catalogue:
     cached = diskcache.load("catalogue", key)
     if isinstance(cached, Catalogue):
         return cached  # the same text, checked by the same code, from the same folder (spans name the file)
-    from cardc.yamlpos import YamlSyntaxError, load_yaml_doc  # PyYAML only when the catalogue is read
-
-    sources = {file: text}
-    try:
-        doc = load_yaml_doc(text, file)
-    except YamlSyntaxError as err:
-        raise CatalogueError([_error(err.message, err.span)], sources) from None
-    diags = [_error(f"catalogue: `{key}` is given twice in one mapping (YAML would keep only the last)", span)
-             for key, span in doc.duplicate_keys()]
-    diags += schema_diagnostics(doc)
-    if diags:
-        raise CatalogueError(diags, sources)
-    data = doc.data or {}
-    verbs: dict[str, Verb] = {}
-    for section, role in _SECTIONS.items():
-        for name, body in (data.get(section) or {}).items():
-            if name in verbs:
-                first = verbs[name].span
-                diags.append(_error(f"catalogue: verb `{name}` is declared twice (also a {verbs[name].role} at line "
-                                    f"{first.line}); verbs are unique across the four sections",
-                                    doc.span([section, name])))
-                continue
-            verbs[name] = _load_verb(doc, section, name, role, body or {}, diags)
-    if diags:
-        raise CatalogueError(diags, sources)
+    verbs = _frozen(text, file)
+    if verbs is None:
+        verbs = _read_yaml(text, file)[1]
     catalogue = Catalogue(verbs, file, text)
     diskcache.store("catalogue", key, catalogue)  # only a catalogue without problems: errors are found afresh
     return catalogue

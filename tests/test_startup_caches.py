@@ -72,13 +72,14 @@ def test_the_remembered_fingerprint_is_the_content_fingerprint(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("CARDC_CACHE", raising=False)
-    diskcache.code_fingerprint.cache_clear()
+    diskcache._code_fingerprint.cache_clear()
     try:
         stored = diskcache.code_fingerprint()  # computed from the contents, and stored under the stats
-        diskcache.code_fingerprint.cache_clear()
+        diskcache._code_fingerprint.cache_clear()
         assert diskcache.code_fingerprint() == stored  # from the cache
         monkeypatch.setenv("CARDC_CACHE", "off")
-        diskcache.code_fingerprint.cache_clear()
-        assert diskcache.code_fingerprint() == stored  # from the contents again
+        diskcache._code_fingerprint.cache_clear()
+        assert diskcache._code_fingerprint() == stored  # from the contents again
+        assert diskcache.code_fingerprint() != stored  # no key is used with the cache off: none is computed
     finally:
-        diskcache.code_fingerprint.cache_clear()
+        diskcache._code_fingerprint.cache_clear()

@@ -77,7 +77,13 @@ def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
 
 
 def _lexicon_from_text(text: str) -> Lexicon:
-    data = load_yaml(text) or {}
+    from cardc import frozen
+
+    data = frozen.load("words", text)  # the bundled words, read ahead (None for any other text)
+    return _lexicon_from_data(load_yaml(text) or {} if data is None else data)
+
+
+def _lexicon_from_data(data: Any) -> Lexicon:
     words: dict[str, dict[str, dict[str, str]]] = {}
     for w, entry in (data.get("words") or {}).items():
         words[str(w)] = {}
@@ -89,6 +95,16 @@ def _lexicon_from_text(text: str) -> Lexicon:
             words[str(w)][str(lang)] = {str(k): v for k, v in forms.items()}
     grammar = {str(lang): dict(parts) for lang, parts in (data.get("grammar") or {}).items()}
     return Lexicon(words, grammar)
+
+
+def freeze_lexicon() -> str:
+    """The bundled words.yaml's data, as `python -m cardc.frozen` writes it (checked as a lexicon first)."""
+    from cardc import frozen
+
+    text = LEXICON_PATH.read_text(encoding="utf-8")
+    data = load_yaml(text) or {}
+    _lexicon_from_data(data)  # raises for words that are not texts: such a file is not frozen
+    return frozen.dumps((text,), data)
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,58 @@
+"""The bundled YAML read ahead of time (`cardc.frozen`): current, the same data as the YAML, used only for its text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cardc import catalogue as cat
+from cardc import frozen
+from cardc.lexicon import LEXICON_PATH, _lexicon_from_data, load_lexicon
+from cardc.yamlload import load_yaml
+
+
+def _shape(value: Any) -> Any:
+    """`value` with the order of every mapping and the class of every object spelled out (== ignores order)."""
+    if isinstance(value, dict):
+        return [(k, _shape(v)) for k, v in value.items()]
+    if isinstance(value, list | tuple):
+        return [type(value).__name__, *(_shape(v) for v in value)]
+    if hasattr(value, "__slots__"):
+        return [type(value).__name__, *(_shape(getattr(value, name)) for name in value.__slots__)]
+    return [type(value).__name__, repr(value)]
+
+
+def test_the_frozen_files_are_current() -> None:
+    assert frozen.main(["--check"]) == 0, "run `python -m cardc.frozen`"
+
+
+def test_the_shipped_catalogue_comes_from_its_frozen_form_as_the_yaml_gives_it() -> None:
+    text = cat.CATALOGUE_PATH.read_text(encoding="utf-8")
+    ahead = cat._frozen(text, "dsl/catalogue.yaml")
+    assert ahead is not None
+    read = cat._read_yaml(text, "dsl/catalogue.yaml")[1]
+    assert _shape(ahead) == _shape(read)  # the verbs, their order, spans, parameters, texts and extras
+
+
+def test_the_shipped_words_come_from_their_frozen_form_as_the_yaml_gives_them() -> None:
+    text = LEXICON_PATH.read_text(encoding="utf-8")
+    assert frozen.load("words", text) is not None
+    assert _shape(load_lexicon()) == _shape(_lexicon_from_data(load_yaml(text)))
+
+
+def test_frozen_data_is_used_only_for_the_texts_it_was_made_from(tmp_path: Path) -> None:
+    text = cat.CATALOGUE_PATH.read_text(encoding="utf-8")
+    assert cat._frozen(text + "\n# edited\n", "x.yaml") is None
+    assert frozen.load("words", LEXICON_PATH.read_text(encoding="utf-8") + " ") is None
+    assert frozen.load("no-such-file", text) is None
+    edited = tmp_path / "catalogue.yaml"  # an edited catalogue is read from its YAML, problems and all
+    edited.write_text(text.replace("  heal:\n", "  heal:\n    bogus: 1\n", 1), encoding="utf-8")
+    with pytest.raises(cat.CatalogueError):
+        cat.load_catalogue(edited)
+
+
+def test_only_plain_data_is_frozen() -> None:
+    with pytest.raises(ValueError, match="plain"):
+        frozen.dumps(("x",), {1: "a"})
+    assert frozen.dumps(("x",), {"a": [1, 1.5, True, None, "é"]}).startswith("{")
