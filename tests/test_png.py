@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -408,3 +409,25 @@ def test_every_chunk_carries_zlibs_crc() -> None:
         tags.append(tag)
         pos += 12 + n
     assert tags == [b"IHDR", b"pHYs", b"IDAT", b"IEND"]
+
+
+def test_png_bytes_are_the_same_in_fresh_processes(tmp_path: Path) -> None:
+    """A face's PNG bytes are a function of its pixels: a fresh process with another hash seed and another heap
+    (glibc's MALLOC_PERTURB_ fills every block it hands out and takes back) writes the same bytes. ISA-L's deflate,
+    used before, wrote other bytes (a valid stream, the same pixels) for a few faces in about one fresh process in
+    a hundred; five processes catch that rarely, but they catch any deflate whose bytes follow the process."""
+    import subprocess
+    import sys
+
+    rows, w, h = _rows("fill color=#8899aa\n" + "\n".join(ELEMENTS[:8]), w=63.0, h=88.0)
+    image = Image.frombytes("RGB", (w, h), bytes(rows[1:]), "raw", "RGB", 3 * w + 1)
+    (tmp_path / "face.rgb").write_bytes(image.tobytes())
+    here = encode_png(image, 300)
+    script = ("import sys\nfrom PIL import Image\nfrom cardc.backends.print.png import encode_png\n"
+              f"img = Image.frombytes('RGB', ({w}, {h}), open(sys.argv[1], 'rb').read())\n"
+              "sys.stdout.buffer.write(encode_png(img, 300))\n")
+    for seed, perturb in (("0", "165"), ("1", "42"), ("2", "255"), ("3", "1"), ("random", "")):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "MALLOC_PERTURB_": perturb}
+        out = subprocess.run([sys.executable, "-c", script, str(tmp_path / "face.rgb")], env=env,
+                             capture_output=True, check=True).stdout
+        assert out == here, (seed, perturb)

@@ -1,9 +1,13 @@
 """A small PNG writer for rendered cards: no row filters and a fast deflate, several times faster than Pillow's.
 
 Pillow tries every row filter for RGB images, which costs more than rendering the card; flat card art
-compresses well without filters. The deflate is ISA-L's (the `isal` package) at its level 2: about ten
-times faster than zlib's level 1 on card faces, files within 2% of zlib's size; zlib's level 1 where `isal`
-is missing. Output is deterministic for identical pixels.
+compresses well without filters. The deflate is zlib-ng's level 1 (the `zlib-ng` package), given all the rows
+in one call: its bytes are a function of the rows (and zlib-ng's version) alone, as zlib's are: it clears its
+hash table and zeroes the window past the data, and picks the same matches whatever CPU code it runs. ISA-L's
+deflate (used before, a little faster) is not: in about one fresh process in a hundred it picked other matches
+for a few faces (valid streams, the same pixels, other bytes), and its bytes also depend on how its output
+buffer is handed to it; see bench/README.md. zlib's level 1 (deterministic too, other bytes, four to eight
+times slower) where `zlib-ng` is missing.
 
 `render_png` rasterizes a PDF page straight into PNG scanlines: PDFium draws RGB pixels into a buffer whose
 rows are laid out one byte apart, so the filter byte of every row is already in place and the pixels are
@@ -30,11 +34,17 @@ _crc32: Callable[[bytes, int], int] = zlib.crc32
 try:
     from isal import isal_zlib
 
-    def _deflate(data: bytes | bytearray | memoryview) -> bytes:
-        return isal_zlib.compress(data, 2)
-
     _crc32 = isal_zlib.crc32  # the same CRC-32, four times faster than zlib's (PCLMUL): 13 against 55 us per 120 KB
-except ImportError:  # pragma: no cover - isal is a dependency; zlib keeps the writer working without it
+except ImportError:  # pragma: no cover - isal is a dependency; zlib's CRC is the same value
+    pass
+
+try:
+    from zlib_ng import zlib_ng
+
+    def _deflate(data: bytes | bytearray | memoryview) -> bytes:
+        # one call with every row: level 1 (deflate_quick) would end its blocks elsewhere if fed in pieces
+        return zlib_ng.compress(data, 1)
+except ImportError:  # pragma: no cover - zlib-ng is a dependency; zlib keeps the writer working without it
     def _deflate(data: bytes | bytearray | memoryview) -> bytes:
         return zlib.compress(data, 1)
 
