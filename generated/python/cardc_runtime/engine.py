@@ -10,8 +10,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import repeat
 from operator import attrgetter
 from typing import Any, NamedTuple, Protocol
 
@@ -220,7 +222,9 @@ class SensibleBot(RandomBot):
         play = ctx.play
         assert play is not None
         me = ctx.characters[who]
-        power = 7 + sum(self._attack(ctx, w) for w in me.weapons) + (1 if me.spells else 0)
+        weapons = me.weapons
+        power = 7 + (sum(map(self._attack, repeat(ctx, len(weapons)), weapons)) if weapons else 0) + (
+            1 if me.spells else 0)
         tiles = play.board.values()
         memo = play.token_memo()  # (where the monsters are changes only when a tile is laid or a token moves)
         monsters: dict[tuple[int, int], int] | None = memo.get(_MONSTERS)
@@ -234,12 +238,15 @@ class SensibleBot(RandomBot):
         beatable: frozenset[tuple[int, int]] | None = memo.get((_MONSTERS, power))
         if beatable is None:
             beatable = memo[_MONSTERS, power] = frozenset(p for p, s in monsters.items() if s < power + 3)
-        goals = set(beatable)
+        # the goals: read-only sets shared with the memos, copied only when a tile with items or the
+        # hero's own tile changes them
+        goals: AbstractSet[tuple[int, int]] = beatable
         if not goals:  # nothing to fight yet: the frontier, where new tiles (and items) are found
-            goals = set(play.open_edges()) if play.zones.get("stack") else set()
+            goals = play.open_edges() if play.zones.get("stack") else goals
         if not goals and monsters:
             weakest = min(monsters.values())
             goals = {p for p, s in monsters.items() if s == weakest}
+        wanted = []
         known = self._worth_for(ctx, _holding(me))  # (what `_worth` answers, without a call per tile)
         for t in filter(_HAS_ITEMS, tiles):
             items = tuple(t.items)
@@ -247,8 +254,11 @@ class SensibleBot(RandomBot):
             if worth is None:
                 worth = known[items] = self._worth_now(ctx, me, t)
             if worth:
-                goals.add(t.pos)
-        goals.discard(play.position.get(who))
+                wanted.append(t.pos)
+        here = play.position.get(who)
+        if wanted or here in goals:
+            goals = {*goals, *wanted}
+            goals.discard(here)
         if not goals or self.rng.random() < 0.2:
             return below(self.rng, len(labels))
         targets = [_label_pos(str(label)) for label in labels]

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from itertools import chain, islice, repeat
+from itertools import islice
 from typing import Any
 
 Pos = tuple[int, int]
@@ -63,7 +63,7 @@ class _Search:
     def __init__(self, start: frozenset[Pos], avoid: frozenset[Pos]) -> None:
         self.dist: dict[Pos, int] = dict.fromkeys(start, 0)
         self.seen: set[Pos] = set(start) | avoid
-        self.frontier: set[Pos] = set(start)
+        self.frontier: list[Pos] = list(start)
         self.d = 0
 
 
@@ -209,21 +209,27 @@ class Play:
         # the tiles wanted and not reached yet (with `first`: all wanted, the search stops at any of them)
         left = set(wanted) if first else wanted - dist.keys()
         neighbours = self.passages().get
-        seen = search.seen  # (a level at a time, with set operations: the work runs in C)
+        seen = search.seen
+        add = seen.add
         d = search.d
+        # a level at a time, tile by tile: a board's levels hold a few tiles each (corridors), where a loop
+        # costs about half of what the set operations of a level (six C calls and three new objects) cost
         while frontier:
             d += 1
-            nxt = set(chain.from_iterable(map(neighbours, frontier, repeat(()))))
-            nxt -= seen
-            seen |= nxt
-            dist.update(dict.fromkeys(nxt, d))
+            nxt: list[Pos] = []
+            for p in frontier:
+                for q in neighbours(p, ()):
+                    if q not in seen:
+                        add(q)
+                        nxt.append(q)
+                        dist[q] = d
             frontier = nxt
             if left:
                 if first:
                     if not left.isdisjoint(nxt):
                         break
                 else:
-                    left -= nxt
+                    left.difference_update(nxt)
                     if not left:
                         break
         search.frontier, search.d = frontier, d

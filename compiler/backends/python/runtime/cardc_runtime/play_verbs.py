@@ -12,7 +12,7 @@ from typing import Any
 
 from . import fight as fights
 from .context import Character, Context, Side, actor_of
-from .state import SHAPES, SIDES, Placed, Play, Pos, opposite, step, turned
+from .state import DELTA, SHAPES, SIDES, Placed, Play, Pos, opposite, step, turned
 
 Range = tuple[int, int]
 
@@ -378,7 +378,14 @@ def _open_sides(ctx: Context, who: Character) -> list[int]:
     except KeyError:
         pass
     placed = play.board.get(pos) if pos is not None else None
-    sides = [] if placed is None else [s for s in sorted(placed.exits) if step(placed.pos, s) not in play.board]
+    sides: list[int] = []
+    if placed is not None:  # (most asks follow a newly laid tile, so the memo misses: no call per side)
+        x, y = placed.pos
+        board = play.board
+        for s in sorted(placed.exits):
+            dx, dy = DELTA[s]
+            if (x + dx, y + dy) not in board:
+                sides.append(s)
     memo[key] = sides
     return sides
 
@@ -387,7 +394,7 @@ def can_walk(ctx: Context) -> bool:
     play = ctx.play
     if play is None:
         return False
-    who = actor_of(ctx)
+    who = ctx.actor or actor_of(ctx)  # (asked every step: the call only when there is no actor, to raise)
     if play.passages().get(play.position.get(who.id)):  # type: ignore[arg-type]
         return True  # a passage leads on (through walls or by portal as well): no need to list the tiles
     return bool(_reachable(ctx, who))
@@ -397,7 +404,7 @@ def can_explore(ctx: Context) -> bool:
     play = ctx.play
     if play is None or not play.zones.get("stack"):
         return False
-    who = actor_of(ctx)
+    who = ctx.actor or actor_of(ctx)
     flags: dict[str, Any] | None = ctx.facts.get("turn_flags")  # (most turns set none: no name made)
     return not (flags is not None and flags.get(f"no_explore:{who.id}")) and bool(_open_sides(ctx, who))
 
@@ -524,17 +531,31 @@ def _monster_token(ctx: Context, placed: Placed | None) -> str | None:
 
 
 def monster_here(ctx: Context) -> bool:
-    return ctx.play is not None and _monster_token(ctx, ctx.play.here(actor_of(ctx).id)) is not None
+    play = ctx.play
+    if play is None:
+        return False
+    placed = play.board.get(play.position.get((ctx.actor or actor_of(ctx)).id))  # type: ignore[arg-type]
+    return placed is not None and bool(placed.tokens) and _monster_token(ctx, placed) is not None
 
 
 def other_hero_here(ctx: Context) -> bool:
-    return ctx.play is not None and bool(ctx.play.others_at(actor_of(ctx).id))
+    play = ctx.play
+    if play is None:
+        return False
+    who = (ctx.actor or actor_of(ctx)).id
+    position = play.position
+    pos = position.get(who)
+    return any(c != who and position.get(c) == pos for c in play.order)  # (= bool(play.others_at(who)))
 
 
 def items_here(ctx: Context) -> bool:
     """Items lie here that the hero could take (not only copies of what fills a full slot)."""
-    placed = ctx.play.here(actor_of(ctx).id) if ctx.play is not None else None
-    return placed is not None and bool(_takeable(ctx, actor_of(ctx), placed))
+    play = ctx.play
+    if play is None:
+        return False
+    who = ctx.actor or actor_of(ctx)
+    placed = play.board.get(play.position.get(who.id))  # type: ignore[arg-type]  # (= play.here(who.id))
+    return placed is not None and bool(placed.items) and bool(_takeable(ctx, who, placed))
 
 
 def _takeable(ctx: Context, who: Character, placed: Placed) -> list[str]:
@@ -948,11 +969,26 @@ def armed(ctx: Context, who: str = "self") -> bool:
 def can_use_item(ctx: Context) -> bool:
     if ctx.play is None:
         return False
-    who = actor_of(ctx)
+    who = ctx.actor or actor_of(ctx)
     if not (who.weapons or who.spells or who.keys or who.treasures or who.items):
         return False
+    try:
+        usable: frozenset[str] = ctx.rules._cache[_USABLE, ctx.variants]
+    except KeyError:
+        usable = _usable_set(ctx)
+    return not usable.isdisjoint((*who.weapons, *who.spells, *who.keys, *who.treasures, *who.items))
+
+
+_USABLE = "items usable in own turn"  # the ruleset's memo, by variants: the items `_usable_items` says yes to
+
+
+def _usable_set(ctx: Context) -> frozenset[str]:
+    """Every item `_usable_items` says yes to (the entities with a `use` effect, tested once per ruleset and
+    variants): `can_use_item`, asked every step, is then one test in C."""
     usable = _usable_items(ctx)
-    return any(map(usable, who.held()))
+    owners = {fx.owner for fx in ctx.rules.by_trigger().get("use", ())}
+    found = frozenset(o for o in sorted(owners) if o in ctx.rules.entities and usable(o))
+    return ctx.rules.memo((_USABLE, ctx.variants), lambda: found)  # type: ignore[no-any-return]
 
 
 def _usable_items(ctx: Context) -> Any:
