@@ -400,9 +400,10 @@ def _run_parallel(project: Project, target: Path, tmp: Path, options: BuildOptio
                     raise KeyboardInterrupt
                 if result[0] != "ok":
                     raise BackendCrashed(name, result[1], result[2])
-                _, diags, lines, hits = result
+                _, diags, lines, hits, objects = result
                 if cache is not None:
                     cache.hits += hits
+                    cache.objects.update(objects)  # what the backend kept, for the next build to check
                     cache.record(name, keys[name], diags, reused=hits)
                 found[name], notes[name] = diags, lines
                 manifest[name] = _move_in(part, tmp)
@@ -429,13 +430,16 @@ class BackendCrashed(RuntimeError):
 
 def _backend_process(conn: Any, write: Writer, project: Project, part: Path, options: BuildOptions,
                      parent: int) -> None:
-    """Run one backend in a forked process and send back ("ok", diagnostics, notes, cache hits) or why not."""
+    """Run one backend in a forked process and send back ("ok", diagnostics, notes, cache hits, the objects it
+    kept) or why not."""
     _die_with(parent)
     cache = options.cache if isinstance(options.cache, BuildCache) else None
     hits = cache.hits if cache is not None else 0
+    known = set(cache.objects) if cache is not None else set()
     try:
         diags = write(project, part, options)
-        conn.send(("ok", diags, options.notes, (cache.hits - hits) if cache is not None else 0))
+        kept = {k: v for k, v in cache.objects.items() if k not in known} if cache is not None else {}
+        conn.send(("ok", diags, options.notes, (cache.hits - hits) if cache is not None else 0, kept))
     except KeyboardInterrupt:
         conn.send(("interrupted", "", ""))
     except BaseException as err:  # noqa: BLE001 - sent to the parent, which raises it as a crash of the build

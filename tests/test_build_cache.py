@@ -102,3 +102,23 @@ def test_a_cache_folder_that_is_not_ours_is_kept_and_not_used(built: tuple[Path,
     assert "up to date" not in log
     assert (out / CACHE_DIR / "notes.txt").read_text(encoding="utf-8") == "mine"
     assert not (out / CACHE_DIR / TAG).exists()
+
+
+def test_an_output_image_edited_in_place_is_drawn_again_not_reused(tmp_path: Path) -> None:
+    # The cache keeps a second name for each image the build wrote (no copy): an output file changed in place
+    # changes the cached object too, which the next build must notice and draw again.
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    out = tmp_path / "out"
+    _build(content, out)
+    face = out / "print" / "png" / "tavern-en" / "slivovice.png"
+    original = face.read_bytes()
+    with face.open("r+b") as f:  # the same file, edited where it is (as an image editor saving in place would)
+        f.seek(len(original) // 2)
+        f.write(b"\0\0\0\0")
+    assert face.read_bytes() != original
+    log = _build(content, out)
+    assert "up to date" not in log
+    assert face.read_bytes() == original  # drawn again, not the edited bytes carried over from the cache
+    pngs = [k for k in _tree(out) if k.startswith(("print/png/", "print/screen/"))]
+    assert f"{len(pngs)} images ({len(pngs) - 1} reused)" in log, log
