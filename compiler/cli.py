@@ -39,12 +39,20 @@ def _reporter(args: argparse.Namespace, result: FrontEndResult, paths: list[Path
 
 
 def _front(paths: list[Path], trace: Trace | None = None) -> FrontEndResult:
-    from cardc.backends.python.vocabulary import check_runtime
-    from cardc.catalogue import default_catalogue
-    from cardc.frontend import compile_paths
+    import gc
 
-    check_runtime(default_catalogue())  # a verb the rules could not run fails `check` as it would `build`
-    return compile_paths(paths or [DEFAULT_CONTENT], trace=trace)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # importing the front end and the runtime, and the catalogue, make objects that live to the end
+    try:
+        from cardc.backends.python.vocabulary import check_runtime
+        from cardc.catalogue import default_catalogue
+        from cardc.frontend import compile_paths
+
+        check_runtime(default_catalogue())  # a verb the rules could not run fails `check` as it would `build`
+        return compile_paths(paths or [DEFAULT_CONTENT], trace=trace)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
 
 
 def _with_schema(result: FrontEndResult) -> list[Diagnostic]:

@@ -71,9 +71,10 @@ def dumps(texts: tuple[str, ...], data: Any) -> str:
 def frozen_files() -> dict[str, str]:
     """Every frozen file, name -> text, as `python -m cardc.frozen` writes them (from the YAML, read afresh)."""
     from cardc.catalogue import freeze_catalogue
+    from cardc.fastparse import freeze_parser
     from cardc.lexicon import freeze_lexicon
 
-    return {"catalogue.json": freeze_catalogue(), "words.json": freeze_lexicon()}
+    return {"catalogue.json": freeze_catalogue(), "words.json": freeze_lexicon(), "parser.json": freeze_parser()}
 
 
 def main(argv: list[str]) -> int:

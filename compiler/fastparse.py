@@ -1,0 +1,455 @@
+"""The grammar's LALR(1) parser without Lark: Lark's own tables and lexers, read ahead into `dsl/frozen/parser.json`.
+
+A first `cardc check` spent about a third of its time parsing: importing Lark (and with it logging, hashlib,
+tempfile...), loading its cached tables, compiling the contextual lexer's regular expressions (one per set of
+terminals a parser state accepts), then lexing and parsing. `python -m cardc.frozen` writes what Lark built from
+`dsl/cardc.lark` as plain data: the parse table, every rule's tree-building steps (Lark's child filters and which
+`cardc.astbuild` callback, or an inlined rule, ends them), and every state's lexer (its terminals in Lark's order,
+the keywords it re-types from names, the terminals that may hold line breaks). `parse` runs the same steps as
+`cardc.lalrdrive` over that data, so it builds the same tree and reports the same diagnostics:
+
+- each token is matched by one regular expression of every terminal (Lark's root lexer, in Lark's order); a state
+  whose lexer has the same alternatives in the same order, less some, takes that match when the matched terminal is
+  one of its own: the alternatives before it in its lexer are among those that did not match. Any other state (one
+  whose keywords Lark's root lexer leaves to names) or terminal is matched by that state's own expression, as Lark
+  matches it (compiled when first needed);
+- a token is made only where a rule keeps it or a lexer callback reads it (braces, keywords and commas are dropped
+  by the child filters and never seen).
+
+Only a text that parses cleanly goes through here. At the first thing Lark would report, or when the frozen data is
+not from this grammar and these callbacks, `parse` returns None and the caller parses with Lark, which reports it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from cardc.astbuild import AstBuilder, literal_limits
+from cardc.diagnostics import DiagnosticSink
+
+FROZEN_NAME = "parser"
+
+
+class Unsupported(Exception):
+    """This text is left to Lark."""
+
+
+class Tok(str):
+    """A token as the tree-building callbacks read it: its text, type and place (what Lark's `Token` gives them)."""
+
+    __slots__ = ("type", "start_pos", "line", "column", "end_line", "end_column", "end_pos")
+    type: str
+    start_pos: int
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    end_pos: int
+
+    @property
+    def value(self) -> str:
+        return str(self)
+
+    def update(self, type: str | None = None, value: str | None = None) -> Tok:  # noqa: A002 - Lark's names
+        """This token with another type or text, at the same place (as Lark's `Token.update`)."""
+        new = Tok(self if value is None else value)
+        new.type = self.type if type is None else type
+        new.start_pos, new.line, new.column = self.start_pos, self.line, self.column
+        new.end_line, new.end_column, new.end_pos = self.end_line, self.end_column, self.end_pos
+        return new
+
+
+def _tok(type_: str, value: str, start: int, line: int, column: int, end_line: int, end_column: int,
+         end: int) -> Tok:
+    t = Tok(value)
+    t.type, t.start_pos, t.line, t.column, t.end_line, t.end_column, t.end_pos = (type_, start, line, column,
+                                                                                   end_line, end_column, end)
+    return t
+
+
+class _Inlined:
+    """A rule Lark inlines into its parent (`_item`, `__body_star_1`...): only its children are read."""
+
+    __slots__ = ("children",)
+
+    def __init__(self, children: list[Any]) -> None:
+        self.children = children
+
+
+# ---- the tree-building steps, as Lark's parse_tree_builder runs them --------------------------------------------
+
+def _expand_single(f: Callable[[list[Any]], Any]) -> Callable[[list[Any]], Any]:
+    def expand(children: list[Any]) -> Any:
+        return children[0] if len(children) == 1 else f(children)
+    return expand
+
+
+def _filter(to_include: list[tuple[int, bool, int]], append_none: int,
+            f: Callable[[list[Any]], Any]) -> Callable[[list[Any]], Any]:
+    """Lark's ChildFilterLALR (placeholders: `None` for an optional part that is absent)."""
+    steps = [(i, bool(expand), add) for i, expand, add in to_include]
+
+    def child_filter(children: list[Any]) -> Any:
+        filtered: list[Any] = []
+        for i, to_expand, add_none in steps:
+            if add_none:
+                filtered += [None] * add_none
+            if to_expand:
+                if filtered:
+                    filtered += children[i].children
+                else:
+                    filtered = children[i].children
+            else:
+                filtered.append(children[i])
+        if append_none:
+            filtered += [None] * append_none
+        return f(filtered)
+    return child_filter
+
+
+def _filter_no_placeholders(to_include: list[tuple[int, bool]],
+                            f: Callable[[list[Any]], Any]) -> Callable[[list[Any]], Any]:
+    """Lark's ChildFilterLALR_NoPlaceholders."""
+    steps = [(i, bool(expand)) for i, expand in to_include]
+    if len(steps) == 1 and not steps[0][1]:
+        only = steps[0][0]
+        return lambda children: f([children[only]])
+
+    def child_filter(children: list[Any]) -> Any:
+        filtered: list[Any] = []
+        for i, to_expand in steps:
+            if to_expand:
+                if filtered:
+                    filtered += children[i].children
+                else:
+                    filtered = children[i].children
+            else:
+                filtered.append(children[i])
+        return f(filtered)
+    return child_filter
+
+
+def _callback(plan: dict[str, Any], builder: AstBuilder) -> Callable[[list[Any]], Any]:
+    f: Callable[[list[Any]], Any] = getattr(builder, plan["method"]) if plan["method"] else _Inlined
+    for step in reversed(plan["chain"]):  # innermost first
+        if step[0] == "expand1":
+            f = _expand_single(f)
+        elif step[0] == "filter":
+            f = _filter([tuple(x) for x in step[1]], step[2], f)
+        else:
+            f = _filter_no_placeholders([tuple(x) for x in step[1]], f)
+    return f
+
+
+# ---- the frozen tables ----------------------------------------------------------------------------------------
+
+def _builder_names() -> list[str]:
+    """The callbacks `AstBuilder` offers: a rule's step ends in one of them, or in an inlined rule, by name."""
+    return sorted(n for n in dir(AstBuilder) if not n.startswith("_"))
+
+
+def _made_from() -> tuple[str, ...]:
+    from cardc.parser import GRAMMAR_PATH
+
+    return GRAMMAR_PATH.read_text(encoding="utf-8"), "\n".join(_builder_names())
+
+
+class _Lexer:
+    """One parser state's lexer: its own expression (compiled when first needed), the terminals it tries, whether
+    the root expression's match can be taken for it, the keywords it gives names, the callbacks it runs."""
+
+    __slots__ = ("pattern", "own", "checks", "keywords", "callbacks")
+
+    def __init__(self, data: dict[str, Any], callbacks: dict[str, Callable[[Any], Any]]) -> None:
+        self.pattern: str = data["pattern"]
+        self.own: re.Pattern[str] | None = None
+        # terminal -> the keywords to rule out before taking the root expression's match of it (see `freeze_parser`)
+        self.checks: dict[str, tuple[str, ...]] = {t: tuple(words) for t, words in data["checks"].items()}
+        self.keywords: dict[str, dict[str, str]] = data["keywords"]  # terminal -> text -> keyword's terminal
+        self.callbacks = {t: callbacks[t] for t in data["callbacks"]}
+
+    def own_match(self, text: str, pos: int) -> re.Match[str] | None:
+        if self.own is None:
+            self.own = re.compile(self.pattern)
+        return self.own.match(text, pos)
+
+
+class _Tables:
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.builder = AstBuilder()
+        self.limits = literal_limits(self.builder)
+        self.rules = [(plan["origin"], plan["size"], _callback(plan, self.builder)) for plan in data["rules"]]
+        self.states: list[dict[str, tuple[bool, Any]]] = [
+            {sym: (True, arg) if shift else (False, self.rules[arg]) for sym, (shift, arg) in actions.items()}
+            for actions in data["states"]]
+        self.start: int = data["start"]
+        self.end: int = data["end"]
+        self.skip = re.compile(data["skip"])
+        self.root = re.compile(data["skip"] + "(?:" + data["root"] + ")")
+        lexers = [_Lexer(lexer, self.limits) for lexer in data["lexers"]]
+        self.lexer_of: list[_Lexer] = [lexers[i] for i in data["lexer_of"]]
+        self.ignore = frozenset(data["ignore"])
+        self.newline = frozenset(data["newline"])
+        self.kept = frozenset(data["kept"])
+
+
+@lru_cache(maxsize=1)
+def _tables() -> _Tables | None:
+    from cardc import frozen
+
+    data = frozen.load(FROZEN_NAME, *_made_from())
+    return _Tables(data) if isinstance(data, dict) else None
+
+
+def parse(text: str, file: str, sink: DiagnosticSink) -> tuple[list[Any], bool] | None:
+    """The file's items (and whether they nest too deep: E106 reported) as Lark's parse gives them; None when the
+    text is left to Lark (a syntax error, or no current frozen tables). What the callbacks report goes to `sink`
+    only when the parse got to the end."""
+    tables = _tables()
+    if tables is None:
+        return None
+    own = DiagnosticSink()
+    tables.builder.reset(file, own)
+    try:
+        items = _run(tables, text)
+    except (Unsupported, KeyError, IndexError, AttributeError, TypeError):  # left to Lark, which says what is wrong
+        return None
+    sink.items.extend(own.items)
+    tables.builder.sink = sink
+    return items, tables.builder.too_deep
+
+
+def _run(tables: _Tables, text: str) -> list[Any]:
+    """Lex and parse `text` (see the module's docstring); raises Unsupported where Lark would report an error."""
+    states, lexer_of, root, skip = tables.states, tables.lexer_of, tables.root, tables.skip
+    ignore, newline, kept = tables.ignore, tables.newline, tables.kept
+    state_stack: list[int] = [tables.start]
+    value_stack: list[Any] = []
+    pos, line, line_start, size = 0, 1, 0, len(text)
+    m: Any
+    type_: Any
+    while pos < size:
+        lexer = lexer_of[state_stack[-1]]
+        m = root.match(text, pos)  # what the lexer skips (whitespace, comments), then a token
+        if m is None:
+            start = skip.match(text, pos).end()  # type: ignore[union-attr]  # it matches the empty text
+            type_ = None
+        else:
+            type_ = m.lastgroup
+            start = m.start(type_)
+        if start > pos:  # the line breaks of what was skipped (every skipped terminal may hold them)
+            breaks = text.count("\n", pos, start)
+            if breaks:
+                line += breaks
+                line_start = text.rindex("\n", pos, start) + 1
+            pos = start
+            if pos == size:
+                break
+        checks = None if m is None else lexer.checks.get(type_)
+        if checks is None or (checks and any(text.startswith(word, pos) for word in checks)):
+            m = lexer.own_match(text, pos)
+            if m is None:
+                raise Unsupported("no terminal matches here")
+            type_ = m.lastgroup
+        value: str = m.group(type_)
+        column, token_line, end = pos - line_start + 1, line, pos + len(value)
+        if type_ in newline:
+            breaks = value.count("\n")
+            if breaks:
+                line += breaks
+                line_start = pos + value.rindex("\n") + 1
+        if type_ in ignore:  # only a state's own lexer gives one here
+            pos = end
+            continue
+        keyword = lexer.keywords.get(type_)
+        if keyword is not None:
+            type_ = keyword.get(value, type_)
+        callback = lexer.callbacks.get(type_)
+        if type_ in kept or callback is not None:
+            token: Any = _tok(type_, value, pos, token_line, column, line, end - line_start + 1, end)
+            if callback is not None:
+                token = callback(token)
+                type_ = token.type
+        else:
+            token = None
+        pos = end
+        while True:  # ParserState.feed_token
+            shift, arg = states[state_stack[-1]][type_]
+            if shift:
+                state_stack.append(arg)
+                value_stack.append(token)
+                break
+            origin, n, reduce = arg
+            if n:
+                children = value_stack[-n:]
+                del state_stack[-n:]
+                del value_stack[-n:]
+            else:
+                children = []
+            value_stack.append(reduce(children))
+            state_stack.append(states[state_stack[-1]][origin][1])
+    while True:  # the end of the text
+        shift, arg = states[state_stack[-1]]["$END"]
+        if shift:
+            raise Unsupported("the end of the text shifted")
+        origin, n, reduce = arg
+        if n:
+            children = value_stack[-n:]
+            del state_stack[-n:]
+            del value_stack[-n:]
+        else:
+            children = []
+        value_stack.append(reduce(children))
+        state_stack.append(states[state_stack[-1]][origin][1])
+        if state_stack[-1] == tables.end:
+            return value_stack[-1]  # type: ignore[no-any-return]
+
+
+# ---- reading the tables ahead (with Lark) ---------------------------------------------------------------------
+
+def freeze_parser() -> str:
+    """The frozen tables, as `python -m cardc.frozen` writes them: read from the Lark parser `cardc.parser` builds."""
+    from cardc import frozen
+    from cardc.parser import _parser
+    from lark.grammar import Rule
+    from lark.lexer import ContextualLexer, PatternStr
+    from lark.parse_tree_builder import ChildFilterLALR, ChildFilterLALR_NoPlaceholders, ExpandSingleChild
+    from lark.parsers.lalr_analysis import Shift
+
+    lark, transformer = _parser()
+    frontend = lark.parser
+    contextual = frontend.lexer
+    if type(contextual) is not ContextualLexer or len(frontend.parser_conf.start) != 1:
+        raise ValueError("the grammar must have one start rule and Lark's contextual lexer")
+    parser = frontend.parser.parser
+    table, callbacks = parser.parse_table, parser.callbacks
+    start = frontend.parser_conf.start[0]
+    if any(not isinstance(k, Rule) for k in callbacks):
+        raise ValueError("terminal callbacks in the transformer are not supported")
+
+    rules: list[Rule] = []
+    index: dict[Rule, int] = {}
+    plans: list[dict[str, Any]] = []
+    kept: set[str] = set()
+    for rule, f in callbacks.items():
+        chain: list[Any] = []
+        included: set[int] | None = None
+        while True:
+            if isinstance(f, ExpandSingleChild):
+                chain.append(["expand1"])
+            elif isinstance(f, ChildFilterLALR):
+                chain.append(["filter", [list(x) for x in f.to_include], f.append_none])
+                included = {x[0] for x in f.to_include}
+            elif isinstance(f, ChildFilterLALR_NoPlaceholders):
+                chain.append(["filter_np", [list(x) for x in f.to_include]])
+                included = {x[0] for x in f.to_include}
+            else:
+                break
+            f = f.node_builder
+        name = rule.alias or rule.options.template_source or rule.origin.name
+        method = getattr(f, "__func__", None)
+        if method is not None and getattr(AstBuilder, name, None) is method:
+            builder = name
+        elif getattr(f, "func", None) is not None and getattr(f, "args", None) == (name,) \
+                and not hasattr(AstBuilder, name) and (rule.origin.name.startswith("_") or (
+                    chain[:1] == [["expand1"]] and len(rule.expansion) == 1)):
+            builder = ""  # a Tree Lark makes only for the parent to inline (or never: one child, passed up)
+        else:
+            raise ValueError(f"rule {rule}: a tree-building step this reader does not know: {f!r}")
+        for i, sym in enumerate(rule.expansion):
+            if sym.is_term and (included is None or i in included):
+                kept.add(sym.name)
+        index[rule] = len(rules)
+        rules.append(rule)
+        plans.append({"origin": rule.origin.name, "size": len(rule.expansion), "method": builder, "chain": chain})
+
+    states: list[dict[str, list[Any]]] = []
+    for state in range(len(table.states)):
+        actions = table.states[state]
+        states.append({sym: [True, arg] if action is Shift else [False, index[arg]]  # sorted: Lark's order varies
+                       for sym, (action, arg) in sorted(actions.items())})
+    if sorted(table.states) != list(range(len(table.states))):
+        raise ValueError("parser states are not numbered 0..n-1")
+
+    def scanner(lexer: Any) -> tuple[list[str], dict[str, dict[str, str]], set[str]]:
+        """The lexer's alternatives in order, its keyword re-typing, and the user callbacks it runs."""
+        sc = lexer.scanner
+        names = [t.name for t in sc.terminals]
+        keywords: dict[str, dict[str, str]] = {}
+        for type_, cb in lexer.callback.items():
+            unless = getattr(cb, "callback1", cb)
+            if hasattr(unless, "scanner") and type(unless).__name__ == "UnlessCallback":
+                strings = unless.scanner.terminals
+                if any(not isinstance(t.pattern, PatternStr) or t.pattern.flags for t in strings):
+                    raise ValueError("keywords with flags are not supported")
+                table_: dict[str, str] = {}
+                for t in strings:  # the first in Lark's order wins, as its scanner's fullmatch does
+                    table_.setdefault(t.pattern.value, t.name)
+                keywords[type_] = table_
+        user = {t for t in lexer.user_callbacks if t in lexer.callback}
+        if user & set(lexer.ignore_types):
+            raise ValueError("callbacks on ignored terminals are not supported")
+        return names, keywords, user
+
+    root: Any = contextual.root_lexer  # Lark's types name only the abstract lexer
+    state_lexers: dict[int, Any] = dict(contextual.lexers)
+    root_names, _, _ = scanner(root)
+    if len(root_names) >= 100:
+        raise ValueError("too many terminals for one expression")
+    regexp = {t.name: t.pattern.to_regexp() for t in root.terminals}
+    literal = {t.name: t.pattern.value for t in root.terminals if isinstance(t.pattern, PatternStr)}
+    if root.g_regex_flags or any(t.pattern.flags for t in root.terminals):
+        raise ValueError("regular expression flags are not supported")
+
+    def pattern(names: list[str]) -> str:
+        return "|".join(f"(?P<{n}>{regexp[n]})" for n in names)
+
+    lexers: list[dict[str, Any]] = []
+    by_id: dict[int, int] = {}
+    lexer_of: list[int] = []
+    for state in range(len(table.states)):
+        lexer = state_lexers[state]
+        if id(lexer) not in by_id:
+            names, keywords, user = scanner(lexer)
+            by_id[id(lexer)] = len(lexers)
+            lexers.append({"pattern": pattern(names), "keywords": keywords, "callbacks": sorted(user),
+                           "checks": _checks(names, root_names, literal)})
+        lexer_of.append(by_id[id(lexer)])
+    newline = sorted(root.newline_types)
+    if any(set(lexer.newline_types) - set(newline) for lexer in state_lexers.values()):
+        raise ValueError("a state's lexer has line-break terminals the root lexer has not")
+    ignore = sorted(root.ignore_types)
+    if set(ignore) - set(newline):
+        raise ValueError("an ignored terminal without line breaks: the skipped text's are counted")
+    probes = [" ", "\t", "\n", "\r", "\f", "//", "#", "/*"]  # where an ignored terminal can start
+    for name in root_names:
+        if name not in ignore and any(re.match(regexp[name], probe + "a_0.x") for probe in probes):
+            raise ValueError(f"terminal {name} can start where an ignored one does: it cannot be skipped first")
+    ignored = [n for n in root_names if n in ignore]
+    skip = "(?:" + "|".join(f"(?:{regexp[n]})" for n in ignored) + ")*+"  # possessive: never given back
+    data = {"rules": plans, "skip": skip, "states": states, "start": table.start_states[start],
+            "end": table.end_states[start], "root": pattern(root_names), "lexers": lexers, "lexer_of": lexer_of,
+            "ignore": ignore, "newline": newline, "kept": sorted(kept)}
+    del transformer
+    return frozen.dumps(_made_from(), data)
+
+
+def _checks(names: list[str], root: list[str], literal: dict[str, str]) -> dict[str, list[str]]:
+    """For a state's lexer (its alternatives `names`, in Lark's order): the terminals whose match by the root
+    expression (alternatives `root`, the same order) is this lexer's match too, each with the keywords to rule out
+    first. The root expression tried every one of its alternatives before the terminal and none matched; this
+    lexer's alternatives before it are some of those, and keywords the root leaves to names (`extends` before `{`):
+    if none of those keywords starts here, this lexer matches what the root matched. A terminal after an alternative
+    that is neither is left out: the state's own expression matches it."""
+    in_root = set(root)
+    out: dict[str, list[str]] = {}
+    for i, name in enumerate(names):
+        if name not in in_root:
+            continue
+        before = [n for n in names[:i] if n not in in_root]
+        if all(n in literal for n in before):
+            out[name] = [literal[n] for n in before]
+    return out
