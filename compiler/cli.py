@@ -6,6 +6,7 @@ Exit codes: 0 success (warnings allowed), 1 errors in the content, 2 a bad comma
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -136,6 +137,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     root = find_content_root(content)
     inputs = inputs_fingerprint(root, {"paths": [str(p) for p in content], "out": str(args.out),
                                        "only": sorted(options.only), "settings": options.settings})
+    quiet = bool(getattr(args, "quiet", False))  # `-q`: errors only, no progress, no summary of what was written
     current = current_output(args.out, inputs)
     if current is not None:  # nothing changed since the last build: say what it said, write nothing
         front, backend, modules = current
@@ -146,7 +148,8 @@ def cmd_build(args: argparse.Namespace) -> int:
             print("build not started: fix the errors above", file=sys.stderr)
             return 1
         _report(sorted([*front, *backend], key=Diagnostic.sort_key), sources, reporter=reporter)
-        print(f"{args.out} is up to date (nothing changed since the last build)", file=sys.stderr)
+        if not quiet:
+            print(f"{args.out} is up to date (nothing changed since the last build)", file=sys.stderr)
         return 0
     result = _front(content)
     reporter = _reporter(args, result, content)
@@ -155,7 +158,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         _report(front, result.sources, reporter=reporter)
         print("build not started: fix the errors above", file=sys.stderr)
         return 1
-    progress = BuildProgress([name for name, _ in backends.BACKENDS if options.wants(name)])
+    progress = BuildProgress([name for name, _ in backends.BACKENDS if options.wants(name)],
+                             stream=io.StringIO() if quiet else None)
     try:
         with progress.shown():
             diags = build(result.project, args.out, options, protected, inputs=inputs, front=front,
@@ -169,6 +173,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         return 1
     # one report, one summary: the front end's warnings and the backends' together
     _report(sorted([*front, *diags], key=Diagnostic.sort_key), result.sources, reporter=reporter)
+    if quiet:
+        return 0
     print(f"built {args.out}:", file=sys.stderr)
     for line in summary(args.out, read_marker(args.out), progress):
         print(line, file=sys.stderr)

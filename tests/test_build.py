@@ -172,3 +172,26 @@ def _cli(argv: list[str]) -> int:
             return cli.main(argv)
     finally:
         os.chdir(old)
+
+
+def test_quiet_build_prints_errors_only(tmp_path: Path) -> None:
+    # `-q` means errors only, for `build` as for `check`: no progress, no summary, no notes, also when up to date
+    content = tmp_path / "content"
+    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+        assert cli.main(["new", "game", "moonfall", "--content", str(content)]) == 0
+    cards = content / "moonfall" / "base" / "cards.cardc"
+    out = tmp_path / "out"
+    for _ in range(2):  # a first build, then one with nothing changed
+        err = io.StringIO()
+        with redirect_stdout(io.StringIO()), redirect_stderr(err):
+            assert cli.main(["build", str(content), "--out", str(out), "-q"]) == 0
+        assert err.getvalue() == ""
+    err = io.StringIO()
+    with redirect_stdout(io.StringIO()), redirect_stderr(err):
+        assert cli.main(["build", str(content), "--out", str(out)]) == 0
+    assert "up to date" in err.getvalue()
+    cards.write_text(cards.read_text(encoding="utf-8") + "\nmonster { }\n", encoding="utf-8")  # a syntax error
+    err = io.StringIO()
+    with redirect_stdout(io.StringIO()), redirect_stderr(err):
+        assert cli.main(["build", str(content), "--out", str(out), "-q"]) == 1
+    assert "error" in err.getvalue()
