@@ -67,6 +67,11 @@ class Diagnostic:
             gutter = " " * len(str(sp.line))
             out.append(f" {sp.line} | {src}")
             out.append(f" {gutter} | {' ' * (sp.col - 1)}{'^' * width}")
+        elif (cell := index.cell(sp.file, sp.line, sp.col)) is not None:
+            # a spreadsheet: the line is the row and the column the sheet's column, so the cell is shown
+            label, shown = f"{_column_letter(sp.col)}{sp.line}: ", printable(_LAYOUT.sub(" ", cell)) or "(empty)"
+            out.append(f" {sp.line} | {label}{shown}")
+            out.append(f" {' ' * len(str(sp.line))} | {' ' * len(label)}{'^' * max(1, len(shown))}")
         if self.hint:
             out.append(f"  = hint: {printable(self.hint)}")
         return "\n".join(out)
@@ -78,6 +83,7 @@ class SourceIndex:
     def __init__(self, sources: dict[str, str]) -> None:
         self.sources = sources
         self._lines: dict[str, list[str]] = {}
+        self._rows: dict[str, list[list[str]]] = {}  # spreadsheets by file, read on first use
 
     def line(self, file: str, number: int) -> str | None:
         lines = self._lines.get(file)
@@ -87,6 +93,37 @@ class SourceIndex:
                 return None
             lines = self._lines[file] = text.split("\n")  # as the lexer counts: not at \r, \f or U+2028
         return lines[number - 1] if 1 <= number <= len(lines) else None
+
+    def cell(self, file: str, row: int, col: int) -> str | None:
+        """The text of a spreadsheet's cell (CSV or XLSX, read again from the file), None if it is not one."""
+        if not file.lower().endswith(_SHEET_SUFFIXES) or file in self.sources:
+            return None
+        rows = self._rows.get(file)
+        if rows is None:
+            from pathlib import Path
+
+            from cardc.sheets import SheetError, read_rows
+
+            try:
+                rows = read_rows(Path(file))
+            except (SheetError, OSError):
+                rows = []
+            self._rows[file] = rows
+        if 1 <= row <= len(rows) and 1 <= col <= len(rows[row - 1]):
+            return rows[row - 1][col - 1]
+        return None
+
+
+_SHEET_SUFFIXES = (".csv", ".xlsx")
+
+
+def _column_letter(col: int) -> str:
+    """A spreadsheet's name for column `col` (1 = A, 27 = AA)."""
+    out = ""
+    while col > 0:
+        col, rem = divmod(col - 1, 26)
+        out = chr(65 + rem) + out
+    return out
 
 
 # Characters that would move the caret out of line under the source: shown as one space each.

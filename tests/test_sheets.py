@@ -128,6 +128,8 @@ def test_bad_cells_are_reported_at_row_and_column(tmp_path: Path) -> None:
     code, _, err = run(["check", "."], p)
     assert code == 1
     assert "monsters.csv:2:4: error[E103]: malformed number `5x`" in err
+    assert "monsters.csv:2:4: error[E103]: malformed number `5x`\n 2 | D2: 5x\n   |     ^^\n" in err  # the cell, caret
+    assert " 2 | E2: [swrd]\n   |     ^^^^^^\n" in err
     assert "monsters.csv:2:5: error[E206]: `loot` refers to unknown item `swrd`" in err
     assert "did you mean `sword`?" in err  # the same hints as in source
     assert "monsters.csv:3:1: error[E116]: the id in row 3 is empty" in err
