@@ -430,11 +430,37 @@ def freeze_parser() -> str:
             raise ValueError(f"terminal {name} can start where an ignored one does: it cannot be skipped first")
     ignored = [n for n in root_names if n in ignore]
     skip = "(?:" + "|".join(f"(?:{regexp[n]})" for n in ignored) + ")*+"  # possessive: never given back
-    data = {"rules": plans, "skip": skip, "states": states, "start": table.start_states[start],
-            "end": table.end_states[start], "root": pattern(root_names), "lexers": lexers, "lexer_of": lexer_of,
-            "ignore": ignore, "newline": newline, "kept": sorted(kept)}
+    # Lark numbers its states in an order that follows string hashes (and keeps the tables of whichever process
+    # built them first in its temp-folder cache): numbered again here, in the order a walk from the start state
+    # meets them, the file is the same whoever writes it
+    order = _walk_order(states, table.start_states[start], table.end_states[start])
+    renumber = {old: new for new, old in enumerate(order)}
+    states = [{sym: [True, renumber[arg]] if shift else [False, arg] for sym, (shift, arg) in states[old].items()}
+              for old in order]
+    lexer_renumber: dict[int, int] = {}
+    for old in order:
+        lexer_renumber.setdefault(lexer_of[old], len(lexer_renumber))
+    lexers = [lexers[i] for i in sorted(lexer_renumber, key=lexer_renumber.__getitem__)]
+    lexer_of = [lexer_renumber[lexer_of[old]] for old in order]
+    data = {"rules": plans, "skip": skip, "states": states, "start": renumber[table.start_states[start]],
+            "end": renumber[table.end_states[start]], "root": pattern(root_names), "lexers": lexers,
+            "lexer_of": lexer_of, "ignore": ignore, "newline": newline, "kept": sorted(kept)}
     del transformer
     return frozen.dumps(_made_from(), data)
+
+
+def _walk_order(states: list[dict[str, list[Any]]], start: int, end: int) -> list[int]:
+    """The parser's states in the order a breadth-first walk from `start` meets them, following shifts in the
+    order of their symbols' names; `end` and any state the walk does not reach come after, in Lark's order."""
+    order, seen = [start], {start}
+    for state in order:  # (grows while it is walked)
+        for sym in sorted(states[state]):
+            shift, arg = states[state][sym]
+            if shift and arg not in seen:
+                seen.add(arg)
+                order.append(arg)
+    order += [s for s in [end, *range(len(states))] if s not in seen and not seen.add(s)]  # type: ignore[func-returns-value]
+    return order
 
 
 def _checks(names: list[str], root: list[str], literal: dict[str, str]) -> dict[str, list[str]]:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +29,21 @@ def _shape(value: Any) -> Any:
 
 def test_the_frozen_files_are_current() -> None:
     assert frozen.main(["--check"]) == 0, "run `python -m cardc.frozen`"
+
+
+def test_the_frozen_parser_is_the_same_file_whatever_process_builds_lark_s_tables(tmp_path: Path) -> None:
+    """Lark numbers its LALR states in an order that follows the process's string hashes and caches its tables in
+    the temp folder: two fresh processes with other hash seeds and empty temp folders must write the same file."""
+    digests = set()
+    for seed in ("1", "2"):
+        temp = tmp_path / seed
+        temp.mkdir()
+        env = {**os.environ, "PYTHONHASHSEED": seed, "TMPDIR": str(temp)}
+        code = "from cardc.fastparse import freeze_parser; import sys; sys.stdout.write(freeze_parser())"
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+        assert any(temp.iterdir()), "Lark cached its tables in this process's temp folder"
+        digests.add(hashlib.sha256(out.encode()).hexdigest())
+    assert len(digests) == 1
 
 
 def test_the_shipped_catalogue_comes_from_its_frozen_form_as_the_yaml_gives_it() -> None:
