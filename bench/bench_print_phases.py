@@ -77,8 +77,11 @@ def measure(content: str, rulebook: bool) -> dict[str, float]:
             start = time.process_time()
             jobs = [(sheet, out / "png" / sheet.path.stem, out / "screen" / sheet.path.stem)
                     for sheet in sheets if sheet.pages]
-            screens = "screen" in inspect.signature(b.write_pngs).parameters  # older code: no screen faces
-            if hasattr(b, "write_all_pngs"):
+            params = inspect.signature(b.write_pngs).parameters
+            screens = "screen" in params  # older code: no screen faces
+            if "screens" in params:  # the screen faces inside the PNGs
+                b.write_all_pngs([(sheet, png) for sheet, png, _screen in jobs], screens=True)
+            elif hasattr(b, "write_all_pngs"):  # older code: screen faces in files of their own
                 b.write_all_pngs(jobs)
             else:  # older code: sheet by sheet
                 for sheet, folder, screen in jobs:

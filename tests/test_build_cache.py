@@ -66,17 +66,17 @@ def test_one_card_edit_redraws_only_its_faces(built: tuple[Path, Path], tmp_path
     cards.write_text(text.replace('"Plum brandy"', '"Damson spirit"'), encoding="utf-8")
     try:
         before = _tree(out)
-        old_bytes = {k: (out / k).read_bytes() for k in before if k.startswith(("print/png/", "print/screen/"))}
+        old_bytes = {k: (out / k).read_bytes() for k in before if k.startswith("print/png/")}
         log = _build(content, out)
         after = _tree(out)
     finally:
         cards.write_text(text, encoding="utf-8")
     assert "up to date" not in log
-    pngs = [k for k in after if k.startswith(("print/png/", "print/screen/"))]
+    pngs = [k for k in after if k.startswith("print/png/")]
     changed = {k for k in pngs if k not in before or (out / k).read_bytes() != old_bytes[k]}
-    assert changed == {"print/png/tavern-en/slivovice.png", "print/screen/tavern-en/slivovice.png"}, changed
+    assert changed == {"print/png/tavern-en/slivovice.png"}, changed  # its screen face is inside it
     # every other card image (at print's dpi and on screen) came from the cache, not drawn again
-    assert f"{len(pngs)} images ({len(pngs) - 2} reused)" in log, log
+    assert f"{len(pngs)} images ({len(pngs) - 1} reused)" in log, log
     # what was reused is exactly what a fresh build of the edited content makes
     fresh_content = tmp_path / "content"
     shutil.copytree(content, fresh_content)
@@ -120,5 +120,5 @@ def test_an_output_image_edited_in_place_is_drawn_again_not_reused(tmp_path: Pat
     log = _build(content, out)
     assert "up to date" not in log
     assert face.read_bytes() == original  # drawn again, not the edited bytes carried over from the cache
-    pngs = [k for k in _tree(out) if k.startswith(("print/png/", "print/screen/"))]
+    pngs = [k for k in _tree(out) if k.startswith("print/png/")]
     assert f"{len(pngs)} images ({len(pngs) - 1} reused)" in log, log

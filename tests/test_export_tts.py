@@ -270,7 +270,7 @@ def test_drawn_face_fits_long_text() -> None:
 
 
 def test_print_faces_are_reused_when_print_ran(tavern: Project, tmp_path: Path) -> None:
-    """Built with the print backend, sheets show its faces (its screen faces, `print/screen/`); backs are its
+    """Built with the print backend, sheets show its faces (the screen faces inside its PNGs); backs are its
     per-card backs as a sheet (UniqueBack) where they differ, else the one printed back the sheet's cards share,
     as a single card-sized image."""
     import shutil
@@ -291,8 +291,8 @@ def test_print_faces_are_reused_when_print_ran(tavern: Project, tmp_path: Path) 
     for obj in save["ObjectStates"]:
         for card in _cards(obj):
             if "CardID" in card:
-                (back,) = (out / "print" / "screen").glob(f"*-en*/{card['GMNotes'].replace(':', '.')}-back.png")
-                printed_backs.setdefault(str(card["CardID"] // 100), set()).add(back.read_bytes())
+                (back,) = (out / "print" / "png").glob(f"*-en*/{card['GMNotes'].replace(':', '.')}-back.png")
+                printed_backs.setdefault(str(card["CardID"] // 100), set()).add(_screen_bytes(back))
     assert decks and set(printed_backs) == set(decks)
     assert {d["UniqueBack"] for d in decks.values()} == {True, False}  # the fixture has both kinds of backs
     for number, deck in decks.items():
@@ -435,35 +435,49 @@ def _mean_diff(a: Image.Image, b: Image.Image) -> float:
     return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
 
 
+def _screen_bytes(png: Path) -> bytes:
+    """The screen face (PNG bytes) inside print's PNG `png`."""
+    from cardc.backends.print.png import screen_of
+
+    screen = screen_of(png.read_bytes())
+    assert screen is not None, png
+    return screen
+
+
 def test_screen_faces_are_the_printed_faces_at_150_dpi(printed: Path) -> None:
-    """Print writes every face it rasterizes a second time without its bleed at 150 dpi (`print/screen/`): the
-    same card as its 300 dpi PNG cut and halved (what the export made before), to within antialiasing."""
+    """Print rasterizes every face a second time without its bleed at 150 dpi, into the face's PNG (a private
+    chunk; no file of its own): the same card as its 300 dpi PNG cut and halved (what the export made before), to
+    within antialiasing."""
+    import io
+
     from cardc.backends.print.png import SCREEN_DPI, screen_size
 
     pngs = sorted((printed / "print" / "png").rglob("*.png"))
-    screens = sorted((printed / "print" / "screen").rglob("*.png"))
-    assert pngs and [p.relative_to(printed / "print" / "png") for p in pngs] == [
-        p.relative_to(printed / "print" / "screen") for p in screens]
+    assert pngs and not (printed / "print" / "screen").exists()
     sizes = set()
-    for png, screen in zip(pngs, screens, strict=True):
-        with Image.open(png) as big:  # 300 dpi with 3 mm of bleed: the card's size to 0.1 mm
+    for png in pngs:
+        screen = _screen_bytes(png)
+        with Image.open(png) as big:  # 300 dpi with 3 mm of bleed: the card's size to 0.1 mm; the chunk is skipped
             w_mm, h_mm = (big.width / 300 * 25.4 - 6, big.height / 300 * 25.4 - 6)
-        with Image.open(screen) as small:
+            big.load()
+        with Image.open(io.BytesIO(screen)) as small:
             cell = small.size
             assert round(small.info["dpi"][0]) == SCREEN_DPI
             got = small.convert("RGB")
         want = screen_size(w_mm, h_mm)
-        assert abs(cell[0] - want[0]) <= 1 and abs(cell[1] - want[1]) <= 1, (screen, cell, want)
+        assert abs(cell[0] - want[0]) <= 1 and abs(cell[1] - want[1]) <= 1, (png, cell, want)
         sizes.add(cell)
         halved = faces.printed_face(png, w_mm, h_mm, cell)
         assert halved is not None
         # the same picture: glyph and line edges differ a little (antialiased at 150 dpi, not averaged from 300),
         # and not at all once both are reduced to a quarter
-        assert _mean_diff(got, halved) < 8 and _mean_diff(got.reduce(4), halved.reduce(4)) < 3, screen
+        assert _mean_diff(got, halved) < 8 and _mean_diff(got.reduce(4), halved.reduce(4)) < 3, png
     assert len(sizes) > 1  # cards and tokens
 
 
 def test_sheets_paste_the_screen_faces_as_they_are(printed: Path) -> None:
+    import io
+
     save = _load(printed / "export" / "tts" / "tavern-en.json")
     checked = 0
     for obj in save["ObjectStates"]:
@@ -471,8 +485,8 @@ def test_sheets_paste_the_screen_faces_as_they_are(printed: Path) -> None:
             if "CardID" not in card:
                 continue
             deck = card["CustomDeck"][str(card["CardID"] // 100)]
-            (screen,) = (printed / "print" / "screen").glob(f"*-en*/{card['GMNotes'].replace(':', '.')}.png")
-            with Image.open(_file(deck["FaceURL"])) as sheet, Image.open(screen) as face:
+            (png,) = (printed / "print" / "png").glob(f"*-en*/{card['GMNotes'].replace(':', '.')}.png")
+            with Image.open(_file(deck["FaceURL"])) as sheet, Image.open(io.BytesIO(_screen_bytes(png))) as face:
                 index = card["CardID"] % 100
                 w, h = sheet.width // deck["NumWidth"], sheet.height // deck["NumHeight"]
                 x, y = index % deck["NumWidth"] * w, index // deck["NumWidth"] * h

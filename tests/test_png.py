@@ -83,8 +83,9 @@ def test_a_face_drawn_over_its_backdrop_is_the_face_drawn_at_once() -> None:
 
 def test_printed_pngs_are_the_faces_rendered_whole(tmp_path: Path) -> None:
     """The print backend draws faces that share a frame over one rasterized backdrop: every PNG it writes has
-    the bytes of its face rasterized whole."""
+    the bytes of its face rasterized whole (and of its screen face, inside it)."""
     from cardc.backends import BuildOptions
+    from cardc.backends.print.png import render_screen, screen_png
     from cardc.backends.print import sheets as print_sheets
     from cardc.frontend import compile_paths
 
@@ -116,7 +117,10 @@ def test_printed_pngs_are_the_faces_rendered_whole(tmp_path: Path) -> None:
                 c.showPage()
                 c.save()
                 png = tmp_path / "print" / "png" / sheet.path.stem / f"{e.key.replace(':', '.')}{suffix}.png"
-                assert png.read_bytes() == render_png(pdfium.PdfDocument(buf.getvalue())[0], 120), png
+                page = pdfium.PdfDocument(buf.getvalue())[0]
+                # its screen face (inside it) drawn whole too
+                screen = screen_png(render_screen(page, b.s.bleed, size.w, size.h), size.w, size.h)
+                assert png.read_bytes() == render_png(page, 120, screen=screen), png
                 checked += 1
                 shared += groups[(size.w, size.h, repr(b.backdrop_of(text, e, wide=True)[0]))] > 1
     assert checked > 5 and shared > 2 and made
@@ -252,8 +256,9 @@ def test_faces_and_frames_shared_by_sheets_are_rasterized_once(tmp_path: Path, m
         frames.append(hashlib.sha256(made).hexdigest())
         return made
 
-    def png(page: pdfium.PdfPage, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None) -> bytes:
-        made = real_png(page, dpi, under, scratch)
+    def png(page: pdfium.PdfPage, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None,
+            screen: bytes | None = None) -> bytes:
+        made = real_png(page, dpi, under, scratch, screen)
         faces.append((under is not None, hashlib.sha256(made).hexdigest()))
         return made
 
@@ -290,8 +295,9 @@ def test_the_same_face_in_another_file_is_drawn_with_that_files_images(tmp_path:
     drawn: list[bytes] = []
     real_png = print_sheets.render_png
 
-    def png(page: pdfium.PdfPage, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None) -> bytes:
-        drawn.append(real_png(page, dpi, under, scratch))
+    def png(page: pdfium.PdfPage, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None,
+            screen: bytes | None = None) -> bytes:
+        drawn.append(real_png(page, dpi, under, scratch, screen))
         return drawn[-1]
 
     monkeypatch.setattr(print_sheets, "render_png", png)

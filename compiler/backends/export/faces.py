@@ -1,9 +1,9 @@
 """Card images for Tabletop Simulator sheets: the print backend's faces when it built them, else our own.
 
 The print backend renders each card to `print/png/<sheet>/<card>.png` (and `-back.png`) in the same
-build, and the same face without its bleed at 150 dpi to `print/screen/<sheet>/<card>.png`. When those files
-exist, they are used (a screen face as it is when it has the cell's size, else the PNG with its bleed cropped
-off and scaled), so the table shows the printed card.
+build, with the same face without its bleed at 150 dpi inside it (a private chunk, `png.screen_of`). When those
+files exist, they are used (the screen face as it is when it has the cell's size, else the PNG with its bleed
+cropped off and scaled), so the table shows the printed card.
 Otherwise (e.g. `--only export`, or `print.png=false`) a plain, readable face is drawn with Pillow:
 name, kind, stats and rules text, in the DejaVu font the print backend ships (it covers every
 diacritic of the published languages).
@@ -297,6 +297,10 @@ class PrintPng:
             data = path.read_bytes()
         except OSError:
             return None
+        return cls.of(data)
+
+    @classmethod
+    def of(cls, data: bytes) -> PrintPng:
         return cls(data, hashlib.sha256(data).hexdigest())
 
     @property

@@ -18,7 +18,7 @@ MAX_COLS = 10
 MAX_ROWS = 7
 CARDS_PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last cell is the hidden face
 MAX_SHEET_PX = 4096  # the largest sheet side TTS loads everywhere
-# 150 dpi: sharp on the table, small files; the print backend rasterizes its faces at this size too (`print/screen/`)
+# 150 dpi: sharp on the table, small files; the print backend rasterizes its faces at this size too (`png.screen_of`)
 MAX_PX_PER_MM = SCREEN_DPI / 25.4
 
 

@@ -23,6 +23,7 @@ from cardc.backends.export import faces as fc
 from cardc.backends.export import sheets as sh
 from cardc.backends.export.document import export_languages
 from cardc.backends.export.values import Localizer
+from cardc.backends.print.png import screen_of, write_file
 from cardc.buildcache import BuildCache
 from cardc.diagnostics import NO_SPAN, Diagnostic, Severity
 from cardc.model import Entity, KindDef, Project
@@ -372,7 +373,7 @@ class TtsExport:
                 face = self.printed(png, *deck.size_mm, cell) if png is not None else None
                 canvas.paste(i, face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut))
             canvas.paste(sh.hidden_index(sheet.cols, sheet.rows), self.plain(title, "", cell, color))
-            face_file.write_bytes(canvas.png())
+            write_file(face_file, canvas.png())
             if cache is not None:
                 cache.store(face_key, face_file)
         del faces
@@ -390,10 +391,10 @@ class TtsExport:
             for i, png in enumerate(printed):
                 canvas.paste(i, self.printed(png, *deck.size_mm, cell) or self.plain(title, kind_name, cell, color))
             canvas.paste(sh.hidden_index(sheet.cols, sheet.rows), self.plain(title, kind_name, cell, color))
-            back_file.write_bytes(canvas.png())
+            write_file(back_file, canvas.png())
         else:
             back = self.printed(shared, *deck.size_mm, cell) if shared is not None else None
-            back_file.write_bytes(sh.png_bytes(back or self.plain(title, kind_name, cell, color)))
+            write_file(back_file, sh.png_bytes(back or self.plain(title, kind_name, cell, color)))
         if cache is not None:
             cache.store(back_key, back_file)
 
@@ -422,7 +423,7 @@ class TtsExport:
             if cache is None or not cache.fetch(face_key, face_file):
                 face = self.printed(png, *deck.size_mm, cell) if png is not None else None
                 face = face or fc.draw_face(self.face_text(e, deck.kind), *cell, color, deck.round_cut)
-                face_file.write_bytes(sh.png_bytes(face))
+                write_file(face_file, sh.png_bytes(face))
                 if cache is not None:
                     cache.store(face_key, face_file)
             back_key = cache.key("tts-tile-back", layout, back_png.digest if back_png is not None else "") \
@@ -430,7 +431,7 @@ class TtsExport:
             if cache is None or not cache.fetch(back_key, back_file):
                 back = self.printed(back_png, *deck.size_mm, cell) if back_png is not None else None
                 back = back or fc.draw_plain(title, kind_name, *cell, color)
-                back_file.write_bytes(sh.png_bytes(back))
+                write_file(back_file, sh.png_bytes(back))
                 if cache is not None:
                     cache.store(back_key, back_file)
 
@@ -446,17 +447,23 @@ class TtsExport:
 
 
 def _face_png(path: Path | None, cell: tuple[int, int]) -> fc.PrintPng | None:
-    """The print backend's image of a face for a `cell`: its screen face (`print/screen/<sheet>/<card>.png`, the
-    face without bleed at 150 dpi; pasted as it is when it has the cell's size, scaled down for the smaller cells
-    of large cards), else its PNG at `path` (`print/png/<sheet>/<card>.png`), cut and scaled. A sheet's cache key
-    is made of the digests of these."""
+    """The print backend's image of a face for a `cell`, from its PNG at `path` (`print/png/<sheet>/<card>.png`):
+    the screen face that PNG holds (the face without bleed at 150 dpi, `png.screen_of`; pasted as it is when it
+    has the cell's size, scaled down for the smaller cells of large cards), else the PNG itself, cut and scaled.
+    A sheet's cache key is made of the digests of these."""
     if path is None:
         return None
-    screen = fc.PrintPng.read(path.parent.parent.parent / "screen" / path.parent.name / path.name)
-    size = screen.size if screen is not None else None
-    if screen is not None and size is not None and size[0] >= cell[0] and size[1] >= cell[1]:
-        return screen
-    return fc.PrintPng.read(path)
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    screen = screen_of(data)
+    if screen is not None:
+        small = fc.PrintPng.of(screen)
+        size = small.size
+        if size is not None and size[0] >= cell[0] and size[1] >= cell[1]:
+            return small
+    return fc.PrintPng.of(data)
 
 
 class RulesCache:

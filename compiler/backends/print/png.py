@@ -16,16 +16,21 @@ and `render_png(page, dpi, under=rows)` draws a page over a copy of them instead
 
 `render_screen` draws the same page a second time for screens: the card without its bleed at SCREEN_DPI, PDFium
 drawing straight into PNG rows of the cell's size (about a quarter of the 300 dpi render's cost, and far less
-than decoding and halving the 300 dpi PNG afterwards, which the Tabletop Simulator export did).
+than decoding and halving the 300 dpi PNG afterwards, which the Tabletop Simulator export did). That small PNG
+travels inside the card's PNG as a private ancillary chunk (`SCREEN_CHUNK`, after the pixels; every PNG reader
+skips it): one file per face instead of two, and creating a file is a large part of writing one (`screen_of`
+reads it back).
 """
 
 from __future__ import annotations
 
 import ctypes
 import math
+import os
 import struct
 import zlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from PIL import Image
@@ -55,16 +60,55 @@ def _chunk(tag: bytes, data: bytes) -> tuple[bytes, bytes, bytes, bytes]:
     return struct.pack(">I", len(data)), tag, data, struct.pack(">I", _crc32(data, _crc32(tag, 0)))
 
 
-def _png(w: int, h: int, dpi: int, rows: bytes | bytearray | memoryview) -> bytes:
-    """A PNG of `h` unfiltered RGB rows of width `w` (each row: a 0 byte, then its pixels)."""
+def _png(w: int, h: int, dpi: int, rows: bytes | bytearray | memoryview, screen: bytes | None = None) -> bytes:
+    """A PNG of `h` unfiltered RGB rows of width `w` (each row: a 0 byte, then its pixels); with `screen` (PNG
+    bytes), that PNG as a `SCREEN_CHUNK` chunk after the pixels."""
     ppm = round(dpi / 0.0254)
     return b"".join((
         b"\x89PNG\r\n\x1a\n",
         *_chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)),
         *_chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)),
         *_chunk(b"IDAT", _deflate(rows)),
+        *(_chunk(SCREEN_CHUNK, screen) if screen is not None else ()),
         *_chunk(b"IEND", b""),
     ))
+
+
+# The chunk holding a card PNG's screen face (a whole PNG): ancillary and private (lower-case first and second
+# letters: readers that do not know it skip it), not safe to copy into an edited image (upper-case last letter).
+SCREEN_CHUNK = b"scRN"
+
+
+def screen_of(png: bytes) -> bytes | None:
+    """The screen face (PNG bytes) that `_png` put into card PNG `png`, or None if it has none (or is no PNG).
+    Chunks are stepped over by their lengths: nothing is decoded."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    at = 8
+    while at + 8 <= len(png):
+        length, tag = struct.unpack_from(">I4s", png, at)
+        if tag == SCREEN_CHUNK:
+            data = png[at + 8:at + 8 + length]
+            return data if len(data) == length else None
+        if tag == b"IEND":
+            return None
+        at += 12 + length
+    return None
+
+
+_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """`path.write_bytes(data)` in three system calls (open, write, close): `Path.write_bytes` also asks the file
+    its size, whether it is a terminal and where it stands, for each of the tens of thousands of images."""
+    fd = os.open(path, _WRITE_FLAGS, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
 
 
 def encode_png(image: Image.Image, dpi: int) -> bytes:
@@ -128,9 +172,11 @@ def _draw(page: Any, pixels: Any, w: int, h: int, stride: int, matrix: Any = Non
         raw.FPDFBitmap_Destroy(bitmap)
 
 
-def render_png(page: Any, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None) -> bytes:
+def render_png(page: Any, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None,
+               screen: bytes | None = None) -> bytes:
     """PDF page `page` rasterized at `dpi` as PNG bytes, the same pixels as
-    `encode_png(page.render(scale=dpi / 72).to_pil(), dpi)`.
+    `encode_png(page.render(scale=dpi / 72).to_pil(), dpi)`; with `screen` (`screen_png` of the same page), that
+    face inside it (`SCREEN_CHUNK`).
 
     With `under` (`render_rows` of a page of the same size), the page is drawn over a copy of those pixels
     instead of over white: a face whose first elements (a template's frame and panel) were drawn once as
@@ -138,7 +184,7 @@ def render_png(page: Any, dpi: int, under: bytearray | None = None, scratch: byt
     drawn at once (PDFium paints a page's objects one after the other onto the bitmap, so what came before
     is only the pixels it left). `scratch` (a buffer of `under`'s size) holds that copy: see `render_over`."""
     w, h = _size(page, dpi)
-    return _png(w, h, dpi, memoryview(render_over(page, dpi, under, scratch))[:(3 * w + 1) * h])
+    return _png(w, h, dpi, memoryview(render_over(page, dpi, under, scratch))[:(3 * w + 1) * h], screen)
 
 
 def render_over(page: Any, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None) -> bytearray:

@@ -17,7 +17,7 @@ from cardc.backends import BuildOptions
 from cardc.backends.print.cards import CardTexts, image_path
 from cardc.backends.print.imposition import Page, Placement, impose
 from cardc.backends.print.names import sheet_name
-from cardc.backends.print.png import SCREEN_DPI, render_png, render_rows, render_screen, screen_png
+from cardc.backends.print.png import SCREEN_DPI, render_png, render_rows, render_screen, screen_png, write_file
 from cardc.backends.print.presets import CardSize, card_size, known_sizes
 from cardc.backends.print.render import (
     DrawReport,
@@ -321,16 +321,17 @@ class PrintBuild:
     def _images(self, e: Entity) -> ImageResolver:
         return lambda rel: image_path(self.project, e, rel)
 
-    def write_pngs(self, sheet: Sheet, folder: Path, screen: Path | None = None) -> None:
-        """The PNGs of one sheet into `folder` (and `screen`): `write_all_pngs` of that sheet alone."""
-        self.write_all_pngs([(sheet, folder, screen)])
+    def write_pngs(self, sheet: Sheet, folder: Path, screens: bool = False) -> None:
+        """The PNGs of one sheet into `folder`: `write_all_pngs` of that sheet alone."""
+        self.write_all_pngs([(sheet, folder)], screens)
 
-    def write_all_pngs(self, jobs: list[tuple[Sheet, Path, Path | None]]) -> None:
+    def write_all_pngs(self, jobs: list[tuple[Sheet, Path]], screens: bool = False) -> None:
         """One PNG per card front and back (`<card>.png`, `<card>-back.png`) at the configured dpi, for every
-        (sheet, folder, screen) of `jobs` at once; with `screen`, the same names in that folder hold each face
-        without its bleed at SCREEN_DPI (150), rasterized from the same page: the Tabletop Simulator export pastes
-        those into its sprite sheets as they are, where reading and halving the 300 dpi PNGs cost more than the
-        export's whole JSON.
+        (sheet, folder) of `jobs` at once; with `screens`, each PNG also holds its face without the bleed at
+        SCREEN_DPI (150), rasterized from the same page, as a private chunk (`png.screen_of` reads it): the
+        Tabletop Simulator export pastes those into its sprite sheets as they are, where reading and halving the
+        300 dpi pixels cost more than the export's whole JSON. (They were files of their own, `print/screen/`:
+        creating a file cost as much as compressing the face in it.)
 
         A face is drawn once per build whatever the number of sheets, files and copies showing it, and faces that
         start with the same frame share its pixels across sheets: a tile's map, a card's frame, a shared back is
@@ -344,12 +345,10 @@ class PrintBuild:
 
         cache = self.cache
         keys: dict[FaceKey, str] = {}
-        screen_keys: dict[FaceKey, str] = {}
         order: list[tuple[FaceKey, Entity]] = []  # faces to draw, each once
         dests: dict[FaceKey, list[Path]] = {}  # face -> its files, in sheet and card order
-        screen_dests: dict[FaceKey, list[Path]] = {}
         folders: set[Path] = set()
-        for sheet, folder, screen in jobs:
+        for sheet, folder in jobs:
             for e in sheet.entities:
                 faces = sheet.faces.get(e.key)
                 if faces is None:
@@ -362,31 +361,24 @@ class PrintBuild:
                     face = FaceKey(text, size.w, size.h, self._drawn_images(text, e))
                     dests.setdefault(face, []).append(folder / f"{stem}{suffix}.png")
                     folders.add(folder)
-                    if screen is not None:
-                        screen_dests.setdefault(face, []).append(screen / f"{stem}{suffix}.png")
-                        folders.add(screen)
                     if face in keys:
                         continue
-                    keys[face] = cache.key("print-png", repr(self.s), f"{size.w}x{size.h}", e.span.file, text) \
-                        if cache is not None else ""
-                    screen_keys[face] = cache.key("print-screen", keys[face]) if cache is not None else ""
+                    keys[face] = cache.key("print-png", repr(self.s), f"{size.w}x{size.h}", e.span.file, text,
+                                           "screen" if screens else "") if cache is not None else ""
                     order.append((face, e))
-        # a face is drawn if one of its files is in neither cache (a screen file is asked for when a sheet has one)
-        order = [(face, e) for face, e in order if cache is None or not cache.has(keys[face]) or (
-            face in screen_dests and not cache.has(screen_keys[face]))]
+        order = [(face, e) for face, e in order if cache is None or not cache.has(keys[face])]
         for folder in sorted(folders):
             folder.mkdir(parents=True, exist_ok=True)
 
-        def put(face: FaceKey, png: bytes | None, small: bytes | None = None) -> None:
-            for files, key, data in ((dests[face], keys[face], png),
-                                     (screen_dests.get(face, []), screen_keys[face], small)):
-                for dest in files:
-                    if cache is not None and cache.fetch(key, dest):
-                        continue  # drawn before, in this build or the previous one: one file, copied
-                    assert data is not None, "a face not drawn must be in the cache"
-                    dest.write_bytes(data)
-                    if cache is not None:
-                        cache.store(key, dest)
+        def put(face: FaceKey, png: bytes | None) -> None:
+            key = keys[face]
+            for dest in dests[face]:
+                if cache is not None and cache.fetch(key, dest):
+                    continue  # drawn before, in this build or the previous one: one file, copied
+                assert png is not None, "a face not drawn must be in the cache"
+                write_file(dest, png)
+                if cache is not None:
+                    cache.store(key, dest)
 
         # Faces that start with the same frame (a template's fill, panel, lines, an art placeholder: `backdrop`) at
         # the same size share a background: it is rasterized once, and each face draws only its other elements over
@@ -404,7 +396,6 @@ class PrintBuild:
         under: dict[tuple[float, float, str], bytearray] = {}  # the background of the group being drawn
         small_under: dict[tuple[float, float, str], bytearray] = {}  # the same at SCREEN_DPI
         scratch, small_scratch = bytearray(), bytearray()  # the copy of it each face is drawn on, reused
-        screens = bool(screen_dests)
         for start in range(0, len(order), PNG_BATCH):
             batch = order[start:start + PNG_BATCH]
             buf = io.BytesIO()
@@ -440,12 +431,12 @@ class PrintBuild:
                         small_scratch = bytearray(len(small_under[g]))
                 else:
                     small = None
-                    if drawn_face in screen_dests:
+                    if screens:
                         rows = render_screen(page, self.s.bleed, g[0], g[1], small_under[g] if count[g] > 1 else None,
                                              small_scratch)
                         small = screen_png(rows, g[0], g[1])
-                    put(drawn_face, render_png(page, self.s.png_dpi, under[g] if count[g] > 1 else None, scratch),
-                        small)
+                    put(drawn_face, render_png(page, self.s.png_dpi, under[g] if count[g] > 1 else None, scratch,
+                                               small))
                 if isinstance(page, pdfium.PdfPage):
                     page.close()
                 else:
@@ -554,8 +545,7 @@ def run(project: Project, out: Path, options: BuildOptions, png: bool | None = N
     for sheet in sheets:
         b.write_sheet(sheet)
     if settings.png if png is None else png:  # all at once: faces and frames shared by sheets are drawn once
-        b.write_all_pngs([(sheet, folder / "png" / sheet.path.stem, folder / "screen" / sheet.path.stem)
-                          for sheet in sheets if sheet.pages])
+        b.write_all_pngs([(sheet, folder / "png" / sheet.path.stem) for sheet in sheets if sheet.pages], screens=True)
     for sheet in sheets:
         if sheet.pages:
             options.notes.append(f"print: {sheet.path.name}: {len(sheet.pages)} pages on {sheet.sheets} "
