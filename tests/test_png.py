@@ -85,8 +85,8 @@ def test_printed_pngs_are_the_faces_rendered_whole(tmp_path: Path) -> None:
     """The print backend draws faces that share a frame over one rasterized backdrop: every PNG it writes has
     the bytes of its face rasterized whole (and of its screen face, inside it)."""
     from cardc.backends import BuildOptions
-    from cardc.backends.print.png import render_screen, screen_png
     from cardc.backends.print import sheets as print_sheets
+    from cardc.backends.print.png import render_screen, screen_png
     from cardc.frontend import compile_paths
 
     from tests.conftest import ROOT
