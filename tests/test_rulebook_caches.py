@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from cardc.backends.print import rulebook
 from cardc.backends.print.rulebook import Paragraph, _styles
+from cardc.backends.print.settings import PrintSettings
 from hypothesis import given
 from hypothesis import strategies as st
 from reportlab.lib import colors
@@ -59,8 +60,37 @@ def test_the_rulebooks_are_the_same_files_without_the_caches(tmp_path: Path, mon
     monkeypatch.setattr(rulebook, "memoized_reportlab", contextlib.nullcontext)
     plain = _rulebooks(tmp_path / "plain")
     assert len(cached) == 3 and plain == cached
-    # the caches did serve: fewer line breakings and drawings than paragraphs laid out and drawn
-    assert cached_counts[0] < len(broken) and cached_counts[1] < len(draws)
+    # the caches did serve: fewer line breakings than paragraphs laid out (entries and tables are not reportlab
+    # paragraphs: the drawing cache is checked on repeated paragraphs below)
+    assert cached_counts[0] < len(broken) and cached_counts[1] <= len(draws)
+
+
+def test_paragraphs_drawn_again_are_the_same_file_as_drawn_anew(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    draws: list[int] = []
+    draw = ReportlabParagraph.draw
+
+    def counted_draw(self: ReportlabParagraph) -> None:
+        draws.append(1)
+        draw(self)
+
+    monkeypatch.setattr(ReportlabParagraph, "draw", counted_draw)
+    link = {"type": "p", "rich": [{"t": "See "}, {"t": "the part", "anchor": "p-s"}]}  # (its heading's anchor)
+    blocks = [{"type": "p", "rich": [{"t": "None."}]}, link,
+              {"type": "list", "items": [[{"t": "one"}], [{"t": "two"}]]}]
+    page = {"stem": "p", "title": "Page", "sections": [{"id": "s", "title": "Part", "blocks": blocks * 40}]}
+
+    def write(name: str) -> tuple[bytes, int]:
+        draws.clear()
+        path = tmp_path / name
+        with rulebook.memoized_reportlab():
+            rulebook.Rulebook({}, {}, PrintSettings()).write(path, "Book", [page], {})
+        return path.read_bytes(), len(draws)
+
+    cached, cached_draws = write("cached.pdf")
+    monkeypatch.setattr(rulebook, "_ACTS_ON_DOCUMENT", ("",))  # every paragraph drawn anew
+    plain, plain_draws = write("plain.pdf")
+    assert plain == cached and cached_draws < plain_draws
 
 
 TEXTS = [

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
+from itertools import compress, count
+from operator import add
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
@@ -54,7 +56,14 @@ class Font:
 
         Each character's subset and code are asked of reportlab once per document and remembered, so
         a long text costs one dictionary look-up per character."""
-        codes: dict[str, tuple[str, str, int | None]] = doc.__dict__.setdefault(f"_cardc_codes_{self.name}", {})
+        state = doc.__dict__
+        codes: dict[str, tuple[str, str, int | None]] = state.setdefault(f"_cardc_codes_{self.name}", {})
+        # the escaped code of each character met, by subset: for `str.translate`
+        tables: dict[str, dict[int, str]] = state.setdefault(f"_cardc_tables_{self.name}", {})
+        if text and codes.keys() >= set(text):
+            fast = self._tj_known(text, codes, tables)
+            if fast is not None:
+                return fast
         kern = self.kern
         out: list[tuple[str, str]] = []
         subset = ""
@@ -67,6 +76,7 @@ class Font:
                 [(sub, data)] = self.ttf.splitString(ch, doc)
                 glyph = self.ttf.face.charToGlyph.get(ord(ch))
                 entry = codes[ch] = (self.ttf.getSubsetInternalName(sub, doc), _escape_byte(data[0]), glyph)
+                tables.setdefault(entry[0], {})[ord(ch)] = entry[1]
             name, esc, glyph = entry
             if name != subset:
                 if chunk:
@@ -87,6 +97,40 @@ class Font:
         if parts:
             out.append((subset, "[" + " ".join(parts) + "]"))
         return out
+
+    def _tj_known(self, text: str, codes: dict[str, tuple[str, str, int | None]],
+                  tables: dict[str, dict[int, str]]) -> list[tuple[str, str]] | None:
+        """`tj_arrays` of a text whose characters all have their codes, in one subset (else None): the same
+        array, made with `str.translate` and the kerning pairs found by C-level iteration."""
+        if len(tables) == 1:
+            [(subset, table)] = tables.items()
+        else:
+            names = {codes[ch][0] for ch in set(text)}
+            if len(names) != 1:
+                return None
+            subset = names.pop()
+            table = tables[subset]
+        pairs = self.char_kern
+        hits = list(compress(count(1), map(pairs.__contains__, map(add, text, text[1:]))))
+        if not hits:
+            return [(subset, "[(" + text.translate(table) + ")]")]
+        parts = []
+        start = 0
+        for i in hits:
+            parts.append("(" + text[start:i].translate(table) + ")")
+            parts.append(str(-pairs[text[i - 1:i + 1]]))
+            start = i
+        parts.append("(" + text[start:].translate(table) + ")")
+        return [(subset, "[" + " ".join(parts) + "]")]
+
+    @cached_property
+    def char_kern(self) -> dict[str, int]:
+        """The kerning pairs by characters (two-character strings), for characters that have a glyph."""
+        chars: dict[int, list[str]] = {}
+        for code, glyph in self.ttf.face.charToGlyph.items():
+            chars.setdefault(glyph, []).append(chr(code))
+        return {a + b: k for (left, right), k in self.kern.items() if k
+                for a in chars.get(left, ()) for b in chars.get(right, ())}
 
     def tj_items(self, text: str, doc: object) -> list[tuple[str, list[bytes | int]]]:
         """`text` as runs of (subset font name, [bytes, kerning, bytes, ...]) ready for a `TJ` array."""

@@ -19,10 +19,12 @@ from xml.sax.saxutils import escape, unescape
 
 from cardc.backends.print.fonts import font
 from cardc.backends.print.render import ImageResolver, draw_face
+from cardc.backends.print.richtext import Color, Line, Run, TextStyle, draw_lines, lay_out, stack
 from cardc.backends.print.rl_memo import memoized_reportlab
 from cardc.backends.print.settings import PrintSettings
 from cardc.backends.print.templates import Element
 from reportlab.lib import colors
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
@@ -31,7 +33,6 @@ from reportlab.platypus import (
     CondPageBreak,
     Flowable,
     Frame,
-    KeepTogether,
     PageBreak,
     PageTemplate,
     Spacer,
@@ -496,6 +497,168 @@ def _row_chunks(row: list[list[dict[str, Any]]]) -> list[list[list[dict[str, Any
     return [[parts[i] if i < len(parts) else [] for parts in pieces] for i in range(depth)]
 
 
+ACCENT_RGB: Color = (122 / 255, 46 / 255, 46 / 255)
+PAD = 3.0  # pt above and below a table cell's text (6 left and right)
+ENTRY_PAD = 2.0  # pt above and below an entry's text and faces: six card entries (faces 42 mm tall) to an A4 page
+CELL_PAD_X = 6.0
+GRID_RGB: Color = (0.75, 0.75, 0.75)
+HEAD_RGB: Color = (0.93, 0.91, 0.87)
+
+
+@cache
+def _text_styles() -> dict[str, TextStyle]:
+    """The paragraph styles (`_styles`) for the rulebook's own text layout (`richtext`)."""
+    regular, bold = font("regular"), font("bold")
+    fonts = {regular.name: regular, bold.name: bold}
+    out = {}
+    for name, st in _styles().items():
+        c = st.textColor
+        rgb = (float(c.red), float(c.green), float(c.blue))
+        out[name] = TextStyle(fonts[st.fontName], bold, float(st.fontSize), float(st.leading),
+                              float(st.spaceBefore), float(st.spaceAfter), rgb)
+    return out
+
+
+def rich_runs(parts: list[dict[str, Any]], style: TextStyle, bold: bool = False) -> list[Run]:
+    """Reference rich text as runs (what `_rich` writes as markup): links to entries in the accent colour, badges
+    in brackets."""
+    f = style.bold if bold else style.font
+    out = []
+    for p in parts:
+        text = str(p.get("t", ""))
+        if p.get("anchor"):
+            out.append(Run(text, f, style.size, ACCENT_RGB, str(p["anchor"])))
+        elif p.get("badge"):
+            out.append(Run(f" ({text})", f, style.size, style.color))
+        else:
+            out.append(Run(text, f, style.size, style.color))
+    return out
+
+
+def plain_text(lines: list[Line]) -> str:
+    """The words of laid-out lines (for tests and diagnostics)."""
+    return " ".join(" ".join(span[1] for span in line.spans) for line in lines)
+
+
+class Entry(Flowable):  # type: ignore[misc]
+    """An entry: its text (heading, attributes, texts, effects, notes) laid out once, its faces on the right, tops
+    aligned. Too tall for the room left on a page, it splits between lines of its text (the faces stay with the
+    first part) if the faces and two lines fit; else it goes to the next page whole."""
+
+    def __init__(self, lines: list[Line], tops: list[float], text_h: float, width: float,
+                 pics: list[FaceImage], pic_x: list[float]) -> None:
+        super().__init__()
+        self.lines, self.tops, self.text_h, self.full_w = lines, tops, text_h, width
+        self.pics, self.pic_x = pics, pic_x
+        self.pics_h = max((p.h * mm * p.scale for p in pics), default=0.0)
+        self.width, self.height = width, max(text_h, self.pics_h) + 2 * ENTRY_PAD
+
+    def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def split(self, avail_w: float, avail_h: float) -> list[Flowable]:
+        if self.height <= avail_h + _FUZZ:
+            return [self]
+        room = avail_h - 2 * ENTRY_PAD
+        if self.pics_h > room:
+            return []
+        k = 0
+        while k < len(self.lines) and self.tops[k] + self.lines[k].leading <= room + _FUZZ:
+            k += 1
+        if k < 2 or k == len(self.lines):
+            return []
+        first = Entry(self.lines[:k], self.tops[:k], self.tops[k - 1] + self.lines[k - 1].leading, self.full_w,
+                      self.pics, self.pic_x)
+        shift = self.tops[k]
+        rest = Entry(self.lines[k:], [t - shift for t in self.tops[k:]], self.text_h - shift, self.full_w, [], [])
+        return [first, rest]
+
+    def draw(self) -> None:
+        canv = self.canv
+        top = self.height - ENTRY_PAD
+        draw_lines(canv, self.lines, self.tops, 0.0, top)
+        for pic, x in zip(self.pics, self.pic_x, strict=True):
+            pic.drawOn(canv, x, top - pic.h * mm * pic.scale)
+
+
+Cell = list[Line]
+
+
+class Grid(Flowable):  # type: ignore[misc]
+    """A table of rich text, columns of equal width, its head on a tinted row repeated on every page, a thin grid.
+    Its cells are laid out once; it splits between rows, and a row taller than the room between lines."""
+
+    def __init__(self, head: list[Cell], rows: list[list[Cell]], width: float) -> None:
+        super().__init__()
+        self.head, self.rows, self.full_w = head, rows, width
+        self.head_h = self._row_h(head)
+        self.row_hs = [self._row_h(row) for row in rows]
+        self.width, self.height = width, self.head_h + sum(self.row_hs)
+
+    @staticmethod
+    def _row_h(row: list[Cell]) -> float:
+        return max((sum(line.leading for line in cell) for cell in row), default=0.0) + 2 * PAD
+
+    def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def split(self, avail_w: float, avail_h: float) -> list[Flowable]:
+        if self.height <= avail_h + _FUZZ:
+            return [self]
+        room = avail_h - self.head_h
+        k, used = 0, 0.0
+        while k < len(self.rows) and used + self.row_hs[k] <= room + _FUZZ:
+            used += self.row_hs[k]
+            k += 1
+        if k:
+            return [Grid(self.head, self.rows[:k], self.full_w), Grid(self.head, self.rows[k:], self.full_w)]
+        if not self.rows:
+            return []
+        row, lines_room = self.rows[0], room - 2 * PAD
+        cuts = []
+        for cell in row:
+            n, h = 0, 0.0
+            while n < len(cell) and h + cell[n].leading <= lines_room + _FUZZ:
+                h += cell[n].leading
+                n += 1
+            cuts.append(n)
+        if not any(cuts):
+            return []
+        first = [cell[:n] for cell, n in zip(row, cuts, strict=True)]
+        rest = [cell[n:] for cell, n in zip(row, cuts, strict=True)]
+        return [Grid(self.head, [first], self.full_w), Grid(self.head, [rest, *self.rows[1:]], self.full_w)]
+
+    def draw(self) -> None:
+        canv = self.canv
+        n = max(len(self.head), 1)
+        col_w = self.full_w / n
+        top = self.height
+        code = canv._code
+        code.append(f"q {fp_str(*HEAD_RGB)} rg 0 {fp_str(top - self.head_h)} {fp_str(self.full_w)} "
+                    f"{fp_str(self.head_h)} re f Q")
+        edges = [top]
+        for row, h in [(self.head, self.head_h), *zip(self.rows, self.row_hs, strict=True)]:
+            for i, cell in enumerate(row):
+                if cell:
+                    tops, y = [], 0.0
+                    for line in cell:
+                        tops.append(y)
+                        y += line.leading
+                    draw_lines(canv, cell, tops, i * col_w + CELL_PAD_X, top - PAD)
+            top -= h
+            edges.append(top)
+        ops = [f"q {fp_str(*GRID_RGB)} RG 0.3 w"]
+        right = fp_str(self.full_w)
+        for y in edges:
+            ops.append(f"0 {fp_str(y)} m {right} {fp_str(y)} l")
+        high, low = fp_str(edges[0]), fp_str(edges[-1])
+        for i in range(n + 1):
+            x = fp_str(i * col_w)
+            ops.append(f"{x} {high} m {x} {low} l")
+        ops.append("S Q")
+        code.append(" ".join(ops))
+
+
 class Rulebook:
     """Lays out one game's reference pages in one language."""
 
@@ -544,6 +707,11 @@ class Rulebook:
                     story.append(_heading(sec["title"], self.st["h2"], 1, f"{page['stem']}-{sec['id']}", entries))
                 for block in sec["blocks"]:
                     story.extend(self.block(block))
+        for flowable, after in zip(story, story[1:], strict=False):
+            # a heading is not left alone at the foot of a page by an entry that does not fit under it (entries
+            # split only below their faces; tables and paragraphs split anywhere)
+            if getattr(flowable, "toc_level", None) is not None and isinstance(after, Entry):
+                flowable.keepWithNext = 1
         path.parent.mkdir(parents=True, exist_ok=True)
         doc._doSave = 0  # the contents' page numbers are drawn after the layout, then the file is saved
         doc.contents = toc
@@ -560,21 +728,16 @@ class Rulebook:
         if kind == "list":
             return [Paragraph(_rich(item), st["body"], bulletText="•") for item in b["items"]]
         if kind == "table":
-            body = [[Paragraph(_rich(cell), st["cell"]) for cell in piece]
+            cell = _text_styles()["cell"]
+            ncols = max(len(b["head"]), 1)
+            col_w = self.width / ncols
+            text_w = col_w - 2 * CELL_PAD_X
+            body = [[lay_out(rich_runs(c, cell), cell, text_w) for c in piece]
                     for row in b["rows"] for piece in _row_chunks(row)]
-            tables: list[Flowable] = []
-            # reportlab splits a table at a page end by building the rest as a new table, so one table of n rows
-            # costs O(n^2 / rows per page): a 100,000-entry list would never finish. Tables of at most
-            # TABLE_CHUNK rows (each with its head) keep every split small; shorter tables are one table.
-            for start in range(0, max(len(body), 1), TABLE_CHUNK):
-                head = [Paragraph(f"<b>{escape(str(h))}</b>", st["cell"]) for h in b["head"]]
-                t = Table([head, *body[start:start + TABLE_CHUNK]], repeatRows=1, hAlign="LEFT",
-                          splitInRow=1,  # a row taller than a page goes on
-                          longTableOptimize=1)  # a split measures the rows that fit, not all the rest
-                t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.3, colors.Color(0.75, 0.75, 0.75)),
-                                       ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.93, 0.91, 0.87)),
-                                       ("VALIGN", (0, 0), (-1, -1), "TOP")]))
-                tables.append(t)
+            head = [lay_out([cell.run(str(h), bold=True)], cell, text_w) for h in b["head"]]
+            # tables of at most TABLE_CHUNK rows: each split copies the rows after it
+            tables: list[Flowable] = [Grid(head, body[start:start + TABLE_CHUNK], self.width)
+                                      for start in range(0, max(len(body), 1), TABLE_CHUNK)]
             return [*tables, Spacer(1, 4)]
         if kind == "side":
             out: list[Flowable] = [Paragraph(f"<b>{escape(b['left_title'])}</b>", st["body"])]
@@ -589,38 +752,45 @@ class Rulebook:
         return []
 
     def entry(self, b: dict[str, Any]) -> list[Flowable]:
-        st = self.st
-        level = min(3, max(3, b.get("level", 3)))
-        head = Paragraph(f'<a name="{escape(b["id"])}"/>{escape(b["title"])} '
-                         f'<font size="8" color="{ACCENT}">{escape(b["kind"])}</font>{_rich(b.get("badges", []))}',
-                         st[f"h{level}"])
-        text: list[Flowable] = [head]
-        if b["attrs"]:
-            text.append(Paragraph(" · ".join(f"<b>{escape(str(label))}</b> {_rich(value)}"
-                                             for label, value in b["attrs"]), st["small"]))
-        for h in b.get("hand", []):
-            text.append(Paragraph(_rich(h), st["body"]))
-        for fx in b.get("effects", []):
-            text.append(Paragraph(_rich(fx), st["body"], bulletText="•"))
-        for label, value in b.get("meta", []):
-            text.append(Paragraph(f"<i>{escape(str(label))}:</i> {_rich(value)}", st["small"]))
-        out: list[Flowable] = []
+        ts = _text_styles()
         face = self.faces.get(self.keys.get(b["id"], ""))
+        pics: list[FaceImage] = []
+        pic_x: list[float] = []
+        text_w = self.width
         if face is not None:
             front, back, w, h, rnd, images = face
-            pics: list[Flowable] = [FaceImage(front, w, h, rnd, self.s, images, self.drawn)]
+            pics.append(FaceImage(front, w, h, rnd, self.s, images, self.drawn))
             if back is not None:
                 pics.append(FaceImage(back, w, h, rnd, self.s, images, self.drawn))
-            scale = min(1.0, FACE_HEIGHT / h)
-            pic_w = w * scale * mm
-            pic_cols = [pic_w + 3 * mm] * len(pics)
-            t = Table([[text, *pics]], colWidths=[self.width - sum(pic_cols), *pic_cols], splitInRow=1)
-            t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                                   ("RIGHTPADDING", (0, 0), (-1, -1), 3)]))
-            out.append(t)
-        else:
-            out.append(KeepTogether(text[:2]) if len(text) > 1 else text[0])
-            out.extend(text[2:])
+            pic_col = w * min(1.0, FACE_HEIGHT / h) * mm + 3 * mm
+            text_col = self.width - pic_col * len(pics)
+            pic_x = [text_col + i * pic_col for i in range(len(pics))]
+            text_w = text_col - 3
+        h3, small, body = ts["h3"], ts["small"], ts["body"]
+        head = [h3.run(str(b["title"]), bold=True), h3.run(" "),
+                Run(str(b["kind"]), h3.bold, 8.0, ACCENT_RGB), *rich_runs(b.get("badges", []), h3, bold=True)]
+        blocks = [(lay_out(head, h3, text_w, anchor=str(b["id"])), h3.space_before, h3.space_after)]
+        if b["attrs"]:
+            runs: list[Run] = []
+            for i, (label, value) in enumerate(b["attrs"]):
+                if i:
+                    runs.append(small.run(" · "))
+                runs.append(small.run(str(label), bold=True))
+                runs.append(small.run(" "))
+                runs.extend(rich_runs(value, small))
+            blocks.append((lay_out(runs, small, text_w), small.space_before, small.space_after))
+        for hand in b.get("hand", []):
+            blocks.append((lay_out(rich_runs(hand, body), body, text_w), body.space_before, body.space_after))
+        for fx in b.get("effects", []):
+            blocks.append((lay_out(rich_runs(fx, body), body, text_w, bullet="•"), body.space_before,
+                           body.space_after))
+        for label, value in b.get("meta", []):
+            blocks.append((lay_out([small.run(f"{label}: "), *rich_runs(value, small)], small, text_w),
+                           small.space_before, small.space_after))
+        lines, tops, text_h = stack(blocks)
+        out: list[Flowable] = [Entry(lines, tops, text_h, self.width, pics, pic_x)]
+        if not pics:  # the space a heading has above it (entries with faces: six to a page)
+            out[0].spaceBefore = max(0.0, h3.space_before - 2 * ENTRY_PAD)
         for child in b.get("children", []):
             out.extend(self.entry(child))
         return out

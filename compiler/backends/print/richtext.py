@@ -1,0 +1,238 @@
+"""Rich text for the rulebooks without platypus paragraphs: runs of text broken into lines once and drawn as
+kerned `TJ` arrays (the bundled fonts' `tj_arrays`, as the card faces draw their text), with links and anchors.
+
+A run is a piece of text in one font, size and colour, perhaps a link to an anchor of the document. Runs are
+made straight from the reference's rich text (no markup to write and parse again). Words are the text between
+spaces (a word may span runs: a link followed by a comma); lines are filled greedily, a word wider than a line
+is cut between its characters. A laid-out line is a list of spans: each a run of words in one format at its own
+x, so a line of one format is one `TJ` array.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from cardc.backends.print.fonts import Font
+from reportlab.lib.rl_accel import fp_str
+
+Color = tuple[float, float, float]
+BLACK: Color = (0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A piece of text in one format; `link` is the anchor it links to, if any."""
+
+    text: str
+    font: Font
+    size: float
+    color: Color
+    link: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TextStyle:
+    """A paragraph's look: its fonts (regular, bold), size, line height, space around it and colour."""
+
+    font: Font
+    bold: Font
+    size: float
+    leading: float
+    space_before: float
+    space_after: float
+    color: Color
+
+    def run(self, text: str, *, bold: bool = False, link: str | None = None, color: Color | None = None,
+            size: float | None = None) -> Run:
+        return Run(text, self.bold if bold else self.font, self.size if size is None else size,
+                   self.color if color is None else color, link)
+
+
+# x, text, font, size, colour, link: one format's text on a line, drawn as one TJ array from x
+Span = tuple[float, str, Font, float, Color, str | None]
+
+
+@dataclass(slots=True)
+class Line:
+    """One laid-out line: its spans, height (the leading), baseline below its top, and the anchor at its top."""
+
+    spans: list[Span]
+    leading: float
+    ascent: float
+    anchor: str | None = None
+
+
+_WS = re.compile(r"[ \t\n\r\x0b\x0c]+")  # the spaces between words (a no-break space is not one)
+Piece = tuple[str, Run]
+
+
+def _words(runs: list[Run]) -> list[list[Piece]]:
+    words: list[list[Piece]] = []
+    cur: list[Piece] = []
+    search = _WS.search
+    for run in runs:
+        text = run.text
+        if not text:
+            continue
+        if search(text) is None:
+            cur.append((text, run))
+            continue
+        for k, part in enumerate(_WS.split(text)):
+            if k and cur:
+                words.append(cur)
+                cur = []
+            if part:
+                cur.append((part, run))
+    if cur:
+        words.append(cur)
+    return words
+
+
+def _cut(word: list[Piece], limit: float) -> list[list[Piece]]:
+    """A word wider than a line in pieces each at most `limit` wide (at least one character each)."""
+    out: list[list[Piece]] = []
+    cur: list[Piece] = []
+    width = 0.0
+    for text, run in word:
+        start = 0
+        for i, ch in enumerate(text):
+            w = run.font.width(ch) * run.size
+            if width + w > limit and (cur or i > start):
+                if i > start:
+                    cur.append((text[start:i], run))
+                out.append(cur)
+                cur, width, start = [], 0.0, i
+            width += w
+        if start < len(text):
+            cur.append((text[start:], run))
+    if cur:
+        out.append(cur)
+    return out
+
+
+def lay_out(runs: list[Run], style: TextStyle, width: float, bullet: str | None = None,
+            anchor: str | None = None) -> list[Line]:
+    """The runs broken into lines at most `width` wide; a bullet hangs left of every line. The anchor (if
+    any) is on the first line; a paragraph without words has no lines (and one empty line with an anchor)."""
+    size = style.size
+    space = style.font.width(" ") * size
+    indent = 0.0
+    if bullet is not None:
+        indent = (style.font.width(bullet) + style.font.width(" ")) * size
+    limit = width - indent
+    measured: list[tuple[list[Piece], float]] = []
+    for word in _words(runs):
+        ww = 0.0
+        for text, run in word:
+            ww += run.font.width(text) * run.size
+        if ww > limit + 1e-6 and limit > 0:
+            for piece in _cut(word, limit):
+                measured.append((piece, sum(run.font.width(text) * run.size for text, run in piece)))
+        else:
+            measured.append((word, ww))
+    grouped: list[list[tuple[list[Piece], float]]] = []
+    cur: list[tuple[list[Piece], float]] = []
+    used = 0.0
+    for item in measured:
+        ww = item[1]
+        if cur and used + space + ww > limit + 1e-6:
+            grouped.append(cur)
+            cur, used = [item], ww
+        else:
+            used += (space if cur else 0.0) + ww
+            cur.append(item)
+    if cur:
+        grouped.append(cur)
+    leading, ascent = style.leading, style.size
+    lines: list[Line] = []
+    for n, words in enumerate(grouped):
+        spans: list[list[Any]] = []
+        if n == 0 and bullet is not None:
+            spans.append([0.0, bullet, style.font, size, style.color, None])
+        x = indent
+        last: Run | None = None
+        for k, (word, _ww) in enumerate(words):
+            if k:
+                x += space
+            for j, (text, run) in enumerate(word):
+                if last is not None and (run is last or (run.font is last.font and run.size == last.size
+                                                         and run.color == last.color and run.link == last.link)):
+                    spans[-1][1] += (" " + text) if k and j == 0 else text
+                else:
+                    spans.append([x, text, run.font, run.size, run.color, run.link])
+                x += run.font.width(text) * run.size
+                last = run
+            # a space between two words of one format stays inside its span; before another format it does not
+        lines.append(Line([(s[0], s[1], s[2], s[3], s[4], s[5]) for s in spans], leading, ascent,
+                          anchor if n == 0 else None))
+    if not lines and anchor is not None:
+        lines.append(Line([], leading, ascent, anchor))
+    return lines
+
+
+def _color_op(color: Color) -> str:
+    return f"{fp_str(*color)} rg"
+
+
+def _link_rect(x0: float, base: float, start: float, end: float, size: float) -> tuple[float, float, float, float]:
+    """A link's clickable rectangle on its line: its text's width, from below the baseline to above the caps."""
+    return (x0 + start, base - 0.25 * size, x0 + end, base + 0.95 * size)
+
+
+def draw_lines(canv: Any, lines: list[Line], tops: list[float], x0: float, y0: float) -> None:
+    """Draw `lines`, the top of each `tops[i]` below `y0` (y up), from `x0`: text as kerned TJ arrays appended to
+    the page, then each line's links (one rectangle per run of a link) and anchors."""
+    code = canv._code
+    doc = canv._doc
+    out: list[str] = ["q BT"]
+    color: Color | None = None
+    links: list[tuple[str, tuple[float, float, float, float]]] = []
+    anchors: list[tuple[str, float]] = []
+    for line, top in zip(lines, tops, strict=True):
+        base = y0 - top - line.ascent
+        if line.anchor is not None:
+            anchors.append((line.anchor, y0 - top))
+        link: str | None = None
+        link_start = link_end = link_size = 0.0
+        for x, text, font, size, col, href in line.spans:
+            if col != color:
+                out.append(_color_op(col))
+                color = col
+            out.append(f"1 0 0 1 {fp_str(x0 + x)} {fp_str(base)} Tm")
+            for subset, arr in font.tj_arrays(text, doc):
+                out.append(f"{subset} {fp_str(size)} Tf {arr} TJ")
+            if href != link:
+                if link is not None:
+                    links.append((link, _link_rect(x0, base, link_start, link_end, link_size)))
+                link, link_start, link_size = href, x, size
+            link_end = x + font.width(text) * size
+        if link is not None:
+            links.append((link, _link_rect(x0, base, link_start, link_end, link_size)))
+    out.append("ET Q")
+    code.append(" ".join(out))
+    for name, rect in links:
+        canv.linkRect("", name, rect, relative=1)
+    for name, top in anchors:
+        canv.bookmarkHorizontal(name, x0, top)
+
+
+def stack(blocks: list[tuple[list[Line], float, float]]) -> tuple[list[Line], list[float], float]:
+    """Blocks of lines (lines, space before, space after) one under another: all lines, each line's top below
+    the first block's top, and the total height (no space after the last block, none before the first)."""
+    lines: list[Line] = []
+    tops: list[float] = []
+    y = 0.0
+    after = 0.0
+    for block, before, space_after in blocks:
+        if not block:
+            continue
+        if lines:
+            y += after + before
+        for line in block:
+            lines.append(line)
+            tops.append(y)
+            y += line.leading
+        after = space_after
+    return lines, tops, y
