@@ -12,6 +12,8 @@ runs must report the same statistics (the script says whether they did). `--opco
 opcodes and calls of N games (seed 1) per function by tracing them: about 30x slower, but the same count on any
 machine at any load (CPU seconds on a shared machine move by 10-20%). Timing only: nothing is asserted.
 A bot's caches (the greedy bot's exact fight odds) warm up in each process: the first games are slower.
+`--runtime compiled` plays on the runtime compiled by mypyc (the random and sensible bots; built once and cached;
+`--opcodes` then counts only what stays Python).
 """
 
 from __future__ import annotations
@@ -88,7 +90,19 @@ def main() -> int:
     parser.add_argument("--opcodes", type=int, default=0, metavar="N",
                         help="also count the opcodes of N games per function (deterministic, slow)")
     parser.add_argument("--top", type=int, default=15, help="functions listed with --opcodes (default 15)")
+    parser.add_argument("--runtime", choices=("python", "compiled"), default="python",
+                        help="the Python runtime (default) or the one compiled by mypyc (built once, cached)")
     args = parser.parse_args()
+    if args.runtime == "compiled":  # before anything imports a runtime; the forked workers inherit it
+        from cardc.backends.python.accel import BOTS, ENV, build
+
+        if args.bot not in BOTS:
+            print(f"the compiled runtime plays only the {' and '.join(sorted(BOTS))} bots", file=sys.stderr)
+            return 2
+        where = build(lambda text: print(f"note: {text}", file=sys.stderr))
+        if where is None:
+            return 1
+        os.environ[ENV] = str(where)
     expansions = tuple(args.expansion if args.expansion is not None else ["regent"])
 
     start = time.perf_counter()
@@ -96,11 +110,17 @@ def main() -> int:
     files, digest = package_files(project, "karak")
     job = validate(Job("karak", files, digest, args.players, expansions, (), args.bot))
     play_batch(job, 0, [])  # load the package and build the table before timing
+    from cardc.backends.python.accel import is_compiled
+
+    if args.runtime == "compiled" and not is_compiled():
+        print("the compiled runtime did not load", file=sys.stderr)
+        return 1
     setup = time.perf_counter() - start
 
     figures: dict[str, object] = {"games": args.games, "bot": args.bot, "players": args.players,
                                   "expansions": list(expansions), "setup_s": round(setup, 2),
-                                  "python": platform.python_version(), "cpus": os.cpu_count()}
+                                  "python": platform.python_version(), "cpus": os.cpu_count(),
+                                  "runtime": args.runtime}
     stats = {}
     for workers in (2, 1):  # 2 first: forked workers must not inherit caches warmed by the 1-worker run
         t0 = time.perf_counter()

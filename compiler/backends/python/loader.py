@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import os
 import shutil
 import sys
 import tempfile
@@ -15,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 from cardc.backends.python import RUNTIME_SOURCE, python_files
+from cardc.backends.python.accel import ENV, is_compiled, load
 from cardc.model import Project
 
 _counter = itertools.count(1)
@@ -22,7 +24,12 @@ _counter = itertools.count(1)
 
 def ensure_runtime() -> ModuleType:
     """Make `import cardc_runtime` (and its modules) resolve to the runtime shipped with the compiler, the
-    very same module objects, so code importing either name shares one runtime."""
+    very same module objects, so code importing either name shares one runtime. A process that a run started
+    with `$CARDC_COMPILED_RUNTIME` set imports that compiled runtime instead, if nothing imported one before."""
+    if "cardc_runtime" not in sys.modules and os.environ.get(ENV):
+        load(Path(os.environ[ENV]))
+    if is_compiled():
+        return sys.modules["cardc_runtime"]
     import cardc.backends.python.runtime.cardc_runtime as runtime
 
     sys.modules.setdefault("cardc_runtime", runtime)

@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import repeat
 from operator import attrgetter
 from typing import Any, NamedTuple, Protocol
 
 from .context import Character, Context, TurnCap
+from .errors import SetupError
 from .fight import make_hero, slot_limits
 from .inputs import Choice, Inputs, below
 from .model import Ruleset
@@ -223,8 +223,10 @@ class SensibleBot(RandomBot):
         assert play is not None
         me = ctx.characters[who]
         weapons = me.weapons
-        power = 7 + (sum(map(self._attack, repeat(ctx, len(weapons)), weapons)) if weapons else 0) + (
-            1 if me.spells else 0)
+        attack: Any = 0  # (summed as `sum` does, from 0 in order: any float the same; an Any, as compiled
+        for w in weapons:  # code would make a declared float of 7 + 0)
+            attack = attack + self._attack(ctx, w)
+        power = 7 + attack + (1 if me.spells else 0)
         tiles = play.board.values()
         memo = play.token_memo()  # (where the monsters are changes only when a tile is laid or a token moves)
         monsters: dict[tuple[int, int], int] | None = memo.get(_MONSTERS)
@@ -280,10 +282,6 @@ class SensibleBot(RandomBot):
 
 
 _GAME_OVER = RandomBot()  # the bot of inputs whose game is over (see the end of `play_game`)
-
-
-class SetupError(RuntimeError):
-    """The content's set-up cannot seat the players asked for (a deck deals too few characters)."""
 
 
 class BotInputs(Inputs):
@@ -345,7 +343,9 @@ class GameResult:
     teams: list[list[str]] = field(default_factory=list)  # the players of each team (none: no teams formed)
 
     def as_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "log" and (k != "teams" or v)}  # teams: if any
+        # (the fields in order, as `__dict__` holds them; a compiled runtime's instances have no `__dict__`)
+        fields = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        return {k: v for k, v in fields.items() if k != "log" and (k != "teams" or v)}  # teams: if any
 
 
 def new_game(rules: Ruleset, heroes: Sequence[str], variants: Sequence[str] = (), inputs: Inputs | None = None,

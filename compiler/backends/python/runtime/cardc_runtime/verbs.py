@@ -9,6 +9,8 @@ function here or in a module imported at the end (checked by `cardc.backends.pyt
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .context import Character, Context, Side
 
 Range = tuple[int, int]
@@ -556,11 +558,28 @@ def spent(ctx: Context, stat: str) -> bool:
 
 # The verbs over a table of cards (decks, places, resources, standing rules) live in their own module.
 # The verbs that play on the table (fight steps, board, bag, turn) live in their own module; they replace any
-# table-less version above.
-from .ability_verbs import *  # noqa: E402, F403
-from .card_play_verbs import *  # noqa: E402, F403
-from .chance_verbs import *  # noqa: E402, F403
-from .play_verbs import *  # noqa: E402, F403
-from .ring_verbs import *  # noqa: E402, F403
-from .stat_verbs import *  # noqa: E402, F403
-from .table_verbs import *  # noqa: E402, F403
+# table-less version above. What `from module import *` would bind, bound by hand: a compiled runtime's star
+# imports bind nothing (mypy still sees them, for the callers' types).
+from . import (  # noqa: E402
+    ability_verbs,
+    card_play_verbs,
+    chance_verbs,
+    play_verbs,
+    ring_verbs,
+    stat_verbs,
+    table_verbs,
+)
+
+for _module in (ability_verbs, card_play_verbs, chance_verbs, play_verbs, ring_verbs, stat_verbs, table_verbs):
+    _names = getattr(_module, "__all__", None)
+    globals().update((n, getattr(_module, n)) for n in (
+        _names if _names is not None else [n for n in vars(_module) if not n.startswith("_")]))
+
+if TYPE_CHECKING:
+    from .ability_verbs import *  # noqa: F403
+    from .card_play_verbs import *  # noqa: F403
+    from .chance_verbs import *  # noqa: F403
+    from .play_verbs import *  # noqa: F403
+    from .ring_verbs import *  # noqa: F403
+    from .stat_verbs import *  # noqa: F403
+    from .table_verbs import *  # noqa: F403

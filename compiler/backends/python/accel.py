@@ -1,0 +1,181 @@
+"""An optional compiled runtime for whole games: most of `cardc_runtime`'s modules compiled by mypyc into C
+extensions, built once per runtime source, Python and mypy version, and kept in the user's cache folder.
+
+The compiled runtime is the same source, so it plays the same games (the tests compare the records of both);
+it plays them about twice as fast. It is optional: without mypyc, a C compiler or a cache folder the games
+run on the Python runtime, with a note saying why, never a traceback.
+
+Only some bots may use it: the greedy bot's exact odds read Python frames and watch attribute reads of the
+opponent (`run_state`, `opponent_blind`), which compiled code has not got; those modules stay Python, and a
+process plays on one runtime, so a run with any other bot stays on the Python runtime. A designer's bot class
+may derive from a built-in one, which compiled classes refuse: also Python.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from cardc.backends.python import RUNTIME_SOURCE
+
+# The modules compiled; the others stay Python: the package's `__init__`, `errors` (compiled classes cannot
+# derive from RuntimeError) and the exact odds' machinery, which reads Python frames.
+COMPILED = ("ability_verbs", "bots", "card_play_verbs", "chance_verbs", "characters", "context", "engine", "fight",
+            "fights", "inputs", "model", "play_verbs", "ring_verbs", "standing", "stat_verbs", "state",
+            "table_verbs", "verbs")
+BOTS = frozenset({"random", "sensible"})  # the bots that play the same games on the compiled runtime
+ENV = "CARDC_COMPILED_RUNTIME"  # the folder of a built runtime: processes started by a run load it
+MODES = ("auto", "compiled", "python")
+WORTH_IT = 1000  # games in a run from which `auto` says that a compiled runtime would help
+_DONE = "built"  # the file that marks a finished build
+
+
+def _mypy_version() -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mypy")
+    except PackageNotFoundError:
+        return None
+
+
+def key() -> str:
+    """What a build depends on: the runtime's source, the modules compiled, Python, the platform, mypy."""
+    from cardc.diskcache import digest
+
+    parts: list[str | bytes] = [" ".join(COMPILED), sys.version, sysconfig.get_platform(),
+                                str(sysconfig.get_config_var("EXT_SUFFIX")), _mypy_version() or "-"]
+    for src in sorted(RUNTIME_SOURCE.glob("*.py")):
+        parts += [src.name, src.read_bytes()]
+    return digest(*parts)
+
+
+def folder() -> Path | None:
+    """Where this runtime's build lives (None when the user's cache is off)."""
+    from cardc.diskcache import cache_root
+
+    root = cache_root()
+    return None if root is None else root / "runtime" / key()
+
+
+def built() -> Path | None:
+    """The finished build of this runtime, if there is one."""
+    where = folder()
+    return where if where is not None and (where / _DONE).is_file() else None
+
+
+def build(note: Callable[[str], None] = lambda _: None) -> Path | None:
+    """Compile the runtime (about a minute; once per runtime source) and return its folder, or None with a note
+    saying why not."""
+    where = folder()
+    if where is None:
+        note("the cache folder is off (CARDC_CACHE=off): no compiled runtime")
+        return None
+    if (where / _DONE).is_file():
+        return where
+    if _mypy_version() is None or importlib.util.find_spec("mypyc") is None:
+        note("mypyc is not installed (`pip install mypy`): playing on the Python runtime")
+        return None
+    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    if shutil.which(str(compiler).split()[0]) is None:
+        note(f"no C compiler ({str(compiler).split()[0]}): playing on the Python runtime")
+        return None
+    note("compiling the runtime with mypyc (once per runtime version; about a minute)")
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix="build-", dir=where.parent))
+    except OSError as e:
+        note(f"cannot write the cache folder ({e}): playing on the Python runtime")
+        return None
+    try:
+        package = work / "cardc_runtime"
+        package.mkdir()
+        for src in sorted(RUNTIME_SOURCE.glob("*.py")):
+            shutil.copyfile(src, package / src.name)
+        env = {**os.environ, "MYPY_CACHE_DIR": str(work / ".mypy_cache")}
+        done = subprocess.run([sys.executable, "-m", "mypyc", *(f"cardc_runtime/{m}.py" for m in COMPILED)],
+                              cwd=work, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            last = (done.stderr.strip() or done.stdout.strip() or "?").splitlines()[-1]
+            note(f"mypyc could not compile the runtime ({last}): playing on the Python runtime")
+            return None
+        shutil.rmtree(work / "build", ignore_errors=True)
+        shutil.rmtree(work / ".mypy_cache", ignore_errors=True)
+        suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
+        missing = [m for m in COMPILED if not (package / f"{m}{suffix}").is_file()]
+        if missing:
+            note(f"mypyc left out {', '.join(missing)}: playing on the Python runtime")
+            return None
+        (work / _DONE).write_text(key() + "\n", encoding="utf-8")
+        try:
+            work.rename(where)
+        except OSError:  # another process finished the same build first
+            if not (where / _DONE).is_file():
+                raise
+        return where
+    except OSError as e:
+        note(f"cannot build the compiled runtime ({e}): playing on the Python runtime")
+        return None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def load(where: Path) -> bool:
+    """Import the compiled runtime in `where` as `cardc_runtime` (every module of it); False, with nothing
+    left imported, when it cannot be (no runtime may have been imported in this process yet)."""
+    if "cardc_runtime" in sys.modules or not (where / _DONE).is_file():
+        return False
+    package = where / "cardc_runtime"
+    if str(where) not in sys.path:
+        sys.path.append(str(where))  # the modules' shared library is a top-level module of its own
+    try:
+        spec = importlib.util.spec_from_file_location("cardc_runtime", package / "__init__.py",
+                                                      submodule_search_locations=[str(package)])
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["cardc_runtime"] = module
+        spec.loader.exec_module(module)
+        for src in sorted(package.glob("*.py")):
+            if src.stem != "__init__":
+                importlib.import_module(f"cardc_runtime.{src.stem}")
+        if any(not str(sys.modules[f"cardc_runtime.{m}"].__file__).startswith(str(package)) for m in COMPILED):
+            raise ImportError("a module of the compiled runtime came from elsewhere")
+    except (ImportError, OSError, AttributeError, TypeError, ValueError):  # a damaged or foreign build: not used
+        for name in [n for n in sys.modules if n == "cardc_runtime" or n.startswith("cardc_runtime.")]:
+            del sys.modules[name]
+        return False
+    return True
+
+
+def is_compiled() -> bool:
+    """Whether this process runs the compiled runtime."""
+    engine = sys.modules.get("cardc_runtime.engine")
+    return engine is not None and not str(getattr(engine, "__file__", "")).endswith(".py")
+
+
+def choose(mode: str, bots: Iterable[str], games: int, note: Callable[[str], None]) -> Path | None:
+    """The compiled runtime a run should use (building it when `mode` is "compiled"), or None for the Python
+    one: `auto` uses a finished build, `compiled` builds one if needed, `python` never uses one."""
+    bots = set(bots)
+    if mode == "python":
+        return None
+    if not bots <= BOTS:
+        if mode == "compiled":
+            note(f"the compiled runtime plays only the {' and '.join(sorted(BOTS))} bots: playing on the "
+                 "Python runtime")
+        return None
+    if mode == "compiled":
+        return build(note)
+    where = built()
+    if where is None and games >= WORTH_IT:
+        note("`--runtime compiled` would play these games about twice as fast (it compiles the runtime once, "
+             "about a minute)")
+    return where

@@ -1,0 +1,115 @@
+"""The optional compiled runtime (`cardc simulate --runtime compiled`): the same games as the Python runtime,
+game by game, and a fallback with a note (never a traceback) where it cannot be built or used."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cardc.backends.python import accel
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Plays games of the bundled content in a fresh process (a process imports one runtime) and prints which runtime
+# played them and a digest of every game's record.
+PLAY = """
+import hashlib, sys
+from pathlib import Path
+from cardc.backends.python.accel import is_compiled
+from cardc.frontend import compile_paths
+from cardc.simulation.jobs import Job, package_files
+from cardc.simulation.runner import play_batch
+from cardc.simulation.table import validate
+
+bot, players, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+project = compile_paths([Path(sys.argv[4])]).project
+files, digest = package_files(project, "karak")
+job = validate(Job("karak", files, digest, players, ("regent",), (), bot))
+records = play_batch(job, 11, list(range(games)))
+print(is_compiled(), hashlib.sha256(repr(records).encode()).hexdigest(), sum(r.turns for r in records))
+"""
+
+
+def _env(**changes: str | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("CARDC_RUNTIME", accel.ENV)}
+    for k, v in changes.items():
+        if v is not None:
+            env[k] = v
+    return env
+
+
+@pytest.fixture(scope="module")
+def compiled() -> Path:
+    notes: list[str] = []
+    where = accel.build(notes.append)
+    if where is None:
+        pytest.skip(f"no compiled runtime on this machine: {'; '.join(notes)}")
+    return where
+
+
+@pytest.mark.parametrize("bot, players, games", [("sensible", 4, 12), ("random", 4, 12), ("sensible", 2, 6)])
+def test_compiled_runtime_plays_the_same_games(compiled: Path, bot: str, players: int, games: int) -> None:
+    runs = {}
+    for name, env in (("python", _env()), ("compiled", _env(**{accel.ENV: str(compiled)}))):
+        out = subprocess.run([sys.executable, "-c", PLAY, bot, str(players), str(games), str(ROOT / "content")],
+                             env=env, capture_output=True, text=True, check=True).stdout.split()
+        runs[name] = out
+    assert runs["python"][0] == "False" and runs["compiled"][0] == "True"
+    assert int(runs["python"][2]) > 0
+    assert runs["compiled"][1:] == runs["python"][1:]  # every game's record the same
+
+
+def test_simulate_command_compiled_and_python_report_the_same(compiled: Path) -> None:
+    reports = {}
+    for runtime in ("python", "compiled"):
+        done = subprocess.run([sys.executable, "-m", "cardc", "simulate", "--game", "karak", "--players", "3",
+                               "--games", "8", "--seed", "4", "--bot", "sensible", "--workers", "2", "--json",
+                               "--no-progress", "--runtime", runtime, "--content", str(ROOT / "content")],
+                              env=_env(), capture_output=True, text=True, check=True)
+        reports[runtime] = json.loads(done.stdout)
+    assert reports["python"]["runtime"] == "python" and reports["compiled"]["runtime"] == "compiled"
+    for data in reports.values():
+        del data["seconds"], data["runtime"]
+    assert reports["compiled"] == reports["python"]
+
+
+def test_greedy_and_unbuilt_runs_stay_on_python_with_a_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path))
+    notes: list[str] = []
+    assert accel.choose("compiled", {"greedy"}, 10, notes.append) is None
+    assert "only the random and sensible bots" in notes[-1]
+    assert accel.choose("python", {"sensible"}, 10**6, notes.append) is None
+    assert accel.choose("auto", {"sensible"}, 10, notes.append) is None and len(notes) == 1  # nothing built
+    assert accel.choose("auto", {"sensible"}, 10**5, notes.append) is None
+    assert "--runtime compiled" in notes[-1]
+    monkeypatch.setattr(accel, "_mypy_version", lambda: None)  # a machine without mypyc
+    assert accel.choose("compiled", {"random"}, 10, notes.append) is None
+    assert "mypyc is not installed" in notes[-1]
+    monkeypatch.setenv("CARDC_CACHE", "off")
+    assert accel.build(notes.append) is None and "cache folder is off" in notes[-1]
+
+
+def test_command_without_a_compiler_plays_on_python(tmp_path: Path) -> None:
+    """`--runtime compiled` where nothing can be compiled: the games, on the Python runtime, and a note."""
+    env = _env(CARDC_CACHE_DIR=str(tmp_path), PATH=str(tmp_path), CC="no-such-cc")
+    done = subprocess.run([sys.executable, "-m", "cardc", "simulate", "--game", "karak", "--players", "2",
+                           "--games", "2", "--turn-cap", "40", "--bot", "random", "--workers", "1", "--json",
+                           "--no-progress", "--runtime", "compiled", "--content", str(ROOT / "content")],
+                          env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["runtime"] == "python"
+    assert "note:" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_damaged_build_is_not_used(tmp_path: Path) -> None:
+    (tmp_path / "cardc_runtime").mkdir()
+    (tmp_path / "cardc_runtime" / "__init__.py").write_text("raise ImportError('damaged')\n", encoding="utf-8")
+    (tmp_path / "built").write_text("x\n", encoding="utf-8")
+    code = ("import sys; from pathlib import Path; from cardc.backends.python.accel import load; "
+            f"print(load(Path({str(tmp_path)!r})), sorted(m for m in sys.modules if m.startswith('cardc_runtime')))")
+    out = subprocess.run([sys.executable, "-c", code], env=_env(), capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "[]"]
