@@ -113,3 +113,26 @@ def test_a_damaged_build_is_not_used(tmp_path: Path) -> None:
             f"print(load(Path({str(tmp_path)!r})), sorted(m for m in sys.modules if m.startswith('cardc_runtime')))")
     out = subprocess.run([sys.executable, "-c", code], env=_env(), capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "[]"]
+
+
+def test_old_builds_are_pruned(tmp_path: Path) -> None:
+    for i, name in enumerate(["a", "b", "c", "d", "new"]):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "built").write_text("x\n", encoding="utf-8")
+        os.utime(tmp_path / name / "built", (1000 + i, 1000 + i))
+    (tmp_path / "build-left").mkdir()
+    os.utime(tmp_path / "build-left", (1000, 1000))
+    (tmp_path / "build-running").mkdir()
+    accel._prune(tmp_path / "new")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["build-running", "c", "d", "new"]
+
+
+def test_a_compiled_process_refuses_the_greedy_bot_in_words(compiled: Path) -> None:
+    code = PLAY.replace("records = play_batch", "from cardc.simulation.table import TableError\n"
+                        "play_batch(job.with_(bot='sensible'), 1, [0])\n"
+                        "try:\n    play_batch(job.with_(bot='greedy'), 1, [0])\n"
+                        "except TableError as e:\n    print('refused:', e)\n    raise SystemExit\n"
+                        "records = play_batch")
+    out = subprocess.run([sys.executable, "-c", code, "sensible", "2", "1", str(ROOT / "content")],
+                         env=_env(**{accel.ENV: str(compiled)}), capture_output=True, text=True, check=True).stdout
+    assert out.startswith("refused: this process runs the compiled runtime"), out

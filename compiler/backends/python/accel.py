@@ -36,6 +36,7 @@ ENV = "CARDC_COMPILED_RUNTIME"  # the folder of a built runtime: processes start
 MODES = ("auto", "compiled", "python")
 WORTH_IT = 1000  # games in a run from which `auto` says that a compiled runtime would help
 _DONE = "built"  # the file that marks a finished build
+KEEP = 3  # finished builds kept in the cache folder (this runtime's and the newest others)
 
 
 def _mypy_version() -> str | None:
@@ -120,12 +121,34 @@ def build(note: Callable[[str], None] = lambda _: None) -> Path | None:
         except OSError:  # another process finished the same build first
             if not (where / _DONE).is_file():
                 raise
+        _prune(where)
         return where
     except OSError as e:
         note(f"cannot build the compiled runtime ({e}): playing on the Python runtime")
         return None
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _prune(keep: Path) -> None:
+    """Remove all but the newest KEEP builds of other runtime versions (5 MB each) and builds left unfinished
+    more than a day ago."""
+    import time
+
+    done, stale = [], []
+    for other in keep.parent.iterdir():
+        try:
+            if (other / _DONE).is_file():
+                if other != keep:
+                    done.append(((other / _DONE).stat().st_mtime, other))
+            elif other.name.startswith("build-") and other.stat().st_mtime < time.time() - 86400:
+                stale.append(other)
+        except OSError:
+            continue
+    for _, other in sorted(done, reverse=True)[KEEP - 1:]:
+        stale.append(other)
+    for other in stale:
+        shutil.rmtree(other, ignore_errors=True)
 
 
 def load(where: Path) -> bool:
