@@ -390,6 +390,35 @@ def test_sheet_canvas_is_the_pasted_sheet() -> None:
         canvas.paste(0, Image.new("RGB", (8, 5)))
 
 
+def test_screen_rows_pasted_in_any_order_make_the_pasted_sheet() -> None:
+    """Screen faces (PNG rows, `Rows`) pasted by Pillow's C paste one byte left of their cell, in any order and
+    between cells pasted as images, leave every other byte as it was: the sheet is the cells composed by Pillow."""
+    import io
+    import random
+
+    from cardc.backends.export.sheets import Rows, SheetCanvas
+
+    cell, cols, rows = (5, 3), 4, 3
+    rng = random.Random(7)
+    images = [Image.frombytes("RGB", cell, rng.randbytes(3 * cell[0] * cell[1])) for _ in range(cols * rows)]
+    for order in (list(range(cols * rows)), list(reversed(range(cols * rows))), rng.sample(range(cols * rows), 12)):
+        canvas = SheetCanvas(cols, rows, cell)
+        expected = Image.new("RGB", (cols * cell[0], rows * cell[1]), "#808080")
+        for i in order:
+            if i == 10:
+                continue  # left blank
+            img = images[i]
+            pixels = img.tobytes()
+            stride = 3 * cell[0]
+            data = b"".join(b"\0" + pixels[y * stride:(y + 1) * stride] for y in range(cell[1]))
+            canvas.paste(i, Rows(cell, data) if i % 3 else img)  # rows mostly, some as Pillow images
+            expected.paste(img, ((i % cols) * cell[0], (i // cols) * cell[1]))
+        with Image.open(io.BytesIO(canvas.png())) as got:
+            assert got.convert("RGB").tobytes() == expected.tobytes(), order
+        # every row's filter byte is still 0 (a Pillow reader would refuse the file otherwise, but check the bytes)
+        assert canvas.rows_data[::canvas.stride].count(0) == canvas.height
+
+
 def test_print_pngs_decode_as_pillow_reads_them() -> None:
     """The print backend's unfiltered PNGs take the one-inflate path with the same pixels and dpi as Pillow's
     decoder; a PNG with row filters is left to Pillow."""

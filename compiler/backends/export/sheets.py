@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from cardc.backends.print.png import SCREEN_DPI
 from PIL import Image
@@ -76,17 +77,18 @@ class SheetCanvas:
         self.stride = 3 * self.width + 1
         self.rows_data: bytearray
         if reuse is not None and (reuse.width, reuse.height) == (self.width, self.height) and reuse.rows_data:
-            self.rows_data, reuse.rows_data = reuse.rows_data, bytearray()
+            self.rows_data, reuse.rows_data, reuse._mapped = reuse.rows_data, bytearray(), None
         else:
             self.rows_data = bytearray(self.stride * self.height)  # zeros: every filter byte is 0 already
         self.empty = set(range(cols * rows))
+        self._mapped: Any = None  # `rows_data` seen by Pillow as a greyscale image `stride` bytes wide (no copy)
 
     def paste(self, index: int, image: Cell) -> None:
         """`image` (the cell's size) into cell `index`."""
         if image.size != self.cell:
             raise ValueError(f"a {image.size} image in a {self.cell} cell")
         if isinstance(image, Rows):
-            self._put(index, image.data, 3 * image.size[0] + 1, 1)
+            self._put_rows(index, image.data)
         else:
             self._put(index, image.tobytes() if image.mode == "RGB" else image.convert("RGB").tobytes())
 
@@ -100,6 +102,26 @@ class SheetCanvas:
         for y in range(start, start + h * step, step):
             out[at:at + row] = src[y:y + row]
             at += self.stride
+        self.empty.discard(index)
+
+    def _put_rows(self, index: int, rows: bytes) -> None:
+        """A cell's PNG rows (each a 0 filter byte, then the row's pixels) into cell `index`, by Pillow's paste in C:
+        the rows, filter bytes and all, seen as a greyscale image one byte wider than the cell's pixels, go one byte
+        left of the cell, over the column of the sheet's bytes just before it (the cell on its left, or the sheet's
+        filter bytes), which is put back after. A Python loop over the cell's rows took 0.16 ms a 150 dpi face,
+        this takes 0.05."""
+        w, h = self.cell
+        x, y = 3 * w * (index % self.cols), (index // self.cols) * h
+        if self._mapped is None:
+            self._mapped = Image.frombuffer("L", (self.stride, self.height), self.rows_data, "raw", "L", 0, 1).im
+        start = y * self.stride + x
+        end = start + h * self.stride
+        kept = self.rows_data[start:end:self.stride]
+        # the core's paste writes into `rows_data` itself (the Python image says it is read-only, so its `paste`
+        # would copy it first)
+        cell = Image.frombuffer("L", (3 * w + 1, h), rows, "raw", "L", 0, 1)
+        self._mapped.paste(cell.im, (x, y, x + 3 * w + 1, y + h))
+        self.rows_data[start:end:self.stride] = kept
         self.empty.discard(index)
 
     def png(self, dpi: int = 96) -> bytes:
