@@ -51,16 +51,32 @@ def test_lines_keep_every_word_in_order_within_the_width(width: float) -> None:
     lines = lay_out(runs, style, width, bullet="•")
     assert plain_text(lines).replace(" ,", ",").split() == ["•", *words[:39], words[39] + ",", *words[40:]]
     for line in lines:
-        x, text, f, size, _color, _link = line.spans[-1]
-        assert x + f.width(text) * size <= width + 1e-6
+        x, text, f, size, _color, _link, end = line.spans[-1]
+        assert end <= width + 1e-6 and abs(x + f.width(text) * size - end) < 0.5
     assert all(span[0] > 0 for line in lines for span in line.spans if span[1] != "•")  # hanging bullet
+
+
+@given(st.lists(st.tuples(st.text(alphabet="ab \n,.řŽ", max_size=30), st.booleans(), st.booleans()), max_size=12),
+       st.floats(min_value=200, max_value=400))
+@settings(max_examples=80, deadline=None)
+def test_any_runs_keep_their_words_in_order_within_the_width(parts: list[tuple[str, bool, bool]], width: float) -> None:
+    """Words run together across runs where no space parts them (a link and its comma); lines stay in the width
+    (words are short here) and a glued group goes to the next line whole when it fits one."""
+    style = _style()
+    runs = [style.run(text, bold=bold, link="x" if link else None) for text, bold, link in parts]
+    lines = lay_out(runs, style, width)
+    words = "".join(text for text, _b, _l in parts).split()
+    assert "".join(plain_text(lines).split()) == "".join(words)
+    if all(len(word) <= 12 for word in words):  # (each fits a line: only broken between words)
+        assert plain_text(lines).split() == words
+    assert all(line.spans[-1][6] <= width + 1e-6 for line in lines)
 
 
 def test_a_word_wider_than_the_line_is_cut_between_characters() -> None:
     style = _style()
     lines = lay_out([style.run("x" * 300 + " end")], style, 100.0)
     assert len(lines) > 2 and plain_text(lines).replace(" ", "") == "x" * 300 + "end"
-    assert all(s[0] + s[2].width(s[1]) * s[3] <= 100.0 + 1e-6 for line in lines for s in line.spans)
+    assert all(s[6] <= 100.0 + 1e-6 for line in lines for s in line.spans)
 
 
 def test_no_words_no_lines_but_an_anchor_keeps_one() -> None:

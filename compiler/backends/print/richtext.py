@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from cardc.backends.print.fonts import Font
@@ -50,8 +51,8 @@ class TextStyle:
                    self.color if color is None else color, link)
 
 
-# x, text, font, size, colour, link: one format's text on a line, drawn as one TJ array from x
-Span = tuple[float, str, Font, float, Color, str | None]
+# x, text, font, size, colour, link, end x: one format's text on a line, drawn as one TJ array from x
+Span = tuple[float, str, Font, float, Color, str | None, float]
 
 
 @dataclass(slots=True)
@@ -115,7 +116,109 @@ def _cut(word: list[Piece], limit: float) -> list[list[Piece]]:
 def lay_out(runs: list[Run], style: TextStyle, width: float, bullet: str | None = None,
             anchor: str | None = None) -> list[Line]:
     """The runs broken into lines at most `width` wide; a bullet hangs left of every line. The anchor (if
-    any) is on the first line; a paragraph without words has no lines (and one empty line with an anchor)."""
+    any) is on the first line; a paragraph without words has no lines (and one empty line with an anchor).
+
+    Words are measured one by one (kerned, remembered by the font), broken greedily, and each line's text is
+    joined run by run: a line of one format is one span."""
+    size = style.size
+    indent = 0.0
+    if bullet is not None:
+        indent = (style.font.width(bullet) + style.font.width(" ")) * size
+    limit = width - indent + 1e-6
+    texts: list[str] = []
+    widths: list[float] = []
+    gaps: list[float] = []  # the space before each word (its run's), 0 where it is glued to the one before
+    owner: list[int] = []  # the run of each word
+    glued = False  # whether the next run's first word goes on the last word (no space between them)
+    for ri, run in enumerate(runs):
+        t = run.text
+        if not t:
+            continue
+        parts = _WS.split(t)
+        starts_word = parts[0] != ""
+        ends_word = parts[-1] != ""
+        if not starts_word:
+            del parts[0]
+        if parts and not ends_word:
+            del parts[-1]
+        if not parts:
+            glued = False
+            continue
+        f, sz = run.font.width, run.size
+        gap = f(" ") * sz
+        count = len(parts)
+        first = len(texts)
+        texts.extend(parts)
+        widths.extend([f(p) * sz for p in parts])
+        gaps.extend([gap] * count)
+        owner.extend([ri] * count)
+        if glued and starts_word and first:
+            gaps[first] = 0.0
+        glued = ends_word
+    if not texts:
+        return [Line([], style.leading, style.size, anchor)] if anchor is not None else []
+    if max(widths) > limit:
+        return _lay_out_pieces(runs, style, width, bullet, anchor)
+    # greedy breaking, never between glued words
+    breaks = [0]
+    used = 0.0
+    group_start, group_w = 0, 0.0  # the glued words the current word belongs to, and their width so far
+    for i, w in enumerate(widths):
+        g = gaps[i]
+        if g == 0.0 and i:
+            group_w += w
+        else:
+            group_start, group_w = i, w
+        if i == breaks[-1]:
+            used = w
+        elif used + g + w > limit:
+            if group_start > breaks[-1]:
+                breaks.append(group_start)
+                used = group_w
+            else:  # a glued group wider than a line: broken inside (no better place)
+                breaks.append(i)
+                used = w
+                group_start, group_w = i, w
+        else:
+            used += g + w
+    breaks.append(len(texts))
+    lines: list[Line] = []
+    leading, ascent = style.leading, style.size
+    for n in range(len(breaks) - 1):
+        a, b = breaks[n], breaks[n + 1]
+        spans: list[Span] = []
+        if n == 0 and bullet is not None:
+            spans.append((0.0, bullet, style.font, size, style.color, None, style.font.width(bullet) * size))
+        own = len(spans)  # the first span of the line's words (not the bullet)
+        x = indent
+        i = a
+        while i < b:  # one stretch of words of one run at a time
+            ri = owner[i]
+            j = i + 1
+            while j < b and owner[j] == ri:
+                j += 1
+            run = runs[ri]
+            if i > a:
+                x += gaps[i]
+            text = " ".join(texts[i:j])
+            end = x + sum(widths[i:j]) + (gaps[i + 1] * (j - i - 1) if j - i > 1 else 0.0)
+            if len(spans) > own:
+                px, ptext, pfont, psize, pcolor, plink, _pend = spans[-1]
+                if pfont is run.font and psize == run.size and pcolor == run.color and plink == run.link:
+                    spans[-1] = (px, ptext + (" " if gaps[i] else "") + text, pfont, psize, pcolor, plink, end)
+                    x = end
+                    i = j
+                    continue
+            spans.append((x, text, run.font, run.size, run.color, run.link, end))
+            x = end
+            i = j
+        lines.append(Line(spans, leading, ascent, anchor if n == 0 else None))
+    return lines
+
+
+def _lay_out_pieces(runs: list[Run], style: TextStyle, width: float, bullet: str | None = None,
+            anchor: str | None = None) -> list[Line]:
+    """`lay_out` word by word, cutting words wider than a line between their characters."""
     size = style.size
     space = style.font.width(" ") * size
     indent = 0.0
@@ -150,7 +253,7 @@ def lay_out(runs: list[Run], style: TextStyle, width: float, bullet: str | None 
     for n, words in enumerate(grouped):
         spans: list[list[Any]] = []
         if n == 0 and bullet is not None:
-            spans.append([0.0, bullet, style.font, size, style.color, None])
+            spans.append([0.0, bullet, style.font, size, style.color, None, style.font.width(bullet) * size])
         x = indent
         last: Run | None = None
         for k, (word, _ww) in enumerate(words):
@@ -161,17 +264,22 @@ def lay_out(runs: list[Run], style: TextStyle, width: float, bullet: str | None 
                                                          and run.color == last.color and run.link == last.link)):
                     spans[-1][1] += (" " + text) if k and j == 0 else text
                 else:
-                    spans.append([x, text, run.font, run.size, run.color, run.link])
+                    spans.append([x, text, run.font, run.size, run.color, run.link, x])
                 x += run.font.width(text) * run.size
+                spans[-1][6] = x
                 last = run
             # a space between two words of one format stays inside its span; before another format it does not
-        lines.append(Line([(s[0], s[1], s[2], s[3], s[4], s[5]) for s in spans], leading, ascent,
+        lines.append(Line([(s[0], s[1], s[2], s[3], s[4], s[5], s[6]) for s in spans], leading, ascent,
                           anchor if n == 0 else None))
     if not lines and anchor is not None:
         lines.append(Line([], leading, ascent, anchor))
     return lines
 
 
+_FONT_OPS: dict[tuple[str, float], str] = {}  # (subset, size) -> its Tf operator
+
+
+@cache
 def _color_op(color: Color) -> str:
     return f"{fp_str(*color)} rg"
 
@@ -188,6 +296,7 @@ def draw_lines(canv: Any, lines: list[Line], tops: list[float], x0: float, y0: f
     doc = canv._doc
     out: list[str] = ["q BT"]
     color: Color | None = None
+    fonts = _FONT_OPS
     links: list[tuple[str, tuple[float, float, float, float]]] = []
     anchors: list[tuple[str, float]] = []
     for line, top in zip(lines, tops, strict=True):
@@ -196,18 +305,23 @@ def draw_lines(canv: Any, lines: list[Line], tops: list[float], x0: float, y0: f
             anchors.append((line.anchor, y0 - top))
         link: str | None = None
         link_start = link_end = link_size = 0.0
-        for x, text, font, size, col, href in line.spans:
+        for x, text, font, size, col, href, end in line.spans:
             if col != color:
                 out.append(_color_op(col))
                 color = col
-            out.append(f"1 0 0 1 {fp_str(x0 + x)} {fp_str(base)} Tm")
+            out.append(f"1 0 0 1 {x0 + x:.2f} {base:.2f} Tm")
             for subset, arr in font.tj_arrays(text, doc):
-                out.append(f"{subset} {fp_str(size)} Tf {arr} TJ")
+                op = fonts.get((subset, size))
+                if op is None:
+                    op = fonts[subset, size] = f"{subset} {fp_str(size)} Tf"
+                out.append(op)
+                out.append(arr)
+                out.append("TJ")
             if href != link:
                 if link is not None:
                     links.append((link, _link_rect(x0, base, link_start, link_end, link_size)))
                 link, link_start, link_size = href, x, size
-            link_end = x + font.width(text) * size
+            link_end = end
         if link is not None:
             links.append((link, _link_rect(x0, base, link_start, link_end, link_size)))
     out.append("ET Q")

@@ -260,6 +260,11 @@ class Paragraph(_Paragraph):  # type: ignore[misc]
 DrawnFaces = dict[tuple[int, float, float, tuple[Path | None, ...]], tuple[tuple[Element, ...], list[str]]]
 
 
+# (width, height, round cut, scale) -> the operators of a face's clip (inside its saved, scaled state) and of its
+# outline (a saved state of its own): the same for every face of that shape, in any document
+_FRAMES: dict[tuple[float, float, bool, float], tuple[list[str], list[str]]] = {}
+
+
 class FaceImage(Flowable):  # type: ignore[misc]
     """One card face, drawn with the print backend's own renderer, scaled to fit `FACE_HEIGHT`."""
 
@@ -274,17 +279,31 @@ class FaceImage(Flowable):  # type: ignore[misc]
         return self.w * mm * self.scale, self.h * mm * self.scale
 
     def draw(self) -> None:
+        """The face clipped to its cut and outlined in grey. The clip's and the outline's operators depend only on
+        the size and cut: made once (`_FRAMES`), appended again for every face of that shape."""
         c = self.canv
+        code = c._code
+        key = (self.w, self.h, self.round_cut, self.scale)
+        known = _FRAMES.get(key)
         c.saveState()
         c.scale(self.scale, self.scale)
-        p = c.beginPath()
-        if self.round_cut:
-            p.circle(self.w * mm / 2, self.h * mm / 2, min(self.w, self.h) * mm / 2)
+        start = len(code)
+        if known is not None:
+            code.extend(known[0])
         else:
-            p.roundRect(0, 0, self.w * mm, self.h * mm, 2 * mm)
-        c.clipPath(p, stroke=0, fill=0)
+            p = c.beginPath()
+            if self.round_cut:
+                p.circle(self.w * mm / 2, self.h * mm / 2, min(self.w, self.h) * mm / 2)
+            else:
+                p.roundRect(0, 0, self.w * mm, self.h * mm, 2 * mm)
+            c.clipPath(p, stroke=0, fill=0)
+            clip = code[start:]
         self._draw_face(c)
         c.restoreState()
+        if known is not None:
+            code.extend(known[1])
+            return
+        start = len(code)
         c.saveState()
         c.setStrokeColor(colors.Color(0.6, 0.6, 0.6))
         c.setLineWidth(0.3)
@@ -294,6 +313,7 @@ class FaceImage(Flowable):  # type: ignore[misc]
         else:
             c.roundRect(0, 0, self.w * mm * self.scale, self.h * mm * self.scale, 2 * mm * self.scale)
         c.restoreState()
+        _FRAMES[key] = (clip, code[start:])
 
 
     def _draw_face(self, c: Any) -> None:
@@ -536,8 +556,14 @@ def rich_runs(parts: list[dict[str, Any]], style: TextStyle, bold: bool = False)
 
 
 def plain_text(lines: list[Line]) -> str:
-    """The words of laid-out lines (for tests and diagnostics)."""
-    return " ".join(" ".join(span[1] for span in line.spans) for line in lines)
+    """The words of laid-out lines (for tests and diagnostics): spans run together where no space parts them."""
+    out = []
+    for line in lines:
+        end = None
+        for x, text, *_rest, span_end in line.spans:
+            out.append(text if end is not None and x <= end + 0.01 else " " + text)
+            end = span_end
+    return "".join(out).strip()
 
 
 class Entry(Flowable):  # type: ignore[misc]
