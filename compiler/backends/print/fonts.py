@@ -19,6 +19,11 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 FILES = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf"}
+SHORT = 24  # texts up to this long have their TJ arrays remembered per document (they are made of known codes)
+
+
+# per document and font: each character's (subset, escaped code, glyph), the escaped codes by subset, short arrays
+TjState = tuple[dict[str, tuple[str, str, int | None]], dict[str, dict[int, str]], dict[str, list[tuple[str, str]]]]
 
 
 @dataclass
@@ -32,6 +37,10 @@ class Font:
     ascent: float  # 1/1000 em
     cap_height: float
     _widths: dict[str, float] = field(default_factory=dict)
+    _state_key: str = field(init=False, default="")
+
+    def __post_init__(self) -> None:
+        self._state_key = f"_cardc_tj_{self.name}"  # its state in a document (see tj_arrays)
 
     def width(self, text: str) -> float:
         """Advance width of `text` at 1 pt, kerning included."""
@@ -56,13 +65,21 @@ class Font:
 
         Each character's subset and code are asked of reportlab once per document and remembered, so
         a long text costs one dictionary look-up per character."""
-        state = doc.__dict__
-        codes: dict[str, tuple[str, str, int | None]] = state.setdefault(f"_cardc_codes_{self.name}", {})
-        # the escaped code of each character met, by subset: for `str.translate`
-        tables: dict[str, dict[int, str]] = state.setdefault(f"_cardc_tables_{self.name}", {})
+        state: TjState | None = doc.__dict__.get(self._state_key)
+        if state is None:
+            state = doc.__dict__[self._state_key] = ({}, {}, {})
+        # each character's (subset, escaped code, glyph); the escaped codes by subset (for `str.translate`); the
+        # arrays of short texts (labels, numbers, names: they come again and again)
+        codes, tables, short = state
+        if len(text) <= SHORT:
+            known = short.get(text)
+            if known is not None:
+                return known
         if text and codes.keys() >= set(text):
             fast = self._tj_known(text, codes, tables)
             if fast is not None:
+                if len(text) <= SHORT:
+                    short[text] = fast
                 return fast
         kern = self.kern
         out: list[tuple[str, str]] = []

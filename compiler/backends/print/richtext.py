@@ -289,20 +289,23 @@ def _link_rect(x0: float, base: float, start: float, end: float, size: float) ->
     return (x0 + start, base - 0.25 * size, x0 + end, base + 0.95 * size)
 
 
-def draw_lines(canv: Any, lines: list[Line], tops: list[float], x0: float, y0: float) -> None:
-    """Draw `lines`, the top of each `tops[i]` below `y0` (y up), from `x0`: text as kerned TJ arrays appended to
-    the page, then each line's links (one rectangle per run of a link) and anchors."""
+def draw_lines(canv: Any, lines: list[Line], tops: list[float], x0: float | list[float], y0: float) -> None:
+    """Draw `lines`, the top of each `tops[i]` below `y0` (y up), from `x0` (or each from its own x): text as kerned
+    TJ arrays appended to the page in one text object, then each line's links (one rectangle per run of a link) and
+    anchors."""
     code = canv._code
     doc = canv._doc
     out: list[str] = ["q BT"]
     color: Color | None = None
     fonts = _FONT_OPS
     links: list[tuple[str, tuple[float, float, float, float]]] = []
-    anchors: list[tuple[str, float]] = []
-    for line, top in zip(lines, tops, strict=True):
+    anchors: list[tuple[str, float, float]] = []
+    lefts = [x0] * len(lines) if isinstance(x0, float) else x0
+    for line, top, left in zip(lines, tops, lefts, strict=True):
+        x0 = left
         base = y0 - top - line.ascent
         if line.anchor is not None:
-            anchors.append((line.anchor, y0 - top))
+            anchors.append((line.anchor, x0, y0 - top))
         link: str | None = None
         link_start = link_end = link_size = 0.0
         for x, text, font, size, col, href, end in line.spans:
@@ -328,8 +331,8 @@ def draw_lines(canv: Any, lines: list[Line], tops: list[float], x0: float, y0: f
     code.append(" ".join(out))
     for name, rect in links:
         canv.linkRect("", name, rect, relative=1)
-    for name, top in anchors:
-        canv.bookmarkHorizontal(name, x0, top)
+    for name, x, top in anchors:
+        canv.bookmarkHorizontal(name, x, top)
 
 
 def stack(blocks: list[tuple[list[Line], float, float]]) -> tuple[list[Line], list[float], float]:

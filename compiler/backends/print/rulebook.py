@@ -663,16 +663,21 @@ class Grid(Flowable):  # type: ignore[misc]
         code.append(f"q {fp_str(*HEAD_RGB)} rg 0 {fp_str(top - self.head_h)} {fp_str(self.full_w)} "
                     f"{fp_str(self.head_h)} re f Q")
         edges = [top]
+        lines: list[Line] = []
+        tops: list[float] = []
+        lefts: list[float] = []
         for row, h in [(self.head, self.head_h), *zip(self.rows, self.row_hs, strict=True)]:
             for i, cell in enumerate(row):
-                if cell:
-                    tops, y = [], 0.0
-                    for line in cell:
-                        tops.append(y)
-                        y += line.leading
-                    draw_lines(canv, cell, tops, i * col_w + CELL_PAD_X, top - PAD)
+                y = self.height - top + PAD
+                left = i * col_w + CELL_PAD_X
+                for line in cell:
+                    lines.append(line)
+                    tops.append(y)
+                    lefts.append(left)
+                    y += line.leading
             top -= h
             edges.append(top)
+        draw_lines(canv, lines, tops, lefts, self.height)
         ops = [f"q {fp_str(*GRID_RGB)} RG 0.3 w"]
         right = fp_str(self.full_w)
         for y in edges:
