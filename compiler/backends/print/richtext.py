@@ -134,6 +134,21 @@ def lay_out(runs: list[Run], style: TextStyle, width: float, bullet: str | None 
         t = run.text
         if not t:
             continue
+        if " " not in t and t.isprintable():  # one word (a label, a number, a name, punctuation)
+            face = run.font
+            known = face._widths
+            w = known.get(t)
+            if w is None:
+                w = face.width(t)
+            gap = 0.0
+            if not (glued and texts):
+                gap = known.get(" ") or face.width(" ")
+            gaps.append(gap * run.size)
+            texts.append(t)
+            widths.append(w * run.size)
+            owner.append(ri)
+            glued = True
+            continue
         parts = _WS.split(t)
         starts_word = parts[0] != ""
         ends_word = parts[-1] != ""
@@ -149,7 +164,8 @@ def lay_out(runs: list[Run], style: TextStyle, width: float, bullet: str | None 
         count = len(parts)
         first = len(texts)
         texts.extend(parts)
-        widths.extend([f(p) * sz for p in parts])
+        ws = list(map(run.font._widths.get, parts))
+        widths.extend([(f(p) if w is None else w) * sz for p, w in zip(parts, ws, strict=True)])
         gaps.extend([gap] * count)
         owner.extend([ri] * count)
         if glued and starts_word and first:
