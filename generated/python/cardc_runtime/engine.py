@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import attrgetter
 from typing import Any, NamedTuple, Protocol
 
 from .context import Character, Context, TurnCap
@@ -52,8 +51,6 @@ class RandomBot:
 
 
 _tuple_new = tuple.__new__  # makes a View (a named tuple) without its Python-level __new__
-_HAS_TOKENS = attrgetter("tokens")  # (for filter(): tiles with tokens or items, without a Python loop)
-_HAS_ITEMS = attrgetter("items")
 _MONSTERS = ("sensible monsters",)  # `Play.token_memo` entry: board position -> strength of its monster
 
 
@@ -233,10 +230,11 @@ class SensibleBot(RandomBot):
         if monsters is None:
             strength = self._strengths(ctx)
             monsters = memo[_MONSTERS] = {}
-            for t in filter(_HAS_TOKENS, tiles):  # monsters by tile (the last token counts); the filter runs in C
-                for tok in t.tokens:
-                    if tok in strength:
-                        monsters[t.pos] = strength[tok]
+            for t in tiles:  # monsters by tile (the last token counts)
+                if t.tokens:
+                    for tok in t.tokens:
+                        if tok in strength:
+                            monsters[t.pos] = strength[tok]
         beatable: frozenset[tuple[int, int]] | None = memo.get((_MONSTERS, power))
         if beatable is None:
             beatable = memo[_MONSTERS, power] = frozenset(p for p, s in monsters.items() if s < power + 3)
@@ -250,13 +248,16 @@ class SensibleBot(RandomBot):
             goals = {p for p, s in monsters.items() if s == weakest}
         wanted = []
         known = self._worth_for(ctx, _holding(me))  # (what `_worth` answers, without a call per tile)
-        for t in filter(_HAS_ITEMS, tiles):
-            items = tuple(t.items)
-            worth = known.get(items)
-            if worth is None:
-                worth = known[items] = self._worth_now(ctx, me, t)
-            if worth:
-                wanted.append(t.pos)
+        # (a plain loop: compiled, a native attribute read per tile, in CPython a specialised one; both cheaper
+        # than `filter(attrgetter("items"), ...)`, which reads the attribute generically)
+        for t in tiles:
+            if t.items:
+                items = tuple(t.items)
+                worth = known.get(items)
+                if worth is None:
+                    worth = known[items] = self._worth_now(ctx, me, t)
+                if worth:
+                    wanted.append(t.pos)
         here = play.position.get(who)
         if wanted or here in goals:
             goals = {*goals, *wanted}

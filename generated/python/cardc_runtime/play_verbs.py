@@ -357,10 +357,9 @@ def _steps(ctx: Context, who: Character) -> tuple[tuple[Pos, ...], tuple[str, ..
     walls = flags is not None and bool(flags.get(f"walls:{who.id}"))
     memo = play.board_memo()
     key = ("reachable", pos, walls)
-    try:
-        return memo[key]  # type: ignore[no-any-return]
-    except KeyError:
-        pass
+    known = memo.get(key)  # (not try/except: about a third of the asks miss, and a miss raised costs more)
+    if known is not None:
+        return known  # type: ignore[no-any-return]
     options = tuple(sorted(set(_neighbours(play, pos, walls=walls, ctx=ctx))))
     found = memo[key] = (options, tuple(_label(play, p) for p in options))
     return found
@@ -373,10 +372,9 @@ def _open_sides(ctx: Context, who: Character) -> list[int]:
     pos = play.position.get(who.id)
     memo = play.board_memo()
     key = ("open sides", pos)
-    try:
-        return memo[key]  # type: ignore[no-any-return]
-    except KeyError:
-        pass
+    known = memo.get(key)  # (not try/except: about 40% of the asks miss, and a miss raised costs more)
+    if known is not None:
+        return known  # type: ignore[no-any-return]
     placed = play.board.get(pos) if pos is not None else None
     sides: list[int] = []
     if placed is not None:  # (most asks follow a newly laid tile, so the memo misses: no call per side)

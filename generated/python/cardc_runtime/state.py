@@ -208,22 +208,25 @@ class Play:
             return dist
         # the tiles wanted and not reached yet (with `first`: all wanted, the search stops at any of them)
         left = set(wanted) if first else wanted - dist.keys()
-        neighbours = self.passages().get
-        seen = search.seen
-        add = seen.add
+        # (positions typed Any here: compiled code would unpack a `Pos` into two integers and make a new tuple
+        # at each use of it; as Any they stay the tuples they are)
+        graph: dict[Any, list[Any]] = self.passages()
+        seen: set[Any] = search.seen
+        reached: dict[Any, int] = dist
+        level: list[Any] = frontier
         d = search.d
         # a level at a time, tile by tile: a board's levels hold a few tiles each (corridors), where a loop
         # costs about half of what the set operations of a level (six C calls and three new objects) cost
-        while frontier:
+        while level:
             d += 1
-            nxt: list[Pos] = []
-            for p in frontier:
-                for q in neighbours(p, ()):
+            nxt: list[Any] = []
+            for p in level:
+                for q in graph.get(p, ()):
                     if q not in seen:
-                        add(q)
+                        seen.add(q)
                         nxt.append(q)
-                        dist[q] = d
-            frontier = nxt
+                        reached[q] = d
+            level = nxt
             if left:
                 if first:
                     if not left.isdisjoint(nxt):
@@ -232,7 +235,7 @@ class Play:
                     left.difference_update(nxt)
                     if not left:
                         break
-        search.frontier, search.d = frontier, d
+        search.frontier, search.d = level, d
         return dist
 
     def here(self, who: str) -> Placed | None:
