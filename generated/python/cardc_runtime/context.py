@@ -71,7 +71,7 @@ class Character:
                 sorted(e.id for e in rules.children(self.id, "ability"))))
 
 
-@dataclass
+@dataclass(init=False)
 class Side:
     """One side of a fight: the dice, the modifiers collected from effects, and the result."""
 
@@ -106,12 +106,60 @@ class Side:
     outcome: Outcome | None = None
     margin: int = 0
 
+    def __init__(self, who: Character, dice: list[int] | None = None, first_dice: tuple[int, ...] = (),
+                 attack: int = 0, spells_used: list[str] | None = None, tie_wins: bool = False,
+                 weapon_values: dict[str, int] | None = None, counts_as: dict[int, int] | None = None,
+                 rolled_in_doubles: set[int] | None = None, keep: set[str] | None = None,
+                 after_roll: set[str] | None = None, slot_ok: set[tuple[str, str]] | None = None,
+                 loss_costs: int | None = None, tie_costs: int | None = None, opponent_mod: int = 0,
+                 rerolled: bool = False, dice_spec: tuple[int, int] = (2, 6), seen_faces: set[int] | None = None,
+                 frozen: set[tuple[str, str]] | None = None, inactive: set[str] | None = None,
+                 opponent_stats: dict[str, int] | None = None, spells_after_roll: bool = False,
+                 no_retreat: bool = False, retreat_to: str | None = None, attacker: bool = True,
+                 opponent_id: str = "", lives_spent: int = 0, total: int | None = None,
+                 outcome: Outcome | None = None, margin: int = 0) -> None:
+        # (written out, not made by @dataclass: compiled, the dataclass's own __init__ stays interpreted and
+        # cost ~19,000 instructions a fight side; the same fields, order, defaults and fresh containers)
+        self.who = who
+        self.dice = [] if dice is None else dice
+        self.first_dice = first_dice
+        self.attack = attack
+        self.spells_used = [] if spells_used is None else spells_used
+        self.tie_wins = tie_wins
+        self.weapon_values = {} if weapon_values is None else weapon_values
+        self.counts_as = {} if counts_as is None else counts_as
+        self.rolled_in_doubles = set() if rolled_in_doubles is None else rolled_in_doubles
+        self.keep = set() if keep is None else keep
+        self.after_roll = set() if after_roll is None else after_roll
+        self.slot_ok = set() if slot_ok is None else slot_ok
+        self.loss_costs = loss_costs
+        self.tie_costs = tie_costs
+        self.opponent_mod = opponent_mod
+        self.rerolled = rerolled
+        self.dice_spec = dice_spec
+        self.seen_faces = set() if seen_faces is None else seen_faces
+        self.frozen = set() if frozen is None else frozen
+        self.inactive = set() if inactive is None else inactive
+        self.opponent_stats = {} if opponent_stats is None else opponent_stats
+        self.spells_after_roll = spells_after_roll
+        self.no_retreat = no_retreat
+        self.retreat_to = retreat_to
+        self.attacker = attacker
+        self.opponent_id = opponent_id
+        self.lives_spent = lives_spent
+        self.total = total
+        self.outcome = outcome
+        self.margin = margin
+
     def faces(self) -> list[int]:
         """The dice after abilities that change what a face counts as."""
         return [self.counts_as.get(d, d) for d in self.dice]
 
 
-@dataclass
+_serials = count().__next__  # `Fight.serial`
+
+
+@dataclass(init=False)
 class Fight:
     against: str  # monster | hero | dragon | guardian | character
     sides: list[Side]
@@ -119,7 +167,16 @@ class Fight:
     target: int | None = None  # the value to beat when fighting a monster
     # names this fight for `first_use(per=fight)`; never reused in a process (an `id()` could be, once the
     # fight before it is freed, which made "once per fight" effects depend on memory layout)
-    serial: int = field(default_factory=count().__next__)
+    serial: int = field(default_factory=_serials)
+
+    def __init__(self, against: str, sides: list[Side], monster: EntityData | None = None, target: int | None = None,
+                 serial: int | None = None) -> None:
+        # (written out, not made by @dataclass, like `Side.__init__`: the same fields, order and defaults)
+        self.against = against
+        self.sides = sides
+        self.monster = monster
+        self.target = target
+        self.serial = _serials() if serial is None else serial
 
     def other(self, side: Side) -> Side | None:
         return next((s for s in self.sides if s is not side), None)

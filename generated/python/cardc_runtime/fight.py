@@ -210,7 +210,7 @@ def must_retreat(side: Side) -> bool:
     return side.outcome in ("tie", "loss") and not side.who.unconscious and not side.no_retreat
 
 
-@dataclass
+@dataclass(init=False)
 class FightReport:
     outcome: Outcome
     total: int
@@ -223,6 +223,23 @@ class FightReport:
     provisional: tuple[str, ...] = ()
     margin: int = 0
     side: Side | None = None
+
+    def __init__(self, outcome: Outcome, total: int, against: int, dice: tuple[int, ...],
+                 first_dice: tuple[int, ...], spells_used: tuple[str, ...], hero: Character,
+                 log: list[tuple[Any, ...]] | None = None, provisional: tuple[str, ...] = (), margin: int = 0,
+                 side: Side | None = None) -> None:
+        # (written out, not made by @dataclass, like `Side.__init__`: the same fields, order and defaults)
+        self.outcome = outcome
+        self.total = total
+        self.against = against
+        self.dice = dice
+        self.first_dice = first_dice
+        self.spells_used = spells_used
+        self.hero = hero
+        self.log = [] if log is None else log
+        self.provisional = provisional
+        self.margin = margin
+        self.side = side
 
 
 def fight_monster(ctx: Context, who: Character, monster_id: str) -> FightReport:

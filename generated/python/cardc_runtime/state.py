@@ -38,7 +38,7 @@ def step(pos: Pos, side: int) -> Pos:
     return (pos[0] + dx, pos[1] + dy)
 
 
-@dataclass
+@dataclass(init=False)
 class Placed:
     """One tile on the board: which entity, how it is turned, and what lies on it."""
 
@@ -53,6 +53,22 @@ class Placed:
     face_down: bool = False
     corridor: bool = False  # works as an ordinary corridor from now on (its effects stop)
     order: int = 0  # the how-many-th tile placed
+
+    def __init__(self, tile: str, pos: Pos, exits: frozenset[int], tokens: list[str] | None = None,
+                 items: list[str] | None = None, defeated: list[str] | None = None, staked: list[str] | None = None,
+                 entered: bool = False, face_down: bool = False, corridor: bool = False, order: int = 0) -> None:
+        # (written out, not made by @dataclass, like `Side.__init__`: the same fields, order and defaults)
+        self.tile = tile
+        self.pos = pos
+        self.exits = exits
+        self.tokens = [] if tokens is None else tokens
+        self.items = [] if items is None else items
+        self.defeated = [] if defeated is None else defeated
+        self.staked = [] if staked is None else staked
+        self.entered = entered
+        self.face_down = face_down
+        self.corridor = corridor
+        self.order = order
 
 
 class _Search:
