@@ -4,6 +4,7 @@ the arrays the character-by-character loop makes."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pypdf
@@ -103,3 +104,17 @@ def test_entries_link_to_entries_and_their_text_is_in_the_pdf(tmp_path: Path) ->
     reader = pypdf.PdfReader(str(path))
     links = [a.get_object() for p in reader.pages[1:] for a in p.get("/Annots", [])]
     assert len(links) == 30 and all("/Dest" in a for a in links)
+
+
+def test_an_entry_longer_than_pages_flows_on_every_word_once(tmp_path: Path) -> None:
+    words = [f"w{i}" for i in range(3000)]
+    entry = {"type": "entry", "id": "e-long", "title": "Long", "kind": "Card", "badges": [], "attrs": [],
+             "hand": [], "effects": [[{"t": " ".join(words[:1500])}], [{"t": " ".join(words[1500:])}]],
+             "meta": [], "children": []}
+    page = {"stem": "p", "title": "Things", "sections": [{"id": "s", "title": "", "blocks": [entry]}]}
+    path = tmp_path / "rules.pdf"
+    count = Rulebook({}, {}, PrintSettings()).write(path, "Book", [page], {})
+    pdf = pdfium.PdfDocument(str(path))
+    assert count == len(pdf) >= 4
+    text = " ".join(pdf[i].get_textpage().get_text_range() for i in range(1, len(pdf)))
+    assert re.findall(r"\bw(\d+)\b", text) == [str(i) for i in range(3000)]

@@ -13,18 +13,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardc.backends.print.fonts import Font
 from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfdoc
 
 Color = tuple[float, float, float]
 BLACK: Color = (0.0, 0.0, 0.0)
 
 
-@dataclass(frozen=True, slots=True)
-class Run:
-    """A piece of text in one format; `link` is the anchor it links to, if any."""
+class Run(NamedTuple):
+    """A piece of text in one format; `link` is the anchor it links to, if any. (A named tuple: a rulebook makes
+    hundreds of thousands, and a frozen dataclass sets each field through `object.__setattr__`.)"""
 
     text: str
     font: Font
@@ -345,10 +346,29 @@ def draw_lines(canv: Any, lines: list[Line], tops: list[float], x0: float | list
             links.append((link, _link_rect(x0, base, link_start, link_end, link_size)))
     out.append("ET Q")
     code.append(" ".join(out))
-    for name, rect in links:
-        canv.linkRect("", name, rect, relative=1)
+    if links:
+        _links(canv, links)
     for name, x, top in anchors:
         canv.bookmarkHorizontal(name, x, top)
+
+
+def _links(canv: Any, links: list[tuple[str, tuple[float, float, float, float]]]) -> None:
+    """`canv.linkRect("", name, rect, relative=1)` for each link: the same annotations, made directly while the
+    canvas is only scaled and moved (as a flowable's drawing is); reportlab's own call otherwise."""
+    a, b, c, d, e, f = canv._currentMatrix
+    if b or c:
+        for name, rect in links:
+            canv.linkRect("", name, rect, relative=1)
+        return
+    destinations = canv._destinations
+    for name, (x1, y1, x2, y2) in links:
+        dest = destinations.get(name)
+        if dest is None:
+            dest = canv._bookmarkReference(name)
+        xa, xb, ya, yb = a * x1 + e, a * x2 + e, d * y1 + f, d * y2 + f
+        rect = (min(xa, xb), min(ya, yb), max(xa, xb), max(ya, yb))
+        canv._addAnnotation(pdfdoc.LinkAnnotation(Rect=rect, Contents="", Destination=dest,
+                                                  Border=pdfdoc.PDFArray([0, 0, 0])))
 
 
 def stack(blocks: list[tuple[list[Line], float, float]]) -> tuple[list[Line], list[float], float]:

@@ -623,7 +623,7 @@ class Grid(Flowable):  # type: ignore[misc]
 
     @staticmethod
     def _row_h(row: list[Cell]) -> float:
-        return max((sum(line.leading for line in cell) for cell in row), default=0.0) + 2 * PAD
+        return max((len(cell) * cell[0].leading for cell in row if cell), default=0.0) + 2 * PAD  # (one style)
 
     def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
         return self.width, self.height
