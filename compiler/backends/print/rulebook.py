@@ -738,10 +738,13 @@ class Rulebook:
                     story.append(_heading(sec["title"], self.st["h2"], 1, f"{page['stem']}-{sec['id']}", entries))
                 for block in sec["blocks"]:
                     story.extend(self.block(block))
-        for flowable, after in zip(story, story[1:], strict=False):
-            # a heading is not left alone at the foot of a page by an entry that does not fit under it (entries
-            # split only below their faces; tables and paragraphs split anywhere)
-            if getattr(flowable, "toc_level", None) is not None and isinstance(after, Entry):
+        for i in range(len(story) - 2, -1, -1):
+            # a heading (or an errata side's label) is not left alone at the foot of a page by an entry that does
+            # not fit under it (entries split only below their faces; tables and paragraphs split anywhere), nor
+            # by a label that keeps with such an entry
+            flowable, after = story[i], story[i + 1]
+            if (getattr(flowable, "toc_level", None) is not None or getattr(flowable, "cardc_label", False)) \
+                    and (isinstance(after, Entry) or getattr(after, "keepWithNext", 0)):
                 flowable.keepWithNext = 1
         path.parent.mkdir(parents=True, exist_ok=True)
         doc._doSave = 0  # the contents' page numbers are drawn after the layout, then the file is saved
@@ -772,9 +775,11 @@ class Rulebook:
             return [*tables, Spacer(1, 4)]
         if kind == "side":
             out: list[Flowable] = [Paragraph(f"<b>{escape(b['left_title'])}</b>", st["body"])]
+            out[0].cardc_label = True
             for x in b["left"]:
                 out.extend(self.block(x))
             out.append(Paragraph(f"<b>{escape(b['right_title'])}</b>", st["body"]))
+            out[-1].cardc_label = True
             for x in b["right"]:
                 out.extend(self.block(x))
             return out
