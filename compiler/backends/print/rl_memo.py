@@ -96,9 +96,23 @@ def memoized_reportlab() -> Iterator[None]:
         known = dests.get(id(self.Destination))
         if known is None or known[0] is not self.Destination:
             known = dests[id(self.Destination)] = (self.Destination, fmt(self.Destination, document))
+        # the border's and the contents' bytes once per save too, when not encrypted (encryption is per object)
+        plain = type(document.encrypt) is pdfdoc.NoEncryption
+        values: dict[Any, bytes] = document.__dict__.setdefault("cardc_link_values", {})
+        border_key = ("border", tuple(border)) if border is not None and plain else None
+        border_bytes = values.get(border_key) if border_key is not None else None
+        if border_bytes is None:
+            border_bytes = _numbers(border, document) if border is not None else fmt(self.Border, document)
+            if border_key is not None:
+                values[border_key] = border_bytes
+        contents = values.get(self.Contents) if plain else None
+        if contents is None:
+            contents = fmt(pdfdoc.PDFString(self.Contents, 1), document)
+            if plain and len(self.Contents) <= 40:
+                values[self.Contents] = contents
         return b"".join((
-            b"<<\n/Border ", _numbers(border, document) if border is not None else fmt(self.Border, document),
-            b" /Contents ", fmt(pdfdoc.PDFString(self.Contents, 1), document),
+            b"<<\n/Border ", border_bytes,
+            b" /Contents ", contents,
             b" /Dest ", known[1],
             b" /Rect ", _numbers(self.Rect, document),
             b" /Subtype /Link /Type /Annot\n>>"))
