@@ -4,6 +4,10 @@ The same pages as the HTML reference (`reference.pages.all_pages`), laid out wit
 (the PDF stack the sheets use; no other native dependency): a title, a table of contents, every page
 and section as a bookmarked heading, links between entries, and next to every printed component its
 faces, drawn as vectors from the very elements the sheets print (so the rulebook shows the print).
+
+Entries and tables (nearly all of a large game's pages) are flowables of this module (`Entry`, `Grid`) whose
+text is laid out once by `richtext` (the bundled fonts' kerned widths and TJ arrays); headings, paragraphs, lists
+and the contents are platypus paragraphs (`Paragraph`, with its caches).
 """
 
 from __future__ import annotations
