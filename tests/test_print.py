@@ -430,3 +430,16 @@ def test_shared_words_fit_as_new_ones() -> None:
         textlayout._WORDS.update(kept)
     assert cold == warm
     assert cold[1].lines[0][0][0] is cold[1].lines[0][0][1]  # "slovo" twice: one object
+
+
+def test_copies_of_one_face_are_one_file_under_many_names(tmp_path: Path) -> None:
+    """A deck's shared back is drawn once and, without a build cache too, written once: every other card's back
+    file is a second name for it (creating thousands of identical files cost seconds of kernel time)."""
+    result = compile_fixture()
+    run(result.project, tmp_path, BuildOptions(settings={"print.allow_overflow": "true"}))
+    pngs = {p.name: p for p in tmp_path.rglob("*.png") if "-en" in p.parent.name or p.parent.name.endswith("en")}
+    ambush, tricky, bat, thorn = (pngs[f"{key}-back.png"] for key in ("ambush", "tricky", "bat", "thorn"))
+    assert ambush.read_bytes() == tricky.read_bytes()
+    assert ambush.stat().st_ino == tricky.stat().st_ino  # the deck's back: one file
+    assert bat.stat().st_ino != thorn.stat().st_ino  # a monster's reward is on its own back
+    assert bat.read_bytes() != thorn.read_bytes()
