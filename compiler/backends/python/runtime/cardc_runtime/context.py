@@ -38,7 +38,7 @@ class Character:
     lives: int = 5
     max_lives: int = 5
     weapons: list[str] = field(default_factory=list)
-    spells: list[str] = field(default_factory=list)  # the spell slots (Hannah may put daggers there)
+    spells: list[str] = field(default_factory=list)  # the spell slots (a hero's ability may let other items go there)
     keys: list[str] = field(default_factory=list)
     treasures: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)  # anything else held

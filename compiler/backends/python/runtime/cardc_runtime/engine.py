@@ -107,7 +107,7 @@ _STEP, _MAY, _WALK_TO, _SWAP_FOR, _TAKE_WHICH, _TAKE_REWARD, _TRADE, _OTHER = (
 
 @lru_cache(maxsize=4096)
 def _point_kind(point: str) -> tuple[str, str]:
-    """A choice point without its chooser (`horan:walk_to` -> `walk_to`) and which of the sensible bot's
+    """A choice point without its chooser (`<hero>:walk_to` -> `walk_to`) and which of the sensible bot's
     rules answers it (points repeat all game: worked out once)."""
     name = point.split(":", 1)[-1]
     if name.startswith("step"):
