@@ -13,6 +13,7 @@ may derive from a built-in one, which compiled classes refuse: also Python.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import os
@@ -48,8 +49,10 @@ def _mypy_version() -> str | None:
         return None
 
 
+@functools.cache
 def key() -> str:
-    """What a build depends on: the runtime's source, the modules compiled, Python, the platform, mypy."""
+    """What a build depends on: the runtime's source, the modules compiled, Python, the platform, mypy (read and
+    hashed once per process: a run asks for it when it looks for a build and again when it makes one)."""
     from cardc.diskcache import digest
 
     parts: list[str | bytes] = [" ".join(COMPILED), sys.version, sysconfig.get_platform(),
