@@ -109,12 +109,15 @@ def lookup(paths: list[Path], schema: bool) -> tuple[CheckResult | None, Lookup 
     if files is None:
         return None, state
     entry = diskcache.load("check", key)
-    if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], dict) \
-            and isinstance(entry[1], CheckResult):
-        if entry[0] == files:
-            return entry[1], state
-        if not schema:
-            state = Lookup(key, files, root, previous=(entry[0], entry[1]))
+    if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], dict):
+        result = entry[1]
+        if isinstance(result, str):  # the key of the same result stored by its trees (`remember`)
+            result = diskcache.load("check-trees", result)
+        if isinstance(result, CheckResult):
+            if entry[0] == files:
+                return result, state
+            if not schema:
+                state = Lookup(key, files, root, previous=(entry[0], result))
     return None, state
 
 
@@ -201,13 +204,12 @@ def lookup_trees(state: Lookup | None) -> tuple[CheckResult | None, Lookup | Non
 
 def _tree_digest(path: Path, earlier: dict[str, str]) -> str | None:
     """A hash of the file's parse tree and parse warnings, as the loader would make them; None if it cannot
-    be read or does not parse cleanly. Remembered per text, so an unchanged file is not parsed or loaded.
-    `earlier` holds texts the files had before (by shown name): a tree after an edit inside one string, number
-    or name is made from the earlier text's tree (`cardc.literal_edit`), without parsing."""
-    import pickle
-
+    be read or does not parse cleanly. It is the hash of the stored parse (`loader.parse_digest`), so an
+    unchanged file is neither parsed nor unpickled. `earlier` holds texts the files had before (by shown
+    name): a tree after an edit inside one string, number or name is made from the earlier text's tree
+    (`cardc.literal_edit`), without parsing."""
     from cardc.diagnostics import DiagnosticSink
-    from cardc.loader import MAX_CACHED_TEXT, display_path, parse_cached
+    from cardc.loader import MAX_CACHED_TEXT, display_path, parse_cached, parse_digest
 
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -216,21 +218,14 @@ def _tree_digest(path: Path, earlier: dict[str, str]) -> str | None:
     if len(text) > MAX_CACHED_TEXT:  # as the loader, which does not store the tree of a file this large
         return None
     display = display_path(path)
-    key = diskcache.digest(diskcache.code_fingerprint(), display, text)
-    known = diskcache.load("tree", key)
-    if isinstance(known, str):
+    known = parse_digest(text, display)
+    if known is not None:
         return known
     sink = DiagnosticSink()
     tree = parse_cached(text, display, sink, earlier.get(display))
     if tree is None or sink.has_errors:
         return None
-    try:
-        data = pickle.dumps((tree, sink.items), protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
-        return None
-    value = diskcache.blake2b(data, digest_size=20).hexdigest()
-    diskcache.store("tree", key, value)
-    return value
+    return parse_digest(text, display)  # None if the parse could not be stored
 
 
 def remember(state: Lookup | None, paths: list[Path], result: CheckResult, trace: Trace | None = None) -> None:
@@ -242,9 +237,11 @@ def remember(state: Lookup | None, paths: list[Path], result: CheckResult, trace
         return
     if _content_hashes(find_content_root(paths).resolve()) != state.files:
         return  # edited while the check ran: the result may describe either version
-    diskcache.store("check", state.key, (state.files, result))
-    if state.trees is not None:
+    if state.trees is not None:  # the result is pickled and written once, found from both keys
         diskcache.store("check-trees", state.trees, result)
+        diskcache.store("check", state.key, (state.files, state.trees))
+    else:
+        diskcache.store("check", state.key, (state.files, result))
     if trace is not None:
         from cardc.recheck import store
 

@@ -154,16 +154,23 @@ def load(namespace: str, key: str) -> Any | None:
         return None
     if not data.startswith(MAGIC):
         return None
-    gc_was_enabled = gc.isenabled()
-    gc.disable()  # a large graph of small objects: the cyclic collector would only walk it
     try:
-        stored_key, value = pickle.loads(data[len(MAGIC):])  # noqa: S301 - our own folder, our own format
+        stored_key, value = unpickle(memoryview(data)[len(MAGIC):])
     except UNREADABLE:  # a truncated or foreign file, or classes that changed: recompute
         return None
+    return value if stored_key == key else None
+
+
+def unpickle(data: bytes | memoryview) -> Any:
+    """`pickle.loads` of our own entries, with the cyclic collector paused: a large graph of small objects,
+    which it would only walk. Raises one of `UNREADABLE` for a damaged or outdated pickle."""
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.loads(data)  # noqa: S301 - our own folder, our own format
     finally:
         if gc_was_enabled:
             gc.enable()
-    return value if stored_key == key else None
 
 
 def store(namespace: str, key: str, value: Any) -> None:
@@ -175,10 +182,14 @@ def store(namespace: str, key: str, value: Any) -> None:
         data = MAGIC + pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):  # cannot be pickled: not cached
         return
+    folder = path.parent
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _tag(path.parent.parent)
-        fd, tmp = _temporary(path.parent)
+        stores = _stores.get(folder, 0)
+        if not stores:  # once per folder and process: a first check stores some eighty entries
+            folder.mkdir(parents=True, exist_ok=True)
+            _tag(folder.parent)
+        _stores[folder] = stores + 1
+        fd, tmp = _temporary(folder)
         try:
             with os.fdopen(fd, "wb") as out:
                 out.write(data)
@@ -186,9 +197,15 @@ def store(namespace: str, key: str, value: Any) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
-        _prune(path.parent)
+        if stores % PRUNE_EVERY == 0:  # listing a full folder costs a millisecond: not on every store
+            _prune(folder)
     except OSError:  # a read-only or full disk: run without the cache
+        _stores.pop(folder, None)  # a folder removed meanwhile is made again next time
         return
+
+
+PRUNE_EVERY = 64  # stores into one folder between two looks at its size: it holds at most MAX_ENTRIES + 63
+_stores: dict[Path, int] = {}  # stores into each folder by this process
 
 
 def _temporary(folder: Path) -> tuple[int, str]:

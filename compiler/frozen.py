@@ -1,4 +1,5 @@
-"""The bundled YAML data the check reads, read ahead of time into JSON (`python -m cardc.frozen` writes it).
+"""The bundled data the check reads, read ahead of time into JSON (`python -m cardc.frozen` writes it): the YAML
+files, the parser's tables and the runtime's verb signatures.
 
 A first `cardc check` (nothing cached) spent about a quarter of its time on the compiler's own YAML files: importing
 PyYAML, composing and constructing `dsl/catalogue.yaml` (205 KB) with positions, generating and running its schema
@@ -70,11 +71,13 @@ def dumps(texts: tuple[str, ...], data: Any) -> str:
 
 def frozen_files() -> dict[str, str]:
     """Every frozen file, name -> text, as `python -m cardc.frozen` writes them (from the YAML, read afresh)."""
+    from cardc.backends.python.vocabulary import freeze_runtime
     from cardc.catalogue import freeze_catalogue
     from cardc.fastparse import freeze_parser
     from cardc.lexicon import freeze_lexicon
 
-    return {"catalogue.json": freeze_catalogue(), "words.json": freeze_lexicon(), "parser.json": freeze_parser()}
+    return {"catalogue.json": freeze_catalogue(), "words.json": freeze_lexicon(), "parser.json": freeze_parser(),
+            "runtime.json": freeze_runtime()}
 
 
 def main(argv: list[str]) -> int:

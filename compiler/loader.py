@@ -217,10 +217,61 @@ def _parse_key(text: str, display: str) -> str:
     return diskcache.digest(diskcache.code_fingerprint(), display, text)
 
 
-def _store_parse(text: str, display: str, parsed: tuple[s.FileS, list[Diagnostic]]) -> None:
+def _memo_key(key: str) -> tuple[str, str]:
     from cardc import diskcache
 
-    diskcache.store("parse", _parse_key(text, display), parsed)
+    return str(diskcache.cache_root()), key
+
+
+# Parses this process made or read, by parse key: the tree, its warnings and the hash of its pickle. A check
+# whose cached result missed hashes every file's tree (`checkcache.lookup_trees`) and then loads the same files:
+# without this, each tree was pickled twice (once to hash, once to store) and read back from disk. Bounded by
+# the texts' length, for the language server and `watch`, which live long. Keyed by the cache folder too: a
+# parse remembered for one folder is still stored into another.
+_MEMO_CHARS = 4_000_000
+_memo: dict[tuple[str, str], tuple[s.FileS, list[Diagnostic], str, int]] = {}
+_memo_chars = 0
+
+
+def _remember(key: tuple[str, str], parsed: tuple[s.FileS, list[Diagnostic]], pickled: bytes, size: int) -> None:
+    global _memo_chars
+    from cardc import diskcache
+
+    _memo[key] = (parsed[0], parsed[1], diskcache.blake2b(pickled, digest_size=20).hexdigest(), size)
+    _memo_chars += size
+    while _memo_chars > _MEMO_CHARS and len(_memo) > 1:
+        _memo_chars -= _memo.pop(next(iter(_memo)))[3]
+
+
+def parse_digest(text: str, display: str) -> str | None:
+    """A hash of the stored parse of `text` (its tree and warnings, pickled), read without unpickling it;
+    None if no parse of it is stored."""
+    from cardc import diskcache
+
+    if len(text) > MAX_CACHED_TEXT:
+        return None
+    key = _parse_key(text, display)
+    known = _memo.get(_memo_key(key))
+    if known is not None:
+        return known[2]
+    pickled = diskcache.load("parse", key)
+    return diskcache.blake2b(pickled, digest_size=20).hexdigest() if isinstance(pickled, bytes) else None
+
+
+def _store_parse(text: str, display: str, parsed: tuple[s.FileS, list[Diagnostic]]) -> None:
+    import pickle
+
+    from cardc import diskcache
+
+    if diskcache.cache_root() is None:
+        return
+    try:
+        pickled = pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return
+    key = _parse_key(text, display)
+    diskcache.store("parse", key, pickled)  # stored pickled: the bytes whose hash `parse_digest` gives
+    _remember(_memo_key(key), parsed, pickled, len(text))
 
 
 def stored_parse(text: str, display: str) -> tuple[s.FileS, list[Diagnostic]] | None:
@@ -230,9 +281,20 @@ def stored_parse(text: str, display: str) -> tuple[s.FileS, list[Diagnostic]] | 
 
     if len(text) > MAX_CACHED_TEXT:
         return None
-    entry = diskcache.load("parse", _parse_key(text, display))
+    key = _parse_key(text, display)
+    known = _memo.get(_memo_key(key))
+    if known is not None:
+        return known[0], list(known[1])
+    pickled = diskcache.load("parse", key)
+    if not isinstance(pickled, bytes):
+        return None
+    try:
+        entry = diskcache.unpickle(pickled)
+    except diskcache.UNREADABLE:
+        return None
     if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], s.FileS) and isinstance(entry[1], list):
-        return entry[0], entry[1]
+        _remember(_memo_key(key), (entry[0], entry[1]), pickled, len(text))
+        return entry[0], list(entry[1])
     return None
 
 

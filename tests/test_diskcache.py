@@ -279,3 +279,53 @@ def test_the_same_parse_trees_reuse_the_result_with_the_new_text(tmp_path: Path,
         cached = _check(folder, ".", "--show-provisional")
     assert "// ask the designer" in cached[1] and cached[1].replace("  // ask the designer", "") == first[1]
     assert cached == _fresh(folder, monkeypatch, ".", "--show-provisional")
+
+
+def test_a_first_check_pickles_each_tree_once_and_reads_none_back(tmp_path: Path, cache: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """With an empty cache, a check hashes every file's tree (to look for a result stored by trees) and then
+    loads the same files: the trees it stored are hashed as stored, not pickled again nor read back; the
+    result is written once. A second process then finds everything by the stored parses."""
+    import pickle
+
+    from cardc import loader, syntax
+
+    folder = tmp_path / "bundled"
+    shutil.copytree(ROOT / "content", folder)
+    files = len(list(folder.rglob("*.cardc")))
+    monkeypatch.setattr(loader, "_memo", {})
+    real_dumps, real_load = pickle.dumps, diskcache.load
+    trees: list[object] = []
+    hits: list[str] = []
+
+    def dumps(value: object, *args: object, **kwargs: object) -> bytes:
+        if isinstance(value, tuple) and value and isinstance(value[0], syntax.FileS):
+            trees.append(value[0])
+        return real_dumps(value, *args, **kwargs)  # type: ignore[arg-type]
+
+    def load(namespace: str, key: str) -> object:
+        value = real_load(namespace, key)
+        if value is not None:
+            hits.append(namespace)
+        return value
+
+    monkeypatch.setattr(pickle, "dumps", dumps)
+    monkeypatch.setattr(diskcache, "load", load)
+    assert _check(folder, ".")[0] == 0
+    assert len(trees) == files and len({id(t) for t in trees}) == files  # each tree pickled once
+    assert "parse" not in hits
+    assert len(_entries(cache, "parse")) == files and not _entries(cache, "tree")
+    assert len(_entries(cache, "check-trees")) == 1 and len(_entries(cache, "check")) == 1
+    assert _entries(cache, "check")[0].stat().st_size < 10_000  # the result is in check-trees, not twice
+
+    # Another process (an empty memo) with one file edited: the others' trees are hashed from the stored
+    # parses without unpickling them, and the result is what a check without the cache reports.
+    monkeypatch.setattr(loader, "_memo", {})
+    trees.clear()
+    edited = next(iter(sorted(folder.rglob("*.cardc"))))
+    edited.write_text(edited.read_text(encoding="utf-8") + "\nmonster late_bat { name: { en \"Late\" } }\n",
+                      encoding="utf-8")
+    cached = _check(folder, ".")
+    assert len(trees) == 1  # only the edited file was parsed (and its tree pickled)
+    monkeypatch.setenv("CARDC_CACHE", "off")
+    assert cached == _check(folder, ".")

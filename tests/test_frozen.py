@@ -75,3 +75,22 @@ def test_only_plain_data_is_frozen() -> None:
     with pytest.raises(ValueError, match="plain"):
         frozen.dumps(("x",), {1: "a"})
     assert frozen.dumps(("x",), {"a": [1, 1.5, True, None, "é"]}).startswith("{")
+
+
+def test_a_check_reads_the_runtime_s_signatures_from_the_frozen_table(tmp_path: Path) -> None:
+    """The runtime check (every verb runs as the catalogue declares it) reads the frozen table of the runtime's
+    verb functions: a first check imports no runtime module. An edited verb module makes the table stale, and
+    the signatures are then read from the runtime itself."""
+    from cardc.backends.python import vocabulary
+
+    code = ("import sys\nfrom cardc.cli import main\nmain(['check', 'content', '-q'])\n"
+            "print(sorted(m for m in sys.modules if '.runtime' in m))")
+    env = {**os.environ, "CARDC_CACHE": "off"}
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+    texts = vocabulary._verb_module_texts()
+    assert texts is not None and frozen.load("runtime", *texts) == vocabulary._signatures()
+    texts[-1] += "\ndef added(ctx, n): ...\n"
+    assert frozen.load("runtime", *texts) is None

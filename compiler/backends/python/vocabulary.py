@@ -13,6 +13,7 @@ import inspect
 import keyword
 from collections.abc import Callable
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from cardc.catalogue import Catalogue, CatalogueError, Verb
@@ -21,12 +22,57 @@ from cardc.diagnostics import Diagnostic, Severity
 RUNTIME_FILE = "compiler/backends/python/runtime/cardc_runtime/verbs.py"
 
 
+RUNTIME_DIR = Path(__file__).resolve().parent / "runtime" / "cardc_runtime"
+
+
 @lru_cache(maxsize=1)
 def runtime_functions() -> dict[str, Callable[..., Any]]:
-    """The runtime's verb functions by name (`cardc_runtime.verbs`, which gathers every verb module)."""
+    """The runtime's verb functions by name (`cardc_runtime.verbs`, which gathers every verb module); only
+    functions of the runtime itself, not what it imports (`contextmanager`)."""
     from cardc.backends.python.runtime.cardc_runtime import verbs
 
-    return {n: f for n, f in vars(verbs).items() if not n.startswith("_") and inspect.isfunction(f)}
+    package = verbs.__name__.rpartition(".")[0] + "."
+    return {n: f for n, f in vars(verbs).items()
+            if not n.startswith("_") and inspect.isfunction(f) and f.__module__.startswith(package)}
+
+
+def _verb_module_texts() -> list[str] | None:
+    """Name and text of each of the runtime's verb modules (`*verbs.py`), which define every verb function."""
+    texts = []
+    try:
+        for path in sorted(RUNTIME_DIR.glob("*verbs.py")):
+            texts += [path.name, path.read_text(encoding="utf-8")]
+    except (OSError, UnicodeDecodeError):
+        return None
+    return texts
+
+
+def _signatures() -> dict[str, list[str]]:
+    return {n: [p.name for p in inspect.signature(f).parameters.values()] for n, f in runtime_functions().items()}
+
+
+def freeze_runtime() -> str:
+    """The frozen table of the runtime's verb functions and their parameters (`python -m cardc.frozen`)."""
+    from cardc import frozen
+
+    texts = _verb_module_texts()
+    if texts is None:
+        raise OSError(f"cannot read the runtime's verb modules in {RUNTIME_DIR}")
+    return frozen.dumps(tuple(texts), _signatures())
+
+
+@lru_cache(maxsize=1)
+def runtime_signatures() -> dict[str, list[str]]:
+    """Each runtime verb function's parameter names, by name. Read from the frozen table when it was made from
+    the verb modules as they are (a first `cardc check` then neither imports the runtime nor reads its
+    signatures: a tenth of its time); otherwise from the runtime itself."""
+    from cardc import frozen
+
+    texts = _verb_module_texts()
+    found = frozen.load("runtime", *texts) if texts is not None else None
+    if isinstance(found, dict):
+        return found
+    return _signatures()
 
 
 def py_name(param: str) -> str:
@@ -38,18 +84,16 @@ def _problem(verb: Verb) -> str | None:
     """What is wrong between `verb` and the runtime, or None."""
     if verb.role == "trigger" or "python" in verb.extra:
         return None
-    func = runtime_functions().get(verb.name)
+    got = runtime_signatures().get(verb.name)
     if verb.descriptive:
-        if func is not None:
+        if got is not None:
             return (f"`{verb.name}` is marked descriptive, but the runtime has a function for it: remove the marking "
                     "or the function")
         return None
-    if func is None or keyword.iskeyword(verb.name):
+    if got is None or keyword.iskeyword(verb.name):
         return (f"the {verb.role} `{verb.name}` has no runtime function and is not marked descriptive: generated "
                 "rules could not play it")
-    params = list(inspect.signature(func).parameters.values())
     want = ["ctx", *(py_name(p.name) for p in verb.params)]
-    got = [p.name for p in params]
     if got != want:
         return (f"the runtime function `{verb.name}({', '.join(got)})` does not take the catalogue's parameters "
                 f"`({', '.join(want)})`")
