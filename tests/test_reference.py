@@ -14,11 +14,13 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from cardc.backends import BuildOptions
 from cardc.backends.reference import md_escape, render_language, write_reference
+from cardc.backends.reference.blocks import html_escape
 from cardc.frontend import FrontEndResult
 from cardc.lower import ODDS_KINDS
 from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from markupsafe import Markup, escape
 from textutil import compile_source
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "reference"
@@ -410,3 +412,9 @@ def test_numbers_follow_the_language(bundled: FrontEndResult, tmp_path: Path) ->
     render_language(bundled.project, "karak", "en", tmp_path / "en", None)
     assert "<dd>1,5</dd>" in (tmp_path / "cs" / "base.html").read_text(encoding="utf-8")
     assert "<dd>1.5</dd>" in (tmp_path / "en" / "base.html").read_text(encoding="utf-8")
+
+
+@given(st.one_of(st.text(), st.integers(), st.none(), st.text().map(Markup)))
+def test_html_escape_is_markupsafe_s_escape(value: object) -> None:
+    """The pages' and gallery's writer escapes each value as Jinja's autoescape did (markupsafe), Markup as it is."""
+    assert html_escape(value) == str(escape(value))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cardc.backends import BuildOptions
+from cardc.backends.reference.blocks import block_html, block_md, gallery_card_html, html_escape
 from cardc.backends.reference.context import RefContext, all_strings
 from cardc.backends.reference.gallery import gallery_cards, gallery_filters, print_images
 from cardc.backends.reference.pages import all_pages, page
@@ -22,7 +23,7 @@ from cardc.diagnostics import Diagnostic
 from cardc.jinjacache import CompiledTemplates
 from cardc.model import Project
 from jinja2 import Environment, FileSystemLoader
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STATIC = ("style.css", "gallery.js")
@@ -60,7 +61,7 @@ def _cell(value: Any) -> Markup:
 
 def _html(part: dict[str, Any], key: str) -> str:
     """`{{ p.key }}` of the templates: the escaped value, nothing for a missing key."""
-    return str(escape(part[key])) if key in part else ""
+    return html_escape(part[key]) if key in part else ""
 
 
 def rich_html(parts: list[dict[str, Any]]) -> Markup:
@@ -88,6 +89,8 @@ def html_env() -> Environment:
                       lstrip_blocks=True, keep_trailing_newline=True,
                       bytecode_cache=CompiledTemplates("reference-html"))  # (compiled once per machine)
     env.globals["rich"] = rich_html
+    env.globals["block"] = lambda b, s: block_html(b, s, rich_html)
+    env.globals["card"] = lambda c, s: gallery_card_html(c, s, rich_html)
     return env
 
 
@@ -113,6 +116,7 @@ def md_env() -> Environment:
                       lstrip_blocks=True, keep_trailing_newline=True, finalize=md_escape,
                       bytecode_cache=CompiledTemplates("reference-md"))
     env.globals["rich"] = rich_md
+    env.globals["block"] = lambda b, s: block_md(b, s, rich_md, _cell, md_escape)
     env.filters["raw"] = _raw
     env.filters["cell"] = _cell
     return env
