@@ -8,7 +8,8 @@
 The front end runs once; then every backend runs in the order of `cardc build -j 1`, each in a forked process
 of its own writing into one output folder (so `export` finds the PNGs `print` drew, as in a real build, and
 each backend's peak memory is its own: the front end's memory is shared, copy-on-write, and counted in). CPU is
-the child's user + system time, peak memory its maximum resident set. No build cache: a first build.
+the child's user + system time, peak memory its maximum resident set. No build cache: a first build. Before the
+backends, the effects' sentences are rendered once in the parent, as a parallel build does (`text`).
 
 `--before DIR` runs the same measurement again in a fresh interpreter whose `cardc` is imported from DIR (e.g. a
 copy of an older `compiler/` folder named `cardc`, with `cardc/dsl` linked to that checkout's `dsl/`) and
@@ -52,6 +53,9 @@ def measure(content: str, only: list[str] | None = None) -> dict[str, object]:
         out.mkdir()
         rows: dict[str, dict[str, float]] = {}
         with backend_heap():  # as `cardc build` runs its backends
+            shared = _shared_text(result.project, only)
+            if shared is not None:
+                rows["text"] = shared
             for name, write in backends.BACKENDS:
                 if only and name not in only:
                     continue
@@ -82,6 +86,24 @@ def measure(content: str, only: list[str] | None = None) -> dict[str, object]:
         cards = len(result.project.entities) if hasattr(result.project, "entities") else 0
     return {"front": front, "backends": rows, "cards": cards,
             "front_peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def _shared_text(project: object, only: list[str] | None) -> dict[str, float] | None:
+    """As a parallel `cardc build` does before it forks two or more backends that print effects as sentences:
+    render them once (`cardc.textgen.warm`), in the parent; each backend's process inherits them. None for a
+    cardc without it (measured side by side with `--before`)."""
+    from cardc import backends, build
+
+    names = {name for name, _ in backends.BACKENDS if not only or name in only}
+    text_backends = getattr(build, "TEXT_BACKENDS", None)
+    if text_backends is None or len(text_backends & names) < 2:
+        return None
+    from cardc.textgen import warm
+
+    start = time.process_time()
+    warm(project)  # type: ignore[arg-type]
+    return {"cpu": time.process_time() - start, "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "files": 0}
 
 
 def run_child(content: str, pythonpath: str | None, only: list[str] | None = None) -> dict[str, object]:

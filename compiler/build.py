@@ -270,6 +270,9 @@ def current_output(out: Path, inputs: str) -> tuple[list[Diagnostic], list[Diagn
 # Backends that read what another wrote in the same build: the reference shows the balance tables and
 # (in its gallery) the print backend's card images, the Tabletop Simulator export reuses those images.
 READS = {"reference": ("balance", "print"), "export": ("print",)}
+# Backends that print the effects as sentences (`cardc.textgen`): when two or more of them run, a parallel build
+# renders the sentences before it forks them.
+TEXT_BACKENDS = frozenset({"print", "reference", "export", "python"})
 
 # Backends whose files name the folder they end up in (TTS image URLs): its key includes that folder.
 NAMES_DESTINATION = ("export",)
@@ -375,6 +378,10 @@ def _run_parallel(project: Project, target: Path, tmp: Path, options: BuildOptio
             found[name] = again
             continue
         pending.append((name, write))
+    if len(TEXT_BACKENDS.intersection(name for name, _ in pending)) >= 2:
+        from cardc.textgen import warm
+
+        warm(project)  # rendered once here, inherited by each backend's process instead of rendered in each
     running: dict[Any, tuple[str, Any, Path]] = {}  # connection -> (backend, process, its folder)
     try:
         while pending or running:

@@ -99,6 +99,25 @@ class Rendered:
         return Rendered(out)
 
 
+# Sentences rendered per project (held, so that its id names it while it is here): id(entity), id(effect),
+# language -> the sentence and the gaps met. A build renders them before its backends fork (`warm`), and each
+# backend process inherits them.
+_RENDERED: dict[int, tuple[Project, dict[tuple[int, int, str], tuple[Rendered, tuple[str, ...]]]]] = {}
+
+
+def warm(project: Project) -> int:
+    """Render every effect of every entity in each language its game publishes (what the faces, rulebooks,
+    reference and export print); the number of sentences."""
+    gen = TextGen(project)
+    count = 0
+    for game in project.games.values():
+        entities = [e for e in project.entities_of(game.id) if e.effects]
+        for lang in game.publish or game.languages:
+            for e in entities:
+                count += len(gen.generated(e, lang))
+    return count
+
+
 @dataclass
 class TextGen:
     """Renders the effects of one project; `gaps` collects every missing template or word it met."""
@@ -129,6 +148,33 @@ class TextGen:
         return [self.effect(entity, e, lang) for e in entity.effects]
 
     def effect(self, entity: Entity, effect: Effect, lang: str) -> Rendered:
+        """The effect as one sentence in `lang`. Remembered per project (`_rendered`): the faces, the rulebooks,
+        the reference and the export each render every effect in every language."""
+        memo = self._rendered()
+        if memo is None:
+            return self._effect(entity, effect, lang)
+        key = (id(entity), id(effect), lang)
+        known = memo.get(key)
+        if known is None:
+            before = len(self.gaps)
+            out = self._effect(entity, effect, lang)
+            known = memo[key] = (out, tuple(self.gaps[before:]))
+        self.gaps.extend(known[1])  # the gaps it met, as if rendered again
+        return Rendered(list(known[0].parts))  # a copy: `add` appends to a Rendered
+
+    def _rendered(self) -> dict[tuple[int, int, str], tuple[Rendered, tuple[str, ...]]] | None:
+        """The sentences this project's effects rendered to, with the shipped catalogue and lexicon (another
+        catalogue or lexicon, as tests give, renders afresh)."""
+        if self.catalogue is not default_catalogue() or self.lexicon is not default_lexicon():
+            return None
+        known = _RENDERED.get(id(self.project))
+        if known is None or known[0] is not self.project:
+            while len(_RENDERED) >= 2:  # a build has one project; the language server and tests make many
+                del _RENDERED[next(iter(_RENDERED))]
+            known = _RENDERED[id(self.project)] = (self.project, {})
+        return known[1]
+
+    def _effect(self, entity: Entity, effect: Effect, lang: str) -> Rendered:
         if lang not in self.lexicon.grammar:  # a language the lexicon does not know: the fallback language
             self.gaps.append(f"grammar: no language {lang}")
             lang = self._fallback(entity) if self._fallback(entity) in self.lexicon.grammar else "en"

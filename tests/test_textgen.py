@@ -218,3 +218,29 @@ def test_prevent_names_what_does_not_happen(bundled: FrontEndResult) -> None:
 def test_the_duel_speaks_of_the_last_life(bundled: FrontEndResult) -> None:
     duel = _said(bundled, "hero_duel", "en")
     assert "this is not your last life" in duel and "you do not have 1 life" not in duel
+
+
+def test_a_build_renders_each_sentence_once_for_every_backend(bundled: FrontEndResult, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A parallel build renders the effects' sentences before it forks its backends (`textgen.warm`): what
+    print, reference, export and python then ask for is all there, and is what rendering afresh gives."""
+    from cardc import textgen
+    from cardc.backends import BACKENDS, BuildOptions
+
+    project = bundled.project
+    monkeypatch.setattr(textgen, "_RENDERED", {})
+    asked = [(e, lang) for g in project.games.values() for e in project.entities_of(g.id) if e.effects
+             for lang in g.publish or g.languages]
+    other = load_lexicon()  # another lexicon object: rendered afresh, never remembered
+    fresh = [TextGen(project, lexicon=other).generated(e, lang) for e, lang in asked]
+    assert not textgen._RENDERED
+    assert textgen.warm(project) == sum(len(r) for r in fresh) > 0
+    assert [TextGen(project).generated(e, lang) for e, lang in asked] == fresh
+
+    def rendered_again(*_: object) -> None:
+        raise AssertionError("a sentence was rendered again")
+
+    monkeypatch.setattr(TextGen, "_effect", rendered_again)
+    for name, write in BACKENDS:
+        if name in ("print", "reference", "export", "python"):
+            write(project, tmp_path / name, BuildOptions(only=frozenset({name}), destination=tmp_path / name))
