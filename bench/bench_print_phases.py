@@ -50,9 +50,9 @@ def measure(content: str, rulebook: bool) -> dict[str, float]:
         counts["whole"] += under is None
         return real_png(page, dpi, under, *rest)  # type: ignore[arg-type]
 
-    def rows(page: object, dpi: int) -> bytearray:
+    def rows(page: object, dpi: int, *rest: object) -> bytearray:
         counts["frames"] += 1
-        return real_rows(page, dpi)
+        return real_rows(page, dpi, *rest)  # type: ignore[arg-type]
 
     print_sheets.render_png, print_sheets.render_rows = png, rows  # type: ignore[assignment]
     with tempfile.TemporaryDirectory(prefix="cardc-print-phases-") as tmp:

@@ -251,14 +251,14 @@ def test_faces_and_frames_shared_by_sheets_are_rasterized_once(tmp_path: Path, m
     faces: list[tuple[bool, str]] = []  # per face rasterized: drawn over a frame, its PNG
     real_rows, real_png = print_sheets.render_rows, print_sheets.render_png
 
-    def rows(page: pdfium.PdfPage, dpi: int) -> bytearray:
-        made = real_rows(page, dpi)
+    def rows(page: pdfium.PdfPage, dpi: int, swapped: bool = False) -> bytearray:
+        made = real_rows(page, dpi, swapped)
         frames.append(hashlib.sha256(made).hexdigest())
         return made
 
     def png(page: pdfium.PdfPage, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None,
-            screen: bytes | None = None) -> bytes:
-        made = real_png(page, dpi, under, scratch, screen)
+            screen: bytes | None = None, swapped: bool = False) -> bytes:
+        made = real_png(page, dpi, under, scratch, screen, swapped)
         faces.append((under is not None, hashlib.sha256(made).hexdigest()))
         return made
 
@@ -296,8 +296,8 @@ def test_the_same_face_in_another_file_is_drawn_with_that_files_images(tmp_path:
     real_png = print_sheets.render_png
 
     def png(page: pdfium.PdfPage, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None,
-            screen: bytes | None = None) -> bytes:
-        drawn.append(real_png(page, dpi, under, scratch, screen))
+            screen: bytes | None = None, swapped: bool = False) -> bytes:
+        drawn.append(real_png(page, dpi, under, scratch, screen, swapped))
         return drawn[-1]
 
     monkeypatch.setattr(print_sheets, "render_png", png)
@@ -437,3 +437,57 @@ def test_png_bytes_are_the_same_in_fresh_processes(tmp_path: Path) -> None:
         out = subprocess.run([sys.executable, "-c", script, str(tmp_path / "face.rgb")], env=env,
                              capture_output=True, check=True).stdout
         assert out == here, (seed, perturb)
+
+
+def _swapped_rows(elements: str, swap: bool, dpi: int = 300, blue_first: bool | None = None) -> bytes:
+    """`_rows` of `elements` (40 x 50 mm), the page drawn with red and blue exchanged if `swap` and rasterized in
+    PDFium's own byte order, blue first (as the print backend draws faces with only RGB colours), else as `_rows`
+    does; `blue_first` chooses the byte order alone."""
+    from cardc.backends.print.png import render_rows
+    from cardc.backends.print.render import draw_face, swap_red_blue
+    from cardc.backends.print.settings import parse_settings
+    from cardc.backends.print.sheets import _cell_pt
+    from cardc.backends.print.templates import parse_elements
+
+    s = parse_settings({"print.bleed": "0"})[0]
+    buf = io.BytesIO()
+    c = canvas(buf, compress=False)
+    c._enforceColorSpace = swap_red_blue if swap else None
+    c.setPageSize(_cell_pt(type("Size", (), {"w": 40.0, "h": 50.0})(), 0.0))  # type: ignore[arg-type]
+    draw_face(c, parse_elements(elements, "test"), 40.0, 50.0, 0.0, s, lambda rel: None)
+    c.showPage()
+    c.save()
+    return bytes(render_rows(pdfium.PdfDocument(buf.getvalue())[0], dpi, swap if blue_first is None else blue_first))
+
+
+@pytest.mark.parametrize("elements", [*ELEMENTS, "\n".join(["fill color=#f4e9d0", *ELEMENTS])])
+def test_a_face_drawn_with_red_and_blue_exchanged_has_the_same_pixels(elements: str) -> None:
+    """The PNGs' faces are drawn with red and blue exchanged and rasterized in PDFium's byte order (blue first,
+    a third cheaper than asking PDFium for red first): every pixel comes out the same, antialiased edges, glyphs
+    and placeholders included."""
+    from cardc.backends.print.render import swappable
+    from cardc.backends.print.templates import parse_elements
+
+    assert swappable(parse_elements(elements, "test"))
+    for dpi in (300, 150, 97):
+        assert _swapped_rows(elements, True, dpi) == _swapped_rows(elements, False, dpi), dpi
+
+
+def test_red_and_blue_are_exchanged_only_where_they_can_be() -> None:
+    """A CMYK colour has no red and blue to exchange: such a face is drawn as it is (and the exchange does change
+    the page, so the test above compares two different drawings)."""
+    from cardc.backends.print.render import swap_red_blue, swappable
+    from cardc.backends.print.templates import parse_elements
+    from reportlab.lib import colors
+
+    assert not swappable(parse_elements('rect x=1 y=1 w=5 h=5 fill="cmyk(0,0.5,1,0)"', "test"))
+    assert not swappable(parse_elements('text t x=1 y=1 w=9 h=5 color="pcmyk(0,50,100,0)" text="A"', "test"))
+    assert swappable(parse_elements('rect x=1 y=1 w=5 h=5 fill=#aa3322 stroke=red', "test"))
+    assert swap_red_blue(colors.Color(0.1, 0.2, 0.3, 0.5)) == colors.Color(0.3, 0.2, 0.1, 0.5)
+    assert swap_red_blue((0.1, 0.2, 0.3)) == (0.3, 0.2, 0.1) and swap_red_blue(0.4) == 0.4
+    with pytest.raises(TypeError):
+        swap_red_blue(colors.CMYKColor(0, 0.5, 1, 0))
+    face = "rect x=4 y=10 w=20 h=15 fill=#aa3322"
+    assert _swapped_rows(face, True) == _swapped_rows(face, False)
+    assert _swapped_rows(face, True, blue_first=False) != _swapped_rows(face, False)  # the page did change
+    assert _swapped_rows(face, False, blue_first=True) != _swapped_rows(face, False)  # and so does the order

@@ -122,9 +122,10 @@ def encode_png(image: Image.Image, dpi: int) -> bytes:
     return _png(w, h, dpi, rows.tobytes())
 
 
-def render_rows(page: Any, dpi: int) -> bytearray:
+def render_rows(page: Any, dpi: int, swapped: bool = False) -> bytearray:
     """PDF page `page` rasterized at `dpi` over white, as unfiltered PNG rows (each a 0 byte, then RGB pixels;
-    one spare byte at the end)."""
+    one spare byte at the end). `swapped`: the page was drawn with red and blue exchanged (`swap_red_blue`), and
+    PDFium's own byte order (blue first) puts them back in place."""
     import pypdfium2 as pdfium
 
     made: list[bytearray] = []
@@ -137,7 +138,7 @@ def render_rows(page: Any, dpi: int) -> bytearray:
         return pdfium.PdfBitmap.new_native(width, height, format, rev_byteorder, buffer=pixels, stride=stride)
 
     maker: Callable[..., Any] = bitmap
-    page.render(scale=dpi / 72.0, bitmap_maker=maker, rev_byteorder=True,
+    page.render(scale=dpi / 72.0, bitmap_maker=maker, rev_byteorder=not swapped,
                 force_bitmap_format=pdfium.raw.FPDFBitmap_BGR)
     return made[0]
 
@@ -151,11 +152,13 @@ def _size(page: Any, dpi: int) -> tuple[int, int]:
             math.ceil(pdfium.raw.FPDF_GetPageHeightF(page) * scale))
 
 
-def _draw(page: Any, pixels: Any, w: int, h: int, stride: int, matrix: Any = None, clip: Any = None) -> None:
-    """PDFium draws `page` into `pixels` (`w` x `h` BGR pixels, rows `stride` bytes apart, RGB byte order) as
-    `page.render` does with those options (annotations drawn, no fill): at the page's own scale to the bitmap, or
-    with `matrix` and `clip`. The bitmap is PDFium's raw one, made and dropped here: pypdfium2's wrapper
-    registers a finalizer and formats its own name for each, about a fifth of a millisecond of Python a face."""
+def _draw(page: Any, pixels: Any, w: int, h: int, stride: int, matrix: Any = None, clip: Any = None,
+          swapped: bool = False) -> None:
+    """PDFium draws `page` into `pixels` (`w` x `h` BGR pixels, rows `stride` bytes apart, RGB byte order; with
+    `swapped`, PDFium's own order, for a page drawn with red and blue exchanged) as `page.render` does with those
+    options (annotations drawn, no fill): at the page's own scale to the bitmap, or with `matrix` and `clip`.
+    The bitmap is PDFium's raw one, made and dropped here: pypdfium2's wrapper registers a finalizer and formats
+    its own name for each, about a fifth of a millisecond of Python a face."""
     import pypdfium2 as pdfium
 
     raw = pdfium.raw
@@ -163,7 +166,7 @@ def _draw(page: Any, pixels: Any, w: int, h: int, stride: int, matrix: Any = Non
     if not bitmap:
         raise MemoryError("PDFium made no bitmap")
     try:
-        flags = raw.FPDF_ANNOT | raw.FPDF_REVERSE_BYTE_ORDER
+        flags = raw.FPDF_ANNOT if swapped else raw.FPDF_ANNOT | raw.FPDF_REVERSE_BYTE_ORDER
         if matrix is None:
             raw.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0, flags)
         else:
@@ -173,7 +176,7 @@ def _draw(page: Any, pixels: Any, w: int, h: int, stride: int, matrix: Any = Non
 
 
 def render_png(page: Any, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None,
-               screen: bytes | None = None) -> bytes:
+               screen: bytes | None = None, swapped: bool = False) -> bytes:
     """PDF page `page` rasterized at `dpi` as PNG bytes, the same pixels as
     `encode_png(page.render(scale=dpi / 72).to_pil(), dpi)`; with `screen` (`screen_png` of the same page), that
     face inside it (`SCREEN_CHUNK`).
@@ -182,25 +185,27 @@ def render_png(page: Any, dpi: int, under: bytearray | None = None, scratch: byt
     instead of over white: a face whose first elements (a template's frame and panel) were drawn once as
     `under` is then drawn with only its other elements, and comes out as the same pixels as the whole face
     drawn at once (PDFium paints a page's objects one after the other onto the bitmap, so what came before
-    is only the pixels it left). `scratch` (a buffer of `under`'s size) holds that copy: see `render_over`."""
+    is only the pixels it left). `scratch` (a buffer of `under`'s size) holds that copy: see `render_over`.
+    `swapped`: the page (and `under`'s) was drawn with red and blue exchanged, see `render_rows`."""
     w, h = _size(page, dpi)
-    return _png(w, h, dpi, memoryview(render_over(page, dpi, under, scratch))[:(3 * w + 1) * h], screen)
+    return _png(w, h, dpi, memoryview(render_over(page, dpi, under, scratch, swapped))[:(3 * w + 1) * h], screen)
 
 
-def render_over(page: Any, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None) -> bytearray:
+def render_over(page: Any, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None,
+                swapped: bool = False) -> bytearray:
     """`render_rows(page, dpi)`, drawn over a copy of `under` (rows of a page of the same size) if given.
 
     The copy goes into `scratch` when it is of `under`'s size (and that is what is returned, overwritten by the
     next call given it): a 300 dpi card is 2.7 MB, and a new buffer for each face cost its pages' faults and
     zeroing in the kernel as well as the copy."""
     if under is None:
-        return render_rows(page, dpi)
+        return render_rows(page, dpi, swapped)
     w, h = _size(page, dpi)
     stride = 3 * w + 1
     if len(under) != stride * h + 1:
         raise ValueError("the pixels to draw over are not of the page's size")
     buf = _copy(under, scratch)
-    _draw(page, (ctypes.c_ubyte * (stride * h)).from_buffer(buf, 1), w, h, stride)
+    _draw(page, (ctypes.c_ubyte * (stride * h)).from_buffer(buf, 1), w, h, stride, swapped=swapped)
     return buf
 
 
@@ -224,12 +229,12 @@ def screen_size(w_mm: float, h_mm: float) -> tuple[int, int]:
 
 
 def render_screen(page: Any, bleed_mm: float, w_mm: float, h_mm: float, under: bytearray | None = None,
-                  scratch: bytearray | None = None) -> bytearray:
+                  scratch: bytearray | None = None, swapped: bool = False) -> bytearray:
     """The face on `page` (a `w_mm` x `h_mm` card inside `bleed_mm` of bleed) at SCREEN_DPI without its bleed:
     `screen_size(w_mm, h_mm)` pixels centred on the trim, as unfiltered PNG rows (one spare byte at the end), drawn
     over white or over a copy of `under` (what this gave for the face's backdrop; the copy in `scratch` if it is of
     that size, as `render_over`). PDFium draws straight into the cell at exactly SCREEN_DPI: no page stretched to
-    whole pixels, no bleed rasterized and cut off."""
+    whole pixels, no bleed rasterized and cut off. `swapped`: as `render_rows`."""
     import pypdfium2 as pdfium
 
     w, h = screen_size(w_mm, h_mm)
@@ -248,7 +253,7 @@ def render_screen(page: Any, bleed_mm: float, w_mm: float, h_mm: float, under: b
     matrix = pdfium.raw.FS_MATRIX(s, 0, 0, s, -(bleed_mm * k + (w_mm * k - w) / 2),
                                   -(bleed_mm * k + (h_mm * k - h) / 2))
     clip = pdfium.raw.FS_RECTF(0, 0, w, h)
-    _draw(page, (ctypes.c_ubyte * (stride * h)).from_buffer(buf, 1), w, h, stride, matrix, clip)
+    _draw(page, (ctypes.c_ubyte * (stride * h)).from_buffer(buf, 1), w, h, stride, matrix, clip, swapped)
     return buf
 
 

@@ -37,6 +37,39 @@ def _color(value: str) -> colors.Color | None:
         return colors.black
 
 
+def swap_red_blue(color: object) -> object:
+    """A colour with its red and blue exchanged (reportlab's `enforceColorSpace` hook of a canvas whose pages PDFium
+    rasterizes in its own byte order, blue first: the pixels then come out in the PNG's order, red first, and
+    PDFium draws a third faster than when asked to reverse its byte order for each pixel it paints). Only plain RGB
+    colours and greys, as `swappable` faces use; anything else is a mistake of the caller."""
+    if isinstance(color, colors.Color) and not isinstance(color, colors.CMYKColor):  # (a CMYK colour is a Color)
+        return colors.Color(color.blue, color.green, color.red, color.alpha)
+    if isinstance(color, str):
+        return swap_red_blue(colors.toColor(color))
+    if isinstance(color, tuple | list) and len(color) == 3:
+        return (color[2], color[1], color[0])
+    if isinstance(color, int | float):
+        return color
+    raise TypeError(f"no red and blue to exchange in colour {color!r}")
+
+
+SWAPPED_KEYS = ("fill", "stroke", "color")  # the element properties `draw_face` reads colours from
+
+
+def swappable(elements: tuple[Element, ...]) -> bool:
+    """Whether `draw_face` of `elements` sets only plain RGB colours (no CMYK), so that a page of them drawn with
+    red and blue exchanged (`swap_red_blue`) and rasterized blue first gives the same pixels. Images are the
+    caller's to check: their pixels cannot be exchanged."""
+    for el in elements:
+        for key in SWAPPED_KEYS:
+            value = el.props.get(key)
+            if isinstance(value, str):
+                c = _color(value)
+                if isinstance(c, colors.CMYKColor):
+                    return False
+    return True
+
+
 @dataclass
 class DrawReport:
     """What drawing one face found: text boxes that overflow, icons nobody knows, missing images."""

@@ -30,6 +30,8 @@ from cardc.backends.print.render import (
     draw_face,
     draw_pages,
     footprint,
+    swap_red_blue,
+    swappable,
 )
 from cardc.backends.print.rulebook import Faces
 from cardc.backends.print.settings import PrintSettings, parse_settings
@@ -396,6 +398,12 @@ class PrintBuild:
                 split[face] = self.backdrop_of(face.text, e, wide=False)
                 group[face] = (face.w, face.h, repr(split[face][0]))
         count = Counter(group.values())
+        # A group whose faces draw no image and only RGB colours is drawn with red and blue exchanged and rasterized
+        # in PDFium's own byte order: the same pixels (`swap_red_blue`), a third less of PDFium's time
+        swapped: dict[tuple[float, float, str], bool] = {}
+        for face, _e in order:
+            g = group[face]
+            swapped[g] = swapped.get(g, True) and not any(face.images) and swappable(self.parsed[face.text])
         rank = {g: i for i, g in enumerate(count)}
         order.sort(key=lambda item: rank[group[item[0]]])  # stable: sheet and card order within a group
         under: dict[tuple[float, float, str], bytearray] = {}  # the background of the group being drawn
@@ -412,6 +420,7 @@ class PrintBuild:
                 g = group[face]
                 shared = count[g] > 1
                 c.setPageSize(_cell_pt(size, self.s.bleed))
+                c._enforceColorSpace = swap_red_blue if swapped[g] else None
                 if shared and g not in planned:
                     planned.add(g)
                     draw_face(c, split[face][0], size.w, size.h, self.s.bleed, self.s, self._images(e))
@@ -428,20 +437,21 @@ class PrintBuild:
                 # its finalizer and bookkeeping, cost more Python than the calls); a frame or a whole face is
                 # rasterized by `page.render`, which needs that object
                 page = pdf[i] if drawn_face is None or count[g] == 1 else pdfium.raw.FPDF_LoadPage(pdf, i)
+                swap = swapped[g]
                 if drawn_face is None:
-                    under = {g: render_rows(page, self.s.png_dpi)}  # the group before it is done
+                    under = {g: render_rows(page, self.s.png_dpi, swap)}  # the group before it is done
                     scratch = bytearray(len(under[g]))
                     if screens:
-                        small_under = {g: render_screen(page, self.s.bleed, g[0], g[1])}
+                        small_under = {g: render_screen(page, self.s.bleed, g[0], g[1], swapped=swap)}
                         small_scratch = bytearray(len(small_under[g]))
                 else:
                     small = None
                     if screens:
                         rows = render_screen(page, self.s.bleed, g[0], g[1], small_under[g] if count[g] > 1 else None,
-                                             small_scratch)
+                                             small_scratch, swap)
                         small = screen_png(rows, g[0], g[1])
                     put(drawn_face, render_png(page, self.s.png_dpi, under[g] if count[g] > 1 else None, scratch,
-                                               small))
+                                               small, swap))
                 if isinstance(page, pdfium.PdfPage):
                     page.close()
                 else:
