@@ -90,8 +90,17 @@ def draw_face(c: Canvas, elements: tuple[Element, ...], w: float, h: float, blee
     def Y(y: float) -> float:
         return float((bleed + h - y) * mm)
 
+    code = c._code
     for el in elements:
         k = el.kind
+        plain = k in _PLAIN or (k == "art" and not el.str("image"))
+        if plain:  # its operators are known if drawn before at this size, bleed and colour setting
+            key = (id(el), w, h, bleed, c._fillMode, c._enforceColorSpace)
+            known = _SHAPES.get(key)
+            if known is not None:
+                code.extend(known[1])
+                continue
+            start = len(code)
         c.saveState()
         fill = _color(el.str("fill", "none"))
         stroke = _color(el.str("stroke", "none"))
@@ -130,7 +139,22 @@ def draw_face(c: Canvas, elements: tuple[Element, ...], w: float, h: float, blee
             if not draw_icon(c, el.str("name"), X(el.num("x")), Y(el.num("y") + el.num("size")), size_pt):
                 report.unknown_icons.add(el.str("name"))
         c.restoreState()
+        if plain and swappable((el,)):  # (a CMYK colour may be a separation, which the page must list)
+            if len(_SHAPES) >= SHAPES_KEPT:
+                _SHAPES.clear()
+            _SHAPES[key] = (el, code[start:])
     return report
+
+
+# The operators of shapes drawn so far: a fill, rectangle, circle, line or art placeholder (no image) is drawn
+# inside its own saved graphics state with colours and numbers alone, so at one size, bleed, fill rule and colour
+# setting (`swap_red_blue`) it is the same text on every page of every document. Faces of one template share their
+# frame's elements (`parse_elements` keeps one Element per line), and each face is drawn for its sheet, for the
+# rulebook and (its frame once) for the PNGs: 10,000 cards drew the same few frames 60,000 times. Keyed by the
+# element's id (the element is kept, so its id stays its own).
+_SHAPES: dict[tuple[int, float, float, float, int, object], tuple[Element, list[str]]] = {}
+SHAPES_KEPT = 4096  # (past it, the cache starts again)
+_PLAIN = frozenset({"fill", "rect", "circle", "line"})
 
 
 # Text boxes fitted so far (a layout is immutable): a face is drawn for its sheet, its PNG and the rulebook, and
