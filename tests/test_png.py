@@ -491,3 +491,34 @@ def test_red_and_blue_are_exchanged_only_where_they_can_be() -> None:
     assert _swapped_rows(face, True) == _swapped_rows(face, False)
     assert _swapped_rows(face, True, blue_first=False) != _swapped_rows(face, False)  # the page did change
     assert _swapped_rows(face, False, blue_first=True) != _swapped_rows(face, False)  # and so does the order
+
+
+def test_a_shape_drawn_again_appends_the_operators_it_drew_first() -> None:
+    """`draw_face` keeps the operators of plain shapes (fill, rectangle, circle, line, art placeholder) and appends
+    them again for the same element at the same size, bleed and colour setting: the same page as drawing it anew,
+    and not the operators of another setting (red and blue exchanged) or size."""
+    from cardc.backends.print import render
+    from cardc.backends.print.settings import parse_settings
+    from cardc.backends.print.templates import parse_elements
+
+    s = parse_settings({})[0]
+    elements = parse_elements("\n".join(["fill color=#f4e9d0", *ELEMENTS]), "test")
+
+    def ops(swap: bool = False, w: float = 40.0, bleed: float = 3.0) -> list[str]:
+        c = canvas(io.BytesIO(), compress=False)
+        c._enforceColorSpace = render.swap_red_blue if swap else None
+        start = len(c._code)
+        render.draw_face(c, elements, w, 50.0, bleed, s, lambda rel: None)
+        return list(c._code[start:])
+
+    render._SHAPES.clear()
+    first = ops()
+    assert render._SHAPES  # kept
+    assert ops() == first
+    swapped, wider, no_bleed = ops(True), ops(w=41.0), ops(bleed=0.0)
+    render._SHAPES.clear()
+    assert ops(True) == swapped != first and ops(w=41.0) == wider != first and ops(bleed=0.0) == no_bleed != first
+    cmyk = parse_elements('rect x=1 y=1 w=5 h=5 fill="cmyk(0,0.5,1,0)"', "test")
+    render._SHAPES.clear()
+    render.draw_face(canvas(io.BytesIO()), cmyk, 40.0, 50.0, 3.0, s, lambda rel: None)
+    assert not render._SHAPES  # (a CMYK colour may be a separation, which the page itself must list)
