@@ -522,3 +522,32 @@ def test_a_shape_drawn_again_appends_the_operators_it_drew_first() -> None:
     render._SHAPES.clear()
     render.draw_face(canvas(io.BytesIO()), cmyk, 40.0, 50.0, 3.0, s, lambda rel: None)
     assert not render._SHAPES  # (a CMYK colour may be a separation, which the page itself must list)
+
+
+@pytest.mark.parametrize("head, tail", [(4096, 65536), (8, 8), (40, 100), (1 << 20, 1 << 20)])
+def test_read_screen_reads_the_screen_face_screen_of_finds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           head: int, tail: int) -> None:
+    """The export reads a card PNG's screen face by the chunk headers alone (`read_screen`): the bytes `screen_of`
+    finds in the whole file, or None, whatever the sizes read at once (the face's chunk longer than one read too)."""
+    from cardc.backends.print import png
+
+    monkeypatch.setattr(png, "_HEAD_READ", head)
+    monkeypatch.setattr(png, "_TAIL_READ", tail)
+    rows = bytes(range(256)) * 40  # not all alike: the pixels' chunk is a few KB
+    screen = png._png(9, 7, 150, bytes(7 * 28))
+    files = {
+        "card": png._png(30, 40, 300, rows[:(3 * 30 + 1) * 40], screen),
+        "no screen": png._png(30, 40, 300, rows[:(3 * 30 + 1) * 40]),
+        "empty screen": png._png(30, 40, 300, rows[:(3 * 30 + 1) * 40], b""),
+        "not a png": b"GIF89a" + rows,
+        "cut in the screen face": png._png(30, 40, 300, rows[:(3 * 30 + 1) * 40], screen)[:-30],
+        "cut in a header": png._png(30, 40, 300, rows[:(3 * 30 + 1) * 40], screen)[:-len(screen) - 18],
+        "nothing": b"",
+    }
+    for name, data in files.items():
+        path = tmp_path / f"{name}.png"
+        path.write_bytes(data)
+        assert png.read_screen(path) == png.screen_of(data), name
+    assert png.read_screen(tmp_path / "card.png") == screen
+    with pytest.raises(OSError):
+        png.read_screen(tmp_path / "missing.png")

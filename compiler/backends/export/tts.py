@@ -23,7 +23,7 @@ from cardc.backends.export import faces as fc
 from cardc.backends.export import sheets as sh
 from cardc.backends.export.document import export_languages
 from cardc.backends.export.values import Localizer
-from cardc.backends.print.png import screen_of, write_file
+from cardc.backends.print.png import read_screen, write_file
 from cardc.buildcache import BuildCache
 from cardc.diagnostics import NO_SPAN, Diagnostic, Severity
 from cardc.model import Entity, KindDef, Project
@@ -454,15 +454,18 @@ def _face_png(path: Path | None, cell: tuple[int, int]) -> fc.PrintPng | None:
     if path is None:
         return None
     try:
-        data = path.read_bytes()
+        screen = read_screen(path)  # (the screen face alone: the PNG's 300 dpi pixels are not read)
     except OSError:
         return None
-    screen = screen_of(data)
     if screen is not None:
         small = fc.PrintPng.of(screen)
         size = small.size
         if size is not None and size[0] >= cell[0] and size[1] >= cell[1]:
             return small
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
     return fc.PrintPng.of(data)
 
 

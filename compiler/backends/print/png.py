@@ -96,6 +96,41 @@ def screen_of(png: bytes) -> bytes | None:
     return None
 
 
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+_HEAD_READ = 4096  # the signature and the chunks before the pixels (IHDR, pHYs) and the pixels' chunk header
+_TAIL_READ = 64 * 1024  # a screen face chunk and IEND, usually at once (a 63 x 88 mm card's: about 35 KB)
+
+
+def read_screen(path: Path | str) -> bytes | None:
+    """`screen_of(Path(path).read_bytes())` reading only the chunk headers and the screen face: a card PNG's
+    300 dpi pixels (three quarters of its bytes) are stepped over by their length, not copied out of the page
+    cache (the Tabletop Simulator export reads 40,000 of them at 10,000 cards). OSError if it cannot be opened."""
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        buf = os.pread(fd, _HEAD_READ, 0)
+        base = 0  # where `buf` starts in the file
+        if buf[:8] != b"\x89PNG\r\n\x1a\n":
+            return None
+        at = 8
+        while True:
+            if at + 8 > base + len(buf):  # the next chunk header is not in hand: read from it on
+                base, buf = at, os.pread(fd, _TAIL_READ, at)
+                if len(buf) < 8:
+                    return None
+            length, tag = struct.unpack_from(">I4s", buf, at - base)
+            if tag == SCREEN_CHUNK:
+                start = at + 8 - base
+                data = buf[start:start + length]
+                if len(data) < length:  # more than was read: the rest of it
+                    data += os.pread(fd, length - len(data), at + 8 + len(data))
+                return data if len(data) == length else None
+            if tag == b"IEND":
+                return None
+            at += 12 + length
+    finally:
+        os.close(fd)
+
+
 _WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
