@@ -190,7 +190,7 @@ def test_a_schema_pass_is_reused_only_for_the_same_ir(cache: Path, monkeypatch: 
     assert checkcache.schema_diagnostics(bundled.project) == []  # validated, and the pass stored
     assert _entries(cache, "schema")
     sentinel = Diagnostic(Severity.ERROR, "E402", "rejected", Span("x.cardc", 1, 1))
-    monkeypatch.setattr(schema, "validate_project", lambda project, catalogue=None: [sentinel])
+    monkeypatch.setattr(schema, "validate_project", lambda project, catalogue=None, data=None: [sentinel])
     assert checkcache.schema_diagnostics(bundled.project) == []  # the same IR: the stored pass
     fewer = dataclasses.replace(bundled.project, entities=bundled.project.entities[:-1])
     assert checkcache.schema_diagnostics(fewer) == [sentinel]  # another IR: validated again

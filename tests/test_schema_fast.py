@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -92,3 +93,47 @@ def test_ref_siblings_are_kept() -> None:
     validate({"a": 3})
     with pytest.raises(Exception, match="must be bigger than or equal to 3"):
         validate({"a": 2})
+
+
+def test_an_invocation_s_verb_renamed_gets_the_same_verdict(bundled: FrontEndResult) -> None:
+    """The compiled pass does not search the list of every verb's name for each invocation; it asks the verb
+    for its own sub-schema instead: an unknown verb, or another verb's name, is judged as the plain pass does."""
+    from cardc.schema import invocation_nodes
+
+    rng = random.Random(3)
+    project = bundled.project
+    data = project_json(project, "karak")
+    verbs = sorted(default_catalogue().verbs)
+    with_effects = [e for e in data["entities"] if invocation_nodes(e.get("effects"))]
+    invalid = 0
+    for name in ["no_such_verb", "Zř", *rng.sample(verbs, 12)]:
+        entity = copy.deepcopy(rng.choice(with_effects))
+        rng.choice(invocation_nodes(entity.get("effects")))["verb"] = name
+        fast, plain = _verdicts({**data, "entities": [entity]}, project, "karak")
+        assert fast == plain, (name, json.dumps(entity)[:2000])
+        invalid += not plain
+    assert invalid >= 2
+
+
+def test_compiled_validators_are_remembered_on_disk(bundled: FrontEndResult, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A later process loads the validators' bytecode from the cache instead of generating and compiling them,
+    and they give the same verdicts."""
+    import fastjsonschema
+    from cardc import schemafast
+
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("CARDC_CACHE", raising=False)
+    monkeypatch.setattr(schemafast, "_compiled", {})
+    data = project_json(bundled.project, "karak")
+    bad = {**data, "entities": [{**data["entities"][0], "kind": 5}]}
+    first = (_verdicts(data, bundled.project, "karak"), _verdicts(bad, bundled.project, "karak"))
+    assert first == ((True, True), (False, False))
+    assert list((tmp_path / "schema-code").glob("*.pickle"))
+
+    def generated(*_: object) -> str:
+        raise AssertionError("a validator was generated again")
+
+    monkeypatch.setattr(schemafast, "_compiled", {})  # as a new process
+    monkeypatch.setattr(fastjsonschema, "compile_to_code", generated)
+    assert (_verdicts(data, bundled.project, "karak"), _verdicts(bad, bundled.project, "karak")) == first
