@@ -82,7 +82,7 @@ def measure(content: str, only: list[str] | None = None) -> dict[str, object]:
                     raise SystemExit(f"{name}: {errors[0] if errors else 'failed'}")
                 files = len({p for p in out.rglob("*") if p.is_file()} - before)
                 rows[name] = {"cpu": usage.ru_utime + usage.ru_stime, "peak_mib": usage.ru_maxrss / 1024,
-                              "files": files}
+                              "files": files, "user": usage.ru_utime, "sys": usage.ru_stime}
         cards = len(result.project.entities) if hasattr(result.project, "entities") else 0
     return {"front": front, "backends": rows, "cards": cards,
             "front_peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
@@ -148,6 +148,15 @@ def main() -> None:
         cells = [f"{rows[n]['cpu']:.2f} ({rows[n]['peak_mib']:.0f})" if n in rows else "-" for n in names]
         total = sum(rows[n]["cpu"] for n in rows)
         print(f"| {label} | {code} | {r['front']:.2f} | " + " | ".join(cells) + f" | **{total:.2f}** |")
+    print("\nuser + system CPU s of each backend (system: the kernel's, mostly creating and writing files):\n")
+    print("| content | code | " + " | ".join(f"{n} user + sys s" for n in names) + " |")
+    print("|" + "---|" * (len(names) + 2))
+    for label, code, r in runs:
+        rows = r["backends"]
+        assert isinstance(rows, dict)
+        cells = [f"{rows[n]['user']:.2f} + {rows[n]['sys']:.2f}" if n in rows and "user" in rows[n] else "-"
+                 for n in names]
+        print(f"| {label} | {code} | " + " | ".join(cells) + " |")
     if args.synthetic and len(args.synthetic) > 1:
         small, large = args.synthetic[0], args.synthetic[-1]
         pick = [r for label, code, r in runs if code != "before"]
