@@ -23,6 +23,8 @@ from cardc.backends.python.runtime.cardc_runtime.fight_odds import monster_odds
 from cardc.backends.python.vocabulary import runtime_functions
 from cardc.catalogue import load_catalogue
 from cardc.model import AndCond, Invocation, NotCond, OrCond
+from hypothesis import given
+from hypothesis import strategies as st
 from test_rules_support import FIXTURES, ROOT, bundled_project, compile_fixture
 
 GOLDEN = FIXTURES / "golden" / "mini_base.py"
@@ -178,3 +180,22 @@ def test_every_condition_of_a_fight_effect_is_computed_by_the_runtime() -> None:
             for v in _conditions(fx.condition)}
     runtime = set(runtime_functions())
     assert used and used <= runtime, sorted(used - runtime)
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab -\"\\\n\t\u00e9\u0007 ")), max_size=140))
+def test_wrapping_and_docstrings_skip_their_work_only_where_it_changes_nothing(text: str) -> None:
+    """`_wrap` returns a short plain line as textwrap would, and `docstring` an unescaped text as its escaping
+    loop would, without running them."""
+    import textwrap
+
+    from cardc.backends.python import literals
+    from cardc.backends.python.generate import TEXT_WIDTH, _wrap
+
+    for line in text.split("\n"):
+        lead = len(line) - len(line.lstrip(" -"))
+        want = textwrap.wrap(line, TEXT_WIDTH, subsequent_indent=" " * (lead + 2), break_long_words=True,
+                             break_on_hyphens=False) or [""]
+        assert _wrap(line) == want
+    escaped = "".join("\\\\" if c == "\\" else '\\"' if c == '"' else c if c == "\n" or c.isprintable()
+                      else c.encode("unicode_escape").decode("ascii") for c in text).strip("\n")
+    assert literals.docstring(text, 4) == literals._docstring_lines(escaped, 4)

@@ -272,6 +272,8 @@ def _body_text(catalogue: Catalogue, body: tuple[m.Statement, ...], depth: int =
 
 
 def _wrap(line: str) -> list[str]:
+    if len(line) <= TEXT_WIDTH and line.isprintable() and not line.endswith(" "):
+        return [line]  # what textwrap gives a short line without tabs, breaks or trailing spaces, without its work
     lead = len(line) - len(line.lstrip(" -"))
     return textwrap.wrap(line, TEXT_WIDTH, subsequent_indent=" " * (lead + 2), break_long_words=True,
                          break_on_hyphens=False) or [""]

@@ -163,6 +163,8 @@ def lit(x: Any, indent: int, used: int = 0) -> str:
 
 def docstring(text: str, indent: int) -> str:
     """A triple-quoted docstring whose content cannot end the string or run code."""
+    if "\\" not in text and '"' not in text and text.replace("\n", "").isprintable():
+        return _docstring_lines(text.strip("\n"), indent)  # nothing to escape (most texts): no loop per character
     safe = []
     for ch in text:
         if ch == "\\":
@@ -173,7 +175,10 @@ def docstring(text: str, indent: int) -> str:
             safe.append(ch)
         else:
             safe.append(ch.encode("unicode_escape").decode("ascii"))
-    body = "".join(safe).strip("\n")
+    return _docstring_lines("".join(safe).strip("\n"), indent)
+
+
+def _docstring_lines(body: str, indent: int) -> str:
     pad = " " * indent
     lines = body.split("\n")
     if len(lines) == 1:
