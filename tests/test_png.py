@@ -229,6 +229,14 @@ def test_an_art_box_apart_from_the_text_joins_the_frame() -> None:
         drawn = render_png(pdfium.PdfDocument(buf.getvalue())[0], 300, frame_rows)
         assert drawn == _png(w, h, 300, memoryview(whole)[:(3 * w + 1) * h])
     assert backdrop(parse_elements(apart, "test"))[0] == parse_elements(frame, "test")  # without `where`: leading
+    # elements after the last shape are not measured: nothing after them could move before them
+    measured: list[str] = []
+    tail = apart + 'text more x=4 y=46 w=32 h=3 size=6 text="More"\n'
+    under, over = backdrop(parse_elements(tail, "test"), lambda el: measured.append(el.name) or where(el),
+                           lambda el: True)
+    assert [e.kind for e in under] == ["fill", "rect", "art", "line"] and [e.name for e in over] == ["name", "rules",
+                                                                                                    "more"]
+    assert measured == ["name", "picture", ""]  # the name, then the art and the line checked against it
 
 
 def test_faces_and_frames_shared_by_sheets_are_rasterized_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

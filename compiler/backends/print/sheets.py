@@ -514,8 +514,13 @@ def backdrop(elements: tuple[Element, ...], where: Callable[[Element], Extent | 
     under: list[Element] = []
     over: list[Element] = []
     taken: list[Extent] = []  # where the elements of the rest so far can have painted
+    arts = [el.kind == "art" and where is not None and blank_art is not None and blank_art(el) for el in elements]
+    last = max((i for i, el in enumerate(elements) if el.kind in BACKDROP or arts[i]), default=-1)
     for i, el in enumerate(elements):
-        art = el.kind == "art" and where is not None and blank_art is not None and blank_art(el)
+        if i > last:  # no shape after it to move before it: the rest as it is (a card's rules text is not measured)
+            over.extend(elements[i:])
+            break
+        art = arts[i]
         plain = el.kind in BACKDROP or art
         if plain and art:
             el = Element(el.kind, el.name, {k: v for k, v in el.props.items() if k != "image"})  # as it is drawn
