@@ -14,8 +14,9 @@ from hypothesis import settings
 settings.register_profile("cardc", deadline=None)
 settings.load_profile("cardc")
 
-# `cardc simulate` called inside the test process must not import the compiled runtime into it (its other tests
-# play the greedy bot, which needs the Python runtime); tests of the compiled runtime ask for it explicitly.
+# `cardc simulate` called inside the test process must not import the compiled runtime into it (the other tests
+# load the Python runtime's modules, and one process runs one runtime) nor build it; tests of the compiled
+# runtime ask for it explicitly.
 os.environ["CARDC_RUNTIME"] = "python"
 
 ROOT = Path(__file__).resolve().parent.parent

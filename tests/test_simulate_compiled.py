@@ -51,8 +51,27 @@ def compiled() -> Path:
     return where
 
 
-@pytest.mark.parametrize("bot, players, games", [("sensible", 4, 12), ("random", 4, 12), ("sensible", 2, 6)])
-def test_compiled_runtime_plays_the_same_games(compiled: Path, bot: str, players: int, games: int) -> None:
+# A designer's bot: a plain class (no built-in bot as its base), from a file, which plays on either runtime.
+OWN_BOT = """
+class Cautious:
+    def __init__(self, seed):
+        self.seed = seed
+
+    def choose(self, view, options):
+        me = view.ctx.characters.get(view.chooser)
+        if "stop" in options and me is not None and me.lives <= 2:
+            return options.index("stop")
+        return (self.seed + len(view.point)) % len(options)
+"""
+
+
+@pytest.mark.parametrize("bot, players, games", [("sensible", 4, 12), ("random", 4, 12), ("sensible", 2, 6),
+                                                 ("greedy", 4, 10), ("greedy", 2, 4), ("own", 3, 4)])
+def test_compiled_runtime_plays_the_same_games(compiled: Path, tmp_path: Path, bot: str, players: int,
+                                               games: int) -> None:
+    if bot == "own":
+        (tmp_path / "cautious.py").write_text(OWN_BOT, encoding="utf-8")
+        bot = f"{tmp_path / 'cautious.py'}:Cautious"
     runs = {}
     for name, env in (("python", _env()), ("compiled", _env(**{accel.ENV: str(compiled)}))):
         out = subprocess.run([sys.executable, "-c", PLAY, bot, str(players), str(games), str(ROOT / "content")],
@@ -77,17 +96,17 @@ def test_simulate_command_compiled_and_python_report_the_same(compiled: Path) ->
     assert reports["compiled"] == reports["python"]
 
 
-def test_greedy_and_unbuilt_runs_stay_on_python_with_a_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unbuilt_runs_and_designers_bots_stay_on_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path))
     notes: list[str] = []
-    assert accel.choose("compiled", {"greedy"}, 10, notes.append) is None
-    assert "only the random and sensible bots" in notes[-1]
-    assert accel.choose("python", {"sensible"}, 10**6, notes.append) is None
-    assert accel.choose("auto", {"sensible"}, 10, notes.append) is None and len(notes) == 1  # nothing built
-    assert accel.choose("auto", {"sensible"}, 10**5, notes.append) is None
+    assert accel.choose("python", {"greedy"}, 10**6, notes.append) is None
+    assert accel.choose("auto", {"sensible"}, 10, notes.append) is None and not notes  # nothing built
+    assert accel.choose("auto", {"greedy"}, 10**5, notes.append) is None
     assert "--runtime compiled" in notes[-1]
+    # a designer's bot stays on Python unless asked (its class may derive from a compiled one), without a note
+    assert accel.choose("auto", {"mine.py:Mine"}, 10**5, notes.append) is None and len(notes) == 1
     monkeypatch.setattr(accel, "_mypy_version", lambda: None)  # a machine without mypyc
-    assert accel.choose("compiled", {"random"}, 10, notes.append) is None
+    assert accel.choose("compiled", {"greedy"}, 10, notes.append) is None
     assert "mypyc is not installed" in notes[-1]
     monkeypatch.setenv("CARDC_CACHE", "off")
     assert accel.build(notes.append) is None and "cache folder is off" in notes[-1]
@@ -127,12 +146,19 @@ def test_old_builds_are_pruned(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build-running", "c", "d", "new"]
 
 
-def test_a_compiled_process_refuses_the_greedy_bot_in_words(compiled: Path) -> None:
-    code = PLAY.replace("records = play_batch", "from cardc.simulation.table import TableError\n"
-                        "play_batch(job.with_(bot='sensible'), 1, [0])\n"
-                        "try:\n    play_batch(job.with_(bot='greedy'), 1, [0])\n"
-                        "except TableError as e:\n    print('refused:', e)\n    raise SystemExit\n"
+def test_a_compiled_process_plays_greedy_after_sensible_and_refuses_a_derived_bot_in_words(
+        compiled: Path, tmp_path: Path) -> None:
+    """One compiled process plays every built-in bot; a designer's class derived from a compiled bot class cannot
+    run there, and the error says so (not a TypeError from inside the game)."""
+    (tmp_path / "derived.py").write_text("from cardc_runtime.engine import SensibleBot\n\n"
+                                         "class Derived(SensibleBot):\n    pass\n", encoding="utf-8")
+    code = PLAY.replace("records = play_batch", "print(len(play_batch(job.with_(bot='sensible'), 1, [0])))\n"
+                        "print(len(play_batch(job.with_(bot='greedy'), 1, [0])))\n"
+                        "try:\n    play_batch(job.with_(bot=sys.argv[5]), 1, [0])\n"
+                        "except LookupError as e:\n    print('refused:', e)\n    raise SystemExit\n"
                         "records = play_batch")
-    out = subprocess.run([sys.executable, "-c", code, "sensible", "2", "1", str(ROOT / "content")],
+    out = subprocess.run([sys.executable, "-c", code, "sensible", "2", "1", str(ROOT / "content"),
+                          f"{tmp_path / 'derived.py'}:Derived"],
                          env=_env(**{accel.ENV: str(compiled)}), capture_output=True, text=True, check=True).stdout
-    assert out.startswith("refused: this process runs the compiled runtime"), out
+    assert out.splitlines()[:2] == ["1", "1"], out
+    assert out.splitlines()[2].startswith("refused:") and "derives from `SensibleBot`" in out, out

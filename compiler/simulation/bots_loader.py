@@ -52,7 +52,20 @@ def resolve_bot(spec: str) -> type[Any]:
     cls = getattr(module, name, None)
     if not isinstance(cls, type) or not callable(getattr(cls, "choose", None)):
         raise LookupError(f"`{spec}` is not a bot class (a class with `choose(view, options) -> index`)")
+    compiled = _compiled_base(cls)
+    if compiled is not None:
+        raise LookupError(f"`{spec}` derives from `{compiled}`, a class of the compiled runtime, which refuses "
+                          "classes derived in Python: play it with `--runtime python` (or CARDC_RUNTIME=python)")
     return cls
+
+
+def _compiled_base(cls: type[Any]) -> str | None:
+    """The first class `cls` derives from that the compiled runtime (accel.py) compiled, if it runs."""
+    for base in cls.__mro__[1:]:
+        module = sys.modules.get(base.__module__)
+        if base.__module__.startswith("cardc_runtime.") and not str(getattr(module, "__file__", "")).endswith(".py"):
+            return base.__name__
+    return None
 
 
 def check_bot(spec: str) -> None:

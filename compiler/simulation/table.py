@@ -86,13 +86,8 @@ class Table:
     """One job's ruleset, built once, and the games played on it."""
 
     def __init__(self, job: Job) -> None:
-        from cardc.backends.python.accel import BOTS, is_compiled
         from cardc.simulation.bots_loader import resolve_bot
 
-        if is_compiled() and job.bot not in BOTS:  # (a process that ran `cardc simulate` in it before)
-            raise TableError(f"this process runs the compiled runtime, which plays only the "
-                             f"{' and '.join(sorted(BOTS))} bots; play `{job.bot}` in another process or with "
-                             "CARDC_RUNTIME=python")
         self.job = job
         self.package = load_package(job)
         self.rules = self.package.ruleset(in_play(job))

@@ -5,10 +5,13 @@ The compiled runtime is the same source, so it plays the same games (the tests c
 it plays them about twice as fast. It is optional: without mypyc, a C compiler or a cache folder the games
 run on the Python runtime, with a note saying why, never a traceback.
 
-Only some bots may use it: the greedy bot's exact odds read Python frames and watch attribute reads of the
-opponent (`run_state`, `opponent_blind`), which compiled code has not got; those modules stay Python, and a
-process plays on one runtime, so a run with any other bot stays on the Python runtime. A designer's bot class
-may derive from a built-in one, which compiled classes refuse: also Python.
+Every built-in bot plays on it. The greedy bot's exact odds stay Python modules (`odds`, `run_state`,
+`fight_classes`, ...): on the compiled runtime they run every path of a fight to its end (no paused states
+shared: those keys read Python frames, which compiled code has not got) and fight each monster alone (no
+stand-in for a class of monsters: compiled classes refuse it); the same exact figures, so the same games. A
+designer's bot plays on it when asked (`--runtime compiled`), unless its class derives from a compiled one (a
+built-in bot of `engine`), which compiled classes refuse: then it says so; `auto` keeps designers' bots on the
+Python runtime.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from cardc.backends.python import RUNTIME_SOURCE
 COMPILED = ("ability_verbs", "bots", "card_play_verbs", "chance_verbs", "characters", "context", "engine", "fight",
             "fights", "inputs", "model", "play_verbs", "ring_verbs", "standing", "stat_verbs", "state",
             "table_verbs", "verbs")
-BOTS = frozenset({"random", "sensible"})  # the bots that play the same games on the compiled runtime
+BOTS = frozenset({"random", "sensible", "greedy"})  # the built-in bots: the same games on the compiled runtime
 ENV = "CARDC_COMPILED_RUNTIME"  # the folder of a built runtime: processes started by a run load it
 MODES = ("auto", "compiled", "python")
 WORTH_IT = 1000  # games in a run from which `auto` says that a compiled runtime would help
@@ -189,14 +192,12 @@ def is_compiled() -> bool:
 
 def choose(mode: str, bots: Iterable[str], games: int, note: Callable[[str], None]) -> Path | None:
     """The compiled runtime a run should use (building it when `mode` is "compiled"), or None for the Python
-    one: `auto` uses a finished build, `compiled` builds one if needed, `python` never uses one."""
+    one: `auto` uses a finished build (for the built-in bots), `compiled` builds one if needed, `python` never
+    uses one."""
     bots = set(bots)
     if mode == "python":
         return None
-    if not bots <= BOTS:
-        if mode == "compiled":
-            note(f"the compiled runtime plays only the {' and '.join(sorted(BOTS))} bots: playing on the "
-                 "Python runtime")
+    if mode == "auto" and not bots <= BOTS:  # a designer's bot: compiled only when asked (see the docstring)
         return None
     if mode == "compiled":
         return build(note)

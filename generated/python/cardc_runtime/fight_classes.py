@@ -147,19 +147,25 @@ class _OpaqueName(dict):  # type: ignore[type-arg]
         raise NeedsOpponent
 
 
-class _StandIn(EntityData):
-    """The opponents of a class as one entity: what they share, and `Opaque` where they differ."""
+# Whether the runtime's classes are Python ones: the compiled runtime (accel.py) refuses the stand-in (an
+# interpreted subclass of `EntityData`) and a `Target` as a fight's value to beat (typed `int` there), so there
+# every opponent is fought alone (`_class_odds` raises `NeedsOpponent`): the same odds, more runs.
+SHARED = isinstance(EntityData.__dict__.get("attr"), FunctionType)
 
-    __slots__ = ()
+if SHARED:
+    class _StandIn(EntityData):
+        """The opponents of a class as one entity: what they share, and `Opaque` where they differ."""
 
-    def provisional(self, name: str) -> str | None:
-        value = self.attrs.get(name)
-        if isinstance(value, Opaque):
+        __slots__ = ()
+
+        def provisional(self, name: str) -> str | None:
+            value = self.attrs.get(name)
+            if isinstance(value, Opaque):
+                raise NeedsOpponent
+            return value.note if isinstance(value, Provisional) else None
+
+        def label(self, lang: str = "en") -> str:
             raise NeedsOpponent
-        return value.note if isinstance(value, Provisional) else None
-
-    def label(self, lang: str = "en") -> str:
-        raise NeedsOpponent
 
 
 class _Entities(dict[str, EntityData]):
@@ -226,6 +232,8 @@ class _ClassTree(TreeBuilder):
 
 def _class_odds(rules: Ruleset, hero: Character, members: tuple[str, ...], variants: tuple[str, ...],
                 facts: dict[str, Any] | None, stat: str) -> dict[str, Odds]:
+    if not SHARED:
+        raise NeedsOpponent
     cls = _class(rules, members, stat)
     candidates = frozenset(cls.values.values())
     on = frozenset(variants)

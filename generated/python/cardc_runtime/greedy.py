@@ -22,21 +22,14 @@ from typing import Any
 
 from .context import Character, Context
 from .engine import purposeful
-from .inputs import Inputs, below
+from .fight import _FirstOption  # (compiled with the runtime: dice show 1, choices take the first option)
+from .inputs import below
 from .model import Ruleset
 from .play_verbs import _monster_token
 from .state import Play, Pos
 
 WIN_ENOUGH = 0.5
 LOW_LIVES = 2
-
-
-class _FirstOption(Inputs):
-    def roll(self, sides: int) -> int:
-        return 1
-
-    def choose(self, choice: Any) -> Any:
-        return choice.options[0]
 
 
 def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozenset[str]) -> float:
@@ -80,6 +73,10 @@ def _class_win(rules: Ruleset, probe: Character, monster: str, variants: frozens
     class or the shared enumeration cannot run (the fight is then enumerated alone, as before). The shared
     figures are kept by what the probe holds (`_state`), so a member asked later by a hero that holds more
     than the `win_chance` key says is not answered from an earlier probe's enumeration."""
+    from .fight_classes import SHARED
+
+    if not SHARED:
+        return None
     members = _class_of(rules, monster)
     if len(members) < 2:
         return None

@@ -165,3 +165,27 @@ class Replay(Inputs):
 
     def choose(self, choice: Choice) -> Any:
         return self._next(choice)
+
+
+class Extended(Replay):
+    """Answers recorded along one path, then more from `extend(what)` where they run out (the exact odds'
+    runs, odds.py, which note each node they go past). `rolled` says whether a die was thrown before the input
+    being asked. A class of this module, not of odds.py: it is compiled with the rest of the runtime (compiled
+    classes refuse interpreted subclasses), so the exact odds run on the compiled runtime too."""
+
+    def __init__(self, answers: list[Any], extend: Callable[[int | Dice | Choice], Any]) -> None:
+        super().__init__(answers)
+        self.recorded = answers  # (`answers` itself: a list, extended in place)
+        self.extend = extend
+        self.rolled = False
+
+    def _next(self, what: int | Dice | Choice) -> Any:
+        recorded = self.recorded
+        if self.position >= len(recorded):
+            recorded.append(self.extend(what))
+        if not isinstance(what, Choice):
+            self.rolled = True
+        answer = recorded[self.position]
+        self.position += 1
+        return answer
+

@@ -33,6 +33,11 @@ from .inputs import Choice, Dice, Inputs
 from .model import EffectDef, EntityData, ProcedureDef, Ruleset
 from .unknowns import Target
 
+# Whether the runtime's own code runs as Python, with frames a key can read: the compiled runtime (accel.py)
+# has none for its functions, whose locals are part of a paused state, so there no run is keyed (every path is
+# run to its end: the same distributions, more runs).
+KEYED = isinstance(Context.__dict__.get("run_procedure"), FunctionType)
+
 _unique = count()
 _SHARED = (Ruleset, EntityData, EffectDef, ProcedureDef, FunctionType, BuiltinFunctionType, MethodType,
            ModuleType, CodeType, type, _FirePlan)  # (a fire plan: the ruleset's, its caches derived from it)
@@ -130,13 +135,15 @@ class _NotKeyed(Exception):  # noqa: N818 - a signal
     """The run is one this key does not describe (a game in play)."""
 
 
-def pause_key(what: Any, stop: CodeType) -> tuple[Hashable, tuple[frozenset[int], ...], list[Any]] | None:
+def pause_key(what: Any, stop: CodeType, depth: int = 2) -> tuple[Hashable, tuple[frozenset[int], ...],
+                                                                   list[Any]] | None:
     """The key of the run paused here for `what`: (the state without `seen_faces`, the `seen_faces` of each
     side met, the objects the key names by identity: whoever keeps the key must keep them alive), or None
-    when the run cannot be keyed. `stop` is the code that started the run: frames from the caller of the
-    input up to the one it called are keyed (that one by its position only: its locals are the
-    enumeration's, the context it made is reached through the frames below)."""
-    frame: FrameType | None = sys._getframe(2)  # the caller of Replay._next's caller (roll, choose, ...)
+    when the run cannot be keyed. `stop` is the code that started the run: frames from the input's method
+    (`depth` frames up from here: the caller of `Replay._next`, i.e. roll, choose, ...) up to the one it
+    called are keyed (that one by its position only: its locals are the enumeration's, the context it made is
+    reached through the frames below). Only on the Python runtime (`KEYED`)."""
+    frame: FrameType | None = sys._getframe(depth)
     canon = _Canon()
     stack: list[Hashable] = []
     try:

@@ -21,8 +21,8 @@ from itertools import combinations_with_replacement
 from math import factorial, gcd, lcm
 from typing import Any, TypeVar, cast
 
-from .inputs import Choice, Dice, Replay
-from .run_state import pause_key
+from .inputs import Choice, Dice, Extended, Replay
+from .run_state import KEYED, pause_key
 from .verbs import SEEN_ASKED
 
 
@@ -174,37 +174,34 @@ class _Open:
         self.asked: set[int] = set()
 
 
-class _Run(Replay):
+class _Run:
     """The answers of a path, then, where they run out, each node's first answer (first option, lowest faces):
     the run goes on to a leaf instead of stopping at the node, and notes the nodes it went past (`pauses`, with
     their `_Open` record when keyed); their other answers are explored by later runs. So a node costs no run of
     its own: only leaves do. With `enum.notes`, a node is keyed (see run_state.py): a node met before in an
-    equal state stops the run with the known subtree (`_Known`)."""
+    equal state stops the run with the known subtree (`_Known`). The process gets `inputs` (`Extended`: the
+    recorded answers, then `extend`'s)."""
+
+    __slots__ = ("enum", "keyed", "pauses", "inputs")
 
     def __init__(self, answers: tuple[Any, ...], enum: Enumerator) -> None:
-        super().__init__(list(answers))
         self.enum = enum
-        self.keyed = enum.notes is not None
-        self.rolled = False  # a die was answered before this point
+        self.keyed = enum.notes is not None and KEYED
         self.pauses: list[tuple[int | Dice | Choice, _Open | None]] = []
+        self.inputs = Extended(list(answers), self.extend)
 
-    def _next(self, what: int | Dice | Choice) -> Any:
-        if self.position >= len(self.answers):
-            opened = None
-            # Paths meet again where dice are thrown again after dice that made them differ (a re-roll, a
-            # second round); a choice mostly follows a roll that made the paths differ: only such nodes are
-            # keyed (a key costs a few runs' time; which nodes are keyed changes no result).
-            if self.keyed and self.rolled and not isinstance(what, Choice):
-                key = pause_key(what, _EXPLORE)
-                if key is not None:
-                    opened = self.enum._enter(*key)
-            self.pauses.append((what, opened))
-            self.answers.append(  # type: ignore[attr-defined]
-                what.options[0] if isinstance(what, Choice)
+    def extend(self, what: int | Dice | Choice) -> Any:
+        opened = None
+        # Paths meet again where dice are thrown again after dice that made them differ (a re-roll, a
+        # second round); a choice mostly follows a roll that made the paths differ: only such nodes are
+        # keyed (a key costs a few runs' time; which nodes are keyed changes no result).
+        if self.keyed and self.inputs.rolled and not isinstance(what, Choice):
+            key = pause_key(what, _EXPLORE, 3)
+            if key is not None:
+                opened = self.enum._enter(*key)
+        self.pauses.append((what, opened))
+        return (what.options[0] if isinstance(what, Choice)
                 else throws(what.count, what.sides)[0][0] if isinstance(what, Dice) else 1)
-        if not isinstance(what, Choice):
-            self.rolled = True
-        return super()._next(what)
 
 
 @dataclass
@@ -234,7 +231,8 @@ class Enumerator:
         """The distribution from the node the answers `prefix` lead to: one run goes down to a leaf along
         first answers (`_Run`), then each node it went past, deepest first, takes its other answers."""
         self.runs += 1
-        inputs = _Run(prefix, self)
+        run = _Run(prefix, self)
+        inputs = run.inputs
         depth, asked_before = len(self._open), SEEN_ASKED[0]
         try:
             try:
@@ -249,8 +247,8 @@ class Enumerator:
                         open_.update(notes)
                 dist = self.value(result)
             answers = inputs.answers
-            for i in range(len(inputs.pauses) - 1, -1, -1):
-                what, opened = inputs.pauses[i]
+            for i in range(len(run.pauses) - 1, -1, -1):
+                what, opened = run.pauses[i]
                 here = tuple(answers[:len(prefix) + i])
                 dist = self._branch(here, what, dist)
                 if opened is not None:
