@@ -11,7 +11,9 @@ shared machine. The 1- and 2-worker
 runs must report the same statistics (the script says whether they did). `--opcodes N` also counts the Python
 opcodes and calls of N games (seed 1) per function by tracing them: about 30x slower, but the same count on any
 machine at any load (CPU seconds on a shared machine move by 10-20%). Timing only: nothing is asserted.
-A bot's caches (the greedy bot's exact fight odds) warm up in each process: the first games are slower.
+A bot's caches (the greedy bot's exact fight odds) warm up in each process: the first games are slower;
+`warm_1_*` times the same games played again in the 1-worker process, every cache warm. The greedy bot's odds
+kept between runs (`cardc.simulation.odds_store`) are not used unless `--odds-store` is given.
 `--runtime compiled` plays on the runtime compiled by mypyc (built once and cached; `--opcodes` then counts only
 what stays Python).
 """
@@ -86,6 +88,9 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--expansion", action="append", default=None)
     parser.add_argument("--profile-games", type=int, default=5)
+    parser.add_argument("--odds-store", action="store_true",
+                        help="let the greedy bot read and keep its exact odds in the user's cache (off by default: "
+                             "every run starts without them, as a first run does)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--opcodes", type=int, default=0, metavar="N",
                         help="also count the opcodes of N games per function (deterministic, slow)")
@@ -100,6 +105,10 @@ def main() -> int:
         if where is None:
             return 1
         os.environ[ENV] = str(where)
+    if not args.odds_store:  # (forked workers inherit it)
+        from cardc.simulation import odds_store
+
+        odds_store.path_for = lambda *_: None  # type: ignore[assignment]
     expansions = tuple(args.expansion if args.expansion is not None else ["regent"])
 
     start = time.perf_counter()
@@ -132,6 +141,12 @@ def main() -> int:
         # the machine runs (wall-clock on a shared machine measures the other programs too)
         figures[f"workers_{workers}_cpu_s"] = round(cpu, 2)
         figures[f"workers_{workers}_games_per_cpu_s"] = round(args.games / cpu, 3) if cpu > 0 else None
+    # the same games again in this process: every cache a bot keeps (the greedy bot's odds) is warm
+    cpu0 = _cpu()
+    play_batch(job, 1, list(range(args.games)))
+    cpu = _cpu() - cpu0
+    figures["warm_1_cpu_s"] = round(cpu, 2)
+    figures["warm_1_games_per_cpu_s"] = round(args.games / cpu, 3) if cpu > 0 else None
     figures["speedup_2_workers"] = round(float(figures["workers_2_games_per_s"])  # type: ignore[arg-type]
                                          / float(figures["workers_1_games_per_s"]), 2)  # type: ignore[arg-type]
     figures["same_statistics"] = stats[1] == stats[2]

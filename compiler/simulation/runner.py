@@ -55,7 +55,9 @@ def play_batch(job: Job, seed: int, indices: Sequence[int]) -> list[GameRecord]:
     from cardc.simulation.table import table_for
 
     table = table_for(job)
-    return [table.play(i, game_seed(seed, i)) for i in indices]
+    records = [table.play(i, game_seed(seed, i)) for i in indices]
+    table.keep_odds()
+    return records
 
 
 def make_tasks(jobs: Sequence[Job], games: int, workers: int) -> list[Task]:

@@ -6,6 +6,7 @@ Nothing here knows a game: heroes, expansions, variants and player counts come f
 
 from __future__ import annotations
 
+import functools
 import gc
 import importlib.util
 import random
@@ -17,6 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from cardc.simulation import odds_store
 from cardc.simulation.jobs import Job
 from cardc.simulation.stats import GameRecord, Tally
 
@@ -93,6 +95,18 @@ class Table:
         self.rules = self.package.ruleset(in_play(job))
         self.heroes = [e.id for e in self.rules.of_kind("hero")]
         self.bot = resolve_bot(job.bot)
+        self.odds_file = odds_store.path_for(job.digest, in_play(job))
+        if self.odds_file is not None:  # the greedy bot's exact odds from earlier runs (odds_store.py)
+            from cardc_runtime.greedy import use_store
+
+            use_store(self.rules, functools.partial(odds_store.read, self.odds_file))
+
+    def keep_odds(self) -> None:
+        """Add the exact odds this process computed since the last call to the store (odds_store.py)."""
+        if self.odds_file is not None:
+            from cardc_runtime.greedy import fresh_odds
+
+            odds_store.merge(self.odds_file, fresh_odds(self.rules))
 
     def draw_heroes(self, seed: int) -> list[str]:
         """The job's heroes, or `players` heroes drawn by the game's seed; for a game without heroes (its

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from hashlib import blake2b
 from operator import attrgetter
 from typing import Any
 
@@ -44,21 +45,70 @@ def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozense
         pass
 
     def compute() -> float:
-        from .fight_odds import monster_win
-
         probe = hero.copy()
         probe.spells = []
         probe.unconscious = False
         probe.lives = probe.max_lives  # lives change often and rarely the odds: one figure per loadout
-        shared = _class_win(rules, probe, monster, variants)
-        if shared is not None:
-            return shared
-        try:
-            return float(monster_win(rules, probe, monster, variants))
-        except (ValueError, KeyError):  # a monster without a known strength: unknown odds, avoid it
-            return 0.0
+        stored: dict[str, float] | Callable[[], dict[str, float]] | None = rules._cache.get(_STORED)
+        if stored is None:
+            return _probe_win(rules, probe, monster, variants)
+        if not isinstance(stored, dict):  # the store's figures, read at the first miss of a process
+            stored = rules._cache[_STORED] = stored()
+        whole = fight_key(probe, monster, variants)
+        found = stored.get(whole)
+        if found is None:
+            found = _probe_win(rules, probe, monster, variants)
+            fresh: dict[str, float] = rules.memo(_FRESH, dict)
+            fresh[whole] = found
+        return found
 
     return float(rules.memo(key, compute))
+
+
+def _probe_win(rules: Ruleset, probe: Character, monster: str, variants: frozenset[str]) -> float:
+    from .fight_odds import monster_win
+
+    shared = _class_win(rules, probe, monster, variants)
+    if shared is not None:
+        return shared
+    try:
+        return float(monster_win(rules, probe, monster, variants))
+    except (ValueError, KeyError):  # a monster without a known strength: unknown odds, avoid it
+        return 0.0
+
+
+_STORED = ("greedy stored odds",)  # ruleset memo: whole fight key -> win chance, or the function that reads them
+_FRESH = ("greedy fresh odds",)  # ruleset memo: the figures computed in this process that the store lacked
+
+
+def fight_key(probe: Character, monster: str, variants: frozenset[str]) -> str:
+    """Everything the exact odds of `probe` against `monster` depend on besides the ruleset, as a digest of its
+    text: every field of the probe (its dataclass fields, in order: a field added later is part of it too), the monster
+    and the variants. `win_chance`'s own key leaves out what rarely matters (items without effects...) and
+    keeps the figure of its first ask in a process; a figure kept under this key is the one an enumeration
+    for this very probe gives, so a run that reads it plays the games it would play without it."""
+    fields = []
+    for name in probe.__dataclass_fields__:
+        value = getattr(probe, name)
+        if isinstance(value, list):
+            value = tuple(value)
+        elif isinstance(value, dict):
+            value = tuple(sorted(value.items()))
+        fields.append((name, value))
+    return blake2b(repr((monster, tuple(sorted(variants)), tuple(fields))).encode(), digest_size=16).hexdigest()
+
+
+def use_store(rules: Ruleset, read: Callable[[], dict[str, float]]) -> None:
+    """Let `win_chance` take figures computed in earlier runs (`read()` gives them by `fight_key`, called at
+    the first figure this process lacks) instead of enumerating them again."""
+    rules._cache[_STORED] = read
+
+
+def fresh_odds(rules: Ruleset) -> dict[str, float]:
+    """The figures (by `fight_key`) this process computed that the store lacked; taken: a second call gives only
+    those computed since."""
+    fresh: dict[str, float] = rules._cache.pop(_FRESH, {})
+    return fresh
 
 
 _CLASS_WINS = ("greedy class wins",)  # ruleset memo: variants -> (probe's state, class) -> wins or None

@@ -1,0 +1,75 @@
+"""The greedy bot's exact fight odds kept between runs, in the user's cache folder.
+
+A process that plays the greedy bot enumerates each new fight it weighs (a loadout against a monster) once;
+about 1,300 of them in the first 40 four-player games of the bundled content, 1,900 after 400, which make its
+first games two to three times slower than later ones. The figures depend only on the rules, the runtime's
+code, the variants and the fighter (`greedy.fight_key`: every field of it), so they are kept in one file per
+rule package, expansions in play and runtime source (`<cache>/odds/<digest>.json`), read at a process's first
+missing figure and merged back after each batch of games. A figure read is the one the enumeration gives:
+the games are the same with or without the file (a damaged or foreign file is ignored). Off with
+CARDC_CACHE=off, like every cache.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+FOLDER = "odds"
+
+
+@functools.cache
+def _runtime_digest() -> str:
+    from cardc.backends.python import RUNTIME_SOURCE
+    from cardc.diskcache import digest
+
+    parts: list[str | bytes] = []
+    for src in sorted(RUNTIME_SOURCE.glob("*.py")):
+        parts += [src.name, src.read_bytes()]
+    return digest(*parts)
+
+
+def path_for(package_digest: str, expansions: tuple[str, ...]) -> Path | None:
+    """The file of one rule package with these expansions, or None when the cache is off."""
+    from cardc.diskcache import cache_root, digest
+
+    root = cache_root()
+    if root is None:
+        return None
+    return root / FOLDER / f"{digest(package_digest, ','.join(expansions), _runtime_digest())}.json"
+
+
+def read(path: Path) -> dict[str, float]:
+    """The figures in `path` (none if it is missing or not a file this module wrote)."""
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(k, str) and type(v) is float and 0.0 <= v <= 1.0}
+
+
+def merge(path: Path, fresh: dict[str, float]) -> None:
+    """Add `fresh` to the figures in `path` (read again: other processes may have added theirs), written to a
+    temporary file and renamed, so a reader never sees half a file. Errors are ignored (a cache)."""
+    if not fresh:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        figures = read(path)
+        figures.update(fresh)
+        fd, tmp = tempfile.mkstemp(prefix=".odds-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(figures, out, sort_keys=True, separators=(",", ":"))
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        pass

@@ -1,0 +1,63 @@
+"""The greedy bot's exact odds kept between runs (`cardc.simulation.odds_store`): a run that reads them plays
+the same games as one that computes them, and it does read them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from cardc.simulation import odds_store
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Plays greedy games of the bundled content in a fresh process (the store is read once per process) and prints
+# a digest of every game's record and how many figures that process computed itself.
+PLAY = """
+import hashlib, sys
+from pathlib import Path
+from cardc.frontend import compile_paths
+from cardc.simulation import jobs, runner, table
+
+project = compile_paths([Path(sys.argv[1])]).project
+files, digest = jobs.package_files(project, "karak")
+job = table.validate(jobs.Job("karak", files, digest, 3, ("regent",), (), "greedy"))
+computed = []
+real_merge = table.odds_store.merge
+table.odds_store.merge = lambda path, fresh: (computed.append(len(fresh)), real_merge(path, fresh))
+records = runner.play_batch(job, 5, list(range(int(sys.argv[2]))))
+print(hashlib.sha256(repr(records).encode()).hexdigest(), sum(computed))
+"""
+
+
+def _play(cache: Path | None, games: int = 3) -> tuple[str, int]:
+    env = {k: v for k, v in os.environ.items() if k not in ("CARDC_CACHE_DIR", "CARDC_CACHE")}
+    env.update({"CARDC_RUNTIME": "python", **({"CARDC_CACHE_DIR": str(cache)} if cache else {"CARDC_CACHE": "off"})})
+    out = subprocess.run([sys.executable, "-c", PLAY, str(ROOT / "content"), str(games)], env=env,
+                         capture_output=True, text=True, check=True).stdout.split()
+    return out[0], int(out[1])
+
+
+def test_stored_odds_give_the_same_games_and_are_read(tmp_path: Path) -> None:
+    without, _ = _play(None)  # the cache off: nothing read or written
+    first, computed = _play(tmp_path)
+    assert first == without and computed > 50
+    files = list((tmp_path / odds_store.FOLDER).glob("*.json"))
+    assert len(files) == 1 and len(odds_store.read(files[0])) == computed
+    again, computed_again = _play(tmp_path)
+    assert again == first and computed_again == 0  # every figure read from the store
+    # figures that are not the enumeration's change the games: the store is what the second run used
+    files[0].write_text(json.dumps({k: 1.0 - v for k, v in odds_store.read(files[0]).items()}), encoding="utf-8")
+    assert _play(tmp_path)[0] != first
+
+
+def test_a_damaged_store_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "odds.json"
+    for text in ("{not json", "[1, 2]", '{"a": "x", "b": 2, "c": 0.5, "d": 7.0}'):
+        path.write_text(text, encoding="utf-8")
+        assert odds_store.read(path) == ({"c": 0.5} if "c" in text else {})
+    odds_store.merge(path, {"e": 0.25})
+    assert odds_store.read(path) == {"c": 0.5, "e": 0.25}
+    assert odds_store.read(tmp_path / "missing.json") == {}
