@@ -65,13 +65,28 @@ class Cautious:
 """
 
 
+# A designer's bot derived from the greedy one (compiled on the compiled runtime, which allows it), bolder.
+BOLD_BOT = """
+from cardc_runtime.greedy import GreedyBot
+
+
+class Bold(GreedyBot):
+    WIN_ENOUGH = 0.25
+    LOW_LIVES = 1
+"""
+
+
 @pytest.mark.parametrize("bot, players, games", [("sensible", 4, 12), ("random", 4, 12), ("sensible", 2, 6),
-                                                 ("greedy", 4, 10), ("greedy", 2, 4), ("own", 3, 4)])
+                                                 ("greedy", 4, 10), ("greedy", 2, 4), ("own", 3, 4),
+                                                 ("bold", 4, 4)])
 def test_compiled_runtime_plays_the_same_games(compiled: Path, tmp_path: Path, bot: str, players: int,
                                                games: int) -> None:
     if bot == "own":
         (tmp_path / "cautious.py").write_text(OWN_BOT, encoding="utf-8")
         bot = f"{tmp_path / 'cautious.py'}:Cautious"
+    if bot == "bold":
+        (tmp_path / "bold.py").write_text(BOLD_BOT, encoding="utf-8")
+        bot = f"{tmp_path / 'bold.py'}:Bold"
     runs = {}
     for name, env in (("python", _env()), ("compiled", _env(**{accel.ENV: str(compiled)}))):
         out = subprocess.run([sys.executable, "-c", PLAY, bot, str(players), str(games), str(ROOT / "content")],

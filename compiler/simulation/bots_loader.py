@@ -60,11 +60,18 @@ def resolve_bot(spec: str) -> type[Any]:
 
 
 def _compiled_base(cls: type[Any]) -> str | None:
-    """The first class `cls` derives from that the compiled runtime (accel.py) compiled, if it runs."""
+    """The first class of the runtime that `cls` derives from and that refuses classes derived in Python (a
+    class the compiled runtime, accel.py, compiled without allowing them), if any: tried on an empty subclass,
+    without calling an `__init__`."""
     for base in cls.__mro__[1:]:
-        module = sys.modules.get(base.__module__)
-        if base.__module__.startswith("cardc_runtime.") and not str(getattr(module, "__file__", "")).endswith(".py"):
-            return base.__name__
+        if not base.__module__.startswith("cardc_runtime."):
+            continue
+        new: Any = base.__new__
+        try:
+            new(type("_Probe", (base,), {}))
+        except TypeError as e:
+            if "cannot inherit from compiled" in str(e):
+                return base.__name__
     return None
 
 

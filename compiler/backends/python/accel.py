@@ -5,13 +5,14 @@ The compiled runtime is the same source, so it plays the same games (the tests c
 it plays them about twice as fast. It is optional: without mypyc, a C compiler or a cache folder the games
 run on the Python runtime, with a note saying why, never a traceback.
 
-Every built-in bot plays on it. The greedy bot's exact odds stay Python modules (`odds`, `run_state`,
-`fight_classes`, ...): on the compiled runtime they run every path of a fight to its end (no paused states
-shared: those keys read Python frames, which compiled code has not got) and fight each monster alone (no
-stand-in for a class of monsters: compiled classes refuse it); the same exact figures, so the same games. A
-designer's bot plays on it when asked (`--runtime compiled`), unless its class derives from a compiled one (a
-built-in bot of `engine`), which compiled classes refuse: then it says so; `auto` keeps designers' bots on the
-Python runtime.
+Every built-in bot plays on it, the greedy bot's decisions compiled too. Its exact odds stay Python modules
+(`odds`, `run_state`, `fight_classes`, ...): on the compiled runtime they run every path of a fight to its end
+(no paused states shared: those keys read Python frames, which compiled code has not got) and fight each
+monster alone (no stand-in for a class of monsters: compiled classes refuse it); the same exact figures, so the
+same games (and `cardc.simulation.odds_store` keeps them between runs). A
+designer's bot plays on it when asked (`--runtime compiled`), unless its class derives from a compiled one that
+refuses it (the `random` and `sensible` bots of `engine`; `GreedyBot` allows it): then it says so; `auto` keeps
+designers' bots on the Python runtime.
 """
 
 from __future__ import annotations
@@ -30,10 +31,11 @@ from pathlib import Path
 
 from cardc.backends.python import RUNTIME_SOURCE
 
-# The modules compiled; the others stay Python: the package's `__init__`, `errors` (compiled classes cannot
-# derive from RuntimeError) and the exact odds' machinery, which reads Python frames.
+# The modules compiled (the greedy bot's decisions too: its class allows designers' subclasses); the others stay
+# Python: the package's `__init__`, `errors` (compiled classes cannot derive from RuntimeError) and the exact
+# odds' machinery, which reads Python frames where it has them (run_state.py).
 COMPILED = ("ability_verbs", "bots", "card_play_verbs", "chance_verbs", "characters", "context", "engine", "fight",
-            "fights", "inputs", "model", "play_verbs", "ring_verbs", "standing", "stat_verbs", "state",
+            "fights", "greedy", "inputs", "model", "play_verbs", "ring_verbs", "standing", "stat_verbs", "state",
             "table_verbs", "verbs")
 BOTS = frozenset({"random", "sensible", "greedy"})  # the built-in bots: the same games on the compiled runtime
 ENV = "CARDC_COMPILED_RUNTIME"  # the folder of a built runtime: processes started by a run load it

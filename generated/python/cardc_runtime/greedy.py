@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from hashlib import blake2b
 from operator import attrgetter
-from typing import Any
+from typing import Any, ClassVar
 
 from .context import Character, Context
 from .engine import purposeful
@@ -31,6 +31,12 @@ from .state import Play, Pos
 
 WIN_ENOUGH = 0.5
 LOW_LIVES = 2
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # (without mypy installed: the decorator only speaks to mypyc, which compiles this module)
+    def mypyc_attr(*_: Any, **__: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
 
 
 def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozenset[str]) -> float:
@@ -324,11 +330,12 @@ def _monster(ctx: Context, play: Play, pos: Pos) -> str | None:
     return None if placed is None else _monster_token(ctx, placed)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (a designer's bot may derive from it, on the compiled runtime too)
 class GreedyBot:
     """See the module docstring. `WIN_ENOUGH` and `LOW_LIVES` are class attributes a subclass may change."""
 
-    WIN_ENOUGH = WIN_ENOUGH
-    LOW_LIVES = LOW_LIVES
+    WIN_ENOUGH: ClassVar[float] = WIN_ENOUGH
+    LOW_LIVES: ClassVar[int] = LOW_LIVES
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
