@@ -116,15 +116,40 @@ def test_unbuilt_runs_and_designers_bots_stay_on_python(tmp_path: Path, monkeypa
     notes: list[str] = []
     assert accel.choose("python", {"greedy"}, 10**6, notes.append) is None
     assert accel.choose("auto", {"sensible"}, 10, notes.append) is None and not notes  # nothing built
-    assert accel.choose("auto", {"greedy"}, 10**5, notes.append) is None
+    assert accel.choose("auto", {"greedy"}, accel.WORTH_IT, notes.append) is None  # not big enough to build
     assert "--runtime compiled" in notes[-1]
     # a designer's bot stays on Python unless asked (its class may derive from a compiled one), without a note
     assert accel.choose("auto", {"mine.py:Mine"}, 10**5, notes.append) is None and len(notes) == 1
     monkeypatch.setattr(accel, "_mypy_version", lambda: None)  # a machine without mypyc
     assert accel.choose("compiled", {"greedy"}, 10, notes.append) is None
     assert "mypyc is not installed" in notes[-1]
+    assert accel.choose("auto", {"greedy"}, accel.BUILD_FROM, notes.append) is None  # a big run: it tries
+    assert "compiling the runtime" in notes[-2] and "mypyc is not installed" in notes[-1]
     monkeypatch.setenv("CARDC_CACHE", "off")
     assert accel.build(notes.append) is None and "cache folder is off" in notes[-1]
+
+
+def test_auto_builds_for_a_big_run_once_and_not_after_a_failure(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """`auto` builds the compiled runtime for a run of BUILD_FROM games or more (one note), not for a smaller one,
+    and not again after mypyc failed on this runtime version (`--runtime compiled` still tries)."""
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path))
+    builds: list[bool] = []
+
+    def fake_build(note: object, announce: bool = True) -> None:
+        builds.append(announce)
+        where = accel.folder()
+        assert where is not None
+        accel._failed(where).parent.mkdir(parents=True, exist_ok=True)
+        accel._failed(where).write_text("mypyc: error\n", encoding="utf-8")  # as a failed build leaves it
+
+    monkeypatch.setattr(accel, "build", fake_build)
+    notes: list[str] = []
+    assert accel.choose("auto", {"sensible", "greedy"}, accel.BUILD_FROM - 1, notes.append) is None and not builds
+    assert accel.choose("auto", {"greedy"}, accel.BUILD_FROM, notes.append) is None
+    assert builds == [False] and len(notes) == 2 and "5,000 games: compiling the runtime" in notes[-1]
+    assert accel.choose("auto", {"greedy"}, 10 * accel.BUILD_FROM, notes.append) is None and builds == [False]
+    assert accel.choose("compiled", {"greedy"}, 10, notes.append) is None and builds == [False, True]
 
 
 def test_command_without_a_compiler_plays_on_python(tmp_path: Path) -> None:
