@@ -7,8 +7,11 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
+import pytest
 from cardc.simulation import odds_store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,3 +64,32 @@ def test_a_damaged_store_is_ignored(tmp_path: Path) -> None:
     odds_store.merge(path, {"e": 0.25})
     assert odds_store.read(path) == {"c": 0.5, "e": 0.25}
     assert odds_store.read(tmp_path / "missing.json") == {}
+
+
+def test_workers_merging_at_once_lose_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers of one run merge their figures at the same time: each merge reads the file again under a lock,
+    so none writes over another's figures (a slow read makes the race certain without the lock)."""
+    path = tmp_path / "odds" / "x.json"
+    real_read = odds_store.read
+
+    def slow_read(p: Path) -> dict[str, float]:
+        time.sleep(0.05)
+        return real_read(p)
+
+    monkeypatch.setattr(odds_store, "read", slow_read)
+    threads = [threading.Thread(target=odds_store.merge, args=(path, {f"k{i}": i / 10})) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert real_read(path) == {f"k{i}": i / 10 for i in range(6)}
+
+
+def test_old_files_are_pruned(tmp_path: Path) -> None:
+    for i in range(odds_store.KEEP + 4):
+        old = tmp_path / f"old{i:02}.json"
+        old.write_text("{}", encoding="utf-8")
+        os.utime(old, (1000 + i, 1000 + i))
+    odds_store.merge(tmp_path / "new.json", {"a": 0.5})
+    left = sorted(p.name for p in tmp_path.glob("*.json"))
+    assert len(left) == odds_store.KEEP and "new.json" in left and "old00.json" not in left and "old19.json" in left

@@ -56,20 +56,43 @@ def read(path: Path) -> dict[str, float]:
 
 def merge(path: Path, fresh: dict[str, float]) -> None:
     """Add `fresh` to the figures in `path` (read again: other processes may have added theirs), written to a
-    temporary file and renamed, so a reader never sees half a file. Errors are ignored (a cache)."""
+    temporary file and renamed, so a reader never sees half a file; the workers of a run merge one at a time
+    (a lock file, where the platform has `fcntl`), so none loses another's figures. Errors are ignored (a
+    cache)."""
     if not fresh:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        figures = read(path)
-        figures.update(fresh)
-        fd, tmp = tempfile.mkstemp(prefix=".odds-", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(figures, out, sort_keys=True, separators=(",", ":"))
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with open(path.parent / ".lock", "a", encoding="utf-8") as lock:
+            try:
+                import fcntl
+
+                fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+            except ImportError:  # (Windows: merges may then drop each other's figures, computed again later)
+                pass
+            figures = read(path)
+            figures.update(fresh)
+            fd, tmp = tempfile.mkstemp(prefix=".odds-", dir=path.parent)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as out:
+                    json.dump(figures, out, sort_keys=True, separators=(",", ":"))
+                os.replace(tmp, path)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+        _prune(path)
     except OSError:
         pass
+
+
+KEEP = 16  # files kept in the folder (one per rule package, expansions and runtime version): the newest
+
+
+def _prune(keep: Path) -> None:
+    """Remove all but the newest KEEP files of the folder (`keep` stays)."""
+    try:
+        files = sorted(((p.stat().st_mtime, p) for p in keep.parent.glob("*.json") if p != keep), reverse=True)
+    except OSError:
+        return
+    for _, old in files[KEEP - 1:]:
+        old.unlink(missing_ok=True)
