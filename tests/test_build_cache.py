@@ -91,6 +91,18 @@ def test_one_card_edit_redraws_only_its_faces(built: tuple[Path, Path], tmp_path
     assert all(k.startswith("export/tts/") and k.endswith(".json") for k in differ), differ
 
 
+def test_a_shared_back_is_one_file_with_the_cache_too(built: tuple[Path, Path]) -> None:
+    # With the build's cache, the copies of a face were each copied out of the cache (20,000 files of a shared
+    # back at 10,000 cards); they are second names of the one file the build wrote, as without a cache.
+    _, out = built
+    backs = sorted((out / "print" / "png" / "tavern-cs").glob("*-back.png"))
+    by_bytes: dict[bytes, set[int]] = {}
+    for back in backs:
+        by_bytes.setdefault(back.read_bytes(), set()).add(back.stat().st_ino)
+    assert len(backs) > len(by_bytes)  # the fixture has backs shared by several cards
+    assert all(len(inodes) == 1 for inodes in by_bytes.values())
+
+
 def test_a_cache_folder_that_is_not_ours_is_kept_and_not_used(built: tuple[Path, Path], tmp_path: Path) -> None:
     content, _ = built
     out = tmp_path / "out"

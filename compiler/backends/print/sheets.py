@@ -375,13 +375,16 @@ class PrintBuild:
 
         def put(face: FaceKey, png: bytes | None) -> None:
             key = keys[face]
-            written: Path | None = None  # without a cache: this face's first file, the others its second names
+            written: Path | None = None  # this face's first file in this output: the others are its second names
             for dest in dests[face]:
-                if cache is not None and cache.fetch(key, dest):
-                    continue  # drawn before, in this build or the previous one: one file, copied
-                assert png is not None, "a face not drawn must be in the cache"
                 if written is not None and _linked(written, dest):
-                    continue  # a shared back on every card: as the cache does, one file under many names
+                    if cache is not None:
+                        cache.hits += 1  # an image not drawn again, counted as the reused ones it once was
+                    continue  # a shared back on every card: one file under many names, not 20,000 copies
+                if cache is not None and cache.fetch(key, dest):
+                    written = dest  # drawn before, in this build or the previous one: copied once
+                    continue
+                assert png is not None, "a face not drawn must be in the cache"
                 write_file(dest, png)
                 written = dest
                 if cache is not None:
