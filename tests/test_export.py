@@ -15,8 +15,6 @@ from cardc.backends.export.document import export_document
 from cardc.build import build
 from cardc.frontend import FrontEndResult, compile_paths
 from cardc.model import Project
-from hypothesis import given
-from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -214,22 +212,6 @@ def test_two_exports_are_byte_identical(tavern: Project, tmp_path: Path) -> None
         trees.append({p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()})
     assert trees[0] == trees[1]
     assert "export/tavern.json" in trees[0] and any(k.endswith(".png") for k in trees[0])
-
-
-_JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
-    | st.floats(min_value=-1e6, max_value=1e6).map(lambda f: round(f, 4)) | st.text(),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
-    max_leaves=20)
-
-
-@given(_JSON_VALUES)
-def test_fast_json_is_json_byte_for_byte(value: Any) -> None:
-    """orjson writes the export files only where its text is json's (`dumps`): every other value takes json."""
-    from cardc.backends.export import fast_dumps
-
-    fast = fast_dumps(value)
-    assert fast is None or fast.decode("utf-8") == dumps(value)
 
 
 def test_fast_json_writes_the_bundled_exports(bundled: FrontEndResult, tmp_path: Path) -> None:

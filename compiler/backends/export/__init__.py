@@ -17,6 +17,7 @@ from typing import Any
 
 from cardc.backends import BuildOptions
 from cardc.diagnostics import Diagnostic
+from cardc.jsonfast import fast_dumps
 from cardc.model import Project
 
 
@@ -36,43 +37,6 @@ def write_json(path: Path, data: Any) -> None:
     with path.open("w", encoding="utf-8") as out:
         json.dump(data, out, ensure_ascii=False, indent=2, sort_keys=True)
         out.write("\n")
-
-
-_DIGITS = frozenset(b"0123456789")
-
-
-def _may_differ(out: bytes) -> bool:
-    """Whether orjson's `out` may hold a number json writes otherwise: a float below 1e-4 (json writes an exponent,
-    orjson the number in full down to 1e-6, so with "0.0000") or one with an exponent (`e-` or `e+` between digits
-    in both, where their exponents start at different values). Plain searches, as fast as memory: a regex over
-    every byte of a 4 MB export took ten times orjson's time. Text that looks so (`2e-5` in a card's rules) only
-    makes json write the file."""
-    if b"0.0000" in out:
-        return True
-    for mark in (b"e-", b"e+"):  # "e-" is common in text (re-roll): only digits on both sides count
-        at = out.find(mark)
-        while at != -1:
-            if at > 0 and out[at - 1] in _DIGITS and at + 2 < len(out) and out[at + 2] in _DIGITS:
-                return True
-            at = out.find(mark, at + 2)
-    return False
-
-
-def fast_dumps(data: Any) -> bytes | None:
-    """`dumps(data)` encoded as UTF-8, by orjson (C: about 15 times faster than json's indented encoder, the
-    largest part of a JSON-only export); None where orjson's text would not be json's byte for byte: integers past
-    64 bits and keys other than strings (orjson refuses them), numbers `_may_differ` finds, or no orjson. (NaN and
-    infinities, which json writes as the invalid `NaN`, orjson as null, are not in exports: sizes and positions
-    are finite.)"""
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - orjson is a dependency; json writes the same text
-        return None
-    try:
-        out = orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
-    except TypeError:  # orjson.JSONEncodeError is a TypeError
-        return None
-    return None if _may_differ(out) else out
 
 
 def write_export(project: Project, out: Path, options: BuildOptions) -> list[Diagnostic]:
