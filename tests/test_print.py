@@ -432,6 +432,23 @@ def test_shared_words_fit_as_new_ones() -> None:
     assert cold[1].lines[0][0][0] is cold[1].lines[0][0][1]  # "slovo" twice: one object
 
 
+def test_print_leaves_the_cyclic_collector_as_it_found_it(tmp_path: Path) -> None:
+    """The print backend runs its face phases without cyclic collections: the collector is on again after it (off if
+    the caller had it off), and outside a build's frozen heap nothing is left frozen."""
+    import gc
+
+    result = compile_fixture()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    run(result.project, tmp_path / "on", BuildOptions(settings={"print.allow_overflow": "true"}))
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()
+    try:
+        run(result.project, tmp_path / "off", BuildOptions(settings={"print.allow_overflow": "true"}))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_copies_of_one_face_are_one_file_under_many_names(tmp_path: Path) -> None:
     """A deck's shared back is drawn once and, without a build cache too, written once: every other card's back
     file is a second name for it (creating thousands of identical files cost seconds of kernel time)."""
