@@ -6,7 +6,6 @@ of one size share pages; each card appears `copies` times; backs follow each fro
 
 from __future__ import annotations
 
-import gc
 import io
 import os
 from collections import Counter
@@ -38,6 +37,7 @@ from cardc.backends.print.rulebook import Faces
 from cardc.backends.print.settings import PrintSettings, parse_settings
 from cardc.backends.print.templates import Element, TemplateError, Templates, parse_elements
 from cardc.buildcache import BuildCache
+from cardc.collector import paused
 from cardc.diagnostics import NO_SPAN, Diagnostic, Severity, Span
 from cardc.model import Entity, Project
 from reportlab import rl_config
@@ -576,25 +576,13 @@ def run(project: Project, out: Path, options: BuildOptions, png: bool | None = N
     b = PrintBuild(project, settings)
     b.cache = options.cache
     folder = out / "print"
-    # No cyclic collections while the faces are planned, drawn on sheets and rasterized: they make few cycles
-    # (1,300 objects at 10,000 cards) and the collector walked the plan and text layouts that live to the end
-    # again and again (3 s at 10,000 cards; peak memory the same without it). Inside a build, which froze its
-    # heap and unfreezes it when the backends end (`build.frozen_heap`), what they made is frozen too: later
-    # collections (the rulebooks') do not walk it either.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with paused():  # no cyclic collections: see `collector`
         sheets = b.plan(folder)
         for sheet in sheets:
             b.write_sheet(sheet)
         if settings.png if png is None else png:  # all at once: faces and frames shared by sheets are drawn once
             b.write_all_pngs([(sheet, folder / "png" / sheet.path.stem) for sheet in sheets if sheet.pages],
                              screens=True)
-    finally:
-        if gc.get_freeze_count():
-            gc.freeze()
-        if collecting:
-            gc.enable()
     for sheet in sheets:
         if sheet.pages:
             options.notes.append(f"print: {sheet.path.name}: {len(sheet.pages)} pages on {sheet.sheets} "

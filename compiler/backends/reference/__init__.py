@@ -19,6 +19,7 @@ from cardc.backends.reference.context import RefContext, all_strings
 from cardc.backends.reference.gallery import gallery_cards, gallery_filters, print_images
 from cardc.backends.reference.pages import all_pages, page
 from cardc.backends.reference.winrates import figures
+from cardc.collector import paused
 from cardc.diagnostics import Diagnostic
 from cardc.jinjacache import CompiledTemplates
 from cardc.model import Project
@@ -167,7 +168,8 @@ def write_reference(project: Project, out: Path, options: BuildOptions) -> list[
         game = project.games[game_id]
         langs = []
         for lang in game.publish:
-            render_language(project, game_id, lang, folder / game_id / lang, out, options)
+            with paused():  # no cyclic collections: see `collector`
+                render_language(project, game_id, lang, folder / game_id / lang, out, options)
             s = _strings(lang)
             name = (game.name.get(lang) or game.name.get(game.fallback) or game_id) if game.name else game_id
             langs.append({"code": lang, "title": f"{name} — {s['reference']}", "gallery": s["gallery"]})

@@ -1,0 +1,28 @@
+"""The cyclic garbage collector paused around a backend's phases that make few cycles but keep many objects.
+
+Such a phase (print's faces, the reference's pages) builds plans and layouts that live until it ends: each
+collection walked them again (3 s of print's 90 s at 10,000 cards, for 1,300 cyclic objects found; 0.85 s of
+the reference's 8 s, for 480). Reference counting still frees everything else at once.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """No cyclic collections inside; afterwards the collector is as it was (off stays off). Inside a build, whose
+    heap is frozen and unfrozen when the backends end (`build.frozen_heap`), what the phase made is frozen too, so
+    the next collection does not walk it all at once either."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if gc.get_freeze_count():
+            gc.freeze()
+        if collecting:
+            gc.enable()
