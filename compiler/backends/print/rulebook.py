@@ -12,10 +12,8 @@ and the contents are platypus paragraphs (`Paragraph`, with its caches).
 
 from __future__ import annotations
 
-import gc
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -27,6 +25,7 @@ from cardc.backends.print.richtext import Color, Line, Run, TextStyle, draw_line
 from cardc.backends.print.rl_memo import memoized_reportlab
 from cardc.backends.print.settings import PrintSettings
 from cardc.backends.print.templates import Element
+from cardc.collector import paused
 from reportlab.lib import colors
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.styles import ParagraphStyle
@@ -839,29 +838,8 @@ class Rulebook:
 def write_rulebooks(project: Any, folder: Path, s: PrintSettings, faces_of: Callable[[str, str], Faces],
                     notes: list[str]) -> None:
     """`<game>-<lang>-rules.pdf` for every game and published language."""
-    with memoized_reportlab(), fewer_collections():
+    with memoized_reportlab(), paused():  # no cyclic collections: see `collector`
         _write_rulebooks(project, folder, s, faces_of, notes)
-
-
-COLLECT_EVERY = (500_000, 20, 10)  # the cyclic collector's thresholds while the rulebooks are laid out
-
-
-@contextmanager
-def fewer_collections() -> Iterator[None]:
-    """The cyclic collector run less often: the layout allocates millions of small objects that live until their
-    page is drawn or the file saved (fragments, lines, words, table cells), and each collection walks the young
-    ones again. Few of them form cycles (a parser's bound methods, a text object's line drawer). A young
-    collection comes after 500,000 more container objects allocated than freed, not 700: the count also goes
-    down when old objects are freed (a finished rulebook's pages), so at 50,000 each of the bundled rulebooks'
-    six collections still walked about 700,000 objects (0.39 s, 7% of the step); at 500,000 the bundled content
-    is laid out without one (peak 99 -> 117 MiB for the step), and a large game still collects its cycles. The
-    thresholds are put back afterwards."""
-    kept = gc.get_threshold()
-    gc.set_threshold(*COLLECT_EVERY)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*kept)
 
 
 def _write_rulebooks(project: Any, folder: Path, s: PrintSettings, faces_of: Callable[[str, str], Faces],
