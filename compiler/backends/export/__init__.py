@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cardc.backends import BuildOptions
+from cardc.collector import paused
 from cardc.diagnostics import Diagnostic
 from cardc.jsonfast import fast_dumps
 from cardc.model import Project
@@ -47,9 +48,10 @@ def write_export(project: Project, out: Path, options: BuildOptions) -> list[Dia
     text = (lambda _p, e, lang: rules(e, lang)) if rules.fn is not None else None
     folder = out / "export"
     folder.mkdir(parents=True, exist_ok=True)
-    for game in sorted(project.games):
-        write_json(folder / f"{game}.json", export_document(project, game, text))
-    return write_tts(project, out, options, rules)
+    with paused():  # no cyclic collections: see `collector`
+        for game in sorted(project.games):
+            write_json(folder / f"{game}.json", export_document(project, game, text))
+        return write_tts(project, out, options, rules)
 
 
 __all__ = ["dumps", "fast_dumps", "write_export", "write_json"]
