@@ -1,8 +1,8 @@
 """The cyclic garbage collector paused around a backend's phases that make few cycles but keep many objects.
 
-Such a phase (print's faces and rulebooks, the reference's pages, the export) builds plans and layouts that live until it ends: each
-collection walked them again (3 s of print's 90 s at 10,000 cards, for 1,300 cyclic objects found; 0.85 s of
-the reference's 8 s, for 480). Reference counting still frees everything else at once.
+Such a phase (print's faces and rulebooks, the reference's pages, the export) builds plans and layouts that live
+until it ends: each collection walked them again (3 s of print's 90 s at 10,000 cards, for 1,300 cyclic objects
+found; 0.85 s of the reference's 8 s, for 480). Reference counting still frees everything else at once.
 """
 
 from __future__ import annotations
