@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from cardc import backends
+from cardc import backends, collector
 from cardc.backends import BuildOptions, Writer
 from cardc.buildcache import CACHE_DIR, BuildCache, ir_fingerprint, is_ours, up_to_date
 from cardc.diagnostics import Diagnostic
@@ -192,15 +192,13 @@ def frozen_heap() -> Iterator[None]:
     700): what a backend keeps (a reference's pages, a rulebook's flowables) grows with the cards, and with the
     default a full collection walked it 17 times in a 10,000-card reference (4.0 of its 13.7 s; once, 0.05 s,
     with this threshold), so its cost per card grew by a third from 1,000 to 10,000 cards."""
-    gc.freeze()
     threshold = gc.get_threshold()
     gc.set_threshold(max(threshold[0], BACKEND_YOUNG_THRESHOLD), *threshold[1:])
     try:
-        with freed_memory_kept():
+        with collector.frozen(), freed_memory_kept():
             yield
     finally:
         gc.set_threshold(*threshold)
-        gc.unfreeze()
 
 
 BACKEND_YOUNG_THRESHOLD = 10_000

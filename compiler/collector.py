@@ -11,18 +11,33 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+_frozen = 0  # how many `frozen` blocks are open: `gc.get_freeze_count()` counts the frozen objects one by one
+
+
+@contextmanager
+def frozen() -> Iterator[None]:
+    """Every object alive now out of the collector's sight (`gc.freeze`) until the block ends (`gc.unfreeze`)."""
+    global _frozen
+    gc.freeze()
+    _frozen += 1
+    try:
+        yield
+    finally:
+        _frozen -= 1
+        gc.unfreeze()
+
 
 @contextmanager
 def paused() -> Iterator[None]:
     """No cyclic collections inside; afterwards the collector is as it was (off stays off). Inside a build, whose
     heap is frozen and unfrozen when the backends end (`build.frozen_heap`), what the phase made is frozen too, so
-    the next collection does not walk it all at once either."""
+    the next collection does not walk it all at once either (inside `frozen`, which unfreezes it at its end)."""
     collecting = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if gc.get_freeze_count():
+        if _frozen:
             gc.freeze()
         if collecting:
             gc.enable()

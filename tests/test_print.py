@@ -437,6 +437,8 @@ def test_print_leaves_the_cyclic_collector_as_it_found_it(tmp_path: Path) -> Non
     the caller had it off), and outside a build's frozen heap nothing is left frozen."""
     import gc
 
+    from cardc import collector
+
     result = compile_fixture()
     assert gc.isenabled() and gc.get_freeze_count() == 0
     run(result.project, tmp_path / "on", BuildOptions(settings={"print.allow_overflow": "true"}))
@@ -447,6 +449,11 @@ def test_print_leaves_the_cyclic_collector_as_it_found_it(tmp_path: Path) -> Non
         assert not gc.isenabled()
     finally:
         gc.enable()
+    with collector.frozen():  # as in a build: what print made is frozen with the rest, and unfrozen after
+        before = gc.get_freeze_count()
+        run(result.project, tmp_path / "frozen", BuildOptions(settings={"print.allow_overflow": "true"}))
+        assert gc.get_freeze_count() > before
+    assert gc.get_freeze_count() == 0
 
 
 def test_copies_of_one_face_are_one_file_under_many_names(tmp_path: Path) -> None:
