@@ -113,6 +113,8 @@ def cmd_dump(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    import gc
+
     from cardc import backends
     from cardc.backends import BuildOptions
     from cardc.build import BuildFailed, OutputRefused, build, check_output, current_output, read_marker
@@ -152,6 +154,9 @@ def cmd_build(args: argparse.Namespace) -> int:
             print(f"{args.out} is up to date (nothing changed since the last build)", file=sys.stderr)
         return 0
     result = _front(content)
+    # The IR lives until the command ends: out of the cyclic collector's sight at once (the first collection after
+    # the front end walked all of it, 0.57 s at 10,000 cards); `build` unfreezes it when its backends end.
+    gc.freeze()
     reporter = _reporter(args, result, content)
     front = _with_schema(result)
     if reporter.classify(front)[2].errors:

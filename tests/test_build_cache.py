@@ -134,3 +134,19 @@ def test_an_output_image_edited_in_place_is_drawn_again_not_reused(tmp_path: Pat
     assert face.read_bytes() == original  # drawn again, not the edited bytes carried over from the cache
     pngs = [k for k in _tree(out) if k.startswith("print/png/")]
     assert f"{len(pngs)} images ({len(pngs) - 1} reused)" in log, log
+
+
+def test_the_ir_fingerprint_follows_every_source_text(tmp_path: Path) -> None:
+    """The backends' cache key of the IR: the same for the same content compiled twice (or no rebuild would ever
+    reuse anything), different after any edit of a source, even one the IR's repr (used before) did not show: a
+    comment at the end, a procedure (the repr left the procedures out)."""
+    from cardc.buildcache import ir_fingerprint
+    from cardc.frontend import compile_paths
+
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    first, again = (ir_fingerprint(compile_paths([content]).project) for _ in range(2))
+    assert first == again
+    cards = content / "tavern" / "cards.cardc"
+    cards.write_text(cards.read_text(encoding="utf-8") + "\n// a comment at the end\n", encoding="utf-8")
+    assert ir_fingerprint(compile_paths([content]).project) != first
