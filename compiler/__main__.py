@@ -1,7 +1,5 @@
 """`python -m cardc` runs the cardc command line."""
 
-import sys
+from cardc.cli import run
 
-from cardc.cli import main
-
-sys.exit(main())
+run()

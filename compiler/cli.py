@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from cardc import __version__
 from cardc.diagnostics import Diagnostic
@@ -504,3 +504,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cardc.crash import handle
 
         return handle(exc, argv)
+
+
+def run() -> NoReturn:
+    """The `cardc` command: `main`, then the process ends without the interpreter's teardown. The exit handlers
+    run and the output is flushed as on a normal exit; what is skipped is the last cyclic collection and freeing
+    every object one by one, about 2 s after a build of 10,000 cards (a full collection over the IR and what the
+    backends kept alone took 3 s). With another thread still running, the exit is the ordinary one (it waits for
+    the thread)."""
+    import atexit
+    import threading
+
+    code = main()
+    if threading.active_count() > 1:
+        sys.exit(code)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe or stream: nothing more can be said on it
+            pass
+    os._exit(code)

@@ -189,3 +189,24 @@ def test_the_help_width_is_the_one_shutil_gives(monkeypatch: pytest.MonkeyPatch)
         else:
             monkeypatch.setenv("COLUMNS", columns)
         assert cli._terminal_columns() == shutil.get_terminal_size().columns, columns
+
+
+def test_the_command_ends_without_teardown_but_runs_exit_handlers_and_flushes(tmp_path: Path) -> None:
+    """`cli.run` (the `cardc` script and `python -m cardc`) skips the interpreter's teardown: the exit code is
+    main's, exit handlers still run, and buffered output on a pipe still arrives."""
+    import subprocess
+    import sys
+
+    script = ("import atexit, sys\n"
+              "from cardc import cli\n"
+              "atexit.register(lambda: print('handler ran'))\n"
+              "sys.argv = ['cardc', 'check', sys.argv[1], '-q']\n"
+              "cli.main = (lambda real: lambda argv=None: (print('x' * 100000), real(argv))[1])(cli.main)\n"
+              "cli.run()\n")
+    bad = tmp_path / "bad.cardc"
+    bad.write_text("module broken\ngame {\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", script, str(bad)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.endswith("x" * 100000 + "\nhandler ran\n")
+    ok = subprocess.run([sys.executable, "-m", "cardc", "--version"], capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0 and ok.stdout.strip()
