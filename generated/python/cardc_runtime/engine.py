@@ -18,7 +18,7 @@ from typing import Any, NamedTuple, Protocol
 from .context import Character, Context, TurnCap
 from .errors import SetupError
 from .fight import make_hero, slot_limits
-from .inputs import Choice, Inputs, below
+from .inputs import Choice, Inputs, below, shuffle_in_place
 from .model import Ruleset
 from .play_verbs import _takeable
 from .state import Play
@@ -46,8 +46,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: View, options: Sequence[Any]) -> int:
-        n = len(options)
-        return self.rng._randbelow(n) if n > 0 else below(self.rng, n)  # type: ignore[attr-defined]  # (= below(rng, n))
+        return below(self.rng, len(options))
 
 
 _tuple_new = tuple.__new__  # makes a View (a named tuple) without its Python-level __new__
@@ -97,7 +96,7 @@ def purposeful(rng: random.Random, ctx: Context, who: str, opts: Sequence[Any]) 
             return opts.index(want)
     if "use_card" in opts and len(opts) > 1 and rng.random() < 0.9:  # not as the default pick: a card used
         others = [i for i, o in enumerate(opts) if o != "use_card"]  # every turn would stall the game
-        return others[rng.randrange(len(others))]
+        return others[below(rng, len(others))]  # (= rng.randrange(len(others)))
     return None
 
 
@@ -301,12 +300,12 @@ class BotInputs(Inputs):
     def roll_dice(self, count: int, sides: int) -> tuple[int, ...]:
         if sides <= 0:
             return tuple(self.rng.randint(1, sides) for _ in range(count))
-        pick = self.rng._randbelow  # type: ignore[attr-defined]  # (= randint(1, sides), see inputs.below)
-        return tuple([1 + pick(sides) for _ in range(count)])
+        rng = self.rng  # (= randint(1, sides), see inputs.below)
+        return tuple([1 + below(rng, sides) for _ in range(count)])
 
     def shuffle(self, items: Sequence[Any]) -> list[Any]:
         out = list(items)
-        self.rng.shuffle(out)
+        shuffle_in_place(self.rng, out)
         return out
 
     def choose(self, choice: Choice) -> Any:

@@ -55,6 +55,24 @@ class Character:
     def held(self) -> list[str]:
         return [*self.weapons, *self.spells, *self.keys, *self.treasures, *self.items]
 
+    def has_any(self, names: frozenset[str], cards: bool = True) -> bool:
+        """Whether it holds one of `names` (or has it as a card or a given ability, unless `cards` is false):
+        `not names.isdisjoint((*cards, *abilities, *held))` without joining its lists, asked on most events."""
+        for group in (self.weapons, self.spells, self.keys, self.treasures, self.items):
+            for name in group:
+                if name in names:
+                    return True
+        if cards:
+            for name in self.cards:
+                if name in names:
+                    return True
+            abilities = self.abilities
+            if abilities:
+                for name in abilities:
+                    if name in names:
+                        return True
+        return False
+
     def copy(self) -> Character:
         return Character(self.id, self.lives, self.max_lives, list(self.weapons), list(self.spells),
                          list(self.keys), list(self.treasures), list(self.items), list(self.cards),
@@ -267,8 +285,7 @@ def _finder(plan: _FirePlan) -> Callable[[Context, Character | None], list[Effec
         if actor.id in local or (curse and actor.cursed):
             return of(ctx, general(ctx, plan, actor))
         abilities = actor.abilities
-        if not isdisjoint((*actor.cards, *actor.weapons, *actor.spells, *actor.keys, *actor.treasures,
-                           *actor.items, *(abilities or ()))):
+        if actor.has_any(local):
             return of(ctx, general(ctx, plan, actor))
         fight = ctx.fight
         if fight is not None and fight.monster is not None and fight.monster.id in local:
@@ -317,8 +334,7 @@ def _reactor(plan: _FirePlan) -> Callable[[Context, Character], tuple[str, ...]]
         if actor.id in local or (curse and actor.cursed):
             return general(ctx, plan, actor)
         abilities = actor.abilities
-        if not isdisjoint((*actor.cards, *actor.weapons, *actor.spells, *actor.keys, *actor.treasures,
-                           *actor.items, *(abilities or ()))):
+        if actor.has_any(local):
             return general(ctx, plan, actor)
         fight = ctx.fight
         if fight is not None and fight.monster is not None and fight.monster.id in local:

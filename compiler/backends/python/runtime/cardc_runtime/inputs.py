@@ -12,8 +12,30 @@ from typing import Any, NamedTuple
 
 def below(rng: random.Random, n: int) -> int:
     """`rng.randrange(n)`: the same number from the same generator, without `randrange`'s argument checks
-    (`randrange(n)` is `_randbelow(n)` for n > 0; an empty range still raises as before)."""
-    return rng._randbelow(n) if n > 0 else rng.randrange(n)  # type: ignore[attr-defined]
+    (`randrange(n)` is `_randbelow(n)` for n > 0; an empty range still raises as before). For a plain
+    `random.Random`, `_randbelow` is `_randbelow_with_getrandbits`, written out here so that the compiled
+    runtime runs it natively (it is Python code in `random`): the same draws from the same bits."""
+    if n <= 0:
+        return rng.randrange(n)
+    if type(rng) is not random.Random:
+        return rng._randbelow(n)  # type: ignore[attr-defined,no-any-return]
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def shuffle_in_place(rng: random.Random, items: list[Any]) -> None:
+    """`rng.shuffle(items)`, the same permutation from the same generator (`random.shuffle`'s Fisher-Yates
+    written out, drawing with `below`)."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    for i in range(len(items) - 1, 0, -1):
+        j = below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]
 
 
 class Choice(NamedTuple):

@@ -974,7 +974,7 @@ def can_use_item(ctx: Context) -> bool:
         usable: frozenset[str] = ctx.rules._cache[_USABLE, ctx.variants]
     except KeyError:
         usable = _usable_set(ctx)
-    return not usable.isdisjoint((*who.weapons, *who.spells, *who.keys, *who.treasures, *who.items))
+    return who.has_any(usable, cards=False)
 
 
 _USABLE = "items usable in own turn"  # the ruleset's memo, by variants: the items `_usable_items` says yes to
