@@ -9,8 +9,6 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any, NamedTuple
 
-_BITS = tuple(i.bit_length() for i in range(64))  # (most draws are among a few options or a die's faces)
-
 
 def below(rng: random.Random, n: int) -> int:
     """`rng.randrange(n)`: the same number from the same generator, without `randrange`'s argument checks
@@ -21,10 +19,11 @@ def below(rng: random.Random, n: int) -> int:
         return rng.randrange(n)
     if type(rng) is not random.Random:
         return rng._randbelow(n)  # type: ignore[attr-defined,no-any-return]
-    k = _BITS[n] if n < 64 else n.bit_length()
-    r = rng.getrandbits(k)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
     while r >= n:
-        r = rng.getrandbits(k)
+        r = getrandbits(k)
     return r
 
 
