@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import count
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from .inputs import Choice, Inputs
 from .model import EffectDef, EntityData, Ruleset
@@ -23,11 +23,11 @@ class TurnCap(Exception):  # noqa: N818 - a signal that stops a game that does n
 Outcome = Literal["win", "tie", "loss"]
 
 # Triggers that concern the whole table rather than one character.
-WORLD_TRIGGERS = frozenset({"chambers_revealed", "game_end"})
+WORLD_TRIGGERS: Final = frozenset({"chambers_revealed", "game_end"})
 # Triggers that concern a tile the character is on.
-TILE_TRIGGERS = frozenset({"enter_tile", "reveal_tile", "reveal_room", "turn_end"})
+TILE_TRIGGERS: Final = frozenset({"enter_tile", "reveal_tile", "reveal_room", "turn_end"})
 # Kinds whose effects apply to everyone (a rule of play, a switched-on variant).
-GLOBAL_KINDS = ("variant", "rule")
+GLOBAL_KINDS: Final = ("variant", "rule")
 
 
 @dataclass
@@ -57,11 +57,24 @@ class Character:
 
     def has_any(self, names: frozenset[str], cards: bool = True) -> bool:
         """Whether it holds one of `names` (or has it as a card or a given ability, unless `cards` is false):
-        `not names.isdisjoint((*cards, *abilities, *held))` without joining its lists, asked on most events."""
-        for group in (self.weapons, self.spells, self.keys, self.treasures, self.items):
-            for name in group:
-                if name in names:
-                    return True
+        `not names.isdisjoint((*cards, *abilities, *held))` without joining its lists, asked on most events.
+        (Each list walked by its own loop: compiled, a loop over a tuple of lists is a generic iteration.)"""
+        name: str
+        for name in self.weapons:
+            if name in names:
+                return True
+        for name in self.spells:
+            if name in names:
+                return True
+        for name in self.keys:
+            if name in names:
+                return True
+        for name in self.treasures:
+            if name in names:
+                return True
+        for name in self.items:
+            if name in names:
+                return True
         if cards:
             for name in self.cards:
                 if name in names:
@@ -200,9 +213,9 @@ class Fight:
         return next((s for s in self.sides if s is not side), None)
 
 
-_tuple_new = tuple.__new__  # makes a Choice (a named tuple) without its Python-level __new__
+_tuple_new: Final = tuple.__new__  # makes a Choice (a named tuple) without its Python-level __new__
 
-_PLANS = "fire plans"  # the ruleset cache entry: trigger -> _FirePlan | None
+_PLANS: Final = "fire plans"  # the ruleset cache entry: trigger -> _FirePlan | None
 
 
 class _FirePlan:

@@ -13,12 +13,12 @@ from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Final, NamedTuple, Protocol
 
 from .context import Character, Context, TurnCap
 from .errors import SetupError
 from .fight import make_hero, slot_limits
-from .inputs import Choice, Inputs, below, shuffle_in_place
+from .inputs import Choice, Inputs, below, shuffle_in_place, uniform
 from .model import Ruleset
 from .play_verbs import _takeable
 from .state import Play
@@ -49,8 +49,8 @@ class RandomBot:
         return below(self.rng, len(options))
 
 
-_tuple_new = tuple.__new__  # makes a View (a named tuple) without its Python-level __new__
-_MONSTERS = ("sensible monsters",)  # `Play.token_memo` entry: board position -> strength of its monster
+_tuple_new: Final = tuple.__new__  # makes a View (a named tuple) without its Python-level __new__
+_MONSTERS: Final = ("sensible monsters",)  # `Play.token_memo` entry: board position -> strength of its monster
 
 
 @lru_cache(maxsize=4096)
@@ -78,7 +78,7 @@ def _slot(ctx: Context, item: str) -> str:
 # Option names (of a content's `choose`) that a purposeful player usually takes when they are offered, and how
 # often: going on rather than back, fighting for the goal, learning when it can, now and then using a card it
 # owns. Names, not games.
-_PURPOSE = (("use_card", 0.1), ("final_battle", 0.9), ("forward", 0.85), ("enter", 0.85), ("learn", 0.5),
+_PURPOSE: Final = (("use_card", 0.1), ("final_battle", 0.9), ("forward", 0.85), ("enter", 0.85), ("learn", 0.5),
             ("train", 0.6), ("attack", 0.35), ("use_it", 0.7))
 
 
@@ -89,19 +89,25 @@ def purposeful(rng: random.Random, ctx: Context, who: str, opts: Sequence[Any]) 
     if "instead" in opts:
         me = ctx.characters.get(who)
         hurt = me is not None and (me.lives < me.max_lives or any(me.spent.values()))
-        if rng.random() < (0.6 if hurt else 0.05):
+        if uniform(rng) < (0.6 if hurt else 0.05):
             return opts.index("instead")
     for want, p in _PURPOSE:
-        if want in opts and rng.random() < p:
+        if want in opts and uniform(rng) < p:
             return opts.index(want)
-    if "use_card" in opts and len(opts) > 1 and rng.random() < 0.9:  # not as the default pick: a card used
+    if "use_card" in opts and len(opts) > 1 and uniform(rng) < 0.9:  # not as the default pick: a card used
         others = [i for i, o in enumerate(opts) if o != "use_card"]  # every turn would stall the game
         return others[below(rng, len(others))]  # (= rng.randrange(len(others)))
     return None
 
 
-_STEP, _MAY, _WALK_TO, _SWAP_FOR, _TAKE_WHICH, _TAKE_REWARD, _TRADE, _OTHER = (
-    "step", "may", "walk_to", "swap_for", "take_which", "take_reward", "trade", "other")
+_STEP: Final = "step"
+_MAY: Final = "may"
+_WALK_TO: Final = "walk_to"
+_SWAP_FOR: Final = "swap_for"
+_TAKE_WHICH: Final = "take_which"
+_TAKE_REWARD: Final = "take_reward"
+_TRADE: Final = "trade"
+_OTHER: Final = "other"
 
 
 @lru_cache(maxsize=4096)
@@ -139,11 +145,11 @@ class SensibleBot(RandomBot):
             else:
                 opts_left = opts
             for want, p in (("pick_up", 0.9), ("use_item", 0.15), ("explore", 0.75), ("walk", 0.95)):
-                if want in opts_left and self.rng.random() < p:
+                if want in opts_left and uniform(self.rng) < p:
                     return opts.index(want)
             return opts.index(opts_left[below(self.rng, len(opts_left))])  # (= rng.choice(opts_left))
         if kind is _MAY:
-            return opts.index(True) if True in opts and self.rng.random() < 0.8 else 0
+            return opts.index(True) if True in opts and uniform(self.rng) < 0.8 else 0
         if kind is _WALK_TO and ctx.play is not None:
             return self._towards(ctx, view.chooser, opts)
         if kind is _SWAP_FOR:
@@ -155,7 +161,7 @@ class SensibleBot(RandomBot):
             return max(range(len(opts)), key=lambda i: self._attack(ctx, str(opts[i])))
         if kind is _TAKE_REWARD:
             return opts.index(True) if True in opts else 0
-        if kind is _TRADE and "none" in opts and self.rng.random() < 0.75:  # a gift to a partner now and then
+        if kind is _TRADE and "none" in opts and uniform(self.rng) < 0.75:  # a gift to a partner now and then
             return opts.index("none")
         wanted = purposeful(self.rng, ctx, view.chooser, opts)  # a named option that makes progress
         return below(self.rng, len(opts)) if wanted is None else wanted
@@ -261,7 +267,7 @@ class SensibleBot(RandomBot):
         if wanted or here in goals:
             goals = {*goals, *wanted}
             goals.discard(here)
-        if not goals or self.rng.random() < 0.2:
+        if not goals or uniform(self.rng) < 0.2:
             return below(self.rng, len(labels))
         targets = [_label_pos(str(label)) for label in labels]
         for i, pos in enumerate(targets):  # a goal a step away is at distance 0: the nearest, no search
@@ -313,8 +319,15 @@ class BotInputs(Inputs):
         if len(options) == 1:
             return options[0]
         self.decisions += 1
-        bot = self.bots.get(choice.chooser, self.default)
-        index = bot.choose(_tuple_new(View, (choice.chooser, choice.point, self.ctx_ref[0])), options)
+        chooser = choice.chooser
+        bot = self.bots.get(chooser, self.default)
+        # (the built-in bots by their exact class: compiled, a direct call; the random bot reads no view)
+        if type(bot) is RandomBot:
+            index = below(bot.rng, len(options))
+        elif type(bot) is SensibleBot:
+            index = bot.choose(_tuple_new(View, (chooser, choice.point, self.ctx_ref[0])), options)
+        else:
+            index = bot.choose(_tuple_new(View, (chooser, choice.point, self.ctx_ref[0])), options)
         if not 0 <= index < len(options):
             raise ValueError(f"bot chose option {index} of {len(options)} at {choice.point}")
         return options[index]

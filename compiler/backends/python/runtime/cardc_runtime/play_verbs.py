@@ -8,7 +8,7 @@ they would do, exactly as before, so the exact odds do not depend on the table.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from . import fight as fights
 from .context import Character, Context, Side, actor_of
@@ -509,7 +509,7 @@ def token_here(ctx: Context) -> bool:
     return placed is not None and bool(placed.tokens or placed.defeated)
 
 
-_FOUGHT = ("has strength",)  # the ruleset's memo: token -> whether it is fought (has a strength)
+_FOUGHT: Final = ("has strength",)  # the ruleset's memo: token -> whether it is fought (has a strength)
 
 
 def _monster_token(ctx: Context, placed: Placed | None) -> str | None:
@@ -813,7 +813,7 @@ def _slot_of(ctx: Context, item: str) -> str:
     return slot
 
 
-_LISTS = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "treasures"}
+_LISTS: Final = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "treasures"}
 
 
 def _list(who: Character, slot: str) -> list[str]:
@@ -977,7 +977,7 @@ def can_use_item(ctx: Context) -> bool:
     return who.has_any(usable, cards=False)
 
 
-_USABLE = "items usable in own turn"  # the ruleset's memo, by variants: the items `_usable_items` says yes to
+_USABLE: Final = "items usable in own turn"  # the ruleset's memo, by variants: the items `_usable_items` says yes to
 
 
 def _usable_set(ctx: Context) -> frozenset[str]:

@@ -9,12 +9,12 @@ from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
+from typing import Any, Final
 
 Pos = tuple[int, int]
 
 # Sides of a square tile, clockwise from the top, and the neighbour each side leads to.
-SIDES = ("north", "east", "south", "west")
+SIDES: Final = ("north", "east", "south", "west")
 DELTA: dict[int, Pos] = {0: (0, -1), 1: (1, 0), 2: (0, 1), 3: (-1, 0)}
 # Which sides of a square tile open, before it is turned (standard shape names of tile-laying games).
 SHAPES: dict[str, frozenset[int]] = {
