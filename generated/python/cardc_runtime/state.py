@@ -11,7 +11,11 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Final
 
-Pos = tuple[int, int]
+# A board position (x, y). Typed as a tuple of any length on purpose: compiled, a `tuple[int, int]` is unpacked
+# into two integers wherever it is held and a new tuple is made at each use as a key (allocations, and a dict or
+# set look-up that compares two equal tuples instead of finding the same one); this way a position stays the
+# object it is, as in CPython.
+Pos = tuple[int, ...]
 
 # Sides of a square tile, clockwise from the top, and the neighbour each side leads to.
 SIDES: Final = ("north", "east", "south", "west")
@@ -138,13 +142,12 @@ class Play:
                     stale.append(q)
         for pos in (*new, *stale):
             x, y = pos
-            out = []
+            out: list[Pos] = []
             for side in sorted(board[pos].exits):
                 dx, dy = DELTA[side]
-                q = (x + dx, y + dy)
-                there = board.get(q)
+                there = board.get((x + dx, y + dy))
                 if there is not None and (side + 2) % 4 in there.exits:
-                    out.append(q)
+                    out.append(there.pos)  # (the board's own key: later look-ups find the same tuple)
             found[pos] = out
         self._passages = (len(board), found)
         return found
@@ -167,7 +170,7 @@ class Play:
                     for side in placed.exits:
                         dx, dy = DELTA[side]
                         if (px + dx, py + dy) not in board:
-                            found.add(pos)
+                            found.add(placed.pos)  # (the board's own key)
                             break
                     else:
                         found.discard(pos)

@@ -21,7 +21,7 @@ from .fight import make_hero, slot_limits
 from .inputs import Choice, Inputs, below, shuffle_in_place, uniform
 from .model import Ruleset
 from .play_verbs import _takeable
-from .state import Play
+from .state import Play, Pos
 from .table_verbs import _team_win, _teams
 
 
@@ -54,7 +54,7 @@ _MONSTERS: Final = ("sensible monsters",)  # `Play.token_memo` entry: board posi
 
 
 @lru_cache(maxsize=4096)
-def _label_pos(label: str) -> tuple[int, int]:
+def _label_pos(label: str) -> Pos:
     """The board position in a `<tile>@x,y` option label (labels repeat: parsed once)."""
     x, y = (int(v) for v in label.rsplit("@", 1)[1].split(","))
     return (x, y)
@@ -231,7 +231,7 @@ class SensibleBot(RandomBot):
         power = 7 + attack + (1 if me.spells else 0)
         tiles = play.board.values()
         memo = play.token_memo()  # (where the monsters are changes only when a tile is laid or a token moves)
-        monsters: dict[tuple[int, int], int] | None = memo.get(_MONSTERS)
+        monsters: dict[Pos, int] | None = memo.get(_MONSTERS)
         if monsters is None:
             strength = self._strengths(ctx)
             monsters = memo[_MONSTERS] = {}
@@ -240,12 +240,12 @@ class SensibleBot(RandomBot):
                     for tok in t.tokens:
                         if tok in strength:
                             monsters[t.pos] = strength[tok]
-        beatable: frozenset[tuple[int, int]] | None = memo.get((_MONSTERS, power))
+        beatable: frozenset[Pos] | None = memo.get((_MONSTERS, power))
         if beatable is None:
             beatable = memo[_MONSTERS, power] = frozenset(p for p, s in monsters.items() if s < power + 3)
         # the goals: read-only sets shared with the memos, copied only when a tile with items or the
         # hero's own tile changes them
-        goals: AbstractSet[tuple[int, int]] = beatable
+        goals: AbstractSet[Pos] = beatable
         if not goals:  # nothing to fight yet: the frontier, where new tiles (and items) are found
             goals = play.open_edges() if play.zones.get("stack") else goals
         if not goals and monsters:

@@ -139,7 +139,8 @@ def place_start(ctx: Context) -> None:
     if not start:
         raise RuntimeError("no tile is marked `start: true`")
     tile = sorted(start, key=lambda e: e.id)[0].id
-    play.board[(0, 0)] = Placed(tile, (0, 0), _exits(ctx, tile), entered=True, order=0)
+    origin: Pos = (0, 0)  # (one tuple: the board's key and the tile's `pos`)
+    play.board[origin] = Placed(tile, origin, _exits(ctx, tile), entered=True, order=0)
     play.revealed[ctx.rules.entity(tile).kind] += 1
     ctx.record("place_start", tile)
 
@@ -412,8 +413,8 @@ def _move(ctx: Context, who: Character, to: Pos, *, came_from: bool = True) -> N
     here = play.position.get(who.id)
     if came_from and here is not None:
         play.came_from[who.id] = here
-    play.position[who.id] = to
     placed = play.board[to]
+    play.position[who.id] = placed.pos  # (the board's own key: the same tuple as `to`, found at once)
     ctx.facts["first_entry"] = not placed.entered
     placed.entered = True
     placed.face_down = False
