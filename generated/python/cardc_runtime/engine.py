@@ -12,7 +12,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Final, NamedTuple, Protocol
 
 from .context import Character, Context, TurnCap
@@ -53,11 +52,22 @@ _tuple_new: Final = tuple.__new__  # makes a View (a named tuple) without its Py
 _MONSTERS: Final = ("sensible monsters",)  # `Play.token_memo` entry: board position -> strength of its monster
 
 
-@lru_cache(maxsize=4096)
+# Answers kept per process, by a plain dict (compiled, an `lru_cache` call costs about ten times a dict look-up):
+# emptied when full, as an `lru_cache(maxsize=4096)` would forget its oldest; the answers never change.
+_MEMO_SIZE: Final = 4096
+_LABEL_POS: Final[dict[str, Pos]] = {}
+_POINT_KINDS: Final[dict[str, tuple[str, str]]] = {}
+
+
 def _label_pos(label: str) -> Pos:
     """The board position in a `<tile>@x,y` option label (labels repeat: parsed once)."""
-    x, y = (int(v) for v in label.rsplit("@", 1)[1].split(","))
-    return (x, y)
+    pos = _LABEL_POS.get(label)
+    if pos is None:
+        if len(_LABEL_POS) >= _MEMO_SIZE:
+            _LABEL_POS.clear()
+        x, y = (int(v) for v in label.rsplit("@", 1)[1].split(","))
+        pos = _LABEL_POS[label] = (x, y)
+    return pos
 
 
 def _holding(me: Character) -> tuple[Any, ...]:
@@ -110,10 +120,18 @@ _TRADE: Final = "trade"
 _OTHER: Final = "other"
 
 
-@lru_cache(maxsize=4096)
 def _point_kind(point: str) -> tuple[str, str]:
     """A choice point without its chooser (`<hero>:walk_to` -> `walk_to`) and which of the sensible bot's
     rules answers it (points repeat all game: worked out once)."""
+    known = _POINT_KINDS.get(point)
+    if known is None:
+        if len(_POINT_KINDS) >= _MEMO_SIZE:
+            _POINT_KINDS.clear()
+        known = _POINT_KINDS[point] = _new_point_kind(point)
+    return known
+
+
+def _new_point_kind(point: str) -> tuple[str, str]:
     name = point.split(":", 1)[-1]
     if name.startswith("step"):
         return name, _STEP
@@ -135,12 +153,15 @@ class SensibleBot(RandomBot):
         self._worth_seen: dict[Any, Any] = {}
 
     def choose(self, view: View, options: Sequence[Any]) -> int:
-        point, kind = _point_kind(view.point)
+        return self.decide(view.chooser, view.point, view.ctx, options)
+
+    def decide(self, chooser: str, point_id: str, ctx: Context, options: Sequence[Any]) -> int:
+        """`choose`, from the view's parts (`BotInputs` asks a `SensibleBot` so, without making a view)."""
+        point, kind = _point_kind(point_id)
         opts = options  # (read only: indexed and searched, never changed)
-        ctx = view.ctx
         if kind is _STEP:
             opts_left: Sequence[Any]
-            if "pick_up" in opts and not self._worth_taking(ctx, view.chooser):
+            if "pick_up" in opts and not self._worth_taking(ctx, chooser):
                 opts_left = [o for o in opts if o != "pick_up"]
             else:
                 opts_left = opts
@@ -151,7 +172,7 @@ class SensibleBot(RandomBot):
         if kind is _MAY:
             return opts.index(True) if True in opts and uniform(self.rng) < 0.8 else 0
         if kind is _WALK_TO and ctx.play is not None:
-            return self._towards(ctx, view.chooser, opts)
+            return self._towards(ctx, chooser, opts)
         if kind is _SWAP_FOR:
             new = point.split(":", 1)[1]
             worth = [self._attack(ctx, o) for o in opts[1:]]
@@ -163,7 +184,7 @@ class SensibleBot(RandomBot):
             return opts.index(True) if True in opts else 0
         if kind is _TRADE and "none" in opts and uniform(self.rng) < 0.75:  # a gift to a partner now and then
             return opts.index("none")
-        wanted = purposeful(self.rng, ctx, view.chooser, opts)  # a named option that makes progress
+        wanted = purposeful(self.rng, ctx, chooser, opts)  # a named option that makes progress
         return below(self.rng, len(opts)) if wanted is None else wanted
 
     def _worth_taking(self, ctx: Context, who: str) -> bool:
@@ -294,6 +315,7 @@ class BotInputs(Inputs):
     """Dice from a seeded generator; every choice asked of the bot of the player who decides."""
 
     def __init__(self, seed: int, bots: dict[str, Bot], default: Bot, ctx_ref: list[Context]) -> None:
+        self.direct = True  # (`Context` asks by `pick`)
         self.rng = random.Random(seed)
         self.bots = bots
         self.default = default
@@ -315,21 +337,22 @@ class BotInputs(Inputs):
         return out
 
     def choose(self, choice: Choice) -> Any:
-        options = choice.options
+        return self.pick(choice.chooser, choice.point, choice.options)
+
+    def pick(self, chooser: str, point: str, options: tuple[Any, ...]) -> Any:
         if len(options) == 1:
             return options[0]
         self.decisions += 1
-        chooser = choice.chooser
         bot = self.bots.get(chooser, self.default)
-        # (the built-in bots by their exact class: compiled, a direct call; the random bot reads no view)
+        # (the built-in bots by their exact class: compiled, a direct call, and no view made for them)
         if type(bot) is RandomBot:
             index = below(bot.rng, len(options))
         elif type(bot) is SensibleBot:
-            index = bot.choose(_tuple_new(View, (chooser, choice.point, self.ctx_ref[0])), options)
+            index = bot.decide(chooser, point, self.ctx_ref[0], options)
         else:
-            index = bot.choose(_tuple_new(View, (chooser, choice.point, self.ctx_ref[0])), options)
+            index = bot.choose(_tuple_new(View, (chooser, point, self.ctx_ref[0])), options)
         if not 0 <= index < len(options):
-            raise ValueError(f"bot chose option {index} of {len(options)} at {choice.point}")
+            raise ValueError(f"bot chose option {index} of {len(options)} at {point}")
         return options[index]
 
 

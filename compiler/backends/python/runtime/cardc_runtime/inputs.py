@@ -78,6 +78,11 @@ class NeedInput(Exception):  # noqa: N818 - a signal, not an error
 class Inputs:
     """Where dice faces and decisions come from."""
 
+    # True for inputs that answer a choice from its parts by `pick` (no `Choice` made for it: the bots' inputs,
+    # asked thousands of times a game); the others are asked by `choose`, through the same frames as ever
+    # (the exact odds key paused runs by their frames)
+    direct: bool = False
+
     def roll(self, sides: int) -> int:
         raise NotImplementedError
 
@@ -87,6 +92,10 @@ class Inputs:
 
     def choose(self, choice: Choice) -> Any:
         raise NotImplementedError
+
+    def pick(self, chooser: str, point: str, options: tuple[Any, ...]) -> Any:
+        """`choose(Choice(chooser, point, options))`, for inputs that are `direct`."""
+        return self.choose(Choice(chooser, point, options))
 
     def shuffle(self, items: Sequence[Any]) -> list[Any]:
         """The items in a random order (Fisher-Yates over rolled dice, so scripted inputs can fix it)."""
