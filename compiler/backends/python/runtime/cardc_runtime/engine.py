@@ -92,19 +92,43 @@ _PURPOSE: Final = (("use_card", 0.1), ("final_battle", 0.9), ("forward", 0.85), 
             ("train", 0.6), ("attack", 0.35), ("use_it", 0.7))
 
 
+_Offered = tuple[bool, tuple[tuple[str, float], ...], bool]
+_OFFERED: Final[dict[Any, _Offered]] = {}  # options -> what `purposeful` looks for among them
+
+
+def _offered(opts: Sequence[Any]) -> _Offered:
+    """Whether `instead` is offered, the entries of `_PURPOSE` offered (in order) and whether `use_card` is:
+    worked out once per set of options (the same few come back all game)."""
+    key = opts if type(opts) is tuple else tuple(opts)
+    try:
+        found = _OFFERED.get(key)
+    except TypeError:  # an option that cannot be a key
+        return _new_offered(opts)
+    if found is None:
+        if len(_OFFERED) >= _MEMO_SIZE:
+            _OFFERED.clear()
+        found = _OFFERED[key] = _new_offered(opts)
+    return found
+
+
+def _new_offered(opts: Sequence[Any]) -> _Offered:
+    return "instead" in opts, tuple([(w, p) for w, p in _PURPOSE if w in opts]), "use_card" in opts
+
+
 def purposeful(rng: random.Random, ctx: Context, who: str, opts: Sequence[Any]) -> int | None:
     """The index of a named option that makes progress (see `_PURPOSE`), if one is taken this time. A card
     used `instead` of moving is taken mostly when the character has lost lives or spent stones (healing,
     magic), rarely otherwise."""
-    if "instead" in opts:
+    instead, present, use_card = _offered(opts)
+    if instead:
         me = ctx.characters.get(who)
         hurt = me is not None and (me.lives < me.max_lives or any(me.spent.values()))
         if uniform(rng) < (0.6 if hurt else 0.05):
             return opts.index("instead")
-    for want, p in _PURPOSE:
-        if want in opts and uniform(rng) < p:
+    for want, p in present:  # (the entries of _PURPOSE offered, in order: a draw for each, as before)
+        if uniform(rng) < p:
             return opts.index(want)
-    if "use_card" in opts and len(opts) > 1 and uniform(rng) < 0.9:  # not as the default pick: a card used
+    if use_card and len(opts) > 1 and uniform(rng) < 0.9:  # not as the default pick: a card used
         others = [i for i, o in enumerate(opts) if o != "use_card"]  # every turn would stall the game
         return others[below(rng, len(others))]  # (= rng.randrange(len(others)))
     return None
@@ -165,10 +189,17 @@ class SensibleBot(RandomBot):
                 opts_left = [o for o in opts if o != "pick_up"]
             else:
                 opts_left = opts
-            for want, p in (("pick_up", 0.9), ("use_item", 0.15), ("explore", 0.75), ("walk", 0.95)):
-                if want in opts_left and uniform(self.rng) < p:
-                    return opts.index(want)
-            return opts.index(opts_left[below(self.rng, len(opts_left))])  # (= rng.choice(opts_left))
+            # (in order, a draw for each option offered; written out: compiled, no tuples walked)
+            rng = self.rng
+            if "pick_up" in opts_left and uniform(rng) < 0.9:
+                return opts.index("pick_up")
+            if "use_item" in opts_left and uniform(rng) < 0.15:
+                return opts.index("use_item")
+            if "explore" in opts_left and uniform(rng) < 0.75:
+                return opts.index("explore")
+            if "walk" in opts_left and uniform(rng) < 0.95:
+                return opts.index("walk")
+            return opts.index(opts_left[below(rng, len(opts_left))])  # (= rng.choice(opts_left))
         if kind is _MAY:
             return opts.index(True) if True in opts and uniform(self.rng) < 0.8 else 0
         if kind is _WALK_TO and ctx.play is not None:

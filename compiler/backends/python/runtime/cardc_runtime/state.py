@@ -246,12 +246,13 @@ class Play:
                         nxt.append(q)
                         reached[q] = d
             level = nxt
-            if left:
+            if left:  # (tile by tile: compiled, a set's methods by name cost more than a few look-ups)
                 if first:
-                    if not left.isdisjoint(nxt):
+                    if any(q in left for q in nxt):
                         break
                 else:
-                    left.difference_update(nxt)
+                    for q in nxt:
+                        left.discard(q)
                     if not left:
                         break
         search.frontier, search.d = level, d
@@ -269,13 +270,25 @@ class Play:
         here, there = self.board.get(a), self.board.get(step(a, side))
         return here is not None and there is not None and side in here.exits and opposite(side) in there.exits
 
+    # (each tally's Counter made when it is first needed, not one made and dropped per call by `setdefault`,
+    # and counted up without its `__missing__`: a Counter's methods are Python code)
     def lost(self, who: str, cause: str, lives: int) -> None:
-        self.lives_lost.setdefault(who, Counter())[cause] += lives
+        found = _tally(self.lives_lost, who)
+        found[cause] = found.get(cause, 0) + lives
 
     def knocked_out(self, who: str, cause: str = "") -> None:
         self.deaths[who] += 1
-        self.deaths_by.setdefault(who, Counter())[cause or "effect"] += 1
+        found = _tally(self.deaths_by, who)
+        key = cause or "effect"
+        found[key] = found.get(key, 0) + 1
 
     def count(self, what: str, who: str, item: str) -> None:
-        table = self.picked_up if what == "picked_up" else self.used
-        table.setdefault(who, Counter())[item] += 1
+        found = _tally(self.picked_up if what == "picked_up" else self.used, who)
+        found[item] = found.get(item, 0) + 1
+
+
+def _tally(table: dict[str, Counter[str]], who: str) -> Counter[str]:
+    found = table.get(who)
+    if found is None:
+        found = table[who] = Counter()
+    return found
