@@ -12,16 +12,15 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Final, NamedTuple, Protocol
 
 from .context import Character, Context, TurnCap
 from .errors import SetupError
 from .fight import make_hero, slot_limits
-from .inputs import Choice, Inputs, below, shuffle_in_place
+from .inputs import Choice, Inputs, below, shuffle_in_place, uniform
 from .model import Ruleset
 from .play_verbs import _takeable
-from .state import Play
+from .state import Play, Pos
 from .table_verbs import _team_win, _teams
 
 
@@ -49,15 +48,26 @@ class RandomBot:
         return below(self.rng, len(options))
 
 
-_tuple_new = tuple.__new__  # makes a View (a named tuple) without its Python-level __new__
-_MONSTERS = ("sensible monsters",)  # `Play.token_memo` entry: board position -> strength of its monster
+_tuple_new: Final = tuple.__new__  # makes a View (a named tuple) without its Python-level __new__
+_MONSTERS: Final = ("sensible monsters",)  # `Play.token_memo` entry: board position -> strength of its monster
 
 
-@lru_cache(maxsize=4096)
-def _label_pos(label: str) -> tuple[int, int]:
+# Answers kept per process, by a plain dict (compiled, an `lru_cache` call costs about ten times a dict look-up):
+# emptied when full, as an `lru_cache(maxsize=4096)` would forget its oldest; the answers never change.
+_MEMO_SIZE: Final = 4096
+_LABEL_POS: Final[dict[str, Pos]] = {}
+_POINT_KINDS: Final[dict[str, tuple[str, str]]] = {}
+
+
+def _label_pos(label: str) -> Pos:
     """The board position in a `<tile>@x,y` option label (labels repeat: parsed once)."""
-    x, y = (int(v) for v in label.rsplit("@", 1)[1].split(","))
-    return (x, y)
+    pos = _LABEL_POS.get(label)
+    if pos is None:
+        if len(_LABEL_POS) >= _MEMO_SIZE:
+            _LABEL_POS.clear()
+        x, y = (int(v) for v in label.rsplit("@", 1)[1].split(","))
+        pos = _LABEL_POS[label] = (x, y)
+    return pos
 
 
 def _holding(me: Character) -> tuple[Any, ...]:
@@ -78,36 +88,74 @@ def _slot(ctx: Context, item: str) -> str:
 # Option names (of a content's `choose`) that a purposeful player usually takes when they are offered, and how
 # often: going on rather than back, fighting for the goal, learning when it can, now and then using a card it
 # owns. Names, not games.
-_PURPOSE = (("use_card", 0.1), ("final_battle", 0.9), ("forward", 0.85), ("enter", 0.85), ("learn", 0.5),
+_PURPOSE: Final = (("use_card", 0.1), ("final_battle", 0.9), ("forward", 0.85), ("enter", 0.85), ("learn", 0.5),
             ("train", 0.6), ("attack", 0.35), ("use_it", 0.7))
+
+
+_Offered = tuple[bool, tuple[tuple[str, float], ...], bool]
+_OFFERED: Final[dict[Any, _Offered]] = {}  # options -> what `purposeful` looks for among them
+
+
+def _offered(opts: Sequence[Any]) -> _Offered:
+    """Whether `instead` is offered, the entries of `_PURPOSE` offered (in order) and whether `use_card` is:
+    worked out once per set of options (the same few come back all game)."""
+    key = opts if type(opts) is tuple else tuple(opts)
+    try:
+        found = _OFFERED.get(key)
+    except TypeError:  # an option that cannot be a key
+        return _new_offered(opts)
+    if found is None:
+        if len(_OFFERED) >= _MEMO_SIZE:
+            _OFFERED.clear()
+        found = _OFFERED[key] = _new_offered(opts)
+    return found
+
+
+def _new_offered(opts: Sequence[Any]) -> _Offered:
+    return "instead" in opts, tuple([(w, p) for w, p in _PURPOSE if w in opts]), "use_card" in opts
 
 
 def purposeful(rng: random.Random, ctx: Context, who: str, opts: Sequence[Any]) -> int | None:
     """The index of a named option that makes progress (see `_PURPOSE`), if one is taken this time. A card
     used `instead` of moving is taken mostly when the character has lost lives or spent stones (healing,
     magic), rarely otherwise."""
-    if "instead" in opts:
+    instead, present, use_card = _offered(opts)
+    if instead:
         me = ctx.characters.get(who)
         hurt = me is not None and (me.lives < me.max_lives or any(me.spent.values()))
-        if rng.random() < (0.6 if hurt else 0.05):
+        if uniform(rng) < (0.6 if hurt else 0.05):
             return opts.index("instead")
-    for want, p in _PURPOSE:
-        if want in opts and rng.random() < p:
+    for want, p in present:  # (the entries of _PURPOSE offered, in order: a draw for each, as before)
+        if uniform(rng) < p:
             return opts.index(want)
-    if "use_card" in opts and len(opts) > 1 and rng.random() < 0.9:  # not as the default pick: a card used
+    if use_card and len(opts) > 1 and uniform(rng) < 0.9:  # not as the default pick: a card used
         others = [i for i, o in enumerate(opts) if o != "use_card"]  # every turn would stall the game
         return others[below(rng, len(others))]  # (= rng.randrange(len(others)))
     return None
 
 
-_STEP, _MAY, _WALK_TO, _SWAP_FOR, _TAKE_WHICH, _TAKE_REWARD, _TRADE, _OTHER = (
-    "step", "may", "walk_to", "swap_for", "take_which", "take_reward", "trade", "other")
+_STEP: Final = "step"
+_MAY: Final = "may"
+_WALK_TO: Final = "walk_to"
+_SWAP_FOR: Final = "swap_for"
+_TAKE_WHICH: Final = "take_which"
+_TAKE_REWARD: Final = "take_reward"
+_TRADE: Final = "trade"
+_OTHER: Final = "other"
 
 
-@lru_cache(maxsize=4096)
 def _point_kind(point: str) -> tuple[str, str]:
     """A choice point without its chooser (`<hero>:walk_to` -> `walk_to`) and which of the sensible bot's
     rules answers it (points repeat all game: worked out once)."""
+    known = _POINT_KINDS.get(point)
+    if known is None:
+        if len(_POINT_KINDS) >= _MEMO_SIZE:
+            _POINT_KINDS.clear()
+        known = _POINT_KINDS[point] = _new_point_kind(point)
+    return known
+
+
+def _new_point_kind(point: str) -> tuple[str, str]:
     name = point.split(":", 1)[-1]
     if name.startswith("step"):
         return name, _STEP
@@ -129,23 +177,33 @@ class SensibleBot(RandomBot):
         self._worth_seen: dict[Any, Any] = {}
 
     def choose(self, view: View, options: Sequence[Any]) -> int:
-        point, kind = _point_kind(view.point)
+        return self.decide(view.chooser, view.point, view.ctx, options)
+
+    def decide(self, chooser: str, point_id: str, ctx: Context, options: Sequence[Any]) -> int:
+        """`choose`, from the view's parts (`BotInputs` asks a `SensibleBot` so, without making a view)."""
+        point, kind = _point_kind(point_id)
         opts = options  # (read only: indexed and searched, never changed)
-        ctx = view.ctx
         if kind is _STEP:
             opts_left: Sequence[Any]
-            if "pick_up" in opts and not self._worth_taking(ctx, view.chooser):
+            if "pick_up" in opts and not self._worth_taking(ctx, chooser):
                 opts_left = [o for o in opts if o != "pick_up"]
             else:
                 opts_left = opts
-            for want, p in (("pick_up", 0.9), ("use_item", 0.15), ("explore", 0.75), ("walk", 0.95)):
-                if want in opts_left and self.rng.random() < p:
-                    return opts.index(want)
-            return opts.index(opts_left[below(self.rng, len(opts_left))])  # (= rng.choice(opts_left))
+            # (in order, a draw for each option offered; written out: compiled, no tuples walked)
+            rng = self.rng
+            if "pick_up" in opts_left and uniform(rng) < 0.9:
+                return opts.index("pick_up")
+            if "use_item" in opts_left and uniform(rng) < 0.15:
+                return opts.index("use_item")
+            if "explore" in opts_left and uniform(rng) < 0.75:
+                return opts.index("explore")
+            if "walk" in opts_left and uniform(rng) < 0.95:
+                return opts.index("walk")
+            return opts.index(opts_left[below(rng, len(opts_left))])  # (= rng.choice(opts_left))
         if kind is _MAY:
-            return opts.index(True) if True in opts and self.rng.random() < 0.8 else 0
+            return opts.index(True) if True in opts and uniform(self.rng) < 0.8 else 0
         if kind is _WALK_TO and ctx.play is not None:
-            return self._towards(ctx, view.chooser, opts)
+            return self._towards(ctx, chooser, opts)
         if kind is _SWAP_FOR:
             new = point.split(":", 1)[1]
             worth = [self._attack(ctx, o) for o in opts[1:]]
@@ -155,9 +213,9 @@ class SensibleBot(RandomBot):
             return max(range(len(opts)), key=lambda i: self._attack(ctx, str(opts[i])))
         if kind is _TAKE_REWARD:
             return opts.index(True) if True in opts else 0
-        if kind is _TRADE and "none" in opts and self.rng.random() < 0.75:  # a gift to a partner now and then
+        if kind is _TRADE and "none" in opts and uniform(self.rng) < 0.75:  # a gift to a partner now and then
             return opts.index("none")
-        wanted = purposeful(self.rng, ctx, view.chooser, opts)  # a named option that makes progress
+        wanted = purposeful(self.rng, ctx, chooser, opts)  # a named option that makes progress
         return below(self.rng, len(opts)) if wanted is None else wanted
 
     def _worth_taking(self, ctx: Context, who: str) -> bool:
@@ -225,7 +283,7 @@ class SensibleBot(RandomBot):
         power = 7 + attack + (1 if me.spells else 0)
         tiles = play.board.values()
         memo = play.token_memo()  # (where the monsters are changes only when a tile is laid or a token moves)
-        monsters: dict[tuple[int, int], int] | None = memo.get(_MONSTERS)
+        monsters: dict[Pos, int] | None = memo.get(_MONSTERS)
         if monsters is None:
             strength = self._strengths(ctx)
             monsters = memo[_MONSTERS] = {}
@@ -234,12 +292,12 @@ class SensibleBot(RandomBot):
                     for tok in t.tokens:
                         if tok in strength:
                             monsters[t.pos] = strength[tok]
-        beatable: frozenset[tuple[int, int]] | None = memo.get((_MONSTERS, power))
+        beatable: frozenset[Pos] | None = memo.get((_MONSTERS, power))
         if beatable is None:
             beatable = memo[_MONSTERS, power] = frozenset(p for p, s in monsters.items() if s < power + 3)
         # the goals: read-only sets shared with the memos, copied only when a tile with items or the
         # hero's own tile changes them
-        goals: AbstractSet[tuple[int, int]] = beatable
+        goals: AbstractSet[Pos] = beatable
         if not goals:  # nothing to fight yet: the frontier, where new tiles (and items) are found
             goals = play.open_edges() if play.zones.get("stack") else goals
         if not goals and monsters:
@@ -261,7 +319,7 @@ class SensibleBot(RandomBot):
         if wanted or here in goals:
             goals = {*goals, *wanted}
             goals.discard(here)
-        if not goals or self.rng.random() < 0.2:
+        if not goals or uniform(self.rng) < 0.2:
             return below(self.rng, len(labels))
         targets = [_label_pos(str(label)) for label in labels]
         for i, pos in enumerate(targets):  # a goal a step away is at distance 0: the nearest, no search
@@ -288,6 +346,7 @@ class BotInputs(Inputs):
     """Dice from a seeded generator; every choice asked of the bot of the player who decides."""
 
     def __init__(self, seed: int, bots: dict[str, Bot], default: Bot, ctx_ref: list[Context]) -> None:
+        self.direct = True  # (`Context` asks by `pick`)
         self.rng = random.Random(seed)
         self.bots = bots
         self.default = default
@@ -309,14 +368,22 @@ class BotInputs(Inputs):
         return out
 
     def choose(self, choice: Choice) -> Any:
-        options = choice.options
+        return self.pick(choice.chooser, choice.point, choice.options)
+
+    def pick(self, chooser: str, point: str, options: tuple[Any, ...]) -> Any:
         if len(options) == 1:
             return options[0]
         self.decisions += 1
-        bot = self.bots.get(choice.chooser, self.default)
-        index = bot.choose(_tuple_new(View, (choice.chooser, choice.point, self.ctx_ref[0])), options)
+        bot = self.bots.get(chooser, self.default)
+        # (the built-in bots by their exact class: compiled, a direct call, and no view made for them)
+        if type(bot) is RandomBot:
+            index = below(bot.rng, len(options))
+        elif type(bot) is SensibleBot:
+            index = bot.decide(chooser, point, self.ctx_ref[0], options)
+        else:
+            index = bot.choose(_tuple_new(View, (chooser, point, self.ctx_ref[0])), options)
         if not 0 <= index < len(options):
-            raise ValueError(f"bot chose option {index} of {len(options)} at {choice.point}")
+            raise ValueError(f"bot chose option {index} of {len(options)} at {point}")
         return options[index]
 
 

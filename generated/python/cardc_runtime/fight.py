@@ -7,7 +7,7 @@ The order of a fight (who rolls, when spells are chosen, when effects fire) is t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .context import Character, Context, Fight, Outcome, Side
 from .inputs import Inputs
@@ -104,7 +104,7 @@ def _usable_spells(ctx: Context, side: Side) -> list[str]:
     return out
 
 
-_FIGHT_SPELL = ("spell works in a fight",)
+_FIGHT_SPELL: Final = ("spell works in a fight",)
 
 
 def offer_spells(ctx: Context, side: Side, *, after: bool) -> None:

@@ -7,24 +7,36 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
+
+# (module constants: compiled, each a C static, not a look-up in the module's namespace per call)
+_RANDOM: Final = random.Random
+_GETRANDBITS: Final = random.Random.getrandbits  # `_random.Random`'s own, which `random.Random` inherits
+_RANDOM_FLOAT: Final = random.Random.random
 
 
 def below(rng: random.Random, n: int) -> int:
     """`rng.randrange(n)`: the same number from the same generator, without `randrange`'s argument checks
     (`randrange(n)` is `_randbelow(n)` for n > 0; an empty range still raises as before). For a plain
     `random.Random`, `_randbelow` is `_randbelow_with_getrandbits`, written out here so that the compiled
-    runtime runs it natively (it is Python code in `random`): the same draws from the same bits."""
+    runtime runs it natively (it is Python code in `random`): the same draws from the same bits. (Its
+    `getrandbits` called as the class's function: no attribute read on the generator per draw.)"""
     if n <= 0:
         return rng.randrange(n)
-    if type(rng) is not random.Random:
+    if type(rng) is not _RANDOM:
         return rng._randbelow(n)  # type: ignore[attr-defined,no-any-return]
-    getrandbits = rng.getrandbits
     k = n.bit_length()
-    r = getrandbits(k)
+    r: int = _GETRANDBITS(rng, k)
     while r >= n:
-        r = getrandbits(k)
+        r = _GETRANDBITS(rng, k)
     return r
+
+
+def uniform(rng: random.Random) -> float:
+    """`rng.random()`, the same number (for a plain `random.Random`, its C function called directly)."""
+    if type(rng) is _RANDOM:
+        return _RANDOM_FLOAT(rng)
+    return rng.random()
 
 
 def shuffle_in_place(rng: random.Random, items: list[Any]) -> None:
@@ -66,6 +78,11 @@ class NeedInput(Exception):  # noqa: N818 - a signal, not an error
 class Inputs:
     """Where dice faces and decisions come from."""
 
+    # True for inputs that answer a choice from its parts by `pick` (no `Choice` made for it: the bots' inputs,
+    # asked thousands of times a game); the others are asked by `choose`, through the same frames as ever
+    # (the exact odds key paused runs by their frames)
+    direct: bool = False
+
     def roll(self, sides: int) -> int:
         raise NotImplementedError
 
@@ -75,6 +92,10 @@ class Inputs:
 
     def choose(self, choice: Choice) -> Any:
         raise NotImplementedError
+
+    def pick(self, chooser: str, point: str, options: tuple[Any, ...]) -> Any:
+        """`choose(Choice(chooser, point, options))`, for inputs that are `direct`."""
+        return self.choose(Choice(chooser, point, options))
 
     def shuffle(self, items: Sequence[Any]) -> list[Any]:
         """The items in a random order (Fisher-Yates over rolled dice, so scripted inputs can fix it)."""

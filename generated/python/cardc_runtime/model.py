@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from .context import Context
@@ -89,8 +89,8 @@ class ProcedureDef:
     module: str
 
 
-_BY_TRIGGER = ("by trigger",)  # keys of the ruleset's own cache entries
-_OWNERS_OF = "owners of"
+_BY_TRIGGER: Final = ("by trigger",)  # keys of the ruleset's own cache entries
+_OWNERS_OF: Final = "owners of"
 
 
 @dataclass

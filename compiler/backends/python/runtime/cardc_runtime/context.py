@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import count
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from .inputs import Choice, Inputs
 from .model import EffectDef, EntityData, Ruleset
@@ -23,11 +23,11 @@ class TurnCap(Exception):  # noqa: N818 - a signal that stops a game that does n
 Outcome = Literal["win", "tie", "loss"]
 
 # Triggers that concern the whole table rather than one character.
-WORLD_TRIGGERS = frozenset({"chambers_revealed", "game_end"})
+WORLD_TRIGGERS: Final = frozenset({"chambers_revealed", "game_end"})
 # Triggers that concern a tile the character is on.
-TILE_TRIGGERS = frozenset({"enter_tile", "reveal_tile", "reveal_room", "turn_end"})
+TILE_TRIGGERS: Final = frozenset({"enter_tile", "reveal_tile", "reveal_room", "turn_end"})
 # Kinds whose effects apply to everyone (a rule of play, a switched-on variant).
-GLOBAL_KINDS = ("variant", "rule")
+GLOBAL_KINDS: Final = ("variant", "rule")
 
 
 @dataclass
@@ -57,11 +57,24 @@ class Character:
 
     def has_any(self, names: frozenset[str], cards: bool = True) -> bool:
         """Whether it holds one of `names` (or has it as a card or a given ability, unless `cards` is false):
-        `not names.isdisjoint((*cards, *abilities, *held))` without joining its lists, asked on most events."""
-        for group in (self.weapons, self.spells, self.keys, self.treasures, self.items):
-            for name in group:
-                if name in names:
-                    return True
+        `not names.isdisjoint((*cards, *abilities, *held))` without joining its lists, asked on most events.
+        (Each list walked by its own loop: compiled, a loop over a tuple of lists is a generic iteration.)"""
+        name: str
+        for name in self.weapons:
+            if name in names:
+                return True
+        for name in self.spells:
+            if name in names:
+                return True
+        for name in self.keys:
+            if name in names:
+                return True
+        for name in self.treasures:
+            if name in names:
+                return True
+        for name in self.items:
+            if name in names:
+                return True
         if cards:
             for name in self.cards:
                 if name in names:
@@ -200,9 +213,23 @@ class Fight:
         return next((s for s in self.sides if s is not side), None)
 
 
-_tuple_new = tuple.__new__  # makes a Choice (a named tuple) without its Python-level __new__
+_tuple_new: Final = tuple.__new__  # makes a Choice (a named tuple) without its Python-level __new__
 
-_PLANS = "fire plans"  # the ruleset cache entry: trigger -> _FirePlan | None
+_PLANS: Final = "fire plans"
+_POINT_IDS: Final[dict[str, dict[str, str]]] = {}  # chooser -> point -> `chooser:point` (made once)
+
+
+def _point_id(who: str, point: str) -> str:
+    """`f"{who}:{point}"`, the id of a choice point, remembered (points repeat all game)."""
+    mine = _POINT_IDS.get(who)
+    if mine is None:
+        mine = _POINT_IDS[who] = {}
+    found = mine.get(point)
+    if found is None:
+        if len(mine) >= 4096:
+            mine.clear()
+        found = mine[point] = f"{who}:{point}"
+    return found  # the ruleset cache entry: trigger -> _FirePlan | None
 
 
 class _FirePlan:
@@ -212,8 +239,8 @@ class _FirePlan:
     owners in order including those). `react(ctx, actor)` answers for a character: made once per trigger,
     for the shape of its plan (see `_reactor`)."""
 
-    __slots__ = ("trigger", "glob", "local", "every", "scoped", "tile", "own", "curse", "effects", "react",
-                 "find")
+    __slots__ = ("trigger", "glob", "local", "every", "scoped", "tile", "own", "curse", "effects", "commons",
+                 "last", "react", "find")
 
     def __init__(self, trigger: str, glob: tuple[str, ...], local: frozenset[str], every: tuple[str, ...],
                  scoped: dict[str, tuple[str, ...]], tile: bool, curse: tuple[str, ...] = ()) -> None:
@@ -223,9 +250,36 @@ class _FirePlan:
         self.curse = curse  # the curse cards among `local` (a cursed character carries them)
         # the effects of a list of owners, by the owners and the variants switched on (events without values)
         self.effects: dict[tuple[tuple[str, ...], frozenset[str]], list[EffectDef]] = {}
+        # (for `find`) variants -> character id (or None for the global owners only) -> effects; `last` holds
+        # the variants asked about last and their dict (a game asks with the same variants all along)
+        self.commons: dict[frozenset[str], dict[str | None, list[EffectDef]]] = {}
+        self.last: list[Any] = [None, {}]
         self.react: Callable[[Context, Character], tuple[str, ...]] = _reactor(self)
         # the effects that run for a character (or None: the table) on an event without values
         self.find: Callable[[Context, Character | None], list[EffectDef]] = _finder(self)
+
+    # (`_finder`'s helpers, methods rather than nested functions: compiled, a direct call)
+    def common_of(self, ctx: Context) -> dict[str | None, list[EffectDef]]:
+        variants = ctx.variants
+        mine = self.commons.get(variants)
+        if mine is None:
+            mine = self.commons[variants] = {}
+        last = self.last
+        last[0], last[1] = variants, mine
+        return mine
+
+    def of(self, ctx: Context, owners: tuple[str, ...]) -> list[EffectDef]:
+        key = (owners, ctx.variants)
+        effects = self.effects
+        try:
+            return effects[key]
+        except KeyError:
+            found = effects[key] = ctx.rules.effects_of(owners, self.trigger, ctx.variants)
+            return found
+
+    def usual(self, ctx: Context, who: str | None, owners: tuple[str, ...]) -> list[EffectDef]:
+        found = self.common_of(ctx)[who] = self.of(ctx, owners)
+        return found
 
 
 def _finder(plan: _FirePlan) -> Callable[[Context, Character | None], list[EffectDef]]:
@@ -233,86 +287,61 @@ def _finder(plan: _FirePlan) -> Callable[[Context, Character | None], list[Effec
     usual case (see `_reactor`: nothing carried, stood on or fought has an effect of the trigger) the owners
     are the global ones plus the character's own abilities, so the effects are remembered by the character
     and the variants alone: no owners tuple is built or hashed per event. Same lists, same order."""
-    glob, local, curse, own_of, tile, trigger = plan.glob, plan.local, plan.curse, plan.own, plan.tile, plan.trigger
-    effects = plan.effects
-    # variants -> character id (or None for the global owners only) -> effects; `last` holds the variants
-    # asked about last and their dict (a game asks with the same variants all along)
-    commons: dict[frozenset[str], dict[str | None, list[EffectDef]]] = {}
-    last: list[Any] = [None, {}]
-    general = Context._reacting
-
-    def common_of(ctx: Context) -> dict[str | None, list[EffectDef]]:
-        variants = ctx.variants
-        mine = commons.get(variants)
-        if mine is None:
-            mine = commons[variants] = {}
-        last[0], last[1] = variants, mine
-        return mine
-
-    def of(ctx: Context, owners: tuple[str, ...]) -> list[EffectDef]:
-        key = (owners, ctx.variants)
-        try:
-            return effects[key]
-        except KeyError:
-            found = effects[key] = ctx.rules.effects_of(owners, trigger, ctx.variants)
-            return found
-
-    def usual(ctx: Context, who: str | None, owners: tuple[str, ...]) -> list[EffectDef]:
-        found = common_of(ctx)[who] = of(ctx, owners)
-        return found
-
+    glob, local, curse, own_of, tile = plan.glob, plan.local, plan.curse, plan.own, plan.tile
+    last = plan.last
+    # (the plan's helpers and `Context._reacting` called as methods: compiled, direct calls)
     if plan.scoped:
         def scoped(ctx: Context, actor: Character | None) -> list[EffectDef]:
-            return of(ctx, glob if actor is None else general(ctx, plan, actor))
+            return plan.of(ctx, glob if actor is None else ctx._reacting(plan, actor))
         return scoped
     if not local:
         def everyone(ctx: Context, actor: Character | None) -> list[EffectDef]:
-            mine = last[1] if ctx.variants is last[0] else common_of(ctx)
+            mine = last[1] if ctx.variants is last[0] else plan.common_of(ctx)
             try:
                 return mine[None]
             except KeyError:
-                return usual(ctx, None, glob)
+                return plan.usual(ctx, None, glob)
         return everyone
     isdisjoint = local.isdisjoint
 
     def find(ctx: Context, actor: Character | None) -> list[EffectDef]:
         if actor is None:
-            mine = last[1] if ctx.variants is last[0] else common_of(ctx)
+            mine = last[1] if ctx.variants is last[0] else plan.common_of(ctx)
             try:
                 return mine[None]
             except KeyError:
-                return usual(ctx, None, glob)
+                return plan.usual(ctx, None, glob)
         if actor.id in local or (curse and actor.cursed):
-            return of(ctx, general(ctx, plan, actor))
+            return plan.of(ctx, ctx._reacting(plan, actor))
         abilities = actor.abilities
         if actor.has_any(local):
-            return of(ctx, general(ctx, plan, actor))
+            return plan.of(ctx, ctx._reacting(plan, actor))
         fight = ctx.fight
         if fight is not None and fight.monster is not None and fight.monster.id in local:
-            return of(ctx, general(ctx, plan, actor))
+            return plan.of(ctx, ctx._reacting(plan, actor))
         facts = ctx.facts
         if "place" in facts and str(facts["place"]) in local:
-            return of(ctx, general(ctx, plan, actor))
+            return plan.of(ctx, ctx._reacting(plan, actor))
         if tile:
             play = ctx.play
             if play is None:
-                return of(ctx, general(ctx, plan, actor))
+                return plan.of(ctx, ctx._reacting(plan, actor))
             placed = play.last_revealed if facts.get("revealing") else play.board.get(play.position.get(actor.id))  # type: ignore[arg-type]
             if placed is not None and not placed.corridor and (
                     placed.tile in local or (placed.tokens and not isdisjoint(placed.tokens))):
-                return of(ctx, general(ctx, plan, actor))
+                return plan.of(ctx, ctx._reacting(plan, actor))
         who = None if actor.no_abilities or abilities is not None else actor.id
-        mine = last[1] if ctx.variants is last[0] else common_of(ctx)
+        mine = last[1] if ctx.variants is last[0] else plan.common_of(ctx)
         try:
             return mine[who]
         except KeyError:
             pass
         if who is None:
-            return usual(ctx, None, glob)
+            return plan.usual(ctx, None, glob)
         own = own_of.get(who)
-        if own is None:  # the character's own abilities of the trigger are not known yet: found by `general`
-            return of(ctx, general(ctx, plan, actor))
-        return usual(ctx, who, glob + own if own else glob)
+        if own is None:  # the character's own abilities of the trigger are not known yet: found by `_reacting`
+            return plan.of(ctx, ctx._reacting(plan, actor))
+        return plan.usual(ctx, who, glob + own if own else glob)
 
     return find
 
@@ -323,38 +352,37 @@ def _reactor(plan: _FirePlan) -> Callable[[Context, Character], tuple[str, ...]]
     (the global owners and the character's own abilities of the trigger) is found here with a few tests
     that run in C; any other case takes the general way. Same answers, same order."""
     glob, local, curse, own_of, tile = plan.glob, plan.local, plan.curse, plan.own, plan.tile
-    general = Context._reacting
     if plan.scoped:
-        return lambda ctx, actor: general(ctx, plan, actor)
+        return lambda ctx, actor: ctx._reacting(plan, actor)
     if not local:
         return lambda ctx, actor: glob
     isdisjoint = local.isdisjoint
 
     def react(ctx: Context, actor: Character) -> tuple[str, ...]:
         if actor.id in local or (curse and actor.cursed):
-            return general(ctx, plan, actor)
+            return ctx._reacting(plan, actor)
         abilities = actor.abilities
         if actor.has_any(local):
-            return general(ctx, plan, actor)
+            return ctx._reacting(plan, actor)
         fight = ctx.fight
         if fight is not None and fight.monster is not None and fight.monster.id in local:
-            return general(ctx, plan, actor)
+            return ctx._reacting(plan, actor)
         facts = ctx.facts
         if "place" in facts and str(facts["place"]) in local:
-            return general(ctx, plan, actor)
+            return ctx._reacting(plan, actor)
         if tile:
             play = ctx.play
             if play is None:
-                return general(ctx, plan, actor)
+                return ctx._reacting(plan, actor)
             placed = play.last_revealed if facts.get("revealing") else play.board.get(play.position.get(actor.id))  # type: ignore[arg-type]
             if placed is not None and not placed.corridor and (
                     placed.tile in local or (placed.tokens and not isdisjoint(placed.tokens))):
-                return general(ctx, plan, actor)
+                return ctx._reacting(plan, actor)
         if actor.no_abilities or abilities is not None:
             return glob
         own = own_of.get(actor.id)
         if own is None:
-            return general(ctx, plan, actor)
+            return ctx._reacting(plan, actor)
         return glob + own if own else glob
 
     return react
@@ -471,18 +499,27 @@ class Context:
         if offer:
             self.record("offered", *offer)
         who = self.who()
-        return bool(self.inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", (False, True)))))
+        inputs = self.inputs
+        if inputs.direct:  # (the bots' inputs: no `Choice` made)
+            return bool(inputs.pick(who, _point_id(who, point), (False, True)))
+        return bool(inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", (False, True)))))
 
     def choose(self, point: str, options: tuple[str, ...]) -> str:
         """A `choose` statement: the acting player picks one of the legal options; with none, nothing is done."""
         if not options:
             return ""
         who = self.who()
-        return str(self.inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", options))))
+        inputs = self.inputs
+        if inputs.direct:
+            return str(inputs.pick(who, _point_id(who, point), options))
+        return str(inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", options))))
 
     def ask(self, point: str, options: tuple[Any, ...], chooser: str | None = None) -> Any:
         who = chooser or self.who()
-        return self.inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", options)))
+        inputs = self.inputs
+        if inputs.direct:
+            return inputs.pick(who, _point_id(who, point), options)
+        return inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", options)))
 
     def roll(self, sides: int = 6) -> int:
         return self.inputs.roll(sides)

@@ -8,7 +8,7 @@ they would do, exactly as before, so the exact odds do not depend on the table.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from . import fight as fights
 from .context import Character, Context, Side, actor_of
@@ -139,7 +139,8 @@ def place_start(ctx: Context) -> None:
     if not start:
         raise RuntimeError("no tile is marked `start: true`")
     tile = sorted(start, key=lambda e: e.id)[0].id
-    play.board[(0, 0)] = Placed(tile, (0, 0), _exits(ctx, tile), entered=True, order=0)
+    origin: Pos = (0, 0)  # (one tuple: the board's key and the tile's `pos`)
+    play.board[origin] = Placed(tile, origin, _exits(ctx, tile), entered=True, order=0)
     play.revealed[ctx.rules.entity(tile).kind] += 1
     ctx.record("place_start", tile)
 
@@ -412,8 +413,8 @@ def _move(ctx: Context, who: Character, to: Pos, *, came_from: bool = True) -> N
     here = play.position.get(who.id)
     if came_from and here is not None:
         play.came_from[who.id] = here
-    play.position[who.id] = to
     placed = play.board[to]
+    play.position[who.id] = placed.pos  # (the board's own key: the same tuple as `to`, found at once)
     ctx.facts["first_entry"] = not placed.entered
     placed.entered = True
     placed.face_down = False
@@ -509,7 +510,7 @@ def token_here(ctx: Context) -> bool:
     return placed is not None and bool(placed.tokens or placed.defeated)
 
 
-_FOUGHT = ("has strength",)  # the ruleset's memo: token -> whether it is fought (has a strength)
+_FOUGHT: Final = ("has strength",)  # the ruleset's memo: token -> whether it is fought (has a strength)
 
 
 def _monster_token(ctx: Context, placed: Placed | None) -> str | None:
@@ -813,7 +814,7 @@ def _slot_of(ctx: Context, item: str) -> str:
     return slot
 
 
-_LISTS = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "treasures"}
+_LISTS: Final = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasure": "treasures"}
 
 
 def _list(who: Character, slot: str) -> list[str]:
@@ -977,7 +978,7 @@ def can_use_item(ctx: Context) -> bool:
     return who.has_any(usable, cards=False)
 
 
-_USABLE = "items usable in own turn"  # the ruleset's memo, by variants: the items `_usable_items` says yes to
+_USABLE: Final = "items usable in own turn"  # the ruleset's memo, by variants: the items `_usable_items` says yes to
 
 
 def _usable_set(ctx: Context) -> frozenset[str]:

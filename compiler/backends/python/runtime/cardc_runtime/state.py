@@ -9,12 +9,16 @@ from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
+from typing import Any, Final
 
-Pos = tuple[int, int]
+# A board position (x, y). Typed as a tuple of any length on purpose: compiled, a `tuple[int, int]` is unpacked
+# into two integers wherever it is held and a new tuple is made at each use as a key (allocations, and a dict or
+# set look-up that compares two equal tuples instead of finding the same one); this way a position stays the
+# object it is, as in CPython.
+Pos = tuple[int, ...]
 
 # Sides of a square tile, clockwise from the top, and the neighbour each side leads to.
-SIDES = ("north", "east", "south", "west")
+SIDES: Final = ("north", "east", "south", "west")
 DELTA: dict[int, Pos] = {0: (0, -1), 1: (1, 0), 2: (0, 1), 3: (-1, 0)}
 # Which sides of a square tile open, before it is turned (standard shape names of tile-laying games).
 SHAPES: dict[str, frozenset[int]] = {
@@ -138,13 +142,12 @@ class Play:
                     stale.append(q)
         for pos in (*new, *stale):
             x, y = pos
-            out = []
+            out: list[Pos] = []
             for side in sorted(board[pos].exits):
                 dx, dy = DELTA[side]
-                q = (x + dx, y + dy)
-                there = board.get(q)
+                there = board.get((x + dx, y + dy))
                 if there is not None and (side + 2) % 4 in there.exits:
-                    out.append(q)
+                    out.append(there.pos)  # (the board's own key: later look-ups find the same tuple)
             found[pos] = out
         self._passages = (len(board), found)
         return found
@@ -167,7 +170,7 @@ class Play:
                     for side in placed.exits:
                         dx, dy = DELTA[side]
                         if (px + dx, py + dy) not in board:
-                            found.add(pos)
+                            found.add(placed.pos)  # (the board's own key)
                             break
                     else:
                         found.discard(pos)
@@ -243,12 +246,13 @@ class Play:
                         nxt.append(q)
                         reached[q] = d
             level = nxt
-            if left:
+            if left:  # (tile by tile: compiled, a set's methods by name cost more than a few look-ups)
                 if first:
-                    if not left.isdisjoint(nxt):
+                    if any(q in left for q in nxt):
                         break
                 else:
-                    left.difference_update(nxt)
+                    for q in nxt:
+                        left.discard(q)
                     if not left:
                         break
         search.frontier, search.d = level, d
@@ -266,13 +270,25 @@ class Play:
         here, there = self.board.get(a), self.board.get(step(a, side))
         return here is not None and there is not None and side in here.exits and opposite(side) in there.exits
 
+    # (each tally's Counter made when it is first needed, not one made and dropped per call by `setdefault`,
+    # and counted up without its `__missing__`: a Counter's methods are Python code)
     def lost(self, who: str, cause: str, lives: int) -> None:
-        self.lives_lost.setdefault(who, Counter())[cause] += lives
+        found = _tally(self.lives_lost, who)
+        found[cause] = found.get(cause, 0) + lives
 
     def knocked_out(self, who: str, cause: str = "") -> None:
         self.deaths[who] += 1
-        self.deaths_by.setdefault(who, Counter())[cause or "effect"] += 1
+        found = _tally(self.deaths_by, who)
+        key = cause or "effect"
+        found[key] = found.get(key, 0) + 1
 
     def count(self, what: str, who: str, item: str) -> None:
-        table = self.picked_up if what == "picked_up" else self.used
-        table.setdefault(who, Counter())[item] += 1
+        found = _tally(self.picked_up if what == "picked_up" else self.used, who)
+        found[item] = found.get(item, 0) + 1
+
+
+def _tally(table: dict[str, Counter[str]], who: str) -> Counter[str]:
+    found = table.get(who)
+    if found is None:
+        found = table[who] = Counter()
+    return found

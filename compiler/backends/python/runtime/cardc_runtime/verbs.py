@@ -9,7 +9,7 @@ function here or in a module imported at the end (checked by `cardc.backends.pyt
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .context import Character, Context, Side
 
@@ -383,8 +383,14 @@ def slot_frozen(ctx: Context, item: str, slot: str) -> None:
         ctx.side.frozen.add((item, slot))
 
 
+_LIMIT_KEYS: Final[dict[str, str]] = {}  # slot -> its `setup` key (`always` sets the limits at every turn)
+
+
 def set_limit(ctx: Context, slot: str, value: int) -> None:
-    ctx.setup[f"base_limit:{slot}"] = value
+    key = _LIMIT_KEYS.get(slot)
+    if key is None:
+        key = _LIMIT_KEYS[slot] = f"base_limit:{slot}"
+    ctx.setup[key] = value
 
 
 def opponent_stat(ctx: Context, stat: str, amount: int) -> None:
