@@ -180,6 +180,39 @@ def test_the_key_hashes_every_part() -> None:
     assert len(diskcache.code_fingerprint()) == 40
 
 
+def test_a_long_part_is_hashed_once_and_still_told_apart() -> None:
+    import hashlib
+
+    text = "card x { text: \"é\" }\n" * 1000  # longer than LONG_PART: keyed by its remembered hash
+    assert len(text) >= diskcache.LONG_PART
+    key = diskcache.digest("fp", "a.cardc", text)
+    assert diskcache.digest("fp", "a.cardc", "".join(list(text))) == key  # an equal text read again
+    assert diskcache.digest("fp", "a.cardc", text[:-1] + "!") != key
+    assert diskcache.digest("fp", "a.cardc", text, "") != key
+    assert diskcache.digest("fp", "a.cardc", text.encode()) == key  # a text and its UTF-8 bytes, as before
+    digest = diskcache._part_hash(text)
+    assert diskcache.digest("fp", "a.cardc", digest) != key  # its hash given whole is another part
+    assert diskcache.plain_digest("fp", "a.cardc", text) != key  # frozen files' hashes do not remember parts
+    data = text.encode()
+    assert diskcache.content_hash(data) == hashlib.blake2b(data, digest_size=20).hexdigest()
+    assert diskcache.content_hash(b"short") == hashlib.blake2b(b"short", digest_size=20).hexdigest()
+
+
+def test_the_cache_folder_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CARDC_CACHE", raising=False)
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path / "one"))
+    assert diskcache.cache_root() == tmp_path / "one"
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path / "two"))
+    assert diskcache.cache_root() == tmp_path / "two"
+    monkeypatch.setenv("CARDC_CACHE", "off")
+    assert diskcache.cache_root() is None
+    monkeypatch.delenv("CARDC_CACHE")
+    monkeypatch.delenv("CARDC_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    if os.name != "nt":
+        assert diskcache.cache_root() == tmp_path / "xdg" / "cardc"
+
+
 def test_a_schema_pass_is_reused_only_for_the_same_ir(cache: Path, monkeypatch: pytest.MonkeyPatch,
                                                        bundled) -> None:  # type: ignore[no-untyped-def]
     import dataclasses
