@@ -92,8 +92,9 @@ _part_size = 0
 
 
 def _part_hash(part: str | bytes) -> bytes:
-    """The hash of one long part of a key (of its UTF-8 bytes), remembered with the part itself: an equal text read again is found by Python's own hash of it, far cheaper than BLAKE2 and UTF-8
-    encoding. The oldest parts are forgotten beyond `_MEMO_SIZE`."""
+    """The hash of one long part of a key (of its UTF-8 bytes), remembered with the part itself: an equal text
+    read again is found by Python's own hash of it, far cheaper than BLAKE2 and UTF-8 encoding. The oldest parts
+    are forgotten beyond `_MEMO_SIZE`."""
     global _part_size
     known = _part_hashes.get(part)
     if known is not None:
