@@ -35,16 +35,20 @@ UNREADABLE = (pickle.UnpicklingError, EOFError, AttributeError, ImportError, Ind
 def cache_root() -> Path | None:
     """The cache folder, or None when caching is off (asked some five hundred times by a first `cardc check`:
     the answer is remembered for the environment variables it is made from)."""
-    environ = os.environ
-    return _cache_root(environ.get("CARDC_CACHE", ""), environ.get("CARDC_CACHE_DIR"), environ.get("LOCALAPPDATA"),
-                       environ.get("XDG_CACHE_HOME"), environ.get("HOME"), environ.get("USERPROFILE"))
+    get = os.environ.get
+    switch, explicit = get("CARDC_CACHE", ""), get("CARDC_CACHE_DIR")
+    if explicit:
+        return _cache_root(switch, explicit, None, None)
+    if sys.platform == "win32":
+        return _cache_root(switch, None, get("LOCALAPPDATA"), None, get("USERPROFILE"), get("HOME"))
+    return _cache_root(switch, None, None, get("XDG_CACHE_HOME"), get("HOME"))
 
 
 @lru_cache(maxsize=8)
 def _cache_root(switch: str, explicit: str | None, local_app_data: str | None, xdg_cache_home: str | None,
                 *home: str | None) -> Path | None:
     """`cache_root` for these values of `CARDC_CACHE`, `CARDC_CACHE_DIR`, `LOCALAPPDATA`, `XDG_CACHE_HOME`, and
-    `HOME` and `USERPROFILE` (which `Path.home` reads)."""
+    those `Path.home` reads (`HOME`; on Windows `USERPROFILE` and `HOME`): only those the answer depends on."""
     if switch.strip().lower() in ("off", "0", "no", "false"):
         return None
     if explicit:
