@@ -90,7 +90,7 @@ def plain_digest(*parts: str | bytes) -> str:
 
 
 _HASHED = (1 << 63).to_bytes(8, "little")
-_MEMO_SIZE = 8_000_000  # characters or bytes of the parts remembered with their hashes
+_MEMO_SIZE = 4_000_000  # characters or bytes of the parts remembered with their hashes (as the loader's parses)
 _part_hashes: dict[str | bytes, bytes] = {}
 _part_size = 0
 
