@@ -242,11 +242,13 @@ def unpickle(data: bytes | memoryview) -> Any:
 
 def store(namespace: str, key: str, value: Any) -> None:
     """Store `value` under `key` (atomically: a reader sees the old entry, the new one or none)."""
+    from cardc.records import dumps  # pickle.dumps, the same bytes
+
     path = _entry(namespace, key)
     if path is None:
         return
     try:
-        data = MAGIC + pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
+        data = MAGIC + dumps((key, value))
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):  # cannot be pickled: not cached
         return
     folder = path.parent
