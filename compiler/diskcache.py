@@ -33,26 +33,93 @@ UNREADABLE = (pickle.UnpicklingError, EOFError, AttributeError, ImportError, Ind
 
 
 def cache_root() -> Path | None:
-    """The cache folder, or None when caching is off."""
-    if os.environ.get("CARDC_CACHE", "").strip().lower() in ("off", "0", "no", "false"):
+    """The cache folder, or None when caching is off (asked some five hundred times by a first `cardc check`:
+    the answer is remembered for the environment variables it is made from)."""
+    get = os.environ.get
+    switch, explicit = get("CARDC_CACHE", ""), get("CARDC_CACHE_DIR")
+    if explicit:
+        return _cache_root(switch, explicit, None, None)
+    if sys.platform == "win32":
+        return _cache_root(switch, None, get("LOCALAPPDATA"), None, get("USERPROFILE"), get("HOME"))
+    return _cache_root(switch, None, None, get("XDG_CACHE_HOME"), get("HOME"))
+
+
+@lru_cache(maxsize=8)
+def _cache_root(switch: str, explicit: str | None, local_app_data: str | None, xdg_cache_home: str | None,
+                *home: str | None) -> Path | None:
+    """`cache_root` for these values of `CARDC_CACHE`, `CARDC_CACHE_DIR`, `LOCALAPPDATA`, `XDG_CACHE_HOME`, and
+    those `Path.home` reads (`HOME`; on Windows `USERPROFILE` and `HOME`): only those the answer depends on."""
+    if switch.strip().lower() in ("off", "0", "no", "false"):
         return None
-    explicit = os.environ.get("CARDC_CACHE_DIR")
     if explicit:
         return Path(explicit)
-    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        return Path(os.environ["LOCALAPPDATA"]) / "cardc" / "Cache"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    if sys.platform == "win32" and local_app_data:
+        return Path(local_app_data) / "cardc" / "Cache"
+    base = xdg_cache_home or str(Path.home() / ".cache")
     return Path(base) / "cardc"
 
 
+LONG_PART = 4096  # a part of a key at least this long is hashed once per process (`_part_hash`)
+
+
 def digest(*parts: str | bytes) -> str:
-    """A hash of `parts`, each length-prefixed (so ("ab", "c") and ("a", "bc") differ)."""
+    """A hash of `parts`, each length-prefixed (so ("ab", "c") and ("a", "bc") differ). A long part (a source
+    text, the catalogue) enters as the hash of its own bytes, remembered for the process: a first `cardc check`
+    keyed each source text four times and the catalogue three."""
+    h = blake2b(digest_size=20)
+    for part in parts:
+        if len(part) >= LONG_PART:
+            h.update(_HASHED)  # never the length of a part given whole
+            h.update(_part_hash(part))
+            continue
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def plain_digest(*parts: str | bytes) -> str:
+    """`digest` without remembering any part: the hash the frozen files in the repository record
+    (`cardc.frozen`), which must not change with how this cache keys its entries."""
     h = blake2b(digest_size=20)
     for part in parts:
         data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
     return h.hexdigest()
+
+
+_HASHED = (1 << 63).to_bytes(8, "little")
+_MEMO_SIZE = 4_000_000  # characters or bytes of the parts remembered with their hashes (as the loader's parses)
+_part_hashes: dict[str | bytes, bytes] = {}
+_part_size = 0
+
+
+def _part_hash(part: str | bytes) -> bytes:
+    """The hash of one long part of a key (of its UTF-8 bytes), remembered with the part itself: an equal text
+    read again is found by Python's own hash of it, far cheaper than BLAKE2 and UTF-8 encoding. The oldest parts
+    are forgotten beyond `_MEMO_SIZE`."""
+    global _part_size
+    known = _part_hashes.get(part)
+    if known is not None:
+        return known
+    data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
+    value = blake2b(data, digest_size=20).digest()
+    _part_hashes[part] = value
+    _part_size += len(part)
+    while _part_size > _MEMO_SIZE and len(_part_hashes) > 1:
+        oldest = next(iter(_part_hashes))
+        _part_size -= len(oldest)
+        del _part_hashes[oldest]
+    return value
+
+
+def content_hash(data: bytes) -> str:
+    """The hash `cardc check` keeps of a content file's bytes (hex), remembered like a long part of a key: a
+    check hashes every file before and after it runs, to see that none changed meanwhile."""
+    if len(data) < LONG_PART:
+        return blake2b(data, digest_size=20).hexdigest()
+    return _part_hash(data).hex()
 
 
 def _library_stamp(name: str) -> str:
@@ -175,11 +242,13 @@ def unpickle(data: bytes | memoryview) -> Any:
 
 def store(namespace: str, key: str, value: Any) -> None:
     """Store `value` under `key` (atomically: a reader sees the old entry, the new one or none)."""
+    from cardc.records import dumps  # pickle.dumps, the same bytes
+
     path = _entry(namespace, key)
     if path is None:
         return
     try:
-        data = MAGIC + pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
+        data = MAGIC + dumps((key, value))
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):  # cannot be pickled: not cached
         return
     folder = path.parent

@@ -24,9 +24,9 @@ FORMAT = "cardc-frozen 1"
 
 def made_from(*texts: str) -> str:
     """The hash a frozen file records: of the format and of every text it was made from."""
-    from cardc.diskcache import digest
+    from cardc.diskcache import plain_digest
 
-    return digest(FORMAT, *texts)
+    return plain_digest(FORMAT, *texts)
 
 
 def load(name: str, *texts: str) -> Any | None:

@@ -23,9 +23,15 @@ MAX_NAME = 64
 
 def unescape(raw: str) -> str:
     """A string literal's text (`raw` with its quotes) with its escapes read."""
-    return _ESCAPE_RE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), raw[1:-1])
+    text = raw[1:-1]
+    if "\\" not in text:  # most texts: nothing to read (re.sub with a function costs a call per string)
+        return text
+    return _ESCAPE_RE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), text)
 
 
 def string_text(raw: str) -> str:
     """A string literal's text as the parse tree keeps it, before control characters are removed (W105)."""
-    return unescape(raw).translate(SEPARATORS)
+    text = unescape(raw)
+    if "\u2028" in text or "\u2029" in text:  # translate looks every character up in the table: only when needed
+        return text.translate(SEPARATORS)
+    return text

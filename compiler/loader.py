@@ -262,11 +262,12 @@ def _store_parse(text: str, display: str, parsed: tuple[s.FileS, list[Diagnostic
     import pickle
 
     from cardc import diskcache
+    from cardc.records import dumps  # pickle.dumps, the same bytes
 
     if diskcache.cache_root() is None:
         return
     try:
-        pickled = pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)
+        pickled = dumps(parsed)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
     key = _parse_key(text, display)

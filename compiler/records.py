@@ -10,10 +10,15 @@ classes have no `__post_init__`).
 
 from __future__ import annotations
 
+import copyreg
 import dataclasses
+import io
 import operator
+import pickle
 from collections.abc import Callable, Mapping
 from typing import Any
+
+_REDUCERS: dict[type, Callable[[Any], Any]] = {}  # every class given a `__reduce__` here -> that reducer
 
 
 def pickle_by_constructor(namespace: Mapping[str, object]) -> None:
@@ -28,7 +33,21 @@ def pickle_by_constructor(namespace: Mapping[str, object]) -> None:
         params: Any = getattr(value, "__dataclass_params__")  # noqa: B009 - not in the type stubs
         if not params.frozen or hasattr(value, "__post_init__") or any(not f.init or f.kw_only for f in fields):
             continue
-        setattr(value, "__reduce__", _reducer(tuple(f.name for f in fields)))  # noqa: B010
+        reducer = _reducer(tuple(f.name for f in fields))
+        setattr(value, "__reduce__", reducer)  # noqa: B010
+        _REDUCERS[value] = reducer
+
+
+def dumps(value: object) -> bytes:
+    """`pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)`, the same bytes, sooner: the pickler is handed the
+    record classes' reducers in its dispatch table, where it otherwise reaches each one through `__reduce_ex__`
+    (a fifth of the time of pickling a parse tree). Only exact classes are in the table: a subclass pickles as
+    before."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = {**copyreg.dispatch_table, **_REDUCERS}
+    pickler.dump(value)
+    return out.getvalue()
 
 
 def _reducer(names: tuple[str, ...]) -> Callable[[object], tuple[type, tuple[object, ...]]]:

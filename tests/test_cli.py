@@ -53,6 +53,25 @@ def test_check_bundled_content_exits_0() -> None:
     assert "error[" not in err
 
 
+def test_a_check_called_in_a_process_that_goes_on_leaves_the_collector_as_it_was() -> None:
+    import gc
+
+    assert gc.isenabled()
+    assert run(["check", "content"])[0] == 0
+    assert gc.isenabled()  # only `cli.run`, the command whose process ends with it, turns it off
+
+
+def test_the_check_command_gives_the_same_report_with_the_collector_off(tmp_path: Path) -> None:
+    env = {**os.environ, "CARDC_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("CARDC_CACHE", None)
+    command = [sys.executable, "-m", "cardc", "check", "content"]
+    first = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, check=False)  # nothing cached
+    again = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, check=False)
+    code, out, err = run(["check", "content"])
+    assert (first.returncode, first.stdout, first.stderr) == (again.returncode, again.stdout, again.stderr)
+    assert (first.returncode, first.stdout, first.stderr) == (code, out, err)
+
+
 def test_check_errors_exit_1_on_stderr(broken: Path) -> None:
     code, out, err = run(["check", "."], broken)
     assert code == 1

@@ -180,6 +180,39 @@ def test_the_key_hashes_every_part() -> None:
     assert len(diskcache.code_fingerprint()) == 40
 
 
+def test_a_long_part_is_hashed_once_and_still_told_apart() -> None:
+    import hashlib
+
+    text = "card x { text: \"é\" }\n" * 1000  # longer than LONG_PART: keyed by its remembered hash
+    assert len(text) >= diskcache.LONG_PART
+    key = diskcache.digest("fp", "a.cardc", text)
+    assert diskcache.digest("fp", "a.cardc", "".join(list(text))) == key  # an equal text read again
+    assert diskcache.digest("fp", "a.cardc", text[:-1] + "!") != key
+    assert diskcache.digest("fp", "a.cardc", text, "") != key
+    assert diskcache.digest("fp", "a.cardc", text.encode()) == key  # a text and its UTF-8 bytes, as before
+    digest = diskcache._part_hash(text)
+    assert diskcache.digest("fp", "a.cardc", digest) != key  # its hash given whole is another part
+    assert diskcache.plain_digest("fp", "a.cardc", text) != key  # frozen files' hashes do not remember parts
+    data = text.encode()
+    assert diskcache.content_hash(data) == hashlib.blake2b(data, digest_size=20).hexdigest()
+    assert diskcache.content_hash(b"short") == hashlib.blake2b(b"short", digest_size=20).hexdigest()
+
+
+def test_the_cache_folder_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CARDC_CACHE", raising=False)
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path / "one"))
+    assert diskcache.cache_root() == tmp_path / "one"
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path / "two"))
+    assert diskcache.cache_root() == tmp_path / "two"
+    monkeypatch.setenv("CARDC_CACHE", "off")
+    assert diskcache.cache_root() is None
+    monkeypatch.delenv("CARDC_CACHE")
+    monkeypatch.delenv("CARDC_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    if os.name != "nt":
+        assert diskcache.cache_root() == tmp_path / "xdg" / "cardc"
+
+
 def test_a_schema_pass_is_reused_only_for_the_same_ir(cache: Path, monkeypatch: pytest.MonkeyPatch,
                                                        bundled) -> None:  # type: ignore[no-untyped-def]
     import dataclasses
@@ -288,20 +321,27 @@ def test_a_first_check_pickles_each_tree_once_and_reads_none_back(tmp_path: Path
     result is written once. A second process then finds everything by the stored parses."""
     import pickle
 
-    from cardc import loader, syntax
+    from cardc import loader, records, syntax
 
     folder = tmp_path / "bundled"
     shutil.copytree(ROOT / "content", folder)
     files = len(list(folder.rglob("*.cardc")))
     monkeypatch.setattr(loader, "_memo", {})
-    real_dumps, real_load = pickle.dumps, diskcache.load
+    real_dumps, real_records_dumps, real_load = pickle.dumps, records.dumps, diskcache.load
     trees: list[object] = []
     hits: list[str] = []
 
-    def dumps(value: object, *args: object, **kwargs: object) -> bytes:
+    def seen(value: object) -> None:
         if isinstance(value, tuple) and value and isinstance(value[0], syntax.FileS):
             trees.append(value[0])
+
+    def dumps(value: object, *args: object, **kwargs: object) -> bytes:
+        seen(value)
         return real_dumps(value, *args, **kwargs)  # type: ignore[arg-type]
+
+    def records_dumps(value: object) -> bytes:  # pickle.dumps by the records' dispatch table
+        seen(value)
+        return real_records_dumps(value)
 
     def load(namespace: str, key: str) -> object:
         value = real_load(namespace, key)
@@ -310,6 +350,7 @@ def test_a_first_check_pickles_each_tree_once_and_reads_none_back(tmp_path: Path
         return value
 
     monkeypatch.setattr(pickle, "dumps", dumps)
+    monkeypatch.setattr(records, "dumps", records_dumps)
     monkeypatch.setattr(diskcache, "load", load)
     assert _check(folder, ".")[0] == 0
     assert len(trees) == files and len({id(t) for t in trees}) == files  # each tree pickled once
@@ -329,3 +370,20 @@ def test_a_first_check_pickles_each_tree_once_and_reads_none_back(tmp_path: Path
     assert len(trees) == 1  # only the edited file was parsed (and its tree pickled)
     monkeypatch.setenv("CARDC_CACHE", "off")
     assert cached == _check(folder, ".")
+
+
+def test_records_are_pickled_to_the_same_bytes_as_pickle_dumps(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pickle
+
+    from cardc import records
+    from cardc.diagnostics import DiagnosticSink
+    from cardc.frontend import compile_paths
+    from cardc.parser import parse_text
+
+    monkeypatch.setenv("CARDC_CACHE", "off")
+    text = (ROOT / "content" / "karak" / "base" / "heroes.cardc").read_text(encoding="utf-8")
+    sink = DiagnosticSink()
+    tree = parse_text(text, "heroes.cardc", sink)
+    result = compile_paths([ROOT / "content"])
+    for value in ((tree, sink.items), default_catalogue(), result.diagnostics, ("key", result.project.entities[:50])):
+        assert records.dumps(value) == pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)

@@ -289,3 +289,16 @@ def test_an_edit_among_declarations_on_shared_lines_gives_the_parsers_tree(old: 
         assert patch(PARTS, tree, warnings, edited) is None  # an import's path is left to the parser
     else:
         assert _agrees(PARTS, tree, warnings, edited)
+
+
+@given(st.lists(st.sampled_from(["a", "é", "\\", "\\n", "\\t", '\\"', "\\\\", "\\x", "\u2028", "\u2029", "\n", " "]),
+                max_size=12).map("".join))
+def test_a_string_s_text_is_read_as_every_escape_and_separator_says(body: str) -> None:
+    import re
+
+    from cardc.lexemes import string_text, unescape
+
+    escapes = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+    read = re.sub(r"\\(.)", lambda m: escapes.get(m.group(1), m.group(1)), body)  # the reading, written out
+    assert unescape(f'"{body}"') == read
+    assert string_text(f'"{body}"') == read.replace("\u2028", "\n").replace("\u2029", "\n")
