@@ -8,7 +8,6 @@ from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any, Final
 
 # A board position (x, y). Typed as a tuple of any length on purpose: compiled, a `tuple[int, int]` is unpacked
@@ -19,9 +18,9 @@ Pos = tuple[int, ...]
 
 # Sides of a square tile, clockwise from the top, and the neighbour each side leads to.
 SIDES: Final = ("north", "east", "south", "west")
-DELTA: dict[int, Pos] = {0: (0, -1), 1: (1, 0), 2: (0, 1), 3: (-1, 0)}
+DELTA: Final[dict[int, Pos]] = {0: (0, -1), 1: (1, 0), 2: (0, 1), 3: (-1, 0)}
 # Which sides of a square tile open, before it is turned (standard shape names of tile-laying games).
-SHAPES: dict[str, frozenset[int]] = {
+SHAPES: Final[dict[str, frozenset[int]]] = {
     "crossing": frozenset({0, 1, 2, 3}),
     "t_junction": frozenset({1, 2, 3}),
     "straight": frozenset({0, 2}),
@@ -132,7 +131,7 @@ class Play:
         size, found = self._passages
         if size == len(board):
             return found
-        new = list(islice(board, size, None))  # tiles laid since (the board is only added to, in order)
+        new = list(board)[size:]  # tiles laid since (the board is only added to, in order)
         stale = []  # tiles laid before that a new one joins (only their passages change)
         for x, y in new:
             exits = board[x, y].exits
@@ -161,7 +160,7 @@ class Play:
         size, found = self._edges
         if size != len(board):
             # only the tiles laid since and their neighbours can have changed
-            for x, y in [*islice(board, size, None)]:
+            for x, y in list(board)[size:]:
                 for pos in ((x, y), (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
                     placed = board.get(pos)
                     if placed is None:
@@ -240,7 +239,10 @@ class Play:
             d += 1
             nxt: list[Any] = []
             for p in level:
-                for q in graph.get(p, ()):
+                nbrs = graph.get(p)  # (a list, walked by index when compiled)
+                if nbrs is None:
+                    continue
+                for q in nbrs:
                     if q not in seen:
                         seen.add(q)
                         nxt.append(q)
