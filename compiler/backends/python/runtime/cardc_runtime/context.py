@@ -528,7 +528,7 @@ class Context:
         return list(self.inputs.roll_dice(count, sides))
 
     def record(self, *event: Any) -> None:
-        self.log.append((self.who(), *event))
+        self.log.append((self.who(),) + event)  # (one tuple joined; compiled, `(who, *event)` went by a list)
 
     def fact(self, name: str, default: Any = None) -> Any:
         """An explicit input about the situation (first step, players, ...)."""

@@ -81,7 +81,8 @@ class _Search:
 
     def __init__(self, start: frozenset[Pos], avoid: frozenset[Pos]) -> None:
         self.dist: dict[Pos, int] = dict.fromkeys(start, 0)
-        self.seen: set[Pos] = set(start) | avoid
+        # the tiles reached or avoided; with none avoided, the tiles reached are the keys of `dist` (no set kept)
+        self.seen: set[Pos] | None = set(start) | avoid if avoid else None
         self.frontier: list[Pos] = list(start)
         self.d = 0
 
@@ -229,7 +230,7 @@ class Play:
         # (positions typed Any here: compiled code would unpack a `Pos` into two integers and make a new tuple
         # at each use of it; as Any they stay the tuples they are)
         graph: dict[Any, list[Any]] = self.passages()
-        seen: set[Any] = search.seen
+        seen: set[Any] | None = search.seen
         reached: dict[Any, int] = dist
         level: list[Any] = frontier
         d = search.d
@@ -243,10 +244,15 @@ class Play:
                 if nbrs is None:
                     continue
                 for q in nbrs:
-                    if q not in seen:
+                    if seen is None:
+                        if q in reached:
+                            continue
+                    elif q in seen:
+                        continue
+                    else:
                         seen.add(q)
-                        nxt.append(q)
-                        reached[q] = d
+                    nxt.append(q)
+                    reached[q] = d
             level = nxt
             if left:  # (tile by tile: compiled, a set's methods by name cost more than a few look-ups)
                 if first:
