@@ -366,16 +366,21 @@ def _steps(ctx: Context, who: Character) -> tuple[tuple[Pos, ...], tuple[str, ..
     return found
 
 
+_OPEN_SIDES: Final = "open sides"  # the board memo's entry: position -> `_open_sides`
+
+
 def _open_sides(ctx: Context, who: Character) -> list[int]:
     """The sides of `who`'s tile that open towards a square with no tile yet (remembered until a tile is
     laid; callers must not change the list)."""
     play = _play(ctx)
     pos = play.position.get(who.id)
     memo = play.board_memo()
-    key = ("open sides", pos)
-    known = memo.get(key)  # (not try/except: about 40% of the asks miss, and a miss raised costs more)
+    by_pos: dict[Any, list[int]] | None = memo.get(_OPEN_SIDES)  # (by position: no key tuple made per ask)
+    if by_pos is None:
+        by_pos = memo[_OPEN_SIDES] = {}
+    known = by_pos.get(pos)  # (not try/except: about 40% of the asks miss, and a miss raised costs more)
     if known is not None:
-        return known  # type: ignore[no-any-return]
+        return known
     placed = play.board.get(pos) if pos is not None else None
     sides: list[int] = []
     if placed is not None:  # (most asks follow a newly laid tile, so the memo misses: no call per side)
@@ -385,7 +390,7 @@ def _open_sides(ctx: Context, who: Character) -> list[int]:
             dx, dy = DELTA[s]
             if (x + dx, y + dy) not in board:
                 sides.append(s)
-    memo[key] = sides
+    by_pos[pos] = sides
     return sides
 
 
@@ -565,7 +570,7 @@ def _takeable(ctx: Context, who: Character, placed: Placed) -> list[str]:
     for item in sorted(set(placed.items)):
         slot = _slot_of(ctx, item)
         held = _list(who, slot)
-        if slot not in limits or len(held) < limits[slot] or set(held) - {item}:
+        if slot not in limits or len(held) < limits[slot] or any(h != item for h in held):  # (= set(held) - {item})
             out.append(item)
     return out
 
@@ -818,7 +823,16 @@ _LISTS: Final = {"weapon": "weapons", "spell": "spells", "key": "keys", "treasur
 
 
 def _list(who: Character, slot: str) -> list[str]:
-    return getattr(who, _LISTS[slot]) if slot in _LISTS else who.items
+    """The character's list for the slot (as `_LISTS` names them; compiled, an attribute read by name is generic)."""
+    if slot == "weapon":
+        return who.weapons
+    if slot == "spell":
+        return who.spells
+    if slot == "key":
+        return who.keys
+    if slot == "treasure":
+        return who.treasures
+    return who.items
 
 
 def _give(ctx: Context, who: Character, item: str, placed: Placed | None) -> bool:

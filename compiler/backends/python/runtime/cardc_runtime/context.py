@@ -528,7 +528,7 @@ class Context:
         return list(self.inputs.roll_dice(count, sides))
 
     def record(self, *event: Any) -> None:
-        self.log.append((self.who(), *event))
+        self.log.append((self.who(),) + event)  # (one tuple joined; compiled, `(who, *event)` went by a list)
 
     def fact(self, name: str, default: Any = None) -> Any:
         """An explicit input about the situation (first step, players, ...)."""
@@ -640,8 +640,9 @@ class Context:
             override = []
         else:
             own, override = None, actor.abilities
-        if local.isdisjoint((*actor.cards, *override, *actor.weapons, *actor.spells, *actor.keys,
-                             *actor.treasures, *actor.items)):
+        # (nothing it carries, no card or overriding ability, has an effect of the trigger: list by list)
+        if not (actor.has_any(local, cards=False) or any(o in local for o in actor.cards)
+                or any(o in local for o in override)):
             if own:  # nothing carried has an effect of the trigger: only the own abilities can
                 mine += own
         else:  # in order: cards, abilities, then what is held

@@ -70,6 +70,13 @@ def _label_pos(label: str) -> Pos:
     return pos
 
 
+def _items_key(items: list[str]) -> Any:
+    """What lies on a tile, as the key of the sensible bot's memo of its worth: the item itself when it is
+    alone (the usual case: a string, hashed once and found by identity), else the tuple of them (no tuple is
+    ever equal to a string, so the two kinds of key never meet)."""
+    return items[0] if len(items) == 1 else tuple(items)
+
+
 def _holding(me: Character) -> tuple[Any, ...]:
     return (me.id, tuple(me.weapons), tuple(me.spells), tuple(me.keys), tuple(me.treasures), tuple(me.items))
 
@@ -227,7 +234,7 @@ class SensibleBot(RandomBot):
         """An item lies there that fills a free slot or beats the weakest item of its full slot. Remembered
         per game by what the hero holds and what lies there (all the answer depends on)."""
         known = self._worth_for(ctx, holds or _holding(me))
-        items = tuple(placed.items)
+        items = _items_key(placed.items)
         try:
             return bool(known[items])
         except KeyError:
@@ -235,14 +242,14 @@ class SensibleBot(RandomBot):
         found = known[items] = self._worth_now(ctx, me, placed)
         return found
 
-    def _worth_for(self, ctx: Context, holds: tuple[Any, ...]) -> dict[tuple[str, ...], bool]:
+    def _worth_for(self, ctx: Context, holds: tuple[Any, ...]) -> dict[Any, bool]:
         """`_worth`'s answers for a hero holding `holds` (`_holding`), by the items lying there; per game.
         (By what is held first: the nested tuple is hashed once per question, not once per tile.)"""
         seen = self._worth_seen
         if seen.get("_table") is not ctx:  # a new game (or another table): start afresh
             seen.clear()
             seen["_table"] = ctx
-        known: dict[tuple[str, ...], bool] | None = seen.get(holds)
+        known: dict[Any, bool] | None = seen.get(holds)
         if known is None:
             known = seen[holds] = {}
         return known
@@ -309,7 +316,7 @@ class SensibleBot(RandomBot):
         # than `filter(attrgetter("items"), ...)`, which reads the attribute generically)
         for t in tiles:
             if t.items:
-                items = tuple(t.items)
+                items = _items_key(t.items)
                 worth = known.get(items)
                 if worth is None:
                     worth = known[items] = self._worth_now(ctx, me, t)

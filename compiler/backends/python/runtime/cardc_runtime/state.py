@@ -8,7 +8,6 @@ from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any, Final
 
 # A board position (x, y). Typed as a tuple of any length on purpose: compiled, a `tuple[int, int]` is unpacked
@@ -19,9 +18,9 @@ Pos = tuple[int, ...]
 
 # Sides of a square tile, clockwise from the top, and the neighbour each side leads to.
 SIDES: Final = ("north", "east", "south", "west")
-DELTA: dict[int, Pos] = {0: (0, -1), 1: (1, 0), 2: (0, 1), 3: (-1, 0)}
+DELTA: Final[dict[int, Pos]] = {0: (0, -1), 1: (1, 0), 2: (0, 1), 3: (-1, 0)}
 # Which sides of a square tile open, before it is turned (standard shape names of tile-laying games).
-SHAPES: dict[str, frozenset[int]] = {
+SHAPES: Final[dict[str, frozenset[int]]] = {
     "crossing": frozenset({0, 1, 2, 3}),
     "t_junction": frozenset({1, 2, 3}),
     "straight": frozenset({0, 2}),
@@ -82,7 +81,8 @@ class _Search:
 
     def __init__(self, start: frozenset[Pos], avoid: frozenset[Pos]) -> None:
         self.dist: dict[Pos, int] = dict.fromkeys(start, 0)
-        self.seen: set[Pos] = set(start) | avoid
+        # the tiles reached or avoided; with none avoided, the tiles reached are the keys of `dist` (no set kept)
+        self.seen: set[Pos] | None = set(start) | avoid if avoid else None
         self.frontier: list[Pos] = list(start)
         self.d = 0
 
@@ -132,7 +132,7 @@ class Play:
         size, found = self._passages
         if size == len(board):
             return found
-        new = list(islice(board, size, None))  # tiles laid since (the board is only added to, in order)
+        new = list(board)[size:]  # tiles laid since (the board is only added to, in order)
         stale = []  # tiles laid before that a new one joins (only their passages change)
         for x, y in new:
             exits = board[x, y].exits
@@ -161,7 +161,7 @@ class Play:
         size, found = self._edges
         if size != len(board):
             # only the tiles laid since and their neighbours can have changed
-            for x, y in [*islice(board, size, None)]:
+            for x, y in list(board)[size:]:
                 for pos in ((x, y), (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
                     placed = board.get(pos)
                     if placed is None:
@@ -230,7 +230,7 @@ class Play:
         # (positions typed Any here: compiled code would unpack a `Pos` into two integers and make a new tuple
         # at each use of it; as Any they stay the tuples they are)
         graph: dict[Any, list[Any]] = self.passages()
-        seen: set[Any] = search.seen
+        seen: set[Any] | None = search.seen
         reached: dict[Any, int] = dist
         level: list[Any] = frontier
         d = search.d
@@ -240,11 +240,19 @@ class Play:
             d += 1
             nxt: list[Any] = []
             for p in level:
-                for q in graph.get(p, ()):
-                    if q not in seen:
+                nbrs = graph.get(p)  # (a list, walked by index when compiled)
+                if nbrs is None:
+                    continue
+                for q in nbrs:
+                    if seen is None:
+                        if q in reached:
+                            continue
+                    elif q in seen:
+                        continue
+                    else:
                         seen.add(q)
-                        nxt.append(q)
-                        reached[q] = d
+                    nxt.append(q)
+                    reached[q] = d
             level = nxt
             if left:  # (tile by tile: compiled, a set's methods by name cost more than a few look-ups)
                 if first:
