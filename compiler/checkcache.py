@@ -177,13 +177,11 @@ def lookup_trees(state: Lookup | None) -> tuple[CheckResult | None, Lookup | Non
     or their trees' hashes taken from the cache) and the same other files; and the state with its key."""
     if state is None or state.files is None or state.root is None:
         return None, state
-    import gc
+    from cardc.collector import paused
 
     parts = [state.key]
     earlier = state.previous[1].sources if state.previous is not None else {}  # texts of the last stored check
-    gc_was_enabled = gc.isenabled()
-    gc.disable()  # the trees parsed here live on (the front end takes them): acyclic, nothing for the collector
-    try:
+    with paused():  # the trees parsed here live on (the front end takes them): acyclic, nothing for the collector
         for rel, hashed in state.files.items():  # sorted by name
             if rel.endswith(".cardc"):
                 tree = _tree_digest(state.root / rel, earlier)
@@ -192,9 +190,6 @@ def lookup_trees(state: Lookup | None) -> tuple[CheckResult | None, Lookup | Non
                 parts += [rel, "tree", tree]
             else:
                 parts += [rel, "bytes", hashed]
-    finally:
-        if gc_was_enabled:
-            gc.enable()
     state = Lookup(state.key, state.files, state.root, diskcache.digest(*parts))
     entry = diskcache.load("check-trees", state.trees or "")
     if not isinstance(entry, CheckResult):

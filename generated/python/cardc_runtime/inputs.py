@@ -42,7 +42,7 @@ def uniform(rng: random.Random) -> float:
 def shuffle_in_place(rng: random.Random, items: list[Any]) -> None:
     """`rng.shuffle(items)`, the same permutation from the same generator (`random.shuffle`'s Fisher-Yates
     written out, drawing with `below`)."""
-    if type(rng) is not random.Random:
+    if type(rng) is not _RANDOM:
         rng.shuffle(items)
         return
     for i in range(len(items) - 1, 0, -1):

@@ -215,7 +215,7 @@ class Fight:
 
 _tuple_new: Final = tuple.__new__  # makes a Choice (a named tuple) without its Python-level __new__
 
-_PLANS: Final = "fire plans"
+_PLANS: Final = "fire plans"  # the ruleset cache entry: trigger -> _FirePlan | None
 _POINT_IDS: Final[dict[str, dict[str, str]]] = {}  # chooser -> point -> `chooser:point` (made once)
 
 
@@ -229,7 +229,7 @@ def _point_id(who: str, point: str) -> str:
         if len(mine) >= 4096:
             mine.clear()
         found = mine[point] = f"{who}:{point}"
-    return found  # the ruleset cache entry: trigger -> _FirePlan | None
+    return found
 
 
 class _FirePlan:
@@ -499,27 +499,27 @@ class Context:
         if offer:
             self.record("offered", *offer)
         who = self.who()
-        inputs = self.inputs
+        inputs, point_id = self.inputs, _point_id(who, point)
         if inputs.direct:  # (the bots' inputs: no `Choice` made)
-            return bool(inputs.pick(who, _point_id(who, point), (False, True)))
-        return bool(inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", (False, True)))))
+            return bool(inputs.pick(who, point_id, (False, True)))
+        return bool(inputs.choose(_tuple_new(Choice, (who, point_id, (False, True)))))
 
     def choose(self, point: str, options: tuple[str, ...]) -> str:
         """A `choose` statement: the acting player picks one of the legal options; with none, nothing is done."""
         if not options:
             return ""
         who = self.who()
-        inputs = self.inputs
+        inputs, point_id = self.inputs, _point_id(who, point)
         if inputs.direct:
-            return str(inputs.pick(who, _point_id(who, point), options))
-        return str(inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", options))))
+            return str(inputs.pick(who, point_id, options))
+        return str(inputs.choose(_tuple_new(Choice, (who, point_id, options))))
 
     def ask(self, point: str, options: tuple[Any, ...], chooser: str | None = None) -> Any:
         who = chooser or self.who()
-        inputs = self.inputs
+        inputs, point_id = self.inputs, _point_id(who, point)
         if inputs.direct:
-            return inputs.pick(who, _point_id(who, point), options)
-        return inputs.choose(_tuple_new(Choice, (who, f"{who}:{point}", options)))
+            return inputs.pick(who, point_id, options)
+        return inputs.choose(_tuple_new(Choice, (who, point_id, options)))
 
     def roll(self, sides: int = 6) -> int:
         return self.inputs.roll(sides)
