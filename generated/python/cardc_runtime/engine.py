@@ -310,10 +310,17 @@ class SensibleBot(RandomBot):
         if not goals and monsters:
             weakest = min(monsters.values())
             goals = {p for p, s in monsters.items() if s == weakest}
+        here = play.position.get(who)
+        # a goal besides the hero's own tile: the goals are not empty whatever lies on the tiles, so the draw
+        # comes first, and a random step looks at no items (the same draws and answers as drawing after)
+        drawn = len(goals) > 1 or (len(goals) == 1 and here not in goals)
+        if drawn and uniform(self.rng) < 0.2:
+            return below(self.rng, len(labels))
         wanted = []
         known = self._worth_for(ctx, _holding(me))  # (what `_worth` answers, without a call per tile)
         # (a plain loop: compiled, a native attribute read per tile, in CPython a specialised one; both cheaper
-        # than `filter(attrgetter("items"), ...)`, which reads the attribute generically)
+        # than `filter(attrgetter("items"), ...)`, which reads the attribute generically. The values are walked
+        # as a view: compiled, `for t in d.values()` walks a dict by a slower generic helper)
         for t in tiles:
             if t.items:
                 items = _items_key(t.items)
@@ -322,20 +329,21 @@ class SensibleBot(RandomBot):
                     worth = known[items] = self._worth_now(ctx, me, t)
                 if worth:
                     wanted.append(t.pos)
-        here = play.position.get(who)
         if wanted or here in goals:
             goals = {*goals, *wanted}
             goals.discard(here)
-        if not goals or uniform(self.rng) < 0.2:
+        if not drawn and (not goals or uniform(self.rng) < 0.2):
             return below(self.rng, len(labels))
         targets = [_label_pos(str(label)) for label in labels]
         for i, pos in enumerate(targets):  # a goal a step away is at distance 0: the nearest, no search
             if pos in goals:
                 return i
-        dist = play.distances(goals, (), targets)  # (only as far as the neighbours)
+        found = play.search(goals, (), targets)  # (only as far as the neighbours)
         best, best_d = 0, 10**6
         for i, pos in enumerate(targets):
-            d = dist.get(pos, 10**6)
+            d = found.to(pos)
+            if d < 0:
+                d = 10**6
             if d < best_d:
                 best, best_d = i, d
         return best

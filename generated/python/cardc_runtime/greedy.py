@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from hashlib import blake2b
 from typing import Any, ClassVar
@@ -26,7 +26,7 @@ from .fight import _FirstOption  # (compiled with the runtime: dice show 1, choi
 from .inputs import below
 from .model import Ruleset
 from .play_verbs import _monster_token
-from .state import Play, Pos
+from .state import Play, Pos, Search
 
 WIN_ENOUGH = 0.5
 LOW_LIVES = 2
@@ -315,6 +315,16 @@ _MONSTERS = ("greedy monsters",)
 _BLOCKED = ("greedy avoided",)  # `Play.token_memo` entries: the monsters a loadout avoids
 
 
+def _steps_to(found: Search, tiles: Iterable[Pos]) -> dict[Pos, int]:
+    """The tiles of `tiles` the search reached, in the order given, with their steps."""
+    out: dict[Pos, int] = {}
+    for p in tiles:
+        d = found.to(p)
+        if d >= 0:
+            out[p] = d
+    return out
+
+
 @lru_cache(maxsize=4096)
 def _pos(label: Any) -> Pos:
     """The board position in a `<tile>@x,y` option label (labels repeat: parsed once)."""
@@ -388,7 +398,7 @@ class GreedyBot:
             heal = self._heal_step(ctx, me, here, opts)
             if heal is not None:
                 return heal
-        tiles = play.board.values()
+        tiles = play.board.values()  # (walked as a view: see `SensibleBot._towards`)
         monsters = _monsters(ctx, play)
         # the monsters this loadout avoids: kept with the monsters' places (`Play.token_memo`) by what the
         # odds depend on, so a step of an unchanged hero on an unchanged board looks up no odds
@@ -420,8 +430,8 @@ class GreedyBot:
         # (a search only when it can find something: without goals, edges or monsters to try, nothing is
         # reachable, and the search from a new place would walk the whole board for nothing)
         if "walk" in opts and here is not None and goals:
-            dist = play.distances((here,), blocked - goals, goals, first=True)
-            reachable = [g for g in goals if g in dist]
+            dist = _steps_to(play.search((here,), blocked - goals, goals, first=True), goals)
+            reachable = list(dist)
             if reachable:
                 self.target = min(reachable, key=lambda g: (dist[g], g))
                 if dist[self.target] == 1 or "explore" not in opts or not self._explore_good(ctx, me):
@@ -430,8 +440,8 @@ class GreedyBot:
             return "explore"
         if "walk" in opts and here is not None and play.zones.get("stack"):  # towards an open edge, to explore
             edges = {p for p in play.open_edges() if p != here and p not in blocked}
-            dist = play.distances((here,), blocked - edges, edges, first=True) if edges else {}
-            reachable = [g for g in edges if g in dist]
+            dist = _steps_to(play.search((here,), blocked - edges, edges, first=True), edges) if edges else {}
+            reachable = list(dist)
             if reachable:
                 self.target = min(reachable, key=lambda g: (dist[g], g))
                 return "walk"
@@ -440,7 +450,7 @@ class GreedyBot:
         if "walk" in opts and here is not None and me.lives > self.LOW_LIVES and blocked:
             # nothing better left: take on the monster with the best odds (a lost fight costs a life, and
             # only beaten monsters end the game)
-            dist = play.distances((here,), (), blocked)  # (as far as the monsters avoided: their distances)
+            dist = _steps_to(play.search((here,), (), blocked), blocked)  # (as far as the monsters avoided)
             chances = {p: win_chance(ctx.rules, me, m, ctx.variants) for p in blocked if p in dist
                        and (m := _monster(ctx, play, p)) is not None}
             if chances:
@@ -465,8 +475,8 @@ class GreedyBot:
         if "walk" in opts and here is not None:
             blocked = set(_monsters(ctx, play))
             self.avoid = blocked
-            dist = play.distances((here,), blocked - healing, healing, first=True) if healing else {}
-            near = [p for p in healing if p in dist]
+            dist = _steps_to(play.search((here,), blocked - healing, healing, first=True), healing) if healing else {}
+            near = list(dist)
             if near:
                 self.target = min(near, key=lambda p: (dist[p], p))
                 return "walk"
@@ -525,7 +535,8 @@ class GreedyBot:
                 places.append(None)
         if self.target in places:  # the target is a step away: at distance 0 it is the nearest, no search
             return places.index(self.target)
-        dist = play.distances((self.target,), self.avoid - {self.target}, [p for p in places if p is not None])
+        on_board = [p for p in places if p is not None]
+        dist = _steps_to(play.search((self.target,), self.avoid - {self.target}, on_board), on_board)
         for i, pos in enumerate(places):
             if pos is None:
                 continue

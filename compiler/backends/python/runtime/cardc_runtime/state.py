@@ -36,6 +36,24 @@ def turned(exits: frozenset[int], quarter_turns: int) -> frozenset[int]:
     return frozenset((s + quarter_turns) % 4 for s in exits)
 
 
+def _around(pos: Pos) -> tuple[Pos, Pos, Pos, Pos]:
+    """The positions next to `pos`, by side (north, east, south, west)."""
+    x = pos[0]
+    y = pos[1]
+    return ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
+
+
+def _laid_since(board: dict[Pos, Placed], size: int) -> list[Pos]:
+    """The positions of the tiles laid after the first `size`, in the order laid (a board is only added to,
+    in order): read from the end, not by listing the whole board."""
+    new: list[Pos] = []
+    keys = reversed(board)
+    for _ in range(len(board) - size):
+        new.append(next(keys))
+    new.reverse()
+    return new
+
+
 def step(pos: Pos, side: int) -> Pos:
     dx, dy = DELTA[side]
     return (pos[0] + dx, pos[1] + dy)
@@ -74,22 +92,45 @@ class Placed:
         self.order = order
 
 
-class _Search:
-    """A breadth-first search over the passages, kept between questions (see `Play.distances`)."""
+class Search:
+    """A breadth-first search over the passages from a set of tiles, kept between questions (see
+    `Play.search`). Tiles are numbered in the order they were laid: the search walks lists of numbers, where
+    board positions (tuples) would be hashed at every step."""
 
-    __slots__ = ("dist", "seen", "frontier", "d")
+    __slots__ = ("index", "start", "steps", "frontier", "d")
 
-    def __init__(self, start: frozenset[Pos], avoid: frozenset[Pos]) -> None:
-        self.dist: dict[Pos, int] = dict.fromkeys(start, 0)
-        # the tiles reached or avoided; with none avoided, the tiles reached are the keys of `dist` (no set kept)
-        self.seen: set[Pos] | None = set(start) | avoid if avoid else None
-        self.frontier: list[Pos] = list(start)
+    def __init__(self, index: dict[Pos, int], size: int, start: frozenset[Pos], avoid: frozenset[Pos]) -> None:
+        self.index = index  # the board's numbering (`Play.passages` keeps it); this search knows `size` tiles
+        self.start = start
+        # steps from the nearest start per tile number: -1 not reached (yet), -2 avoided (never entered)
+        steps = [-1] * size
+        for p in avoid:
+            i = index.get(p)
+            if i is not None:
+                steps[i] = -2
+        frontier: list[int] = []
+        for p in start:  # (a start is always in, avoided or not)
+            i = index.get(p)
+            if i is not None:
+                steps[i] = 0
+                frontier.append(i)
+        self.steps = steps
+        self.frontier = frontier
         self.d = 0
 
+    def to(self, pos: Any) -> int:
+        """The steps from the nearest start to `pos`, or -1 if the search has not reached it."""
+        i = self.index.get(pos)
+        if i is None or i >= len(self.steps):
+            return 0 if pos in self.start else -1  # (a start off the board is at 0, as it always was)
+        found = self.steps[i]
+        return found if found >= 0 else -1
 
-def _enough(dist: dict[Pos, int], wanted: AbstractSet[Pos], first: bool) -> bool:
-    """Whether a search has reached every tile wanted (with `first`: one of them)."""
-    return not dist.keys().isdisjoint(wanted) if first else dist.keys() >= wanted
+    def reached(self, wanted: AbstractSet[Pos], first: bool) -> bool:
+        """Whether every tile of `wanted` has its distance (with `first`: one of them)."""
+        if first:
+            return any(self.to(p) >= 0 for p in wanted)
+        return all(self.to(p) >= 0 for p in wanted)
 
 
 @dataclass
@@ -125,6 +166,12 @@ class Play:
     _passages: tuple[int, dict[Pos, list[Pos]]] = field(default_factory=lambda: (0, {}), init=False,
                                                          repr=False, compare=False)
 
+    # the same passages by tile number: each laid tile's number (its place in the order laid), the tile of each
+    # number, and the numbers one step away
+    _index: dict[Pos, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _at: list[Pos] = field(default_factory=list, init=False, repr=False, compare=False)
+    _adj: list[list[int]] = field(default_factory=list, init=False, repr=False, compare=False)
+
     def passages(self) -> dict[Pos, list[Pos]]:
         """For every tile, the tiles one step away joined to it by a passage (both open towards each
         other), in side order (north, east, south, west)."""
@@ -132,23 +179,31 @@ class Play:
         size, found = self._passages
         if size == len(board):
             return found
-        new = list(board)[size:]  # tiles laid since (the board is only added to, in order)
-        stale = []  # tiles laid before that a new one joins (only their passages change)
-        for x, y in new:
-            exits = board[x, y].exits
-            for side, (dx, dy) in DELTA.items():
-                q = (x + dx, y + dy)
+        new = _laid_since(board, size)
+        index, at, adj = self._index, self._at, self._adj
+        for pos in new:  # numbered in the order laid (`search` walks the numbers)
+            index[pos] = len(at)
+            at.append(pos)
+            adj.append([])
+        stale: list[Pos] = []  # tiles laid before that a new one joins (only their passages change)
+        for pos in new:
+            exits = board[pos].exits
+            around = _around(pos)
+            for side in range(4):
+                q = around[side]
                 if q in found and side in exits and (side + 2) % 4 in board[q].exits:
                     stale.append(q)
         for pos in (*new, *stale):
-            x, y = pos
+            exits = board[pos].exits
+            around = _around(pos)
             out: list[Pos] = []
-            for side in sorted(board[pos].exits):
-                dx, dy = DELTA[side]
-                there = board.get((x + dx, y + dy))
-                if there is not None and (side + 2) % 4 in there.exits:
-                    out.append(there.pos)  # (the board's own key: later look-ups find the same tuple)
+            for side in range(4):  # (in side order, as the sides are numbered)
+                if side in exits:
+                    there = board.get(around[side])
+                    if there is not None and (side + 2) % 4 in there.exits:
+                        out.append(there.pos)  # (the board's own key: later look-ups find the same tuple)
             found[pos] = out
+            adj[index[pos]] = [index[q] for q in out]
         self._passages = (len(board), found)
         return found
 
@@ -161,15 +216,15 @@ class Play:
         size, found = self._edges
         if size != len(board):
             # only the tiles laid since and their neighbours can have changed
-            for x, y in list(board)[size:]:
-                for pos in ((x, y), (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
+            for laid in _laid_since(board, size):
+                around = _around(laid)
+                for pos in (laid, *around):
                     placed = board.get(pos)
                     if placed is None:
                         continue
-                    px, py = pos
+                    near = around if pos is laid else _around(pos)
                     for side in placed.exits:
-                        dx, dy = DELTA[side]
-                        if (px + dx, py + dy) not in board:
+                        if near[side] not in board:
                             found.add(placed.pos)  # (the board's own key)
                             break
                     else:
@@ -205,56 +260,51 @@ class Play:
         """Say that a token was put on a laid tile or taken off one (every verb that does calls this)."""
         self.token_moves += 1
 
-    def distances(self, sources: Iterable[Pos], blocked: Iterable[Pos] = (), until: Iterable[Pos] = (),
-                  first: bool = False) -> dict[Pos, int]:
-        """Steps along passages from the nearest of `sources` to every tile reached, never entering a tile
-        of `blocked` (a source is always in). One breadth-first search per board and question, remembered
-        until a tile is laid. With `until`, the search may stop once every tile of `until` has its distance
-        (with `first`: once one has), a level at a time: the answer then holds every tile up to that
-        distance, each with its true distance, and the search goes on from there when asked for more. The
-        caller must not change the answer."""
+    def search(self, sources: Iterable[Pos], blocked: Iterable[Pos] = (), until: Iterable[Pos] = (),
+               first: bool = False) -> Search:
+        """Steps along passages from the nearest of `sources` to every tile reached (`Search.to`), never
+        entering a tile of `blocked` (a source is always in). One breadth-first search per board and question,
+        remembered until a tile is laid. With `until`, the search may stop once every tile of `until` has its
+        distance (with `first`: once one has), a level at a time: the answer then holds every tile up to that
+        distance, each with its true distance, and the search goes on from there when asked for more."""
+        self.passages()  # (the tile numbering and passages of the board as it is now)
         known = self.board_memo()
         key = ("distances", frozenset(sources), frozenset(blocked))
-        search: _Search | None = known.get(key)
+        search: Search | None = known.get(key)
         if search is None:
-            search = known[key] = _Search(key[1], key[2])
-        frontier = search.frontier
-        dist = search.dist
-        if not frontier:
-            return dist
+            search = known[key] = Search(self._index, len(self._at), key[1], key[2])
+        if not search.frontier:
+            return search
         wanted: AbstractSet[Pos] = until if isinstance(until, (set, frozenset)) else frozenset(until)
-        if wanted and _enough(dist, wanted, first):
-            return dist
-        # the tiles wanted and not reached yet (with `first`: all wanted, the search stops at any of them)
-        left = set(wanted) if first else wanted - dist.keys()
-        # (positions typed Any here: compiled code would unpack a `Pos` into two integers and make a new tuple
-        # at each use of it; as Any they stay the tuples they are)
-        graph: dict[Any, list[Any]] = self.passages()
-        seen: set[Any] | None = search.seen
-        reached: dict[Any, int] = dist
-        level: list[Any] = frontier
+        if wanted and search.reached(wanted, first):
+            return search
+        # the numbers of the tiles wanted and not reached yet; a tile wanted that is not on the board is never
+        # reached, and the search then runs to its end, as a search without `until` does
+        index = self._index
+        left: set[int] = set()
+        endless = not wanted
+        for p in wanted:
+            i = index.get(p)
+            if i is None:
+                endless = endless or not first
+            elif search.steps[i] < 0:
+                left.add(i)
+        if not left:
+            endless = True
+        graph = self._adj
+        steps = search.steps
+        level = search.frontier
         d = search.d
-        # a level at a time, tile by tile: a board's levels hold a few tiles each (corridors), where a loop
-        # costs about half of what the set operations of a level (six C calls and three new objects) cost
         while level:
             d += 1
-            nxt: list[Any] = []
-            for p in level:
-                nbrs = graph.get(p)  # (a list, walked by index when compiled)
-                if nbrs is None:
-                    continue
-                for q in nbrs:
-                    if seen is None:
-                        if q in reached:
-                            continue
-                    elif q in seen:
-                        continue
-                    else:
-                        seen.add(q)
-                    nxt.append(q)
-                    reached[q] = d
+            nxt: list[int] = []
+            for t in level:
+                for q in graph[t]:
+                    if steps[q] == -1:
+                        steps[q] = d
+                        nxt.append(q)
             level = nxt
-            if left:  # (tile by tile: compiled, a set's methods by name cost more than a few look-ups)
+            if not endless:
                 if first:
                     if any(q in left for q in nxt):
                         break
@@ -264,7 +314,18 @@ class Play:
                     if not left:
                         break
         search.frontier, search.d = level, d
-        return dist
+        return search
+
+    def distances(self, sources: Iterable[Pos], blocked: Iterable[Pos] = (), until: Iterable[Pos] = (),
+                  first: bool = False) -> dict[Pos, int]:
+        """`search`'s answer as a dict: each tile reached -> its steps from the nearest source."""
+        found = self.search(sources, blocked, until, first)
+        at = self._at
+        out = {p: 0 for p in found.start if p not in self._index}
+        for i, d in enumerate(found.steps):
+            if d >= 0:
+                out[at[i]] = d
+        return out
 
     def here(self, who: str) -> Placed | None:
         return self.board.get(self.position.get(who))  # type: ignore[arg-type]  # (None: not on the board)

@@ -1,0 +1,97 @@
+"""The board's remembered searches against plain ones: `Play.passages`, `open_edges` and `search` are kept
+incrementally as tiles are laid (by tile number, from the end of the board); on random boards, after every
+tile, each must give what a search from scratch over the board's tuples gives."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from cardc.backends.python.runtime.cardc_runtime.state import DELTA, Placed, Play, Pos
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+def _links(board: dict[Pos, Placed]) -> dict[Pos, list[Pos]]:
+    out: dict[Pos, list[Pos]] = {}
+    for pos, placed in board.items():
+        out[pos] = []
+        for side in sorted(placed.exits):
+            dx, dy = DELTA[side]
+            there = board.get((pos[0] + dx, pos[1] + dy))
+            if there is not None and (side + 2) % 4 in there.exits:
+                out[pos].append(there.pos)
+    return out
+
+
+def _edges(board: dict[Pos, Placed]) -> set[Pos]:
+    return {pos for pos, placed in board.items()
+            if any((pos[0] + DELTA[s][0], pos[1] + DELTA[s][1]) not in board for s in placed.exits)}
+
+
+def _bfs(board: dict[Pos, Placed], sources: Iterable[Pos], blocked: Iterable[Pos]) -> dict[Pos, int]:
+    links = _links(board)
+    dist = {p: 0 for p in sources}
+    avoid = set(blocked) - set(dist)
+    level = list(dist)
+    while level:
+        nxt = []
+        for p in level:
+            for q in links.get(p, []):
+                if q not in dist and q not in avoid:
+                    dist[q] = dist[p] + 1
+                    nxt.append(q)
+        level = nxt
+    return dist
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> list[tuple[Pos, frozenset[int]]]:
+    """Tiles laid one at a time next to the board, each with a random set of exits."""
+    laid: list[tuple[Pos, frozenset[int]]] = [((0, 0), frozenset({0, 1, 2, 3}))]
+    taken = {(0, 0)}
+    for _ in range(draw(st.integers(0, 30))):
+        base = draw(st.sampled_from(sorted(taken)))
+        dx, dy = DELTA[draw(st.integers(0, 3))]
+        pos = (base[0] + dx, base[1] + dy)
+        if pos in taken:
+            continue
+        exits = frozenset(draw(st.sets(st.integers(0, 3), min_size=1)))
+        laid.append((pos, exits))
+        taken.add(pos)
+    return laid
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(), st.data())
+def test_remembered_searches_match_plain_ones(laid: list[tuple[Pos, frozenset[int]]], data: st.DataObject) -> None:
+    play = Play(order=["a"])
+    for n, (pos, exits) in enumerate(laid):
+        play.board[pos] = Placed("tile", pos, exits, order=n)
+        if not data.draw(st.booleans(), label="ask now"):  # (tiles laid between questions, too)
+            continue
+        board = play.board
+        assert play.passages() == _links(board)
+        assert play.open_edges() == _edges(board)
+        tiles = sorted(board)
+        off = (99, 99)  # a position no tile is on
+        for _ in range(3):
+            sources = data.draw(st.sets(st.sampled_from(tiles + [off]), min_size=1, max_size=3), label="sources")
+            blocked = data.draw(st.sets(st.sampled_from(tiles), max_size=4), label="blocked")
+            until = data.draw(st.sets(st.sampled_from(tiles + [off]), max_size=3), label="until")
+            first = data.draw(st.booleans(), label="first")
+            truth = _bfs(board, sources, blocked)
+            found = play.search(sources, blocked, until, first)
+            for p in [*tiles, off]:
+                d = found.to(p)
+                assert d == -1 or d == truth.get(p), (p, d, truth.get(p))
+            reached = [p for p in until if p in truth]
+            if not until:  # no stop: everything reachable
+                assert all(found.to(p) == d for p, d in truth.items())
+            elif reached:  # stopped only once what was asked for is known (with `first`, one of them)
+                if first:
+                    assert any(found.to(p) >= 0 for p in reached)
+                else:
+                    assert all(found.to(p) == truth[p] for p in reached)
+            # asked again without `until`, the same search goes on to the end
+            full = play.distances(sources, blocked)
+            assert full == truth
