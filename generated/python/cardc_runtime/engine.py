@@ -334,7 +334,11 @@ class SensibleBot(RandomBot):
             goals.discard(here)
         if not drawn and (not goals or uniform(self.rng) < 0.2):
             return below(self.rng, len(labels))
-        targets = [_label_pos(str(label)) for label in labels]
+        targets: list[Pos] = []
+        for label in labels:  # (the labels the board made: their positions are known)
+            text = str(label)
+            at = play.label_pos(text)
+            targets.append(at if at is not None else _label_pos(text))
         for i, pos in enumerate(targets):  # a goal a step away is at distance 0: the nearest, no search
             if pos in goals:
                 return i

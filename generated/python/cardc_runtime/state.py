@@ -327,6 +327,22 @@ class Play:
                 out[at[i]] = d
         return out
 
+    # option labels of laid tiles, `<tile>@x,y`, both ways (a laid tile never changes: made once per tile)
+    _labels: dict[Pos, str] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _label_at: dict[str, Pos] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def label(self, pos: Pos) -> str:
+        """The option label of the tile at `pos`."""
+        found = self._labels.get(pos)
+        if found is None:
+            found = self._labels[pos] = f"{self.board[pos].tile}@{pos[0]},{pos[1]}"
+            self._label_at[found] = pos
+        return found
+
+    def label_pos(self, label: str) -> Pos | None:
+        """The position of a label `label` made (None for any other text)."""
+        return self._label_at.get(label)
+
     def here(self, who: str) -> Placed | None:
         return self.board.get(self.position.get(who))  # type: ignore[arg-type]  # (None: not on the board)
 

@@ -426,7 +426,7 @@ def _move(ctx: Context, who: Character, to: Pos, *, came_from: bool = True) -> N
 
 
 def _label(play: Play, pos: Pos) -> str:
-    return f"{play.board[pos].tile}@{pos[0]},{pos[1]}"
+    return play.label(pos)
 
 
 def walk(ctx: Context) -> None:
