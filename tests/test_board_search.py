@@ -1,6 +1,6 @@
-"""The board's remembered searches against plain ones: `Play.passages`, `open_edges` and `search` are kept
-incrementally as tiles are laid (by tile number, from the end of the board); on random boards, after every
-tile, each must give what a search from scratch over the board's tuples gives."""
+"""The board's remembered searches against plain ones: `Play.passages`, `open_edges`, `open_sides` and
+`search` are kept incrementally as tiles are laid (by tile number, from the end of the board); on random
+boards, after tiles are laid, each must give what a search from scratch over the board's tuples gives."""
 
 from __future__ import annotations
 
@@ -72,6 +72,10 @@ def test_remembered_searches_match_plain_ones(laid: list[tuple[Pos, frozenset[in
         board = play.board
         assert play.passages() == _links(board)
         assert play.open_edges() == _edges(board)
+        for pos, placed in board.items():
+            assert play.open_sides(pos) == [s for s in sorted(placed.exits)
+                                            if (pos[0] + DELTA[s][0], pos[1] + DELTA[s][1]) not in board]
+        assert play.open_sides((99, 99)) == []
         tiles = sorted(board)
         off = (99, 99)  # a position no tile is on
         for _ in range(3):

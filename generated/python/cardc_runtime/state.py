@@ -232,6 +232,32 @@ class Play:
             self._edges = (len(board), found)
         return found
 
+    _open: tuple[int, dict[Pos, list[int]]] = field(default_factory=lambda: (0, {}), init=False, repr=False,
+                                                    compare=False)
+
+    def open_sides(self, pos: Pos) -> list[int]:
+        """The sides of the tile at `pos` that open towards a square with no tile yet, in side order ([] off
+        the board). Kept per tile until a tile is laid next to it. The caller must not change the list."""
+        board = self.board
+        size, known = self._open
+        if size != len(board):
+            for laid in _laid_since(board, size):  # (only the tiles next to a new one can change)
+                for q in _around(laid):
+                    known.pop(q, None)
+            self._open = (len(board), known)
+        found = known.get(pos)
+        if found is None:
+            found = []
+            placed = board.get(pos)
+            if placed is not None:
+                around = _around(pos)
+                exits = placed.exits
+                for side in range(4):
+                    if side in exits and around[side] not in board:
+                        found.append(side)
+                known[placed.pos] = found  # (the board's own key)
+        return found
+
     _board_memo: tuple[int, dict[Any, Any]] = field(default_factory=lambda: (0, {}), init=False, repr=False,
                                                      compare=False)
 

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from . import fight as fights
 from .context import Character, Context, Side, actor_of
-from .state import DELTA, SHAPES, SIDES, Placed, Play, Pos, opposite, step, turned
+from .state import SHAPES, SIDES, Placed, Play, Pos, opposite, step, turned
 
 Range = tuple[int, int]
 
@@ -366,32 +366,12 @@ def _steps(ctx: Context, who: Character) -> tuple[tuple[Pos, ...], tuple[str, ..
     return found
 
 
-_OPEN_SIDES: Final = "open sides"  # the board memo's entry: position -> `_open_sides`
-
-
 def _open_sides(ctx: Context, who: Character) -> list[int]:
-    """The sides of `who`'s tile that open towards a square with no tile yet (remembered until a tile is
-    laid; callers must not change the list)."""
+    """The sides of `who`'s tile that open towards a square with no tile yet (callers must not change the
+    list)."""
     play = _play(ctx)
     pos = play.position.get(who.id)
-    memo = play.board_memo()
-    by_pos: dict[Any, list[int]] | None = memo.get(_OPEN_SIDES)  # (by position: no key tuple made per ask)
-    if by_pos is None:
-        by_pos = memo[_OPEN_SIDES] = {}
-    known = by_pos.get(pos)  # (not try/except: about 40% of the asks miss, and a miss raised costs more)
-    if known is not None:
-        return known
-    placed = play.board.get(pos) if pos is not None else None
-    sides: list[int] = []
-    if placed is not None:  # (most asks follow a newly laid tile, so the memo misses: no call per side)
-        x, y = placed.pos
-        board = play.board
-        for s in sorted(placed.exits):
-            dx, dy = DELTA[s]
-            if (x + dx, y + dy) not in board:
-                sides.append(s)
-    by_pos[pos] = sides
-    return sides
+    return play.open_sides(pos) if pos is not None else []
 
 
 def can_walk(ctx: Context) -> bool:
