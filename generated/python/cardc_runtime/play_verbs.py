@@ -350,19 +350,31 @@ def _reachable(ctx: Context, who: Character) -> tuple[Pos, ...]:
 
 
 def _steps(ctx: Context, who: Character) -> tuple[tuple[Pos, ...], tuple[str, ...]]:
-    """The tiles `who` may step to, in board order, and their option labels (remembered until a tile is
-    laid: they depend on the laid tiles, where `who` stands and whether walls stop it)."""
+    """The tiles `who` may step to, in board order, and their option labels (remembered: they depend on
+    where `who` stands, the tiles next to it, whether walls stop it, and on a portal on every portal laid)."""
     play = _play(ctx)
     pos = play.position.get(who.id)
     flags: dict[str, Any] | None = ctx.facts.get("turn_flags")  # (most turns set none: no name made)
     walls = flags is not None and bool(flags.get(f"walls:{who.id}"))
+    if pos is None:
+        return (), ()
+    # kept until a tile is laid next to `pos`; a portal's (it leads to every portal laid) until any tile is laid
+    near = play.near_memo(pos)
+    known = near.get(walls)  # (not try/except: a miss raised costs more)
+    if known is not None:
+        return known  # type: ignore[no-any-return]
     memo = play.board_memo()
     key = ("reachable", pos, walls)
-    known = memo.get(key)  # (not try/except: about a third of the asks miss, and a miss raised costs more)
+    known = memo.get(key)
     if known is not None:
         return known  # type: ignore[no-any-return]
     options = tuple(sorted(set(_neighbours(play, pos, walls=walls, ctx=ctx))))
-    found = memo[key] = (options, tuple(_label(play, p) for p in options))
+    found = (options, tuple(_label(play, p) for p in options))
+    placed = play.board.get(pos)
+    if placed is not None and _tile_has(ctx, placed.tile, "portal_link"):
+        memo[key] = found
+    else:
+        near[walls] = found
     return found
 
 

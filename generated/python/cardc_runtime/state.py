@@ -36,6 +36,9 @@ def turned(exits: frozenset[int], quarter_turns: int) -> frozenset[int]:
     return frozenset((s + quarter_turns) % 4 for s in exits)
 
 
+_OPEN_SIDES: Final = "open sides"  # `Play.near_memo` entry
+
+
 def _around(pos: Pos) -> tuple[Pos, Pos, Pos, Pos]:
     """The positions next to `pos`, by side (north, east, south, west)."""
     x = pos[0]
@@ -232,22 +235,33 @@ class Play:
             self._edges = (len(board), found)
         return found
 
-    _open: tuple[int, dict[Pos, list[int]]] = field(default_factory=lambda: (0, {}), init=False, repr=False,
-                                                    compare=False)
+    _near: tuple[int, dict[Pos, dict[Any, Any]]] = field(default_factory=lambda: (0, {}), init=False, repr=False,
+                                                          compare=False)
+
+    def near_memo(self, pos: Pos) -> dict[Any, Any]:
+        """Answers about the tile at `pos` that depend only on the tiles next to it: kept until a tile is laid
+        next to it (the board memo forgets everything whenever a tile is laid anywhere)."""
+        board = self.board
+        size, known = self._near
+        if size != len(board):
+            for laid in _laid_since(board, size):  # (only the tiles next to a new one can change)
+                known.pop(laid, None)  # (asked about before a tile lay there)
+                for q in _around(laid):
+                    known.pop(q, None)
+            self._near = (len(board), known)
+        found = known.get(pos)
+        if found is None:
+            found = known[pos] = {}
+        return found
 
     def open_sides(self, pos: Pos) -> list[int]:
         """The sides of the tile at `pos` that open towards a square with no tile yet, in side order ([] off
-        the board). Kept per tile until a tile is laid next to it. The caller must not change the list."""
-        board = self.board
-        size, known = self._open
-        if size != len(board):
-            for laid in _laid_since(board, size):  # (only the tiles next to a new one can change)
-                for q in _around(laid):
-                    known.pop(q, None)
-            self._open = (len(board), known)
-        found = known.get(pos)
+        the board). The caller must not change the list."""
+        memo = self.near_memo(pos)
+        found: list[int] | None = memo.get(_OPEN_SIDES)
         if found is None:
-            found = []
+            found = memo[_OPEN_SIDES] = []
+            board = self.board
             placed = board.get(pos)
             if placed is not None:
                 around = _around(pos)
@@ -255,7 +269,6 @@ class Play:
                 for side in range(4):
                     if side in exits and around[side] not in board:
                         found.append(side)
-                known[placed.pos] = found  # (the board's own key)
         return found
 
     _board_memo: tuple[int, dict[Any, Any]] = field(default_factory=lambda: (0, {}), init=False, repr=False,
