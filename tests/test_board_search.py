@@ -1,6 +1,7 @@
-"""The board's remembered searches against plain ones: `Play.passages`, `open_edges`, `open_sides` and
-`search` are kept incrementally as tiles are laid (by tile number, from the end of the board); on random
-boards, after tiles are laid, each must give what a search from scratch over the board's tuples gives."""
+"""The board's remembered searches against plain ones: `Play.passages`, `open_edges`, `open_sides`,
+`search` and `steps_to` are kept incrementally as tiles are laid (by tile number, from the end of the
+board); on random boards, after tiles are laid, each must give what a search from scratch over the board's
+tuples gives."""
 
 from __future__ import annotations
 
@@ -98,6 +99,13 @@ def test_remembered_searches_match_plain_ones(laid: list[tuple[Pos, frozenset[in
                     assert any(found.to(p) >= 0 for p in reached)
                 else:
                     assert all(found.to(p) == truth[p] for p in reached)
+            # the same question answered for the tiles wanted only (the same remembered search, asked again)
+            answer = play.steps_to(sources, blocked, until, first)
+            assert all(truth.get(p) == d for p, d in answer.items()), answer
+            if first:
+                assert bool(answer) == bool(reached)
+            else:
+                assert answer == {p: truth[p] for p in until if p in truth}
             # asked again without `until`, the same search goes on to the end
             full = play.distances(sources, blocked)
             assert full == truth

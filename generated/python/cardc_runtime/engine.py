@@ -342,12 +342,10 @@ class SensibleBot(RandomBot):
         for i, pos in enumerate(targets):  # a goal a step away is at distance 0: the nearest, no search
             if pos in goals:
                 return i
-        found = play.search(goals, (), targets)  # (only as far as the neighbours)
+        dist = play.steps_to(goals, (), targets)  # (only as far as the neighbours)
         best, best_d = 0, 10**6
         for i, pos in enumerate(targets):
-            d = found.to(pos)
-            if d < 0:
-                d = 10**6
+            d = dist.get(pos, 10**6)
             if d < best_d:
                 best, best_d = i, d
         return best

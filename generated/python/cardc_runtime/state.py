@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -128,12 +127,6 @@ class Search:
             return 0 if pos in self.start else -1  # (a start off the board is at 0, as it always was)
         found = self.steps[i]
         return found if found >= 0 else -1
-
-    def reached(self, wanted: AbstractSet[Pos], first: bool) -> bool:
-        """Whether every tile of `wanted` has its distance (with `first`: one of them)."""
-        if first:
-            return any(self.to(p) >= 0 for p in wanted)
-        return all(self.to(p) >= 0 for p in wanted)
 
 
 @dataclass
@@ -306,7 +299,37 @@ class Play:
         remembered until a tile is laid. With `until`, the search may stop once every tile of `until` has its
         distance (with `first`: once one has), a level at a time: the answer then holds every tile up to that
         distance, each with its true distance, and the search goes on from there when asked for more."""
-        self.passages()  # (the tile numbering and passages of the board as it is now)
+        return self._search(sources, blocked, self._numbered(until), first)
+
+    def steps_to(self, sources: Iterable[Pos], blocked: Iterable[Pos], wanted: Iterable[Pos],
+                 first: bool = False) -> dict[Pos, int]:
+        """`search(sources, blocked, wanted, first)`, answered for the tiles of `wanted` only: those it
+        reached, in the order given, with their steps (each position looked up once)."""
+        numbered = self._numbered(wanted)
+        found = self._search(sources, blocked, numbered, first)
+        steps = found.steps
+        out: dict[Pos, int] = {}
+        for p, i in numbered:
+            if i >= 0:
+                d = steps[i]
+                if d >= 0:
+                    out[p] = d
+            elif p in found.start:  # (a start off the board is at 0, as `Search.to` says)
+                out[p] = 0
+        return out
+
+    def _numbered(self, tiles: Iterable[Pos]) -> list[tuple[Pos, int]]:
+        """Each tile with its number (-1 off the board), the passages caught up with the board first."""
+        self.passages()
+        index = self._index
+        out: list[tuple[Pos, int]] = []
+        for p in tiles:
+            i = index.get(p)
+            out.append((p, -1 if i is None else i))
+        return out
+
+    def _search(self, sources: Iterable[Pos], blocked: Iterable[Pos], wanted: list[tuple[Pos, int]],
+                first: bool) -> Search:
         known = self.board_memo()
         key = ("distances", frozenset(sources), frozenset(blocked))
         search: Search | None = known.get(key)
@@ -314,24 +337,28 @@ class Play:
             search = known[key] = Search(self._index, len(self._at), key[1], key[2])
         if not search.frontier:
             return search
-        wanted: AbstractSet[Pos] = until if isinstance(until, (set, frozenset)) else frozenset(until)
-        if wanted and search.reached(wanted, first):
-            return search
         # the numbers of the tiles wanted and not reached yet; a tile wanted that is not on the board is never
-        # reached, and the search then runs to its end, as a search without `until` does
-        index = self._index
+        # reached (unless it is a start), and the search then runs to its end, as a search without `until` does
+        steps = search.steps
         left: set[int] = set()
         endless = not wanted
-        for p in wanted:
-            i = index.get(p)
-            if i is None:
-                endless = endless or not first
-            elif search.steps[i] < 0:
+        for p, i in wanted:
+            if i < 0:
+                if p in search.start:
+                    if first:
+                        return search
+                else:
+                    endless = endless or not first
+            elif steps[i] >= 0:
+                if first:
+                    return search
+            else:
                 left.add(i)
         if not left:
-            endless = True
+            if not first and not endless:
+                return search  # (every tile wanted has its distance)
+            endless = True  # (with `first`: every tile wanted is off the board; the search runs to its end)
         graph = self._adj
-        steps = search.steps
         level = search.frontier
         d = search.d
         while level:

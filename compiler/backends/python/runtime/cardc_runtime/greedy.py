@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from hashlib import blake2b
 from typing import Any, ClassVar
@@ -26,7 +26,7 @@ from .fight import _FirstOption  # (compiled with the runtime: dice show 1, choi
 from .inputs import below
 from .model import Ruleset
 from .play_verbs import _monster_token
-from .state import Play, Pos, Search
+from .state import Play, Pos
 
 WIN_ENOUGH = 0.5
 LOW_LIVES = 2
@@ -249,6 +249,18 @@ def _strength(rules: Ruleset, token: str) -> int | None:
     return found
 
 
+_ORDER = ("greedy monster order",)
+
+
+def _monster_order(rules: Ruleset) -> tuple[dict[str, int], list[str]]:
+    """Every entity with a whole-number strength (as `_strength` counts them), ranked by (strength, id): the
+    rank of each, and the entity of each rank; per ruleset."""
+    def compute() -> tuple[dict[str, int], list[str]]:
+        ranked = sorted((s, e) for e in rules.entities if (s := _strength(rules, e)) is not None)
+        return {e: i for i, (_, e) in enumerate(ranked)}, [e for _, e in ranked]
+    return rules.memo(_ORDER, compute)  # type: ignore[no-any-return]
+
+
 def _holds(me: Character) -> tuple[tuple[str, ...], ...]:
     return (tuple(me.weapons), tuple(me.spells), tuple(me.keys), tuple(me.treasures), tuple(me.items))
 
@@ -313,16 +325,6 @@ def _monsters(ctx: Context, play: Play) -> dict[Pos, str]:
 
 _MONSTERS = ("greedy monsters",)
 _BLOCKED = ("greedy avoided",)  # `Play.token_memo` entries: the monsters a loadout avoids
-
-
-def _steps_to(found: Search, tiles: Iterable[Pos]) -> dict[Pos, int]:
-    """The tiles of `tiles` the search reached, in the order given, with their steps."""
-    out: dict[Pos, int] = {}
-    for p in tiles:
-        d = found.to(p)
-        if d >= 0:
-            out[p] = d
-    return out
 
 
 @lru_cache(maxsize=4096)
@@ -430,7 +432,7 @@ class GreedyBot:
         # (a search only when it can find something: without goals, edges or monsters to try, nothing is
         # reachable, and the search from a new place would walk the whole board for nothing)
         if "walk" in opts and here is not None and goals:
-            dist = _steps_to(play.search((here,), blocked - goals, goals, first=True), goals)
+            dist = play.steps_to((here,), blocked - goals, goals, first=True)
             reachable = list(dist)
             if reachable:
                 self.target = min(reachable, key=lambda g: (dist[g], g))
@@ -440,7 +442,7 @@ class GreedyBot:
             return "explore"
         if "walk" in opts and here is not None and play.zones.get("stack"):  # towards an open edge, to explore
             edges = {p for p in play.open_edges() if p != here and p not in blocked}
-            dist = _steps_to(play.search((here,), blocked - edges, edges, first=True), edges) if edges else {}
+            dist = play.steps_to((here,), blocked - edges, edges, first=True) if edges else {}
             reachable = list(dist)
             if reachable:
                 self.target = min(reachable, key=lambda g: (dist[g], g))
@@ -450,7 +452,7 @@ class GreedyBot:
         if "walk" in opts and here is not None and me.lives > self.LOW_LIVES and blocked:
             # nothing better left: take on the monster with the best odds (a lost fight costs a life, and
             # only beaten monsters end the game)
-            dist = _steps_to(play.search((here,), (), blocked), blocked)  # (as far as the monsters avoided)
+            dist = play.steps_to((here,), (), blocked)  # (as far as the monsters avoided)
             chances = {p: win_chance(ctx.rules, me, m, ctx.variants) for p in blocked if p in dist
                        and (m := _monster(ctx, play, p)) is not None}
             if chances:
@@ -475,7 +477,7 @@ class GreedyBot:
         if "walk" in opts and here is not None:
             blocked = set(_monsters(ctx, play))
             self.avoid = blocked
-            dist = _steps_to(play.search((here,), blocked - healing, healing, first=True), healing) if healing else {}
+            dist = play.steps_to((here,), blocked - healing, healing, first=True) if healing else {}
             near = list(dist)
             if near:
                 self.target = min(near, key=lambda p: (dist[p], p))
@@ -516,8 +518,19 @@ class GreedyBot:
         last = self._bag
         if last is not None and last[0] is rules and last[1] == now:
             return last[2]
-        monsters = sorted([(s, t) for t in bag if (s := _strength(rules, t)) is not None])
-        found = (len(monsters), monsters[len(monsters) // 2][1] if monsters else "")
+        # the monsters' places in the order (strength, id), sorted as integers (the same order as sorting
+        # (strength, id) pairs, without a tuple per token)
+        rank, by_rank = _monster_order(rules)
+        places = []
+        for t in bag:
+            r = rank.get(t)
+            if r is None:
+                if _strength(rules, t) is None:
+                    continue
+                r = rank[t]  # (`_monster_order` holds every entity with a whole-number strength)
+            places.append(r)
+        places.sort()
+        found = (len(places), by_rank[places[len(places) // 2]] if places else "")
         self._bag = (rules, now, found)
         return found
 
@@ -536,7 +549,7 @@ class GreedyBot:
         if self.target in places:  # the target is a step away: at distance 0 it is the nearest, no search
             return places.index(self.target)
         on_board = [p for p in places if p is not None]
-        dist = _steps_to(play.search((self.target,), self.avoid - {self.target}, on_board), on_board)
+        dist = play.steps_to((self.target,), self.avoid - {self.target}, on_board)
         for i, pos in enumerate(places):
             if pos is None:
                 continue
