@@ -58,6 +58,11 @@ class _Writer:
             # parameters for every other verb (without importing the runtime when its pass is remembered):
             # reaching this is a bug in cardc.
             raise RuntimeError(f"no runtime function for the catalogue verb `{inv.verb}`")
+        if [name for name, _ in inv.args] == [p.name for p in verb.params][:len(inv.args)]:
+            # The arguments by position, in the catalogue's order (the catalogue check holds the runtime function
+            # to `(ctx, <the catalogue's parameters>)`; the function's docstring names them): the compiled runtime
+            # parses keyword arguments at every call, some 200 instructions (`set_limit` runs at every `always`).
+            return f"v.{inv.verb}({', '.join(['ctx', *args])})"
         named = [f"{py_name(name)}={src}" for (name, _), src in zip(inv.args, args, strict=True)]
         return f"v.{inv.verb}({', '.join(['ctx', *named])})"
 
