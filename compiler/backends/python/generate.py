@@ -155,8 +155,8 @@ class _Block(Visitor[list[str]]):
         return out
 
     def visit_fire(self, st: m.Fire) -> list[str]:
-        event = "".join(f", {name}={lit(value(v, self.w.notes), 8)}" for name, v in st.trigger.args)
-        return [f"{self.pad}ctx.fire_here({st.trigger.verb!r}{event})"]
+        event = {name: value(v, self.w.notes) for name, v in st.trigger.args}
+        return [f"{self.pad}ctx.fire_here({st.trigger.verb!r}{', ' + lit(event, 8) if event else ''})"]
 
     def visit_run(self, st: m.Run) -> list[str]:
         return [f"{self.pad}ctx.run_procedure({st.procedure!r})"]
