@@ -46,6 +46,17 @@ def test_rewrite_binds_the_verbs_once_and_means_the_same() -> None:
         assert before[name](5) == after[name](5)  # type: ignore[operator]
 
 
+def test_rewrite_binds_context_methods_of_a_context_parameter() -> None:
+    text = compiled_rules.for_mypyc(
+        "from __future__ import annotations\n\nfrom cardc_runtime import Context\n\n\n"
+        "def f(ctx: Context) -> str:\n    return ctx.who() + ctx.owner + str(ctx.choose('p', ('a',)))\n\n\n"
+        "def g(ctx: Context) -> str:\n    ctx = ctx\n    return ctx.who()\n\n\n"
+        "def h(ctx: object) -> str:\n    return ctx.who()\n")
+    assert "_ctx_who: Final = Context.who" in text and "_ctx_choose: Final = Context.choose" in text
+    assert "return _ctx_who(ctx) + ctx.owner + str(_ctx_choose(ctx, 'p', ('a',)))" in text  # data stays
+    assert "ctx = ctx\n    return ctx.who()" in text and "def h(ctx: object) -> str:\n    return ctx.who()" in text
+
+
 def test_generated_modules_rewrite(repo_root: Path) -> None:
     """Every generated module of the bundled games survives the rewrite as valid Python, with no `v.` call left
     in its functions."""
@@ -56,6 +67,7 @@ def test_generated_modules_rewrite(repo_root: Path) -> None:
         for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
             assert not any(isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "v"
                            for a in ast.walk(fn)), (path, fn.name)
+            assert "ctx.fire_here(" not in ast.unparse(fn), (path, fn.name)
 
 
 FILES = (("game/__init__.py", "from . import base\n"), ("game/base.py", "X = 1\n"))

@@ -2,9 +2,10 @@
 
 On the compiled runtime the interpreted rule modules are what is left of the CPython eval loop in a game. Compiled
 as they are, they are no faster: mypyc reads `v.<verb>` as a lookup of `v` in the module's dict and then of the
-verb in `cardc_runtime.verbs`' dict at every call, which the interpreter's inline caches do for less. So the copy
-compiled binds every verb its functions call once, at import, to a `Final` name of the module (a C static in the
-compiled module), and calls that. The rules' meaning does not change (the tests compare the records of both).
+verb in `cardc_runtime.verbs`' dict at every call, and `ctx.<method>(...)` as a method lookup on the object,
+which the interpreter's inline caches do for less. So the copy compiled binds every verb and `Context` method its
+functions call once, at import, to a `Final` name of the module (a C static in the compiled module), and calls
+that. The rules' meaning does not change (the tests compare the records of both).
 
 A build is made once per generated package (its digest, which names the package) and compiled runtime, about
 20 s for a game of a few thousand lines, and kept in the user's cache folder beside the runtime's builds. It is
@@ -36,7 +37,7 @@ CHOICES = ("build", "cached", "off")
 # Games in a `cardc simulate` run from which it builds compiled rules (for fewer it uses a finished build only):
 # the build costs about 20 s of one core per content version, compiled rules save about 1 ms a game.
 BUILD_FROM = 20_000
-REWRITE = "1"  # the version of `for_mypyc`'s rewrite: a change makes new builds
+REWRITE = "2"  # the version of `for_mypyc`'s rewrite: a change makes new builds
 _DONE = "built"
 KEEP = 5  # finished rules builds kept (the newest)
 _HEADER = '# mypy: disable-error-code="attr-defined"\n'  # (`verbs` fills its namespace at import: mypy sees no verb)
@@ -66,39 +67,80 @@ def folder(digest: str, name: str) -> Path | None:
 
 
 def for_mypyc(text: str) -> str:
-    """A generated module as compiled: every `v.<verb>` read in a function becomes a module `Final` bound once
-    (a function with a name `v` of its own is left as it is), and mypy is told not to look for the verbs.
+    """A generated module as compiled: every `v.<verb>` read in a function becomes a module `Final` bound once,
+    and so does every `ctx.<method>(...)` call of a `Context` method (`Context.<method>(ctx, ...)`: mypyc would
+    look the method up on the object at each call; nothing derives from `Context`). A function with a name `v`
+    or `ctx` of its own is left as it is. mypy is told not to look for the verbs.
 
     mypy must check the bodies: `# mypy: ignore-errors` would make mypy skip them, and mypyc would then compile
     each function as an empty one that returns None (games that end at once, or never)."""
     tree = ast.parse(text)
-    verbs: dict[str, None] = {}
+    bound: dict[str, str] = {}  # module name -> what it is bound to
+    methods = _context_methods() if _imports_context(tree) else frozenset()
 
     class Bind(ast.NodeTransformer):
+        def __init__(self, ctx: bool) -> None:
+            self.ctx = ctx  # the function's `ctx` is its `Context` parameter, never rebound
+
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            f = node.func
+            if (self.ctx and isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "ctx"
+                    and f.attr in methods):
+                self.generic_visit(node)
+                bound[f"_ctx_{f.attr}"] = f"Context.{f.attr}"
+                return ast.copy_location(ast.Call(ast.Name(f"_ctx_{f.attr}", ast.Load()),
+                                                  [ast.Name("ctx", ast.Load()), *node.args], node.keywords), node)
+            self.generic_visit(node)
+            return node
+
         def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
             self.generic_visit(node)
             if isinstance(node.value, ast.Name) and node.value.id == _VERBS and isinstance(node.ctx, ast.Load):
-                verbs[node.attr] = None
+                bound[f"_v_{node.attr}"] = f"{_VERBS}.{node.attr}"
                 return ast.copy_location(ast.Name(f"_v_{node.attr}", ast.Load()), node)
             return node
 
     for i, stmt in enumerate(tree.body):
-        if isinstance(stmt, ast.FunctionDef) and not _binds_verbs_name(stmt):
-            tree.body[i] = Bind().visit(stmt)
+        if isinstance(stmt, ast.FunctionDef) and not _rebinds(stmt, _VERBS):
+            tree.body[i] = Bind(_takes_context(stmt)).visit(stmt)
     imports = [i for i, s in enumerate(tree.body) if isinstance(s, (ast.Import, ast.ImportFrom))]
-    if verbs and imports:
+    if bound and imports:
         binds = ast.parse("from typing import Final\n" +
-                          "".join(f"_v_{n}: Final = {_VERBS}.{n}\n" for n in verbs)).body
+                          "".join(f"{name}: Final = {what}\n" for name, what in bound.items())).body
         tree.body[imports[-1] + 1:imports[-1] + 1] = binds
     return _HEADER + ast.unparse(tree) + "\n"
 
 
-def _binds_verbs_name(fn: ast.FunctionDef) -> bool:
-    """Whether the function has a local `v` (a parameter or an assignment), which is not the verbs module."""
+def _context_methods() -> frozenset[str]:
+    """The names of `Context`'s methods (of the runtime's source, which the compiled runtime is built from)."""
+    import inspect
+
+    from cardc.backends.python.loader import ensure_runtime
+
+    context = ensure_runtime().Context
+    return frozenset(n for n in dir(context) if not n.startswith("__")
+                     and (inspect.isfunction(getattr(context, n)) or inspect.ismethoddescriptor(getattr(context, n))))
+
+
+def _imports_context(tree: ast.Module) -> bool:
+    """Whether the module imports `Context` by that name from the runtime."""
+    return any(isinstance(s, ast.ImportFrom) and s.module == "cardc_runtime"
+               and any(a.name == "Context" and a.asname is None for a in s.names) for s in tree.body)
+
+
+def _takes_context(fn: ast.FunctionDef) -> bool:
+    """Whether the function's first parameter is `ctx: Context`, and nothing in it rebinds `ctx`."""
+    args = fn.args.posonlyargs + fn.args.args
+    return (bool(args) and args[0].arg == "ctx" and isinstance(args[0].annotation, ast.Name)
+            and args[0].annotation.id == "Context" and not _rebinds(fn, "ctx", skip=args[0]))
+
+
+def _rebinds(fn: ast.FunctionDef, name: str, skip: ast.arg | None = None) -> bool:
+    """Whether the function has a local `name` (a parameter other than `skip`, or an assignment)."""
     for node in ast.walk(fn):
-        if isinstance(node, ast.arg) and node.arg == _VERBS:
+        if isinstance(node, ast.arg) and node.arg == name and node is not skip:
             return True
-        if isinstance(node, ast.Name) and node.id == _VERBS and not isinstance(node.ctx, ast.Load):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
             return True
     return False
 
