@@ -259,7 +259,8 @@ def load(where: Path, name: str, modules: Sequence[str]) -> ModuleType | None:
             sub = importlib.import_module(f"{name}.{m[:-3].replace('/', '.')}")
             if str(getattr(sub, "__file__", "")).endswith(".py"):
                 raise ImportError(f"{sub.__name__} is not the compiled module")
-    except Exception:  # (a damaged build, or a module whose import fails: the Python rules are used)
+    # a damaged build, or a module whose import fails (a verb it binds missing): the Python rules are used
+    except (ImportError, OSError, AttributeError, TypeError, ValueError):
         for n in [n for n in sys.modules if n == name or n.startswith(f"{name}.")]:
             del sys.modules[n]
         return None
