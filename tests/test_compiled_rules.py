@@ -5,6 +5,7 @@ records of compiled and Python rules where mypyc is installed)."""
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -132,8 +133,6 @@ def test_mode_reads_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_old_builds_are_pruned(tmp_path: Path) -> None:
-    import os
-
     for i, name in enumerate(["a", "b", "c", "d", "e", "f", "new"]):
         (tmp_path / name).mkdir()
         (tmp_path / name / "built").write_text("x\n", encoding="utf-8")
@@ -145,3 +144,25 @@ def test_old_builds_are_pruned(tmp_path: Path) -> None:
     (tmp_path / "build-running").mkdir()
     compiled_rules._prune(tmp_path / "new")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build-running", "c", "d", "e", "f", "new"]
+
+
+def test_simulate_builds_compiled_rules_for_big_runs_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cardc simulate` on the compiled runtime: a run of BUILD_FROM games or more may build the compiled rules,
+    a smaller one uses a finished build only; a switch the user set is kept."""
+    import argparse
+
+    from cardc.backends.python import loader
+    from cardc.commands import simulate
+
+    monkeypatch.setattr(accel, "choose", lambda *a: tmp_path)  # (as if the compiled runtime were built)
+    monkeypatch.setattr(loader, "ensure_runtime", lambda: None)
+    monkeypatch.setattr(accel, "is_compiled", lambda: True)
+    monkeypatch.setenv(accel.ENV, "")
+    for games, preset, expected in ((compiled_rules.BUILD_FROM, None, "build"), (100, None, "cached"),
+                                    (10**6, "off", "off")):
+        if preset is None:
+            monkeypatch.delenv(compiled_rules.ENV, raising=False)
+        else:
+            monkeypatch.setenv(compiled_rules.ENV, preset)
+        simulate.use_runtime(argparse.Namespace(bot="random", sweep=[], runtime="compiled", games=games))
+        assert os.environ[compiled_rules.ENV] == expected
