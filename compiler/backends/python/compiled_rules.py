@@ -112,14 +112,17 @@ def for_mypyc(text: str) -> str:
 
 
 def _context_methods() -> frozenset[str]:
-    """The names of `Context`'s methods (of the runtime's source, which the compiled runtime is built from)."""
+    """The names of `Context`'s plain methods (Python functions, or a compiled class's method descriptors; not
+    static or class methods, properties or fields), of the runtime this process runs."""
     import inspect
+    from types import FunctionType
 
     from cardc.backends.python.loader import ensure_runtime
 
     context = ensure_runtime().Context
     return frozenset(n for n in dir(context) if not n.startswith("__")
-                     and (inspect.isfunction(getattr(context, n)) or inspect.ismethoddescriptor(getattr(context, n))))
+                     and (isinstance(raw := inspect.getattr_static(context, n), FunctionType)
+                          or type(raw).__name__ == "method_descriptor"))
 
 
 def _imports_context(tree: ast.Module) -> bool:
