@@ -175,7 +175,7 @@ def test_a_descriptive_verb_generates_no_call_and_is_listed_as_not_simulated(
     assert result.ok, [d.render() for d in result.diagnostics]
     source = game_package(result.project, default_catalogue(), "g")["g/base.py"]
     assert "pass  # not simulated (descriptive in the catalogue): ring_the_bell" in source
-    assert "v.ring_the_bell" not in source and "v.lose_life(ctx, amount=1)" in source
+    assert "v.ring_the_bell" not in source and "v.lose_life(ctx, 1)" in source
     compile(source, "base.py", "exec")
     write_reference(result.project, tmp_path / "out", BuildOptions())
     for lang, title in (("en", "Not simulated"), ("cs", "Nesimulováno")):

@@ -161,7 +161,23 @@ def test_catalogue_python_template_drives_the_generated_call(tmp_path: Path) -> 
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     files = game_package(_mini(), load_catalogue(path), "mini")
     assert "v.attack(ctx, 10 * 1)" in files["mini/base.py"]
-    assert "v.attack(ctx, amount=1)" in python_files(_mini())["mini/base.py"]
+    assert "v.attack(ctx, 1)" in python_files(_mini())["mini/base.py"]
+
+
+def test_verbs_take_their_arguments_by_position_in_the_catalogues_order() -> None:
+    """By position (the compiled runtime parses keywords at every call), in the catalogue's order, which the
+    catalogue check holds the runtime to; arguments in another order go by keyword."""
+    from cardc import syntax as s
+    from cardc.backends.python.generate import _Writer
+    from cardc.catalogue import default_catalogue
+    from cardc.diagnostics import Span
+
+    at = Span("x.cardc", 1, 1)
+    slot, value = ("slot", s.StrV("weapon", at)), ("value", s.IntV(2, at))
+    writer = _Writer(default_catalogue(), "x", 1)
+    assert writer.call(Invocation("set_limit", "modifier", (slot, value), at)) == "v.set_limit(ctx, 'weapon', 2)"
+    assert (writer.call(Invocation("set_limit", "modifier", (value, slot), at))
+            == "v.set_limit(ctx, value=2, slot='weapon')")
 
 
 def _conditions(c):  # type: ignore[no-untyped-def]

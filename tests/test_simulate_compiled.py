@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from cardc.backends.python import accel
+from cardc.backends.python import accel, compiled_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # Plays games of the bundled content in a fresh process (a process imports one runtime) and prints which runtime
-# played them and a digest of every game's record.
+# played them, whether the rules were compiled (compiled_rules.py), and a digest of every game's record.
 PLAY = """
 import hashlib, sys
 from pathlib import Path
@@ -23,14 +23,15 @@ from cardc.backends.python.accel import is_compiled
 from cardc.frontend import compile_paths
 from cardc.simulation.jobs import Job, package_files
 from cardc.simulation.runner import play_batch
-from cardc.simulation.table import validate
+from cardc.simulation.table import load_package, validate
 
 bot, players, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 project = compile_paths([Path(sys.argv[4])]).project
 files, digest = package_files(project, "karak")
 job = validate(Job("karak", files, digest, players, ("regent",), (), bot))
 records = play_batch(job, 11, list(range(games)))
-print(is_compiled(), hashlib.sha256(repr(records).encode()).hexdigest(), sum(r.turns for r in records))
+rules = not any(str(m.__file__).endswith(".py") for m in load_package(job).MODULES)
+print(is_compiled(), rules, hashlib.sha256(repr(records).encode()).hexdigest(), sum(r.turns for r in records))
 """
 
 
@@ -88,13 +89,20 @@ def test_compiled_runtime_plays_the_same_games(compiled: Path, tmp_path: Path, b
         (tmp_path / "bold.py").write_text(BOLD_BOT, encoding="utf-8")
         bot = f"{tmp_path / 'bold.py'}:Bold"
     runs = {}
-    for name, env in (("python", _env()), ("compiled", _env(**{accel.ENV: str(compiled)}))):
+    settings = [("python", _env()), ("compiled", _env(**{accel.ENV: str(compiled)}))]
+    if players == 4:  # the compiled runtime with the rules left Python, too
+        settings.append(("python rules", _env(**{accel.ENV: str(compiled), compiled_rules.ENV: "off"})))
+    for name, env in settings:
         out = subprocess.run([sys.executable, "-c", PLAY, bot, str(players), str(games), str(ROOT / "content")],
                              env=env, capture_output=True, text=True, check=True).stdout.split()
         runs[name] = out
-    assert runs["python"][0] == "False" and runs["compiled"][0] == "True"
-    assert int(runs["python"][2]) > 0
-    assert runs["compiled"][1:] == runs["python"][1:]  # every game's record the same
+    assert runs["python"][:2] == ["False", "False"] and runs["compiled"][0] == "True"
+    assert int(runs["python"][3]) > 0
+    if not accel.missing_tools():  # (the rules are compiled where the runtime could be)
+        assert runs["compiled"][1] == "True"
+    assert runs["compiled"][2:] == runs["python"][2:]  # every game's record the same
+    if "python rules" in runs:
+        assert runs["python rules"][:2] == ["True", "False"] and runs["python rules"][2:] == runs["python"][2:]
 
 
 def test_simulate_command_compiled_and_python_report_the_same(compiled: Path) -> None:

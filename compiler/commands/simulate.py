@@ -60,9 +60,10 @@ def run(args: argparse.Namespace) -> int:
     result = _front([args.content])
     if _report([d for d in result.diagnostics if d.is_error], result.sources):
         return 1
+    from cardc.backends.python import compiled_rules
     from cardc.backends.python.accel import ENV
 
-    before = os.environ.get(ENV)
+    before = {name: os.environ.get(name) for name in (ENV, compiled_rules.ENV)}
     try:
         use_runtime(args)
         try:
@@ -75,11 +76,12 @@ def run(args: argparse.Namespace) -> int:
         except SimulationError as e:
             print(f"cardc simulate: error: {e}", file=sys.stderr)
             return 2
-    finally:  # (the compiled runtime's folder is for this run's own processes)
-        if before is None:
-            os.environ.pop(ENV, None)
-        else:
-            os.environ[ENV] = before
+    finally:  # (the compiled runtime's folder and the rules' switch are for this run's own processes)
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
     if args.json:
         sys.stdout.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     else:
@@ -94,7 +96,10 @@ def run(args: argparse.Namespace) -> int:
 def use_runtime(args: argparse.Namespace) -> None:
     """Choose the runtime of this run (`--runtime`) before anything imports one; the processes the run starts
     find the compiled one's folder in the environment. A run that cannot use it plays on the Python runtime
-    (the same games), with a note when one was asked for or would be worth it."""
+    (the same games), with a note when one was asked for or would be worth it. On the compiled runtime the
+    rules are compiled too (compiled_rules.py): built for a run of `compiled_rules.BUILD_FROM` games or more,
+    else only if a build is there (unless `CARDC_COMPILED_RULES` says otherwise)."""
+    from cardc.backends.python import compiled_rules
     from cardc.backends.python.accel import ENV, MODES, choose, is_compiled
     from cardc.backends.python.loader import ensure_runtime
     from cardc.simulation.sweep import SweepError, parse_axis
@@ -118,6 +123,8 @@ def use_runtime(args: argparse.Namespace) -> None:
     if where is None:
         return
     os.environ[ENV] = str(where)
+    if compiled_rules.ENV not in os.environ:
+        os.environ[compiled_rules.ENV] = "build" if args.games * cells >= compiled_rules.BUILD_FROM else "cached"
     ensure_runtime()
     if not is_compiled() and mode == "compiled":
         note("this process imported the Python runtime before: playing on it")

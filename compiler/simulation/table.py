@@ -31,20 +31,30 @@ class TableError(ValueError):
     """A set-up the content cannot play (unknown expansion, too many players, ...)."""
 
 
+def _note(text: str) -> None:
+    print(f"cardc: note: {text}", file=sys.stderr)
+
+
 def load_package(job: Job) -> ModuleType:
-    """Import the job's generated package (once per process, keyed by its digest)."""
+    """Import the job's generated package (once per process, keyed by its digest); on the compiled runtime its
+    modules compiled too, where they can be (compiled_rules.py)."""
     if job.digest in _PACKAGES:
         return _PACKAGES[job.digest]
+    from cardc.backends.python import compiled_rules
     from cardc.backends.python.loader import ensure_runtime
 
     ensure_runtime()
+    name = f"_cardc_sim_{job.digest[:16]}_{job.game}"
+    compiled = compiled_rules.package(job.files, name, job.digest, _note)  # (on the compiled runtime)
+    if compiled is not None:
+        _PACKAGES[job.digest] = compiled
+        return compiled
     tmp = Path(tempfile.mkdtemp(prefix="cardc-sim-"))
     try:
         for rel, text in job.files:
             path = tmp / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
-        name = f"_cardc_sim_{job.digest[:16]}_{job.game}"
         init = tmp / job.game / "__init__.py"
         spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(init.parent)])
         assert spec is not None and spec.loader is not None

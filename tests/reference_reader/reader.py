@@ -152,7 +152,7 @@ class Interpreter:
         elif t == "fire":
             call = st["call"]
             event = {name: self.values.plain(v, notes) for name, v in self.ordered_args(call)}
-            ctx.fire_here(call["verb"], **event)
+            ctx.fire_here(call["verb"], event)
         elif t == "run":
             ctx.run_procedure(st["procedure"])
         elif t == "repeat":

@@ -90,6 +90,16 @@ def _failed(where: Path) -> Path:
     return where.parent / f"{where.name}.failed"
 
 
+def missing_tools() -> str:
+    """What a mypyc build lacks here (mypyc, a C compiler), or "" when it can be tried."""
+    if _mypy_version() is None or importlib.util.find_spec("mypyc") is None:
+        return "mypyc is not installed (`pip install mypy`)"
+    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    if shutil.which(str(compiler).split()[0]) is None:
+        return f"no C compiler ({str(compiler).split()[0]})"
+    return ""
+
+
 def build(note: Callable[[str], None] = lambda _: None, announce: bool = True) -> Path | None:
     """Compile the runtime (about a minute; once per runtime source) and return its folder, or None with a note
     saying why not (`announce`: also a note when it starts)."""
@@ -99,12 +109,9 @@ def build(note: Callable[[str], None] = lambda _: None, announce: bool = True) -
         return None
     if (where / _DONE).is_file():
         return where
-    if _mypy_version() is None or importlib.util.find_spec("mypyc") is None:
-        note("mypyc is not installed (`pip install mypy`): playing on the Python runtime")
-        return None
-    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
-    if shutil.which(str(compiler).split()[0]) is None:
-        note(f"no C compiler ({str(compiler).split()[0]}): playing on the Python runtime")
+    lacking = missing_tools()
+    if lacking:
+        note(f"{lacking}: playing on the Python runtime")
         return None
     if announce:
         note("compiling the runtime with mypyc (once per runtime version; about a minute)")

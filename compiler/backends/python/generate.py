@@ -58,6 +58,11 @@ class _Writer:
             # parameters for every other verb (without importing the runtime when its pass is remembered):
             # reaching this is a bug in cardc.
             raise RuntimeError(f"no runtime function for the catalogue verb `{inv.verb}`")
+        if [name for name, _ in inv.args] == [p.name for p in verb.params][:len(inv.args)]:
+            # The arguments by position, in the catalogue's order (the catalogue check holds the runtime function
+            # to `(ctx, <the catalogue's parameters>)`; the function's docstring names them): the compiled runtime
+            # parses keyword arguments at every call, some 200 instructions (`set_limit` runs at every `always`).
+            return f"v.{inv.verb}({', '.join(['ctx', *args])})"
         named = [f"{py_name(name)}={src}" for (name, _), src in zip(inv.args, args, strict=True)]
         return f"v.{inv.verb}({', '.join(['ctx', *named])})"
 
@@ -150,8 +155,8 @@ class _Block(Visitor[list[str]]):
         return out
 
     def visit_fire(self, st: m.Fire) -> list[str]:
-        event = "".join(f", {name}={lit(value(v, self.w.notes), 8)}" for name, v in st.trigger.args)
-        return [f"{self.pad}ctx.fire_here({st.trigger.verb!r}{event})"]
+        event = {name: value(v, self.w.notes) for name, v in st.trigger.args}
+        return [f"{self.pad}ctx.fire_here({st.trigger.verb!r}{', ' + lit(event, 8) if event else ''})"]
 
     def visit_run(self, st: m.Run) -> list[str]:
         return [f"{self.pad}ctx.run_procedure({st.procedure!r})"]

@@ -1,7 +1,8 @@
 """The runtime against the catalogue: every verb either runs or says why it is only described.
 
 A catalogue verb (other than a trigger) is generated as a call of the runtime function of its name, with the
-catalogue's parameter names as keywords, unless it has a `python:` template. A verb with neither would compile
+catalogue's parameters by position, in its order (or by keyword, where an invocation's arguments are not in that
+order), unless it has a `python:` template. A verb with neither would compile
 to nothing that plays, so it must be marked `descriptive: <reason>`, and then it must have no function (one of
 the two is wrong). Each problem is reported at the verb's line in the catalogue, before anything is generated,
 by `cardc check` as well as `cardc build`: what check accepts, build builds.

@@ -1191,10 +1191,10 @@ def fx_double_attack_1(ctx: Context) -> None:
     - may reroll(which=all, repeat=False): Roll the fight's dice again and keep the new result.
     Source: karak/base/heroes.cardc:33; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
     """
-    if not (v.first_use(ctx, per='fight')):
+    if not (v.first_use(ctx, 'fight')):
         return
     if ctx.may('double_attack#1', 'reroll', 'all', False):
-        v.reroll(ctx, which='all', repeat=False)
+        v.reroll(ctx, 'all', False)
 
 
 def fx_reincarnation_1(ctx: Context) -> None:
@@ -1218,7 +1218,7 @@ def fx_reincarnation_1(ctx: Context) -> None:
     Source: karak/base/heroes.cardc:48; base-game-facts.md#1.10
     """
     v.prevent(ctx)
-    v.teleport(ctx, to='fountain', who='self', pick='nearest')
+    v.teleport(ctx, 'fountain', 'self', 'nearest')
     v.heal_full(ctx)
     v.end_turn(ctx)
 
@@ -1273,7 +1273,7 @@ def fx_magic_affinity_1(ctx: Context) -> None:
     - keep_after_use(item=magic_missile): The item is not discarded after use.
     Source: karak/base/heroes.cardc:133; base-game-facts.md#1.10
     """
-    v.keep_after_use(ctx, item='magic_missile')
+    v.keep_after_use(ctx, 'magic_missile')
 
 
 def fx_spirit_walk_1(ctx: Context) -> None:
@@ -1309,12 +1309,12 @@ def fx_sacrifice_1(ctx: Context) -> None:
         - nothing
     Source: karak/base/heroes.cardc:176; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (v.first_use(ctx, per='turn') and v.lives(ctx, range=(2, 99))):
+    if not (v.first_use(ctx, 'turn') and v.lives(ctx, (2, 99))):
         return
     choice1 = ctx.choose('sacrifice#1', ('sacrifice', 'keep'))
     if choice1 == 'sacrifice':
-        v.lose_life(ctx, amount=1)
-        v.attack(ctx, amount=1)
+        v.lose_life(ctx, 1)
+        v.attack(ctx, 1)
     elif choice1 == 'keep':
         pass
 
@@ -1361,10 +1361,10 @@ def fx_combat_training_1(ctx: Context) -> None:
     - may reroll(which=ones, repeat=False): Roll the fight's dice again and keep the new result.
     Source: karak/base/heroes.cardc:230; 002_cbefe6d082d470f6.txt#Příklad boje s hrdinou
     """
-    if not (v.die_shows(ctx, face=1, any_roll=False) and v.first_use(ctx, per='fight')):
+    if not (v.die_shows(ctx, 1, False) and v.first_use(ctx, 'fight')):
         return
     if ctx.may('combat_training#1', 'reroll', 'ones', False):
-        v.reroll(ctx, which='ones', repeat=False)
+        v.reroll(ctx, 'ones', False)
 
 
 def fx_unstoppable_1(ctx: Context) -> None:
@@ -1380,7 +1380,7 @@ def fx_unstoppable_1(ctx: Context) -> None:
     - continue_turn: The hero may use the remaining steps of the turn.
     Source: karak/base/heroes.cardc:247; base-game-facts.md#1.10
     """
-    if not (v.die_shows(ctx, face=6, any_roll=True)):
+    if not (v.die_shows(ctx, 6, True)):
         return
     v.continue_turn(ctx)
 
@@ -1400,7 +1400,7 @@ def fx_premonition_1(ctx: Context) -> None:
     """
     if not (v.first_step(ctx) or v.defending(ctx)):
         return
-    v.attack(ctx, amount=1)
+    v.attack(ctx, 1)
 
 
 def fx_fate_weaver_1(ctx: Context) -> None:
@@ -1413,7 +1413,7 @@ def fx_fate_weaver_1(ctx: Context) -> None:
     - draw_tokens(count=2, keep=1): Draw tokens and keep some of them, returning the rest.
     Source: karak/base/heroes.cardc:294; base-game-facts.md#1.10
     """
-    v.draw_tokens(ctx, count=2, keep=1)
+    v.draw_tokens(ctx, 2, 1)
 
 
 def fx_healing_portal_1(ctx: Context) -> None:
@@ -1435,9 +1435,9 @@ def fx_healing_portal_1(ctx: Context) -> None:
       - end_turn: The hero's turn ends.
     Source: karak/base/items.cardc:53; base-game-facts.md#1.7
     """
-    v.teleport(ctx, to='fountain', who='self', pick='any')
+    v.teleport(ctx, 'fountain', 'self', 'any')
     v.heal_full(ctx)
-    if v.steps_taken(ctx, range=(1, 4)):
+    if v.steps_taken(ctx, (1, 4)):
         v.end_turn(ctx)
 
 
@@ -1455,10 +1455,10 @@ def fx_chest_1(ctx: Context) -> None:
         tile; its contents lie on the tile to be taken.
     Source: karak/base/items.cardc:106; base-game-facts.md#1.6
     """
-    if not (v.holds(ctx, item='key')):
+    if not (v.holds(ctx, 'key')):
         return
     if ctx.may('chest#1', 'open_chest', False):
-        v.open_chest(ctx, ends_turn=False)
+        v.open_chest(ctx, False)
 
 
 def fx_mummy_1(ctx: Context) -> None:
@@ -1472,7 +1472,7 @@ def fx_mummy_1(ctx: Context) -> None:
         picks, itself included; chosen_other - another hero the acting player picks).
     Source: karak/base/monsters.cardc:40; base-game-facts.md#1.8
     """
-    v.curse(ctx, who='chosen')
+    v.curse(ctx, 'chosen')
 
 
 def fx_dragon_1(ctx: Context) -> None:
@@ -1489,7 +1489,7 @@ def fx_dragon_1(ctx: Context) -> None:
     - end_game: The game ends at once; the hero with the most treasure wins.
     Source: karak/base/monsters.cardc:103; base-game-facts.md#1.9
     """
-    v.take_item(ctx, from_='reward', chosen_by='self', refused='stays')
+    v.take_item(ctx, 'reward', 'self', 'stays')
     v.end_game(ctx)
 
 
@@ -1503,7 +1503,7 @@ def fx_turn_1(ctx: Context) -> None:
     - steps(count=4): The hero has this many steps this turn instead of the usual number.
     Source: karak/base/rules.cardc:19; base-game-facts.md#1.2
     """
-    v.steps(ctx, count=4)
+    v.steps(ctx, 4)
 
 
 def fx_fight_1(ctx: Context) -> None:
@@ -1516,7 +1516,7 @@ def fx_fight_1(ctx: Context) -> None:
     - fight_dice(dice=2d6): The dice the fight is rolled with; their sum starts the attack total.
     Source: karak/base/rules.cardc:47; base-game-facts.md#1.3
     """
-    v.fight_dice(ctx, dice=(2, 6))
+    v.fight_dice(ctx, (2, 6))
 
 
 def fx_fight_2(ctx: Context) -> None:
@@ -1534,9 +1534,9 @@ def fx_fight_2(ctx: Context) -> None:
         chosen by the hero).
     Source: karak/base/rules.cardc:48; base-game-facts.md#1.3
     """
-    v.loss_costs(ctx, lives=1)
-    v.tie_costs(ctx, lives=0)
-    v.retreat_to(ctx, where='came_from')
+    v.loss_costs(ctx, 1)
+    v.tie_costs(ctx, 0)
+    v.retreat_to(ctx, 'came_from')
 
 
 def fx_room_action_1(ctx: Context) -> None:
@@ -1550,7 +1550,7 @@ def fx_room_action_1(ctx: Context) -> None:
     - end_turn: The hero's turn ends.
     Source: karak/base/rules.cardc:55; base-game-facts.md#1.2
     """
-    if not (v.against(ctx, opponent='monster')):
+    if not (v.against(ctx, 'monster')):
         return
     v.end_turn(ctx)
 
@@ -1571,9 +1571,9 @@ def fx_inventory_1(ctx: Context) -> None:
         slot_limit changes.
     Source: karak/base/rules.cardc:69; base-game-facts.md#1.5
     """
-    v.set_limit(ctx, slot='weapon', value=2)
-    v.set_limit(ctx, slot='spell', value=3)
-    v.set_limit(ctx, slot='key', value=1)
+    v.set_limit(ctx, 'weapon', 2)
+    v.set_limit(ctx, 'spell', 3)
+    v.set_limit(ctx, 'key', 1)
 
 
 def fx_unconsciousness_1(ctx: Context) -> None:
@@ -1602,10 +1602,10 @@ def fx_unconsciousness_2(ctx: Context) -> None:
     - gain_life(amount=1): Gain lives, up to the maximum.
     Source: karak/base/rules.cardc:85; base-game-facts.md#1.4
     """
-    if not (v.lives(ctx, range=(0, 0))):
+    if not (v.lives(ctx, (0, 0))):
         return
     v.end_turn(ctx)
-    v.gain_life(ctx, amount=1)
+    v.gain_life(ctx, 1)
 
 
 def fx_curse_1(ctx: Context) -> None:
@@ -1632,7 +1632,7 @@ def fx_curse_2(ctx: Context) -> None:
     - remove_curse: The curse is removed from the hero.
     Source: karak/base/rules.cardc:104; base-game-facts.md#1.8
     """
-    if not (v.at_maximum(ctx, stat='lives')):
+    if not (v.at_maximum(ctx, 'lives')):
         return
     v.remove_curse(ctx)
 
@@ -1682,7 +1682,7 @@ def proc_setup(ctx: Context) -> None:
     """Procedure `setup` (karak/base/play.cardc:11)."""
     v.place_start(ctx)
     v.stack_tiles(ctx)
-    v.fill_bag(ctx, kinds=('monster', 'chest'))
+    v.fill_bag(ctx, ('monster', 'chest'))
     v.place_players(ctx)
     v.pick_first_player(ctx)
 
@@ -1710,7 +1710,7 @@ def proc_step(ctx: Context) -> None:
         )))
         choice1 = ctx.choose('step', choice1_options)
         if choice1 == 'explore':
-            v.explore(ctx, enter=True)
+            v.explore(ctx, True)
             ctx.run_procedure('reveal')
             ctx.run_procedure('arrive')
         elif choice1 == 'walk':
@@ -1719,7 +1719,7 @@ def proc_step(ctx: Context) -> None:
         elif choice1 == 'use_item':
             v.use_item(ctx)
         elif choice1 == 'pick_up':
-            v.take_item(ctx, from_='tile', chosen_by='self', refused='stays')
+            v.take_item(ctx, 'tile', 'self', 'stays')
             v.end_turn(ctx)
         elif choice1 == 'stop':
             v.end_turn(ctx)
@@ -1728,11 +1728,11 @@ def proc_step(ctx: Context) -> None:
 def proc_reveal(ctx: Context) -> None:
     """Procedure `reveal` (karak/base/play.cardc:49)."""
     ctx.fire_here('reveal_tile')
-    if v.tile_attr(ctx, name='room'):
+    if v.tile_attr(ctx, 'room'):
         ctx.fire_here('reveal_room')
         if not v.token_here(ctx):
-            v.draw_tokens(ctx, count=1, keep=1)
-    if v.revealed(ctx, kind='chamber'):
+            v.draw_tokens(ctx, 1, 1)
+    if v.revealed(ctx, 'chamber'):
         ctx.fire_here('chambers_revealed')
 
 
@@ -1754,10 +1754,10 @@ def proc_attack_roll(ctx: Context) -> None:
     """Procedure `attack_roll` (karak/base/play.cardc:85)."""
     ctx.fire_here('always')
     ctx.fire_here('fight_start')
-    v.choose_spells(ctx, when='before_roll')
+    v.choose_spells(ctx, 'before_roll')
     v.roll_attack(ctx)
     ctx.fire_here('fight_roll')
-    v.choose_spells(ctx, when='after_roll')
+    v.choose_spells(ctx, 'after_roll')
     ctx.fire_here('fight_total')
     v.count_attack(ctx)
 
@@ -1776,12 +1776,12 @@ def proc_fight(ctx: Context) -> None:
             v.retreat(ctx)
             ctx.fire_here('enter_tile')
     for _ in ctx.each('side'):
-        if v.result(ctx, outcome='win') and v.against(ctx, opponent='monster'):
+        if v.result(ctx, 'win') and v.against(ctx, 'monster'):
             v.defeat_monster(ctx)
             ctx.fire_here('monster_defeated')
             if v.items_here(ctx) and not v.game_over(ctx):
                 if ctx.may('fight.may.take_item', 'take_item', 'tile', 'self', 'stays'):
-                    v.take_item(ctx, from_='tile', chosen_by='self', refused='stays')
+                    v.take_item(ctx, 'tile', 'self', 'stays')
 
 
 def end_when_1(ctx: Context) -> bool:
@@ -1792,7 +1792,7 @@ def end_when_1(ctx: Context) -> bool:
 def winner_by(ctx: Context) -> None:
     """`winner by declare_winner(ties=shared)` (karak/base/play.cardc:129)."""
     ctx.provisional.update(('R1 declares several winners on a remaining tie; no rule text seen',))
-    v.declare_winner(ctx, ties='shared')
+    v.declare_winner(ctx, 'shared')
 
 
 EFFECTS: tuple[EffectDef, ...] = (

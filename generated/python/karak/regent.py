@@ -617,7 +617,7 @@ def fx_thorn_of_darkness_1(ctx: Context) -> None:
     - damage_opponent(amount=1): Take lives away from another hero of your choice.
     Source: karak/regent/equipment.cardc:19; 004_dc563c5159c76d25.txt#The Thorn of Darkness
     """
-    v.damage_opponent(ctx, amount=1)
+    v.damage_opponent(ctx, 1)
 
 
 def fx_frost_fist_1(ctx: Context) -> None:
@@ -644,9 +644,9 @@ def fx_berserk_1(ctx: Context) -> None:
     - attack(amount=+1): Change the attack total.
     Source: karak/regent/heroes.cardc:32; 004_dc563c5159c76d25.txt#Valduk — the Barbarian
     """
-    if not (v.lives(ctx, range=(3, 4))):
+    if not (v.lives(ctx, (3, 4))):
         return
-    v.attack(ctx, amount=1)
+    v.attack(ctx, 1)
 
 
 def fx_berserk_2(ctx: Context) -> None:
@@ -660,9 +660,9 @@ def fx_berserk_2(ctx: Context) -> None:
     - attack(amount=+2): Change the attack total.
     Source: karak/regent/heroes.cardc:33; 004_dc563c5159c76d25.txt#Valduk — the Barbarian
     """
-    if not (v.lives(ctx, range=(1, 2))):
+    if not (v.lives(ctx, (1, 2))):
         return
-    v.attack(ctx, amount=2)
+    v.attack(ctx, 2)
 
 
 def fx_berserk_3(ctx: Context) -> None:
@@ -692,7 +692,7 @@ def fx_perseverance_1(ctx: Context) -> None:
     - continue_turn: The hero may use the remaining steps of the turn.
     Source: karak/regent/heroes.cardc:48; 004_dc563c5159c76d25.txt#Valduk — the Barbarian
     """
-    if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='win') and not v.took_reward(ctx)):
+    if not (v.against(ctx, 'monster') and v.result(ctx, 'win') and not v.took_reward(ctx)):
         return
     v.continue_turn(ctx)
 
@@ -707,7 +707,7 @@ def fx_sword_master_1(ctx: Context) -> None:
     - weapon_value(item=sword, value=3): An item counts with a different attack value.
     Source: karak/regent/heroes.cardc:76; 004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage
     """
-    v.weapon_value(ctx, item='sword', value=3)
+    v.weapon_value(ctx, 'sword', 3)
 
 
 def fx_blitz_attack_1(ctx: Context) -> None:
@@ -738,8 +738,8 @@ def fx_blitz_attack_1(ctx: Context) -> None:
         return
     choice1 = ctx.choose('blitz_attack#1', ('blitz', 'move_normally'))
     if choice1 == 'blitz':
-        v.spend_steps(ctx, count=4)
-        v.teleport(ctx, to='monster_tile', who='self', pick='any')
+        v.spend_steps(ctx, 4)
+        v.teleport(ctx, 'monster_tile', 'self', 'any')
         v.fight_monster(ctx)
     elif choice1 == 'move_normally':
         pass
@@ -760,9 +760,9 @@ def fx_blitz_attack_2(ctx: Context) -> None:
         chosen by the hero).
     Source: karak/regent/heroes.cardc:97; 004_dc563c5159c76d25.txt#Baron Markul — the Battle Mage
     """
-    if not (v.fight_by(ctx, source='blitz_attack')):
+    if not (v.fight_by(ctx, 'blitz_attack')):
         return
-    v.retreat_to(ctx, where='adjacent_revealed')
+    v.retreat_to(ctx, 'adjacent_revealed')
 
 
 def fx_hannah_1(ctx: Context) -> None:
@@ -780,7 +780,7 @@ def fx_hannah_1(ctx: Context) -> None:
     """
     if not (v.cursed(ctx)):
         return
-    v.slot_frozen(ctx, item='daggers', slot='spell')
+    v.slot_frozen(ctx, 'daggers', 'spell')
 
 
 def fx_throwing_daggers_1(ctx: Context) -> None:
@@ -793,7 +793,7 @@ def fx_throwing_daggers_1(ctx: Context) -> None:
     - item_in_slot(item=daggers, slot=spell): An item may be carried in a slot of another sort.
     Source: karak/regent/heroes.cardc:130; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
     """
-    v.item_in_slot(ctx, item='daggers', slot='spell')
+    v.item_in_slot(ctx, 'daggers', 'spell')
 
 
 def fx_throwing_daggers_2(ctx: Context) -> None:
@@ -806,7 +806,7 @@ def fx_throwing_daggers_2(ctx: Context) -> None:
     - keep_after_use(item=daggers): The item is not discarded after use.
     Source: karak/regent/heroes.cardc:131; 004_dc563c5159c76d25.txt#Hannah — the Acrobat
     """
-    v.keep_after_use(ctx, item='daggers')
+    v.keep_after_use(ctx, 'daggers')
 
 
 def fx_sprint_1(ctx: Context) -> None:
@@ -831,7 +831,7 @@ def fx_sprint_1(ctx: Context) -> None:
         return
     choice1 = ctx.choose('sprint#1', ('sprint', 'move_normally'))
     if choice1 == 'sprint':
-        v.steps(ctx, count=8)
+        v.steps(ctx, 8)
         v.no_explore(ctx)
     elif choice1 == 'move_normally':
         pass
@@ -848,7 +848,7 @@ def fx_bear_attack_1(ctx: Context) -> None:
         = false - but when a double is judged, e.g. for a critical hit, the die counts as rolled).
     Source: karak/regent/heroes.cardc:181; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
     """
-    v.die_counts_as(ctx, face=1, as_=6, in_doubles=True)
+    v.die_counts_as(ctx, 1, 6, True)
 
 
 def fx_eavesdropping_1(ctx: Context) -> None:
@@ -866,7 +866,7 @@ def fx_eavesdropping_1(ctx: Context) -> None:
     Source: karak/regent/heroes.cardc:196; 004_dc563c5159c76d25.txt#Lady Lorraine — the Ranger
     """
     if ctx.may('eavesdropping#1', 'explore', False):
-        v.explore(ctx, enter=False)
+        v.explore(ctx, False)
 
 
 def fx_magic_affinity_1(ctx: Context) -> None:
@@ -881,8 +881,8 @@ def fx_magic_affinity_1(ctx: Context) -> None:
     - keep_after_use(item=frost_fist): The item is not discarded after use.
     Source: karak/regent/heroes.cardc:219; 004_dc563c5159c76d25.txt#The Frost Fist
     """
-    v.keep_after_use(ctx, item='magic_missile')
-    v.keep_after_use(ctx, item='frost_fist')
+    v.keep_after_use(ctx, 'magic_missile')
+    v.keep_after_use(ctx, 'frost_fist')
 
 
 def fx_battle_arena_1(ctx: Context) -> None:
@@ -903,7 +903,7 @@ def fx_battle_arena_1(ctx: Context) -> None:
     """
     if not (v.first_entry(ctx)):
         return
-    v.challenge(ctx, who='chosen')
+    v.challenge(ctx, 'chosen')
 
 
 def fx_battle_arena_2(ctx: Context) -> None:
@@ -924,10 +924,10 @@ def fx_battle_arena_2(ctx: Context) -> None:
     - becomes_corridor: The tile works as an ordinary corridor from now on.
     Source: karak/regent/tiles.cardc:23; 004_dc563c5159c76d25.txt#Battle Arena
     """
-    if not (v.fight_by(ctx, source='battle_arena')):
+    if not (v.fight_by(ctx, 'battle_arena')):
         return
-    v.loss_costs(ctx, lives=1)
-    v.tie_costs(ctx, lives=0)
+    v.loss_costs(ctx, 1)
+    v.tie_costs(ctx, 0)
     v.no_retreat(ctx)
     v.becomes_corridor(ctx)
 
@@ -948,10 +948,10 @@ def fx_battle_arena_3(ctx: Context) -> None:
         up); refused says where it goes if the taker declines it (only under `may`).
     Source: karak/regent/tiles.cardc:24; 004_dc563c5159c76d25.txt#Battle Arena
     """
-    if not (v.fight_by(ctx, source='battle_arena') and v.result(ctx, outcome='win')):
+    if not (v.fight_by(ctx, 'battle_arena') and v.result(ctx, 'win')):
         return
     if ctx.may('battle_arena#3', 'take_item', 'loser', 'self', 'stays'):
-        v.take_item(ctx, from_='loser', chosen_by='self', refused='stays')
+        v.take_item(ctx, 'loser', 'self', 'stays')
 
 
 def fx_battle_arena_4(ctx: Context) -> None:
@@ -988,9 +988,9 @@ def fx_cursed_chamber_1(ctx: Context) -> None:
     """
     if not (not v.cursed(ctx)):
         return
-    v.roll(ctx, dice=(1, 6))
-    if v.roll_in(ctx, range=(1, 3)):
-        v.curse(ctx, who='self')
+    v.roll(ctx, (1, 6))
+    if v.roll_in(ctx, (1, 3)):
+        v.curse(ctx, 'self')
 
 
 EFFECTS: tuple[EffectDef, ...] = (

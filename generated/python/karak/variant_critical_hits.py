@@ -52,9 +52,9 @@ def fx_critical_hits_1(ctx: Context) -> None:
     Source: karak/house-rules/house_rules.cardc:59; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
-    if not (v.double(ctx, faces=(1, 1))):
+    if not (v.double(ctx, (1, 1))):
         return
-    v.attack(ctx, amount=-2)
+    v.attack(ctx, -2)
 
 
 def fx_critical_hits_2(ctx: Context) -> None:
@@ -71,9 +71,9 @@ def fx_critical_hits_2(ctx: Context) -> None:
     Source: karak/house-rules/house_rules.cardc:60; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
-    if not (v.double(ctx, faces=(2, 3))):
+    if not (v.double(ctx, (2, 3))):
         return
-    v.attack(ctx, amount=-1)
+    v.attack(ctx, -1)
 
 
 def fx_critical_hits_3(ctx: Context) -> None:
@@ -90,9 +90,9 @@ def fx_critical_hits_3(ctx: Context) -> None:
     Source: karak/house-rules/house_rules.cardc:61; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
-    if not (v.double(ctx, faces=(4, 5))):
+    if not (v.double(ctx, (4, 5))):
         return
-    v.attack(ctx, amount=1)
+    v.attack(ctx, 1)
 
 
 def fx_critical_hits_4(ctx: Context) -> None:
@@ -108,9 +108,9 @@ def fx_critical_hits_4(ctx: Context) -> None:
     Source: karak/house-rules/house_rules.cardc:62; 002_cbefe6d082d470f6.txt#Kritický zásah nebo
       nešikovnost
     """
-    if not (v.double(ctx, faces=(6, 6))):
+    if not (v.double(ctx, (6, 6))):
         return
-    v.attack(ctx, amount=2)
+    v.attack(ctx, 2)
 
 
 EFFECTS: tuple[EffectDef, ...] = (

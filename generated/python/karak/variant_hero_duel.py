@@ -66,10 +66,10 @@ def fx_hero_duel_1(ctx: Context) -> None:
         other's.
     Source: karak/house-rules/house_rules.cardc:32; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (v.armed(ctx, who='both')):
+    if not (v.armed(ctx, 'both')):
         return
     if ctx.may('hero_duel#1', 'challenge', 'other'):
-        v.challenge(ctx, who='other')
+        v.challenge(ctx, 'other')
 
 
 def fx_hero_duel_2(ctx: Context) -> None:
@@ -86,7 +86,7 @@ def fx_hero_duel_2(ctx: Context) -> None:
         not only before the roll (the house-rules duel, as its worked example plays it).
     Source: karak/house-rules/house_rules.cardc:33; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (v.fight_by(ctx, source='hero_duel')):
+    if not (v.fight_by(ctx, 'hero_duel')):
         return
     v.spells_after_roll(ctx)
 
@@ -108,10 +108,10 @@ def fx_hero_duel_3(ctx: Context) -> None:
         tile.
     Source: karak/house-rules/house_rules.cardc:34; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (v.fight_by(ctx, source='hero_duel')):
+    if not (v.fight_by(ctx, 'hero_duel')):
         return
-    v.loss_costs(ctx, lives=1)
-    v.tie_costs(ctx, lives=0)
+    v.loss_costs(ctx, 1)
+    v.tie_costs(ctx, 0)
     v.no_retreat(ctx)
 
 
@@ -133,10 +133,10 @@ def fx_hero_duel_4(ctx: Context) -> None:
         up); refused says where it goes if the taker declines it (only under `may`).
     Source: karak/house-rules/house_rules.cardc:35; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (v.fight_by(ctx, source='hero_duel') and v.result(ctx, outcome='win') and v.margin(ctx, range=(5, 99))):
+    if not (v.fight_by(ctx, 'hero_duel') and v.result(ctx, 'win') and v.margin(ctx, (5, 99))):
         return
     if ctx.may('hero_duel#4', 'take_item', 'loser', 'self', 'on_tile'):
-        v.take_item(ctx, from_='loser', chosen_by='self', refused='on_tile')
+        v.take_item(ctx, 'loser', 'self', 'on_tile')
 
 
 def fx_hero_duel_5(ctx: Context) -> None:
@@ -157,14 +157,10 @@ def fx_hero_duel_5(ctx: Context) -> None:
         up); refused says where it goes if the taker declines it (only under `may`).
     Source: karak/house-rules/house_rules.cardc:38; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (
-        v.fight_by(ctx, source='hero_duel')
-        and v.result(ctx, outcome='win')
-        and not v.margin(ctx, range=(5, 99))
-    ):
+    if not (v.fight_by(ctx, 'hero_duel') and v.result(ctx, 'win') and not v.margin(ctx, (5, 99))):
         return
     if ctx.may('hero_duel#5', 'take_item', 'loser', 'owner', 'on_tile'):
-        v.take_item(ctx, from_='loser', chosen_by='owner', refused='on_tile')
+        v.take_item(ctx, 'loser', 'owner', 'on_tile')
 
 
 def fx_hero_duel_6(ctx: Context) -> None:
@@ -186,9 +182,9 @@ def fx_hero_duel_6(ctx: Context) -> None:
       - end_turn: The hero's turn ends.
     Source: karak/house-rules/house_rules.cardc:42; 002_cbefe6d082d470f6.txt#Souboj hrdinů
     """
-    if not (v.fight_by(ctx, source='hero_duel') and v.result(ctx, outcome='loss') and not v.last_life(ctx)):
+    if not (v.fight_by(ctx, 'hero_duel') and v.result(ctx, 'loss') and not v.last_life(ctx)):
         return
-    v.flee(ctx, steps=5)
+    v.flee(ctx, 5)
     if v.on_turn(ctx):
         v.end_turn(ctx)
 

@@ -86,7 +86,7 @@ def fx_lord_of_karak_1(ctx: Context) -> None:
         becomes_lord fires for that hero.
     Source: karak/regent/lord_of_karak.cardc:34; 004_dc563c5159c76d25.txt#GAME VERSION—THE LORD OF KARAK
     """
-    v.possess_weakest(ctx, order=('fewest_treasures', 'lowest_weapon_power', 'fewest_other_items', 'lowest_roll'))
+    v.possess_weakest(ctx, ('fewest_treasures', 'lowest_weapon_power', 'fewest_other_items', 'lowest_roll'))
 
 
 def fx_lord_of_karak_2(ctx: Context) -> None:
@@ -106,10 +106,10 @@ def fx_lord_of_karak_2(ctx: Context) -> None:
         abilities of every other hero in the game at this moment).
     Source: karak/regent/lord_of_karak.cardc:37; 004_dc563c5159c76d25.txt#GAME VERSION—THE LORD OF KARAK
     """
-    v.swap_sheet(ctx, sheet='lord_of_karak_sheet')
+    v.swap_sheet(ctx, 'lord_of_karak_sheet')
     v.heal_full(ctx)
     v.remove_curse(ctx)
-    v.gain_abilities(ctx, from_='other_heroes_in_play')
+    v.gain_abilities(ctx, 'other_heroes_in_play')
 
 
 def fx_lord_of_karak_3(ctx: Context) -> None:
@@ -124,7 +124,7 @@ def fx_lord_of_karak_3(ctx: Context) -> None:
     - lose_abilities: The hero loses the abilities of its own hero sheet.
     Source: karak/regent/lord_of_karak.cardc:43; 004_dc563c5159c76d25.txt#GAME VERSION—THE LORD OF KARAK
     """
-    if not (not v.players(ctx, range=(2, 2))):
+    if not (not v.players(ctx, (2, 2))):
         return
     v.lose_abilities(ctx)
 

@@ -52,10 +52,10 @@ def fx_stronger_dragon_1(ctx: Context) -> None:
     - tie_costs(lives=1): A tie in this fight costs this many lives instead of none.
     Source: karak/house-rules/house_rules.cardc:76; 002_cbefe6d082d470f6.txt#Silnější drak
     """
-    if not (v.against(ctx, opponent='dragon')):
+    if not (v.against(ctx, 'dragon')):
         return
-    v.loss_costs(ctx, lives=3)
-    v.tie_costs(ctx, lives=1)
+    v.loss_costs(ctx, 3)
+    v.tie_costs(ctx, 1)
 
 
 def fx_stronger_dragon_2(ctx: Context) -> None:
@@ -73,9 +73,9 @@ def fx_stronger_dragon_2(ctx: Context) -> None:
         came_from - the tile the hero attacked from).
     Source: karak/house-rules/house_rules.cardc:77; 002_cbefe6d082d470f6.txt#Silnější drak
     """
-    if not (v.against(ctx, opponent='dragon') and v.result(ctx, outcome='loss') and v.lives(ctx, range=(1, 2))):
+    if not (v.against(ctx, 'dragon') and v.result(ctx, 'loss') and v.lives(ctx, (1, 2))):
         return
-    v.drop_item(ctx, where='came_from')
+    v.drop_item(ctx, 'came_from')
 
 
 def fx_stronger_dragon_3(ctx: Context) -> None:
@@ -93,7 +93,7 @@ def fx_stronger_dragon_3(ctx: Context) -> None:
         that monster takes it as well.
     Source: karak/house-rules/house_rules.cardc:78; 002_cbefe6d082d470f6.txt#Silnější drak
     """
-    if not (v.against(ctx, opponent='dragon') and v.double(ctx, faces=(1, 1))):
+    if not (v.against(ctx, 'dragon') and v.double(ctx, (1, 1))):
         return
     v.stake_treasure(ctx)
 

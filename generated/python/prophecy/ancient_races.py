@@ -575,12 +575,12 @@ def fx_human_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:68; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, stat='strength', amount=None)
-    v.stat_mod(ctx, stat='will', amount=None)
-    v.start_resource(ctx, resource='gold', amount=None)
-    v.start_resource(ctx, resource='experience', amount=None)
-    v.slot_limit(ctx, slot='ability', amount=None)
-    v.slot_limit(ctx, slot='item', amount=None)
+    v.stat_mod(ctx, 'strength', None)
+    v.stat_mod(ctx, 'will', None)
+    v.start_resource(ctx, 'gold', None)
+    v.start_resource(ctx, 'experience', None)
+    v.slot_limit(ctx, 'ability', None)
+    v.slot_limit(ctx, 'item', None)
 
 
 def fx_elf_card_1(ctx: Context) -> None:
@@ -602,12 +602,12 @@ def fx_elf_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:86; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, stat='strength', amount=-1)
-    v.stat_mod(ctx, stat='will', amount=1)
-    v.start_resource(ctx, resource='gold', amount=None)
-    v.start_resource(ctx, resource='experience', amount=None)
-    v.slot_limit(ctx, slot='ability', amount=None)
-    v.slot_limit(ctx, slot='item', amount=None)
+    v.stat_mod(ctx, 'strength', -1)
+    v.stat_mod(ctx, 'will', 1)
+    v.start_resource(ctx, 'gold', None)
+    v.start_resource(ctx, 'experience', None)
+    v.slot_limit(ctx, 'ability', None)
+    v.slot_limit(ctx, 'item', None)
 
 
 def fx_dwarf_card_1(ctx: Context) -> None:
@@ -629,12 +629,12 @@ def fx_dwarf_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:104; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, stat='strength', amount=None)
-    v.stat_mod(ctx, stat='will', amount=None)
-    v.start_resource(ctx, resource='gold', amount=None)
-    v.start_resource(ctx, resource='experience', amount=None)
-    v.slot_limit(ctx, slot='ability', amount=None)
-    v.slot_limit(ctx, slot='item', amount=None)
+    v.stat_mod(ctx, 'strength', None)
+    v.stat_mod(ctx, 'will', None)
+    v.start_resource(ctx, 'gold', None)
+    v.start_resource(ctx, 'experience', None)
+    v.slot_limit(ctx, 'ability', None)
+    v.slot_limit(ctx, 'item', None)
 
 
 def fx_hobbit_card_1(ctx: Context) -> None:
@@ -656,12 +656,12 @@ def fx_hobbit_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:122; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, stat='strength', amount=None)
-    v.stat_mod(ctx, stat='will', amount=None)
-    v.start_resource(ctx, resource='gold', amount=None)
-    v.start_resource(ctx, resource='experience', amount=None)
-    v.slot_limit(ctx, slot='ability', amount=None)
-    v.slot_limit(ctx, slot='item', amount=None)
+    v.stat_mod(ctx, 'strength', None)
+    v.stat_mod(ctx, 'will', None)
+    v.start_resource(ctx, 'gold', None)
+    v.start_resource(ctx, 'experience', None)
+    v.slot_limit(ctx, 'ability', None)
+    v.slot_limit(ctx, 'item', None)
 
 
 def fx_orc_card_1(ctx: Context) -> None:
@@ -683,12 +683,12 @@ def fx_orc_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:140; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, stat='strength', amount=None)
-    v.stat_mod(ctx, stat='will', amount=None)
-    v.start_resource(ctx, resource='gold', amount=None)
-    v.start_resource(ctx, resource='experience', amount=None)
-    v.slot_limit(ctx, slot='ability', amount=None)
-    v.slot_limit(ctx, slot='item', amount=None)
+    v.stat_mod(ctx, 'strength', None)
+    v.stat_mod(ctx, 'will', None)
+    v.start_resource(ctx, 'gold', None)
+    v.start_resource(ctx, 'experience', None)
+    v.slot_limit(ctx, 'ability', None)
+    v.slot_limit(ctx, 'item', None)
 
 
 def fx_troll_card_1(ctx: Context) -> None:
@@ -710,12 +710,12 @@ def fx_troll_card_1(ctx: Context) -> None:
     - slot_limit(slot=item, amount=None): Change how many things of a sort the character may hold.
     Source: prophecy/ancient_races/races.cardc:158; 000_3675fda29ad0c57f.txt#2.vlastnosti
     """
-    v.stat_mod(ctx, stat='strength', amount=None)
-    v.stat_mod(ctx, stat='will', amount=None)
-    v.start_resource(ctx, resource='gold', amount=None)
-    v.start_resource(ctx, resource='experience', amount=None)
-    v.slot_limit(ctx, slot='ability', amount=None)
-    v.slot_limit(ctx, slot='item', amount=None)
+    v.stat_mod(ctx, 'strength', None)
+    v.stat_mod(ctx, 'will', None)
+    v.start_resource(ctx, 'gold', None)
+    v.start_resource(ctx, 'experience', None)
+    v.slot_limit(ctx, 'ability', None)
+    v.slot_limit(ctx, 'item', None)
 
 
 def fx_race_draft_1(ctx: Context) -> None:
@@ -731,7 +731,7 @@ def fx_race_draft_1(ctx: Context) -> None:
         so that each player ends with one card of each deck.
     Source: prophecy/ancient_races/rules.cardc:10; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
-    v.draft_alongside(ctx, cards='race_cards', like='profession_cards')
+    v.draft_alongside(ctx, 'race_cards', 'profession_cards')
 
 
 def fx_character_fight_experience_with_races_1(ctx: Context) -> None:
@@ -753,12 +753,12 @@ def fx_character_fight_experience_with_races_1(ctx: Context) -> None:
     Source: prophecy/ancient_races/rules.cardc:54; 000_3675fda29ad0c57f.txt#7.zkusenost-za-boj
     """
     if not (
-        v.against(ctx, opponent='character')
-        and v.result(ctx, outcome='win')
-        and v.variant_on(ctx, variant='experience_for_character_fights')
+        v.against(ctx, 'character')
+        and v.result(ctx, 'win')
+        and v.variant_on(ctx, 'experience_for_character_fights')
     ):
         return
-    v.reward_cap(ctx, resource='experience', amount=1)
+    v.reward_cap(ctx, 'experience', 1)
 
 
 EFFECTS: tuple[EffectDef, ...] = (

@@ -1502,8 +1502,8 @@ def fx_hospitality_1(ctx: Context) -> None:
         (strength) or regaining magic energy (will).
     Source: prophecy/base/cards.cardc:55; 000_3675fda29ad0c57f.txt#6.posileni-schopnosti
     """
-    v.restore(ctx, stat='strength', amount=1)
-    v.restore(ctx, stat='will', amount=1)
+    v.restore(ctx, 'strength', 1)
+    v.restore(ctx, 'will', 1)
 
 
 def fx_banner_of_doom_1(ctx: Context) -> None:
@@ -1518,7 +1518,7 @@ def fx_banner_of_doom_1(ctx: Context) -> None:
         wounded then runs its wounded_by effects.
     Source: prophecy/base/cards.cardc:90; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
     """
-    v.wound_others(ctx, amount=1)
+    v.wound_others(ctx, 1)
 
 
 def fx_clairvoyant_dream_1(ctx: Context) -> None:
@@ -1547,7 +1547,7 @@ def fx_crisis_1(ctx: Context) -> None:
         card - unaffected_by it, or ignore_chance_cards when it is a card of the chance deck.
     Source: prophecy/base/cards.cardc:110; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
-    v.everyone_gains(ctx, resource='gold', amount=-1)
+    v.everyone_gains(ctx, 'gold', -1)
 
 
 def fx_fresh_wind_1(ctx: Context) -> None:
@@ -1562,7 +1562,7 @@ def fx_fresh_wind_1(ctx: Context) -> None:
         card - unaffected_by it, or ignore_chance_cards when it is a card of the chance deck.
     Source: prophecy/base/cards.cardc:119; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
-    v.everyone_gains(ctx, resource='experience', amount=1)
+    v.everyone_gains(ctx, 'experience', 1)
 
 
 def fx_good_times_1(ctx: Context) -> None:
@@ -1577,7 +1577,7 @@ def fx_good_times_1(ctx: Context) -> None:
         card - unaffected_by it, or ignore_chance_cards when it is a card of the chance deck.
     Source: prophecy/base/cards.cardc:128; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
-    v.everyone_gains(ctx, resource='gold', amount=1)
+    v.everyone_gains(ctx, 'gold', 1)
 
 
 def fx_charity_1(ctx: Context) -> None:
@@ -1593,7 +1593,7 @@ def fx_charity_1(ctx: Context) -> None:
         unless a standing still_counted_by names the card, nor is one unaffected_by it.
     Source: prophecy/base/cards.cardc:137; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
-    v.award_by_comparison(ctx, by='gold', pick='least', resource='gold', amount=2)
+    v.award_by_comparison(ctx, 'gold', 'least', 'gold', 2)
 
 
 def fx_golden_fish_1(ctx: Context) -> None:
@@ -1609,7 +1609,7 @@ def fx_golden_fish_1(ctx: Context) -> None:
         unless a standing still_counted_by names the card, nor is one unaffected_by it.
     Source: prophecy/base/cards.cardc:146; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
-    v.award_by_comparison(ctx, by='gold', pick='most', resource='experience', amount=1)
+    v.award_by_comparison(ctx, 'gold', 'most', 'experience', 1)
 
 
 def fx_hermit_1(ctx: Context) -> None:
@@ -1625,7 +1625,7 @@ def fx_hermit_1(ctx: Context) -> None:
         unless a standing still_counted_by names the card, nor is one unaffected_by it.
     Source: prophecy/base/cards.cardc:155; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
-    v.award_by_comparison(ctx, by='experience', pick='least', resource='experience', amount=2)
+    v.award_by_comparison(ctx, 'experience', 'least', 'experience', 2)
 
 
 def fx_contest_of_versatility_1(ctx: Context) -> None:
@@ -1641,7 +1641,7 @@ def fx_contest_of_versatility_1(ctx: Context) -> None:
         unless a standing still_counted_by names the card, nor is one unaffected_by it.
     Source: prophecy/base/cards.cardc:164; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
-    v.award_by_comparison(ctx, by='will', pick='most', resource='gold', amount=2)
+    v.award_by_comparison(ctx, 'will', 'most', 'gold', 2)
 
 
 def fx_armoury_1(ctx: Context) -> None:
@@ -1654,7 +1654,7 @@ def fx_armoury_1(ctx: Context) -> None:
     - gain(resource=gold, amount=1): Gain an amount of gold or experience.
     Source: prophecy/base/cards.cardc:200; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
     """
-    v.gain(ctx, resource='gold', amount=1)
+    v.gain(ctx, 'gold', 1)
 
 
 def fx_meditation_1(ctx: Context) -> None:
@@ -1668,7 +1668,7 @@ def fx_meditation_1(ctx: Context) -> None:
         (strength) or regaining magic energy (will).
     Source: prophecy/base/cards.cardc:211; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
     """
-    v.restore(ctx, stat='will', amount=2)
+    v.restore(ctx, 'will', 2)
 
 
 def fx_miracle_of_healing_1(ctx: Context) -> None:
@@ -1682,7 +1682,7 @@ def fx_miracle_of_healing_1(ctx: Context) -> None:
         lives (strength) or regaining magic energy (will).
     Source: prophecy/base/cards.cardc:222; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
     """
-    v.restore(ctx, stat='strength', amount=2)
+    v.restore(ctx, 'strength', 2)
 
 
 def fx_fight_formula_1(ctx: Context) -> None:
@@ -1695,7 +1695,7 @@ def fx_fight_formula_1(ctx: Context) -> None:
     - fight_dice(dice=(1, 6)): The dice the fight is rolled with; their sum starts the attack total.
     Source: prophecy/base/play.cardc:45; 000_3675fda29ad0c57f.txt#4.nestvury
     """
-    v.fight_dice(ctx, dice=(1, 6))
+    v.fight_dice(ctx, (1, 6))
 
 
 def fx_fight_losses_1(ctx: Context) -> None:
@@ -1711,9 +1711,9 @@ def fx_fight_losses_1(ctx: Context) -> None:
     - lose_life(amount=1): Lose lives.
     Source: prophecy/base/play.cardc:146; 000_3675fda29ad0c57f.txt#4.nestvury
     """
-    if not (v.result(ctx, outcome='loss') and not v.against(ctx, opponent='character')):
+    if not (v.result(ctx, 'loss') and not v.against(ctx, 'character')):
         return
-    v.lose_life(ctx, amount=1)
+    v.lose_life(ctx, 1)
 
 
 def fx_recovery_1(ctx: Context) -> None:
@@ -1729,9 +1729,9 @@ def fx_recovery_1(ctx: Context) -> None:
     - end_turn: The hero's turn ends.
     Source: prophecy/base/play.cardc:154; 000_3675fda29ad0c57f.txt#4.nestvury
     """
-    if not (v.lives(ctx, range=(0, 0))):
+    if not (v.lives(ctx, (0, 0))):
         return
-    v.gain_life(ctx, amount=3)
+    v.gain_life(ctx, 3)
     v.end_turn(ctx)
 
 
@@ -1756,12 +1756,12 @@ def fx_ability_and_item_limits_1(ctx: Context) -> None:
           any slot_limit changes.
     Source: prophecy/base/rules.cardc:33; 000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu
     """
-    if v.variant_on(ctx, variant='longer_game'):
-        v.set_limit(ctx, slot='ability', value=9)
-        v.set_limit(ctx, slot='item', value=9)
+    if v.variant_on(ctx, 'longer_game'):
+        v.set_limit(ctx, 'ability', 9)
+        v.set_limit(ctx, 'item', 9)
     else:
-        v.set_limit(ctx, slot='ability', value=7)
-        v.set_limit(ctx, slot='item', value=7)
+        v.set_limit(ctx, 'ability', 7)
+        v.set_limit(ctx, 'item', 7)
 
 
 def fx_discarding_to_make_room_1(ctx: Context) -> None:
@@ -1784,8 +1784,8 @@ def fx_discarding_to_make_room_1(ctx: Context) -> None:
         under its guild's pile, else onto the discarded pile.
     Source: prophecy/base/rules.cardc:49; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
-    v.make_room(ctx, slot='ability')
-    v.make_room(ctx, slot='item')
+    v.make_room(ctx, 'ability')
+    v.make_room(ctx, 'item')
 
 
 def fx_guild_spaces_1(ctx: Context) -> None:
@@ -1802,7 +1802,7 @@ def fx_guild_spaces_1(ctx: Context) -> None:
         the next card of its pile.
     Source: prophecy/base/rules.cardc:60; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
-    v.stock_guilds(ctx, kind='ability', refill=True)
+    v.stock_guilds(ctx, 'ability', True)
 
 
 def fx_character_draft_1(ctx: Context) -> None:
@@ -1829,11 +1829,11 @@ def fx_character_draft_1(ctx: Context) -> None:
         end each player chooses one card held and the rest leave the game.
     Source: prophecy/base/rules.cardc:68; 000_3675fda29ad0c57f.txt#2.vyber-postav
     """
-    if not v.variant_on(ctx, variant='team_game'):
-        v.player_count(ctx, range=(2, 5))
-    if v.players(ctx, range=(6, 6)) and v.variant_on(ctx, variant='team_game'):
-        v.add_copies(ctx, deck='profession_cards', count=1)
-    v.draft(ctx, cards='profession_cards', deal=2, passes=2)
+    if not v.variant_on(ctx, 'team_game'):
+        v.player_count(ctx, (2, 5))
+    if v.players(ctx, (6, 6)) and v.variant_on(ctx, 'team_game'):
+        v.add_copies(ctx, 'profession_cards', 1)
+    v.draft(ctx, 'profession_cards', 2, 2)
 
 
 def fx_stat_increase_1(ctx: Context) -> None:
@@ -1847,7 +1847,7 @@ def fx_stat_increase_1(ctx: Context) -> None:
         its maximum both rise.
     Source: prophecy/base/rules.cardc:81; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
-    v.raise_stat(ctx, stat='strength', amount=1)
+    v.raise_stat(ctx, 'strength', 1)
 
 
 def fx_stat_increase_2(ctx: Context) -> None:
@@ -1861,7 +1861,7 @@ def fx_stat_increase_2(ctx: Context) -> None:
         maximum both rise.
     Source: prophecy/base/rules.cardc:82; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
-    v.raise_stat(ctx, stat='will', amount=1)
+    v.raise_stat(ctx, 'will', 1)
 
 
 def fx_guardians_in_spheres_1(ctx: Context) -> None:
@@ -1884,12 +1884,12 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
         rules.
     Source: prophecy/base/rules.cardc:90; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
     """
-    v.shuffle(ctx, deck='artefacts')
-    v.shuffle(ctx, deck='greater_guardians')
-    v.shuffle(ctx, deck='lesser_guardians')
-    v.deal_to_spheres(ctx, deck='artefacts')
-    v.deal_to_spheres(ctx, deck='greater_guardians')
-    v.deal_to_spheres(ctx, deck='lesser_guardians')
+    v.shuffle(ctx, 'artefacts')
+    v.shuffle(ctx, 'greater_guardians')
+    v.shuffle(ctx, 'lesser_guardians')
+    v.deal_to_spheres(ctx, 'artefacts')
+    v.deal_to_spheres(ctx, 'greater_guardians')
+    v.deal_to_spheres(ctx, 'lesser_guardians')
 
 
 def fx_apocalypse_1(ctx: Context) -> None:
@@ -1907,7 +1907,7 @@ def fx_apocalypse_1(ctx: Context) -> None:
     """
     if not (v.final_battle(ctx)):
         return
-    v.no_reshuffle(ctx, deck='chance_cards')
+    v.no_reshuffle(ctx, 'chance_cards')
 
 
 def fx_apocalypse_2(ctx: Context) -> None:
@@ -1926,7 +1926,7 @@ def fx_apocalypse_2(ctx: Context) -> None:
     """
     if not (v.final_battle(ctx)):
         return
-    v.win_by_most(ctx, kind='artefact')
+    v.win_by_most(ctx, 'artefact')
 
 
 def proc_fight(ctx: Context) -> None:
@@ -1934,7 +1934,7 @@ def proc_fight(ctx: Context) -> None:
     for _ in ctx.each('side'):
         if not v.rolled(ctx):
             ctx.run_procedure('attack_roll')
-    v.opponent_rolls(ctx, dice=(1, 6))
+    v.opponent_rolls(ctx, (1, 6))
     v.compare_totals(ctx)
     for _ in ctx.each('side'):
         ctx.fire_here('fight_result')
@@ -1954,13 +1954,13 @@ def proc_setup(ctx: Context) -> None:
     """Procedure `setup` (prophecy/base/play.cardc:54)."""
     ctx.provisional.update(("stand-in: where the characters start is the base game's rule, not in the seeds",))
     ctx.fire_here('setup')
-    v.build_characters(ctx, stats=('strength', 'will'), lives='strength')
-    v.shuffle(ctx, deck='adventure_cards')
-    v.lay_on_spaces(ctx, cards='adventure_cards', path='main_ring', shades=('plains', 'forest', 'mountains'))
-    v.start_on(ctx, path='main_ring', at=1)
+    v.build_characters(ctx, ('strength', 'will'), 'strength')
+    v.shuffle(ctx, 'adventure_cards')
+    v.lay_on_spaces(ctx, 'adventure_cards', 'main_ring', ('plains', 'forest', 'mountains'))
+    v.start_on(ctx, 'main_ring', 1)
     for _ in ctx.each('player'):
-        v.gain(ctx, resource='gold', amount=3)
-        v.gain(ctx, resource='experience', amount=3)
+        v.gain(ctx, 'gold', 3)
+        v.gain(ctx, 'experience', 3)
     v.pick_first_player(ctx)
 
 
@@ -1980,44 +1980,44 @@ def proc_turn(ctx: Context) -> None:
     ctx.fire_here('always')
     ctx.fire_here('turn_start')
     if not v.turn_over(ctx) and not v.game_over(ctx):
-        v.draw_chance(ctx, deck='chance_cards', count=1)
+        v.draw_chance(ctx, 'chance_cards', 1)
     if not v.turn_over(ctx):
         ctx.fire_here('movement_phase')
     if not v.turn_over(ctx) and not v.game_over(ctx):
         if v.on_main_board(ctx):
             ctx.run_procedure('main_board_move')
             if v.card_here(ctx) and not v.final_battle(ctx):
-                v.meet_here(ctx, deck='adventure_cards', refill=True)
+                v.meet_here(ctx, 'adventure_cards', True)
             if not v.turn_over(ctx) and not v.game_over(ctx):
                 ctx.run_procedure('main_board_turn')
         else:
             v.stop_here(ctx)
     if not v.game_over(ctx):
         ctx.fire_here('turn_end')
-        v.check_victory(ctx, count=4)
+        v.check_victory(ctx, 4)
 
 
 def proc_main_board_move(ctx: Context) -> None:
     """Procedure `main_board_move` (prophecy/base/play.cardc:104)."""
     choice1_options = tuple(compress(('walk', 'ride', 'sail', 'magic_gate', 'stay'), (
         True,
-        v.resource_at_least(ctx, resource='gold', amount=1),
-        v.can_travel(ctx, via='ports') and v.resource_at_least(ctx, resource='gold', amount=1),
-        v.can_travel(ctx, via='gates') and v.resource_at_least(ctx, resource='gold', amount=2),
+        v.resource_at_least(ctx, 'gold', 1),
+        v.can_travel(ctx, 'ports') and v.resource_at_least(ctx, 'gold', 1),
+        v.can_travel(ctx, 'gates') and v.resource_at_least(ctx, 'gold', 2),
         True,
     )))
     choice1 = ctx.choose('main_board_move', choice1_options)
     if choice1 == 'walk':
-        v.move_along(ctx, steps=1)
+        v.move_along(ctx, 1)
     elif choice1 == 'ride':
-        v.pay(ctx, resource='gold', amount=1)
-        v.move_along(ctx, steps=2)
+        v.pay(ctx, 'gold', 1)
+        v.move_along(ctx, 2)
     elif choice1 == 'sail':
-        v.pay(ctx, resource='gold', amount=1)
-        v.travel(ctx, via='ports', nearest=True)
+        v.pay(ctx, 'gold', 1)
+        v.travel(ctx, 'ports', True)
     elif choice1 == 'magic_gate':
-        v.pay(ctx, resource='gold', amount=2)
-        v.travel(ctx, via='gates', nearest=False)
+        v.pay(ctx, 'gold', 2)
+        v.travel(ctx, 'gates', False)
     elif choice1 == 'stay':
         pass
 
@@ -2026,20 +2026,20 @@ def proc_main_board_turn(ctx: Context) -> None:
     """Procedure `main_board_turn` (prophecy/base/play.cardc:126)."""
     ctx.provisional.update(("stand-in: what a stone costs is the base game's rule, not in the seeds",))
     choice1_options = tuple(compress(('learn', 'train', 'attack', 'final_battle', 'use_card', 'rest'), (
-        v.can_learn(ctx, pay_with='experience', here=True) and not v.final_battle(ctx),
-        v.resource_at_least(ctx, resource='experience', amount=2) and not v.final_battle(ctx),
-        v.can_attack_sphere(ctx, here=True) and not v.final_battle(ctx),
+        v.can_learn(ctx, 'experience', True) and not v.final_battle(ctx),
+        v.resource_at_least(ctx, 'experience', 2) and not v.final_battle(ctx),
+        v.can_attack_sphere(ctx, True) and not v.final_battle(ctx),
         v.final_battle(ctx),
         v.can_use_card(ctx),
-        v.spent(ctx, stat='strength'),
+        v.spent(ctx, 'strength'),
     )))
     choice1 = ctx.choose('main_board_turn', choice1_options)
     if choice1 == 'learn':
-        v.learn(ctx, pay_with='experience', here=True)
+        v.learn(ctx, 'experience', True)
     elif choice1 == 'train':
-        v.train(ctx, stats=('strength', 'will'), cost=2, pay_with='experience')
+        v.train(ctx, ('strength', 'will'), 2, 'experience')
     elif choice1 == 'attack':
-        v.attack_sphere(ctx, here=True)
+        v.attack_sphere(ctx, True)
     elif choice1 == 'final_battle':
         v.attack_for_artefact(ctx)
     elif choice1 == 'use_card':

@@ -467,7 +467,7 @@ def fx_new_items_1(ctx: Context) -> None:
     Source: prophecy/base_additions/additions.cardc:26;
       000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi
     """
-    v.shuffle_in(ctx, cards='new_items', into=('common_items', 'rare_items'))
+    v.shuffle_in(ctx, 'new_items', ('common_items', 'rare_items'))
 
 
 def fx_new_adventures_1(ctx: Context) -> None:
@@ -483,7 +483,7 @@ def fx_new_adventures_1(ctx: Context) -> None:
     Source: prophecy/base_additions/additions.cardc:34;
       000_3675fda29ad0c57f.txt#6.nove-predmety-a-dobrodruzstvi
     """
-    v.shuffle_in(ctx, cards='new_adventures', into=('adventure_cards',))
+    v.shuffle_in(ctx, 'new_adventures', ('adventure_cards',))
 
 
 def fx_time_loop_1(ctx: Context) -> None:
@@ -516,8 +516,8 @@ def fx_hospitality_1(ctx: Context) -> None:
         (strength) or regaining magic energy (will).
     Source: prophecy/base_additions/errata.cardc:53; 000_3675fda29ad0c57f.txt#6.posileni-schopnosti
     """
-    v.restore(ctx, stat='strength', amount=1)
-    v.restore(ctx, stat='will', amount=1)
+    v.restore(ctx, 'strength', 1)
+    v.restore(ctx, 'will', 1)
 
 
 def fx_mirror_shield_1(ctx: Context) -> None:
@@ -530,7 +530,7 @@ def fx_mirror_shield_1(ctx: Context) -> None:
     - damage_owner(card=banner_of_doom, amount=1): The owner of the card loses lives.
     Source: prophecy/base_additions/errata.cardc:84; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
     """
-    v.damage_owner(ctx, card='banner_of_doom', amount=1)
+    v.damage_owner(ctx, 'banner_of_doom', 1)
 
 
 def fx_banner_of_doom_1(ctx: Context) -> None:
@@ -545,7 +545,7 @@ def fx_banner_of_doom_1(ctx: Context) -> None:
         wounded then runs its wounded_by effects.
     Source: prophecy/base_additions/errata.cardc:96; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
     """
-    v.wound_others(ctx, amount=1)
+    v.wound_others(ctx, 1)
 
 
 def fx_banner_of_doom_2(ctx: Context) -> None:
@@ -563,9 +563,9 @@ def fx_banner_of_doom_2(ctx: Context) -> None:
         aimed at.
     Source: prophecy/base_additions/errata.cardc:97; 000_3675fda29ad0c57f.txt#6.zmena-artefaktu
     """
-    if not (v.target_artefact_count(ctx, range=(0, 0))):
+    if not (v.target_artefact_count(ctx, (0, 0))):
         return
-    v.damage_mod(ctx, amount=-1)
+    v.damage_mod(ctx, -1)
 
 
 def fx_guardians_in_spheres_1(ctx: Context) -> None:
@@ -593,14 +593,14 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
         looking at them.
     Source: prophecy/base_additions/errata.cardc:107; 000_3675fda29ad0c57f.txt#6.novi-strazci
     """
-    v.shuffle(ctx, deck='artefacts')
-    v.shuffle(ctx, deck='greater_guardians')
-    v.shuffle(ctx, deck='lesser_guardians')
-    v.deal_to_spheres(ctx, deck='artefacts')
-    v.deal_to_spheres(ctx, deck='greater_guardians')
-    v.deal_to_spheres(ctx, deck='lesser_guardians')
-    v.remove_rest(ctx, deck='greater_guardians')
-    v.remove_rest(ctx, deck='lesser_guardians')
+    v.shuffle(ctx, 'artefacts')
+    v.shuffle(ctx, 'greater_guardians')
+    v.shuffle(ctx, 'lesser_guardians')
+    v.deal_to_spheres(ctx, 'artefacts')
+    v.deal_to_spheres(ctx, 'greater_guardians')
+    v.deal_to_spheres(ctx, 'lesser_guardians')
+    v.remove_rest(ctx, 'greater_guardians')
+    v.remove_rest(ctx, 'lesser_guardians')
 
 
 def fx_stat_increase_1(ctx: Context) -> None:
@@ -622,12 +622,12 @@ def fx_stat_increase_1(ctx: Context) -> None:
           its maximum both rise.
     Source: prophecy/base_additions/errata.cardc:126; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
-    if v.variant_on(ctx, variant='stones_at_maximum') and v.at_maximum(ctx, stat='strength'):
+    if v.variant_on(ctx, 'stones_at_maximum') and v.at_maximum(ctx, 'strength'):
         v.prevent(ctx)
         if ctx.may('stat_increase#1', 'restore', 'strength', 1):
-            v.restore(ctx, stat='strength', amount=1)
+            v.restore(ctx, 'strength', 1)
     else:
-        v.raise_stat(ctx, stat='strength', amount=1)
+        v.raise_stat(ctx, 'strength', 1)
 
 
 def fx_stat_increase_2(ctx: Context) -> None:
@@ -649,12 +649,12 @@ def fx_stat_increase_2(ctx: Context) -> None:
           maximum both rise.
     Source: prophecy/base_additions/errata.cardc:134; 000_3675fda29ad0c57f.txt#6.zvysovani-vlastnosti
     """
-    if v.variant_on(ctx, variant='stones_at_maximum') and v.at_maximum(ctx, stat='will'):
+    if v.variant_on(ctx, 'stones_at_maximum') and v.at_maximum(ctx, 'will'):
         v.prevent(ctx)
         if ctx.may('stat_increase#2', 'restore', 'will', 1):
-            v.restore(ctx, stat='will', amount=1)
+            v.restore(ctx, 'will', 1)
     else:
-        v.raise_stat(ctx, stat='will', amount=1)
+        v.raise_stat(ctx, 'will', 1)
 
 
 def fx_character_draft_1(ctx: Context) -> None:
@@ -697,17 +697,17 @@ def fx_character_draft_1(ctx: Context) -> None:
             at the end each player chooses one card held and the rest leave the game.
     Source: prophecy/base_additions/errata.cardc:149; 000_3675fda29ad0c57f.txt#6.rozdeleni-postav
     """
-    if not v.variant_on(ctx, variant='team_game'):
-        v.player_count(ctx, range=(2, 5))
-    if v.players(ctx, range=(6, 6)) and v.variant_on(ctx, variant='team_game'):
-        v.add_copies(ctx, deck='profession_cards', count=1)
-    if v.variant_on(ctx, variant='draft_for_two_or_three') and v.players(ctx, range=(2, 2)):
-        v.draft(ctx, cards='profession_cards', deal=4, passes=1)
+    if not v.variant_on(ctx, 'team_game'):
+        v.player_count(ctx, (2, 5))
+    if v.players(ctx, (6, 6)) and v.variant_on(ctx, 'team_game'):
+        v.add_copies(ctx, 'profession_cards', 1)
+    if v.variant_on(ctx, 'draft_for_two_or_three') and v.players(ctx, (2, 2)):
+        v.draft(ctx, 'profession_cards', 4, 1)
     else:
-        if v.variant_on(ctx, variant='draft_for_two_or_three') and v.players(ctx, range=(3, 3)):
-            v.draft(ctx, cards='profession_cards', deal=3, passes=1)
+        if v.variant_on(ctx, 'draft_for_two_or_three') and v.players(ctx, (3, 3)):
+            v.draft(ctx, 'profession_cards', 3, 1)
         else:
-            v.draft(ctx, cards='profession_cards', deal=2, passes=2)
+            v.draft(ctx, 'profession_cards', 2, 2)
 
 
 EFFECTS: tuple[EffectDef, ...] = (

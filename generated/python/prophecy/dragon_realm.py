@@ -1050,9 +1050,9 @@ def fx_fire_lake_1(ctx: Context) -> None:
     - cards_inactive(deck=dragon_slayer_abilities): Cards that came from the deck have no effect here.
     Source: prophecy/dragon_realm/components.cardc:125; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    if not (not v.variant_on(ctx, variant='dragonslayer')):
+    if not (not v.variant_on(ctx, 'dragonslayer')):
         return
-    v.cards_inactive(ctx, deck='dragon_slayer_abilities')
+    v.cards_inactive(ctx, 'dragon_slayer_abilities')
 
 
 def fx_fire_lake_2(ctx: Context) -> None:
@@ -1069,7 +1069,7 @@ def fx_fire_lake_2(ctx: Context) -> None:
     - end_turn: The hero's turn ends.
     Source: prophecy/dragon_realm/components.cardc:126; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    if not (v.against(ctx, opponent='guardian') and not v.result(ctx, outcome='win')):
+    if not (v.against(ctx, 'guardian') and not v.result(ctx, 'win')):
         return
     v.stay(ctx)
     v.end_turn(ctx)
@@ -1089,8 +1089,8 @@ def fx_fire_lake_3(ctx: Context) -> None:
     - end_turn: The hero's turn ends.
     Source: prophecy/dragon_realm/components.cardc:127; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    v.take_card(ctx, card='dragon_heart')
-    v.leave_board(ctx, board='dragon_realm_board')
+    v.take_card(ctx, 'dragon_heart')
+    v.leave_board(ctx, 'dragon_realm_board')
     v.end_turn(ctx)
 
 
@@ -1119,15 +1119,15 @@ def fx_fire_lake_4(ctx: Context) -> None:
               from which its gate is entered, chosen by the player.
     Source: prophecy/dragon_realm/components.cardc:132; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    if v.guarded(ctx, place='fire_lake'):
-        v.besiege(ctx, place='fire_lake')
+    if v.guarded(ctx, 'fire_lake'):
+        v.besiege(ctx, 'fire_lake')
     else:
-        if not v.variant_on(ctx, variant='dragonslayer'):
-            if v.owns(ctx, card='dragon_heart'):
-                v.leave_board(ctx, board='dragon_realm_board')
+        if not v.variant_on(ctx, 'dragonslayer'):
+            if v.owns(ctx, 'dragon_heart'):
+                v.leave_board(ctx, 'dragon_realm_board')
             else:
-                v.take_card(ctx, card='dragon_heart')
-                v.leave_board(ctx, board='dragon_realm_board')
+                v.take_card(ctx, 'dragon_heart')
+                v.leave_board(ctx, 'dragon_realm_board')
 
 
 def fx_fire_lake_5(ctx: Context) -> None:
@@ -1143,7 +1143,7 @@ def fx_fire_lake_5(ctx: Context) -> None:
         fought.
     Source: prophecy/dragon_realm/components.cardc:146; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    if not (v.variant_on(ctx, variant='dragonslayer')):
+    if not (v.variant_on(ctx, 'dragonslayer')):
         return
     v.fight_one_by_one(ctx)
 
@@ -1164,10 +1164,10 @@ def fx_fire_lake_6(ctx: Context) -> None:
         guardian) for this fight.
     Source: prophecy/dragon_realm/components.cardc:147; 000_3675fda29ad0c57f.txt#5.konec-cesty
     """
-    if not (v.variant_on(ctx, variant='dragonslayer') and v.against(ctx, opponent='monster')):
+    if not (v.variant_on(ctx, 'dragonslayer') and v.against(ctx, 'monster')):
         return
-    v.opponent_stat(ctx, stat='strength', amount=1)
-    v.opponent_stat(ctx, stat='will', amount=1)
+    v.opponent_stat(ctx, 'strength', 1)
+    v.opponent_stat(ctx, 'will', 1)
 
 
 def fx_dragon_heart_1(ctx: Context) -> None:
@@ -1197,7 +1197,7 @@ def fx_dragon_heart_2(ctx: Context) -> None:
     Source: prophecy/dragon_realm/components.cardc:162; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
     v.cannot_lose_card(ctx)
-    v.max_owned(ctx, amount=1)
+    v.max_owned(ctx, 1)
 
 
 def fx_dragon_heart_3(ctx: Context) -> None:
@@ -1214,9 +1214,9 @@ def fx_dragon_heart_3(ctx: Context) -> None:
     - attack(amount=+1): Change the attack total.
     Source: prophecy/dragon_realm/components.cardc:166; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
-    if not (v.against(ctx, opponent='character') and not v.opponent_owns(ctx, card='dragon_heart')):
+    if not (v.against(ctx, 'character') and not v.opponent_owns(ctx, 'dragon_heart')):
         return
-    v.attack(ctx, amount=1)
+    v.attack(ctx, 1)
 
 
 def fx_lake_of_oblivion_1(ctx: Context) -> None:
@@ -1232,9 +1232,9 @@ def fx_lake_of_oblivion_1(ctx: Context) -> None:
     - cannot_use(card=lake_of_oblivion): The character cannot use the card.
     Source: prophecy/dragon_realm/components.cardc:187; 000_3675fda29ad0c57f.txt#5.prilezitosti
     """
-    if not (not (v.spent(ctx, stat='strength') or v.spent(ctx, stat='will'))):
+    if not (not (v.spent(ctx, 'strength') or v.spent(ctx, 'will'))):
         return
-    v.cannot_use(ctx, card='lake_of_oblivion')
+    v.cannot_use(ctx, 'lake_of_oblivion')
 
 
 def fx_dragon_slayer_ability_1_1(ctx: Context) -> None:
@@ -1249,9 +1249,9 @@ def fx_dragon_slayer_ability_1_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/dragon_slayer.cardc:15;
       000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
     """
-    if not (v.against(ctx, opponent='monster')):
+    if not (v.against(ctx, 'monster')):
         return
-    v.attack(ctx, amount=1)
+    v.attack(ctx, 1)
 
 
 def fx_dragon_slayer_ability_2_1(ctx: Context) -> None:
@@ -1266,9 +1266,9 @@ def fx_dragon_slayer_ability_2_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/dragon_slayer.cardc:25;
       000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
     """
-    if not (v.against(ctx, opponent='monster')):
+    if not (v.against(ctx, 'monster')):
         return
-    v.attack(ctx, amount=1)
+    v.attack(ctx, 1)
 
 
 def fx_dragon_slayer_ability_3_1(ctx: Context) -> None:
@@ -1283,9 +1283,9 @@ def fx_dragon_slayer_ability_3_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/dragon_slayer.cardc:35;
       000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
     """
-    if not (v.against(ctx, opponent='monster')):
+    if not (v.against(ctx, 'monster')):
         return
-    v.attack(ctx, amount=1)
+    v.attack(ctx, 1)
 
 
 def fx_dragon_slayer_ability_4_1(ctx: Context) -> None:
@@ -1300,9 +1300,9 @@ def fx_dragon_slayer_ability_4_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/dragon_slayer.cardc:45;
       000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
     """
-    if not (v.against(ctx, opponent='monster')):
+    if not (v.against(ctx, 'monster')):
         return
-    v.attack(ctx, amount=1)
+    v.attack(ctx, 1)
 
 
 def fx_dragon_slayer_ability_5_1(ctx: Context) -> None:
@@ -1317,9 +1317,9 @@ def fx_dragon_slayer_ability_5_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/dragon_slayer.cardc:55;
       000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
     """
-    if not (v.against(ctx, opponent='monster')):
+    if not (v.against(ctx, 'monster')):
         return
-    v.attack(ctx, amount=1)
+    v.attack(ctx, 1)
 
 
 def fx_legends_of_dragons_1(ctx: Context) -> None:
@@ -1332,7 +1332,7 @@ def fx_legends_of_dragons_1(ctx: Context) -> None:
     - shuffle_into(card=legends_of_dragons, deck=chance_cards): Shuffle the card into the deck.
     Source: prophecy/dragon_realm/main_board.cardc:10; 000_3675fda29ad0c57f.txt#3.legendy-o-dracich
     """
-    v.shuffle_into(ctx, card='legends_of_dragons', deck='chance_cards')
+    v.shuffle_into(ctx, 'legends_of_dragons', 'chance_cards')
 
 
 def fx_legends_of_dragons_2(ctx: Context) -> None:
@@ -1355,9 +1355,9 @@ def fx_legends_of_dragons_2(ctx: Context) -> None:
     """
     if not (not v.final_battle(ctx)):
         return
-    v.reveal_top(ctx, deck='dragon_slayer_abilities')
+    v.reveal_top(ctx, 'dragon_slayer_abilities')
     v.put_in_guild(ctx)
-    v.reveal_any(ctx, count=2, from_=('positive_dragon_cards', 'negative_dragon_cards'))
+    v.reveal_any(ctx, 2, ('positive_dragon_cards', 'negative_dragon_cards'))
 
 
 def fx_dragon_realm_gate_1(ctx: Context) -> None:
@@ -1373,9 +1373,9 @@ def fx_dragon_realm_gate_1(ctx: Context) -> None:
         place.
     Source: prophecy/dragon_realm/main_board.cardc:25; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
     """
-    if not (not v.variant_on(ctx, variant='dragonslayer')):
+    if not (not v.variant_on(ctx, 'dragonslayer')):
         return
-    v.move_cards_beneath(ctx, to='fire_lake')
+    v.move_cards_beneath(ctx, 'fire_lake')
 
 
 def fx_dragon_realm_gate_2(ctx: Context) -> None:
@@ -1404,15 +1404,15 @@ def fx_dragon_realm_gate_2(ctx: Context) -> None:
             - nothing
     Source: prophecy/dragon_realm/main_board.cardc:26; 000_3675fda29ad0c57f.txt#4.brana-draci-rise
     """
-    v.cannot_use_marked(ctx, icon=':boot:', except_=('flying_on_monitor_lizards',))
-    if v.on_board(ctx, board='dragon_realm_board'):
-        v.enter_board(ctx, board='dragon_realm_board')
+    v.cannot_use_marked(ctx, ':boot:', ('flying_on_monitor_lizards',))
+    if v.on_board(ctx, 'dragon_realm_board'):
+        v.enter_board(ctx, 'dragon_realm_board')
     else:
-        if v.resource_at_least(ctx, resource='gold', amount=3):
+        if v.resource_at_least(ctx, 'gold', 3):
             choice1 = ctx.choose('dragon_realm_gate#2', ('enter', 'stay_out'))
             if choice1 == 'enter':
-                v.pay(ctx, resource='gold', amount=3)
-                v.enter_board(ctx, board='dragon_realm_board')
+                v.pay(ctx, 'gold', 3)
+                v.enter_board(ctx, 'dragon_realm_board')
             elif choice1 == 'stay_out':
                 pass
 
@@ -1459,15 +1459,15 @@ def fx_dragon_card_layout_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:21;
       000_3675fda29ad0c57f.txt#3.pozitivni-a-negativni-draci-karty
     """
-    if v.variant_on(ctx, variant='dragonslayer'):
-        v.set_aside(ctx, card='dragon_queen')
-    v.lay_paths(ctx, board='dragon_realm_board')
-    v.shuffle(ctx, deck='positive_dragon_cards')
-    v.shuffle(ctx, deck='negative_dragon_cards')
-    v.lay_out(ctx, cards='positive_dragon_cards', fields=('light', 'split'), face='down')
-    v.lay_out(ctx, cards='negative_dragon_cards', fields=('dark', 'split'), face='down')
-    v.remove_rest(ctx, deck='positive_dragon_cards')
-    v.remove_rest(ctx, deck='negative_dragon_cards')
+    if v.variant_on(ctx, 'dragonslayer'):
+        v.set_aside(ctx, 'dragon_queen')
+    v.lay_paths(ctx, 'dragon_realm_board')
+    v.shuffle(ctx, 'positive_dragon_cards')
+    v.shuffle(ctx, 'negative_dragon_cards')
+    v.lay_out(ctx, 'positive_dragon_cards', ('light', 'split'), 'down')
+    v.lay_out(ctx, 'negative_dragon_cards', ('dark', 'split'), 'down')
+    v.remove_rest(ctx, 'positive_dragon_cards')
+    v.remove_rest(ctx, 'negative_dragon_cards')
 
 
 def fx_dragon_heart_setup_1(ctx: Context) -> None:
@@ -1483,9 +1483,9 @@ def fx_dragon_heart_setup_1(ctx: Context) -> None:
         as many as there are players) on a place of the board.
     Source: prophecy/dragon_realm/rules.cardc:37; 000_3675fda29ad0c57f.txt#3.draci-srdce
     """
-    if not (not v.variant_on(ctx, variant='dragonslayer')):
+    if not (not v.variant_on(ctx, 'dragonslayer')):
         return
-    v.place(ctx, cards='dragon_hearts', to='fire_lake', face='up', per_player=True)
+    v.place(ctx, 'dragon_hearts', 'fire_lake', 'up', True)
 
 
 def fx_dragon_slayer_setup_1(ctx: Context) -> None:
@@ -1498,7 +1498,7 @@ def fx_dragon_slayer_setup_1(ctx: Context) -> None:
     - shuffle(deck=dragon_slayer_abilities): Shuffle the deck.
     Source: prophecy/dragon_realm/rules.cardc:45; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti
     """
-    v.shuffle(ctx, deck='dragon_slayer_abilities')
+    v.shuffle(ctx, 'dragon_slayer_abilities')
 
 
 def fx_guardians_in_spheres_1(ctx: Context) -> None:
@@ -1533,17 +1533,17 @@ def fx_guardians_in_spheres_1(ctx: Context) -> None:
         rules.
     Source: prophecy/dragon_realm/rules.cardc:60; 000_3675fda29ad0c57f.txt#3.brana-draci-rise-priprava
     """
-    v.set_aside(ctx, card='dragon_realm_gate')
-    v.shuffle(ctx, deck='lesser_guardians')
-    v.keep_top(ctx, deck='lesser_guardians', count=4)
-    v.shuffle_into(ctx, card='dragon_realm_gate', deck='lesser_guardians')
-    if not v.variant_on(ctx, variant='dragonslayer'):
-        v.shuffle(ctx, deck='artefacts')
-        v.shuffle(ctx, deck='greater_guardians')
-        v.deal_to_spheres(ctx, deck='artefacts')
-        v.deal_to_spheres(ctx, deck='greater_guardians')
-        v.remove_rest(ctx, deck='greater_guardians')
-    v.deal_to_spheres(ctx, deck='lesser_guardians')
+    v.set_aside(ctx, 'dragon_realm_gate')
+    v.shuffle(ctx, 'lesser_guardians')
+    v.keep_top(ctx, 'lesser_guardians', 4)
+    v.shuffle_into(ctx, 'dragon_realm_gate', 'lesser_guardians')
+    if not v.variant_on(ctx, 'dragonslayer'):
+        v.shuffle(ctx, 'artefacts')
+        v.shuffle(ctx, 'greater_guardians')
+        v.deal_to_spheres(ctx, 'artefacts')
+        v.deal_to_spheres(ctx, 'greater_guardians')
+        v.remove_rest(ctx, 'greater_guardians')
+    v.deal_to_spheres(ctx, 'lesser_guardians')
 
 
 def fx_dragon_realm_limits_1(ctx: Context) -> None:
@@ -1559,8 +1559,8 @@ def fx_dragon_realm_limits_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:82;
       000_3675fda29ad0c57f.txt#3.maximum-schopnosti-a-predmetu
     """
-    v.slot_limit(ctx, slot='ability', amount=1)
-    v.slot_limit(ctx, slot='item', amount=1)
+    v.slot_limit(ctx, 'ability', 1)
+    v.slot_limit(ctx, 'item', 1)
 
 
 def fx_dragon_slayer_rules_1(ctx: Context) -> None:
@@ -1574,7 +1574,7 @@ def fx_dragon_slayer_rules_1(ctx: Context) -> None:
         when moving or fighting on it.
     Source: prophecy/dragon_realm/rules.cardc:94; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
-    v.usable_only_on(ctx, board='dragon_realm_board')
+    v.usable_only_on(ctx, 'dragon_realm_board')
 
 
 def fx_dragon_slayer_rules_2(ctx: Context) -> None:
@@ -1590,9 +1590,9 @@ def fx_dragon_slayer_rules_2(ctx: Context) -> None:
     - cards_inactive(deck=dragon_slayer_abilities): Cards that came from the deck have no effect here.
     Source: prophecy/dragon_realm/rules.cardc:95; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
-    if not (not v.opponent_tagged(ctx, tag='dragon_realm')):
+    if not (not v.opponent_tagged(ctx, 'dragon_realm')):
         return
-    v.cards_inactive(ctx, deck='dragon_slayer_abilities')
+    v.cards_inactive(ctx, 'dragon_slayer_abilities')
 
 
 def fx_dragon_slayer_rules_3(ctx: Context) -> None:
@@ -1606,7 +1606,7 @@ def fx_dragon_slayer_rules_3(ctx: Context) -> None:
     - to_bottom(deck=dragon_slayer_abilities): Put the card under the deck.
     Source: prophecy/dragon_realm/rules.cardc:96; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
-    v.to_bottom(ctx, deck='dragon_slayer_abilities')
+    v.to_bottom(ctx, 'dragon_slayer_abilities')
 
 
 def fx_dragon_slayer_rules_4(ctx: Context) -> None:
@@ -1619,7 +1619,7 @@ def fx_dragon_slayer_rules_4(ctx: Context) -> None:
     - to_bottom(deck=dragon_slayer_abilities): Put the card under the deck.
     Source: prophecy/dragon_realm/rules.cardc:97; 000_3675fda29ad0c57f.txt#3.drakobijecke-schopnosti-hra
     """
-    v.to_bottom(ctx, deck='dragon_slayer_abilities')
+    v.to_bottom(ctx, 'dragon_slayer_abilities')
 
 
 def fx_realm_chance_cards_1(ctx: Context) -> None:
@@ -1650,16 +1650,16 @@ def fx_realm_chance_cards_1(ctx: Context) -> None:
         the property, stats or abilities of all characters still count this character.
     Source: prophecy/dragon_realm/rules.cardc:113; 000_3675fda29ad0c57f.txt#4.tazeni-karty-nahody
     """
-    if not (v.on_board(ctx, board='dragon_realm_board')):
+    if not (v.on_board(ctx, 'dragon_realm_board')):
         return
     v.ignore_chance_cards(ctx)
-    v.unaffected_by(ctx, card='crisis')
-    v.unaffected_by(ctx, card='fresh_wind')
-    v.unaffected_by(ctx, card='good_times')
-    v.unaffected_by(ctx, card='charity')
-    v.cannot_use(ctx, card='banner_of_doom')
-    v.unaffected_by(ctx, card='banner_of_doom')
-    v.still_counted_by(ctx, cards=('golden_fish', 'hermit', 'contest_of_versatility'))
+    v.unaffected_by(ctx, 'crisis')
+    v.unaffected_by(ctx, 'fresh_wind')
+    v.unaffected_by(ctx, 'good_times')
+    v.unaffected_by(ctx, 'charity')
+    v.cannot_use(ctx, 'banner_of_doom')
+    v.unaffected_by(ctx, 'banner_of_doom')
+    v.still_counted_by(ctx, ('golden_fish', 'hermit', 'contest_of_versatility'))
 
 
 def fx_realm_movement_1(ctx: Context) -> None:
@@ -1691,7 +1691,7 @@ def fx_realm_movement_1(ctx: Context) -> None:
             from which its gate is entered, chosen by the player.
     Source: prophecy/dragon_realm/rules.cardc:129; 000_3675fda29ad0c57f.txt#4.pohyb
     """
-    if not (v.on_board(ctx, board='dragon_realm_board')):
+    if not (v.on_board(ctx, 'dragon_realm_board')):
         return
     choice1_options = tuple(compress(('forward', 'stand', 'instead', 'go_back'), (
         True,
@@ -1710,7 +1710,7 @@ def fx_realm_movement_1(ctx: Context) -> None:
     elif choice1 == 'instead':
         v.use_instead(ctx)
     elif choice1 == 'go_back':
-        v.leave_board(ctx, board='dragon_realm_board')
+        v.leave_board(ctx, 'dragon_realm_board')
 
 
 def fx_realm_movement_2(ctx: Context) -> None:
@@ -1746,11 +1746,11 @@ def fx_realm_movement_3(ctx: Context) -> None:
         character's field.
     Source: prophecy/dragon_realm/rules.cardc:141; 000_3675fda29ad0c57f.txt#4.pohyb
     """
-    if not (v.on_board(ctx, board='dragon_realm_board')):
+    if not (v.on_board(ctx, 'dragon_realm_board')):
         return
-    v.cannot_use_marked(ctx, icon=':boot:', except_=('flying_on_monitor_lizards',))
-    v.cannot_use(ctx, card='teleportation_scroll')
-    v.cannot_use(ctx, card='royal_cloak')
+    v.cannot_use_marked(ctx, ':boot:', ('flying_on_monitor_lizards',))
+    v.cannot_use(ctx, 'teleportation_scroll')
+    v.cannot_use(ctx, 'royal_cloak')
     v.cannot_pass_character(ctx)
 
 
@@ -1768,9 +1768,9 @@ def fx_realm_instead_of_moving_1(ctx: Context) -> None:
         moving (the options can_use_instead and use_instead offer them).
     Source: prophecy/dragon_realm/rules.cardc:154; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
     """
-    if not (v.on_board(ctx, board='dragon_realm_board')):
+    if not (v.on_board(ctx, 'dragon_realm_board')):
         return
-    v.instead_of_moving(ctx, tag='instead_of_movement')
+    v.instead_of_moving(ctx, 'instead_of_movement')
 
 
 def fx_realm_instead_of_moving_2(ctx: Context) -> None:
@@ -1787,10 +1787,10 @@ def fx_realm_instead_of_moving_2(ctx: Context) -> None:
     - cannot_use(card=hospitality): The character cannot use the card.
     Source: prophecy/dragon_realm/rules.cardc:155; 000_3675fda29ad0c57f.txt#4.schopnosti-misto-pohybu
     """
-    if not (v.on_board(ctx, board='dragon_realm_board')):
+    if not (v.on_board(ctx, 'dragon_realm_board')):
         return
     v.terrain_cards_unusable(ctx)
-    v.cannot_use(ctx, card='hospitality')
+    v.cannot_use(ctx, 'hospitality')
 
 
 def fx_realm_obstacles_1(ctx: Context) -> None:
@@ -1853,9 +1853,9 @@ def fx_realm_monsters_1(ctx: Context) -> None:
     - end_turn: The hero's turn ends.
     Source: prophecy/dragon_realm/rules.cardc:189; 000_3675fda29ad0c57f.txt#4.nestvury
     """
-    if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='loss')):
+    if not (v.against(ctx, 'monster') and v.result(ctx, 'loss')):
         return
-    v.leave_board(ctx, board='dragon_realm_board')
+    v.leave_board(ctx, 'dragon_realm_board')
     v.space_cards_inactive(ctx)
     v.end_turn(ctx)
 
@@ -1874,7 +1874,7 @@ def fx_realm_monsters_2(ctx: Context) -> None:
     - end_turn: The hero's turn ends.
     Source: prophecy/dragon_realm/rules.cardc:194; 000_3675fda29ad0c57f.txt#4.nestvury
     """
-    if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='tie')):
+    if not (v.against(ctx, 'monster') and v.result(ctx, 'tie')):
         return
     v.stay_back(ctx)
     v.end_turn(ctx)
@@ -1896,7 +1896,7 @@ def fx_realm_monsters_3(ctx: Context) -> None:
     - reveal_lower: Turn face up the positive card that lay under the negative card just overcome.
     Source: prophecy/dragon_realm/rules.cardc:198; 000_3675fda29ad0c57f.txt#4.nestvury
     """
-    if not (v.against(ctx, opponent='monster') and v.result(ctx, outcome='win')):
+    if not (v.against(ctx, 'monster') and v.result(ctx, 'win')):
         return
     v.take_reward(ctx)
     v.remove_from_game(ctx)
@@ -1968,7 +1968,7 @@ def fx_realm_dragon_abilities_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:244; 000_3675fda29ad0c57f.txt#5.draci-schopnosti
     """
     if ctx.may('realm_dragon_abilities#1', 'buy', ('experience',)):
-        v.buy(ctx, pay_with=('experience',))
+        v.buy(ctx, ('experience',))
 
 
 def fx_realm_dragon_abilities_2(ctx: Context) -> None:
@@ -1999,7 +1999,7 @@ def fx_realm_character_fights_1(ctx: Context) -> None:
         several.
     Source: prophecy/dragon_realm/rules.cardc:253; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
-    if not (v.on_board(ctx, board='dragon_realm_board')):
+    if not (v.on_board(ctx, 'dragon_realm_board')):
         return
     if ctx.may('realm_character_fights#1', 'attack_character'):
         v.attack_character(ctx)
@@ -2033,16 +2033,12 @@ def fx_realm_character_fights_2(ctx: Context) -> None:
         - winner_picks_item: The winner of the fight picks one of the loser's items.
     Source: prophecy/dragon_realm/rules.cardc:254; 000_3675fda29ad0c57f.txt#5.boj-mezi-postavami
     """
-    if not (
-        v.on_board(ctx, board='dragon_realm_board')
-        and v.against(ctx, opponent='character')
-        and v.result(ctx, outcome='loss')
-    ):
+    if not (v.on_board(ctx, 'dragon_realm_board') and v.against(ctx, 'character') and v.result(ctx, 'loss')):
         return
     choice1 = ctx.choose('realm_character_fights#2', ('lose_a_life', 'give_an_item'))
     if choice1 == 'lose_a_life':
-        v.lose_life(ctx, amount=1)
-        v.leave_board(ctx, board='dragon_realm_board')
+        v.lose_life(ctx, 1)
+        v.leave_board(ctx, 'dragon_realm_board')
         v.space_cards_inactive(ctx)
         if v.on_turn(ctx):
             v.end_turn(ctx)
@@ -2062,7 +2058,7 @@ def fx_dragon_heart_victory_1(ctx: Context) -> None:
         every other character who owns the card.
     Source: prophecy/dragon_realm/rules.cardc:287; 000_3675fda29ad0c57f.txt#5.draci-srdce
     """
-    v.win_needs_artefacts_of(ctx, card='dragon_heart')
+    v.win_needs_artefacts_of(ctx, 'dragon_heart')
 
 
 def fx_realm_death_1(ctx: Context) -> None:
@@ -2079,7 +2075,7 @@ def fx_realm_death_1(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:294;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
-    if not (v.on_board(ctx, board='dragon_realm_board')):
+    if not (v.on_board(ctx, 'dragon_realm_board')):
         return
     v.leave_artefacts(ctx)
 
@@ -2098,7 +2094,7 @@ def fx_realm_death_2(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:295;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
-    if not (v.on_board(ctx, board='dragon_realm_board')):
+    if not (v.on_board(ctx, 'dragon_realm_board')):
         return
     v.take_left_cards(ctx)
 
@@ -2117,7 +2113,7 @@ def fx_realm_death_3(ctx: Context) -> None:
     Source: prophecy/dragon_realm/rules.cardc:296;
       000_3675fda29ad0c57f.txt#5.artefakty-zahynuvsi-postavy
     """
-    if not (v.left_cards_on(ctx, board='dragon_realm_board')):
+    if not (v.left_cards_on(ctx, 'dragon_realm_board')):
         return
     v.blocks_final_battle(ctx)
 
@@ -2136,9 +2132,9 @@ def fx_last_artefact_1(ctx: Context) -> None:
         this sphere, unless every other player concedes.
     Source: prophecy/dragon_realm/rules.cardc:303; 000_3675fda29ad0c57f.txt#5.posledni-artefakt
     """
-    if not (not v.variant_on(ctx, variant='dragonslayer')):
+    if not (not v.variant_on(ctx, 'dragonslayer')):
         return
-    v.win_needs_owner(ctx, place='fire_lake')
+    v.win_needs_owner(ctx, 'fire_lake')
 
 
 def fx_realm_final_battle_1(ctx: Context) -> None:
@@ -2153,7 +2149,7 @@ def fx_realm_final_battle_1(ctx: Context) -> None:
         characters on it move to the main-board spaces beside its gate.
     Source: prophecy/dragon_realm/rules.cardc:310; 000_3675fda29ad0c57f.txt#5.zaverecny-boj
     """
-    v.remove_board(ctx, board='dragon_realm_board')
+    v.remove_board(ctx, 'dragon_realm_board')
 
 
 def fx_realm_final_battle_2(ctx: Context) -> None:
@@ -2171,7 +2167,7 @@ def fx_realm_final_battle_2(ctx: Context) -> None:
     """
     if not (v.final_battle(ctx)):
         return
-    v.redraw_instead(ctx, cards=('legends_of_dragons', 'clairvoyant_dream'))
+    v.redraw_instead(ctx, ('legends_of_dragons', 'clairvoyant_dream'))
 
 
 EFFECTS: tuple[EffectDef, ...] = (

@@ -45,7 +45,7 @@ def fx_crossbreeds_1(ctx: Context) -> None:
         advantages and disadvantages.
     Source: prophecy/ancient_races/rules.cardc:63; 000_3675fda29ad0c57f.txt#7.krizenci
     """
-    v.combine_races(ctx, count=2)
+    v.combine_races(ctx, 2)
 
 
 EFFECTS: tuple[EffectDef, ...] = (

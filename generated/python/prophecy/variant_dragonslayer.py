@@ -57,10 +57,10 @@ def fx_dragonslayer_1(ctx: Context) -> None:
         as many as there are players) on a place of the board.
     Source: prophecy/dragon_realm/rules.cardc:328; 000_3675fda29ad0c57f.txt#7.drakobijecka-varianta
     """
-    v.remove_rest(ctx, deck='greater_guardians')
-    v.remove_rest(ctx, deck='artefacts')
-    v.remove_rest(ctx, deck='dragon_hearts')
-    v.place(ctx, cards='dragon_queen', to='fire_lake', face='up', per_player=False)
+    v.remove_rest(ctx, 'greater_guardians')
+    v.remove_rest(ctx, 'artefacts')
+    v.remove_rest(ctx, 'dragon_hearts')
+    v.place(ctx, 'dragon_queen', 'fire_lake', 'up', False)
 
 
 def fx_dragonslayer_2(ctx: Context) -> None:
@@ -75,7 +75,7 @@ def fx_dragonslayer_2(ctx: Context) -> None:
         wins, and the game ends at once.
     Source: prophecy/dragon_realm/rules.cardc:334; 000_3675fda29ad0c57f.txt#7.drakobijecka-varianta
     """
-    v.win_by_defeat(ctx, place='fire_lake')
+    v.win_by_defeat(ctx, 'fire_lake')
 
 
 EFFECTS: tuple[EffectDef, ...] = (

@@ -42,7 +42,7 @@ def fx_longer_game_with_races_1(ctx: Context) -> None:
     - switch_on(variant=longer_game): Switch the variant on as well.
     Source: prophecy/ancient_races/rules.cardc:46; 000_3675fda29ad0c57f.txt#7.prastare-rasy
     """
-    v.switch_on(ctx, variant='longer_game')
+    v.switch_on(ctx, 'longer_game')
 
 
 EFFECTS: tuple[EffectDef, ...] = (

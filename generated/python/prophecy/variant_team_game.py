@@ -84,16 +84,16 @@ def fx_team_game_1(ctx: Context) -> None:
     - switch_on(variant=trading): Switch the variant on as well.
     Source: prophecy/base_additions/additions.cardc:76; 000_3675fda29ad0c57f.txt#7.tymova-hra
     """
-    if v.players(ctx, range=(4, 4)):
-        v.form_teams(ctx, size=2)
+    if v.players(ctx, (4, 4)):
+        v.form_teams(ctx, 2)
     else:
-        if v.players(ctx, range=(6, 6)):
+        if v.players(ctx, (6, 6)):
             choice1 = ctx.choose('team_game#1', ('two_teams', 'three_teams'))
             if choice1 == 'two_teams':
-                v.form_teams(ctx, size=3)
+                v.form_teams(ctx, 3)
             elif choice1 == 'three_teams':
-                v.form_teams(ctx, size=2)
-    v.switch_on(ctx, variant='trading')
+                v.form_teams(ctx, 2)
+    v.switch_on(ctx, 'trading')
 
 
 def fx_team_game_2(ctx: Context) -> None:
@@ -109,7 +109,7 @@ def fx_team_game_2(ctx: Context) -> None:
     Source: prophecy/base_additions/additions.cardc:89; 000_3675fda29ad0c57f.txt#7.tymova-hra
     """
     v.team_victory(ctx)
-    v.tradeable(ctx, goods=('gold', 'item'))
+    v.tradeable(ctx, ('gold', 'item'))
 
 
 def fx_team_game_3(ctx: Context) -> None:
@@ -126,7 +126,7 @@ def fx_team_game_3(ctx: Context) -> None:
         accepts or refuses the deal. Nothing is offered without such a rule.
     Source: prophecy/base_additions/additions.cardc:93; 000_3675fda29ad0c57f.txt#7.tymova-hra
     """
-    v.trade(ctx, meeting=False, exchange=False)
+    v.trade(ctx, False, False)
 
 
 def fx_team_game_concession_1(ctx: Context) -> None:
@@ -145,7 +145,7 @@ def fx_team_game_concession_1(ctx: Context) -> None:
         teams wins (without teams, every other player).
     Source: prophecy/base_additions/additions.cardc:119; 000_3675fda29ad0c57f.txt#7.tymova-hra
     """
-    if not (v.teams(ctx, range=(2, 2)) and v.team_behind(ctx, kind='artefact', amount=2)):
+    if not (v.teams(ctx, (2, 2)) and v.team_behind(ctx, 'artefact', 2)):
         return
     if ctx.may('team_game_concession#1', 'concede'):
         v.concede(ctx)

@@ -48,7 +48,7 @@ def fx_trading_1(ctx: Context) -> None:
     - tradeable(goods=('gold', 'item')): Players may trade with each other, but only these goods.
     Source: prophecy/base/rules.cardc:17; 000_3675fda29ad0c57f.txt#7.tymova-hra
     """
-    v.tradeable(ctx, goods=('gold', 'item'))
+    v.tradeable(ctx, ('gold', 'item'))
 
 
 def fx_trading_2(ctx: Context) -> None:
@@ -67,9 +67,9 @@ def fx_trading_2(ctx: Context) -> None:
         accepts or refuses the deal. Nothing is offered without such a rule.
     Source: prophecy/base/rules.cardc:18; 000_3675fda29ad0c57f.txt#7.tymova-hra
     """
-    if not (not v.variant_on(ctx, variant='team_game')):
+    if not (not v.variant_on(ctx, 'team_game')):
         return
-    v.trade(ctx, meeting=True, exchange=True)
+    v.trade(ctx, True, True)
 
 
 EFFECTS: tuple[EffectDef, ...] = (

@@ -1,0 +1,168 @@
+"""Generated rules compiled by mypyc on the compiled runtime (compiled_rules.py): the rewrite made for mypyc, and
+the fallbacks to the Python rules (none of these tests builds anything; test_simulate_compiled.py compares the
+records of compiled and Python rules where mypyc is installed)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cardc.backends.python import accel, compiled_rules
+
+SOURCE = '''from __future__ import annotations
+
+import operator as v
+
+
+def f(x: int) -> int:
+    return v.neg(x) + v.add(x, b=1) if False else v.neg(x) + v.mul(x, 3)
+
+
+def g(v: int) -> int:
+    return v + 1
+
+
+def h(x: int) -> int:
+    v = x
+    return v * 2
+'''
+
+
+def test_rewrite_binds_the_verbs_once_and_means_the_same() -> None:
+    text = compiled_rules.for_mypyc(SOURCE)
+    assert text.startswith('# mypy: disable-error-code="attr-defined"\n')  # (never ignore-errors: see for_mypyc)
+    assert "_v_neg: Final = v.neg" in text and "_v_mul: Final = v.mul" in text
+    f = next(n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == "f")
+    assert "v." not in ast.unparse(f)
+    assert "def g(v: int) -> int:\n    return v + 1" in text and "v = x\n    return v * 2" in text  # own `v`s kept
+    before: dict[str, object] = {}
+    after: dict[str, object] = {}
+    exec(compile(SOURCE, "before", "exec"), before)
+    exec(compile(text, "after", "exec"), after)
+    for name in ("f", "g", "h"):
+        assert before[name](5) == after[name](5)  # type: ignore[operator]
+
+
+def test_rewrite_binds_context_methods_of_a_context_parameter() -> None:
+    text = compiled_rules.for_mypyc(
+        "from __future__ import annotations\n\nfrom cardc_runtime import Context\n\n\n"
+        "def f(ctx: Context) -> str:\n    return ctx.who() + ctx.owner + str(ctx.choose('p', ('a',)))\n\n\n"
+        "def g(ctx: Context) -> str:\n    ctx = ctx\n    return ctx.who()\n\n\n"
+        "def h(ctx: object) -> str:\n    return ctx.who()\n")
+    assert "_ctx_who: Final = Context.who" in text and "_ctx_choose: Final = Context.choose" in text
+    assert "return _ctx_who(ctx) + ctx.owner + str(_ctx_choose(ctx, 'p', ('a',)))" in text  # data stays
+    assert "ctx = ctx\n    return ctx.who()" in text and "def h(ctx: object) -> str:\n    return ctx.who()" in text
+
+
+def test_generated_modules_rewrite(repo_root: Path) -> None:
+    """Every generated module of the bundled games survives the rewrite as valid Python, with no `v.` call left
+    in its functions."""
+    for path in sorted((repo_root / "generated" / "python").glob("*/*.py")):
+        if path.parent.name == "cardc_runtime" or path.name == "__init__.py":
+            continue
+        tree = ast.parse(compiled_rules.for_mypyc(path.read_text(encoding="utf-8")))
+        for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
+            assert not any(isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "v"
+                           for a in ast.walk(fn)), (path, fn.name)
+            assert "ctx.fire_here(" not in ast.unparse(fn), (path, fn.name)
+
+
+FILES = (("game/__init__.py", "from . import base\n"), ("game/base.py", "X = 1\n"))
+
+
+def test_python_runtime_keeps_python_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path))
+    assert not accel.is_compiled()  # (the test process runs the Python runtime)
+    assert compiled_rules.package(FILES, "_t_game", "d1") is None
+    assert not list(tmp_path.iterdir())  # nothing built
+
+
+def test_no_mypyc_no_cache_folder_or_a_failed_build_leave_the_rules_python(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path))
+    notes: list[str] = []
+    monkeypatch.setattr(accel, "_mypy_version", lambda: None)
+    assert compiled_rules.build(FILES, "_t_game", "d1", notes.append) is None
+    assert "mypyc is not installed" in notes[-1] and "stay Python" in notes[-1]
+    monkeypatch.undo()
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(accel, "missing_tools", lambda: "")
+    calls: list[list[str]] = []
+
+    def failing(cmd: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
+        calls.append(cmd)
+        return subprocess.CompletedProcess(cmd, 1, "", "base.py:1: error: something mypy says\n")
+
+    monkeypatch.setattr(compiled_rules.subprocess, "run", failing)
+    assert compiled_rules.build(FILES, "_t_game", "d1", notes.append) is None
+    assert "could not compile the rules (base.py:1: error: something mypy says)" in notes[-1]
+    assert calls[0][-1] == "_t_game/base.py" and len(calls[0]) == 4  # the package's modules, not `__init__`
+    assert compiled_rules.build(FILES, "_t_game", "d1", notes.append) is None and len(calls) == 1  # not again
+    assert [p.name for p in (tmp_path / "rules").iterdir()] == [f"{compiled_rules.key('d1', '_t_game')}.failed"]
+    monkeypatch.setenv("CARDC_CACHE", "off")
+    assert compiled_rules.build(FILES, "_t_game", "d1", notes.append) is None and "cache folder is off" in notes[-1]
+
+
+def test_a_damaged_build_is_not_used(tmp_path: Path) -> None:
+    """A build whose import fails leaves nothing of it imported (the caller then imports the Python rules)."""
+    (tmp_path / "_t_broken").mkdir()
+    (tmp_path / "_t_broken" / "__init__.py").write_text("from . import base\n", encoding="utf-8")
+    (tmp_path / "_t_broken" / "base.py").write_text("raise ImportError('damaged')\n", encoding="utf-8")
+    (tmp_path / "built").write_text("x\n", encoding="utf-8")
+    code = ("import sys; from pathlib import Path; from cardc.backends.python.compiled_rules import load; "
+            f"print(load(Path({str(tmp_path)!r}), '_t_broken', ['base.py']), "
+            "sorted(m for m in sys.modules if m.startswith('_t_broken')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["None", "[]"]
+    # a build whose module is the Python source, not the compiled one, is not used either
+    (tmp_path / "_t_broken" / "base.py").write_text("X = 1\n", encoding="utf-8")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["None", "[]"]
+
+
+def test_mode_reads_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(compiled_rules.ENV, raising=False)
+    assert compiled_rules.mode() == "build"
+    for value, expected in (("off", "off"), ("Cached", "cached"), ("what", "build")):
+        monkeypatch.setenv(compiled_rules.ENV, value)
+        assert compiled_rules.mode() == expected
+
+
+def test_old_builds_are_pruned(tmp_path: Path) -> None:
+    for i, name in enumerate(["a", "b", "c", "d", "e", "f", "new"]):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "built").write_text("x\n", encoding="utf-8")
+        os.utime(tmp_path / name / "built", (1000 + i, 1000 + i))
+    (tmp_path / "build-left").mkdir()
+    os.utime(tmp_path / "build-left", (1000, 1000))
+    (tmp_path / "old.failed").write_text("x\n", encoding="utf-8")
+    os.utime(tmp_path / "old.failed", (1000, 1000))
+    (tmp_path / "build-running").mkdir()
+    compiled_rules._prune(tmp_path / "new")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["build-running", "c", "d", "e", "f", "new"]
+
+
+def test_simulate_builds_compiled_rules_for_big_runs_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cardc simulate` on the compiled runtime: a run of BUILD_FROM games or more may build the compiled rules,
+    a smaller one uses a finished build only; a switch the user set is kept."""
+    import argparse
+
+    from cardc.backends.python import loader
+    from cardc.commands import simulate
+
+    monkeypatch.setattr(accel, "choose", lambda *a: tmp_path)  # (as if the compiled runtime were built)
+    monkeypatch.setattr(loader, "ensure_runtime", lambda: None)
+    monkeypatch.setattr(accel, "is_compiled", lambda: True)
+    monkeypatch.setenv(accel.ENV, "")
+    for games, preset, expected in ((compiled_rules.BUILD_FROM, None, "build"), (100, None, "cached"),
+                                    (10**6, "off", "off")):
+        if preset is None:
+            monkeypatch.delenv(compiled_rules.ENV, raising=False)
+        else:
+            monkeypatch.setenv(compiled_rules.ENV, preset)
+        simulate.use_runtime(argparse.Namespace(bot="random", sweep=[], runtime="compiled", games=games))
+        assert os.environ[compiled_rules.ENV] == expected
