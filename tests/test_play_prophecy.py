@@ -329,3 +329,23 @@ def test_the_end_needs_the_realms_artefact_and_the_hearts_artefacts() -> None:
     assert realm_artefact in p1.cards and realm_artefact not in p2.cards
     verbs.check_victory(ctx, count=4)
     assert ctx.play.game_over and ctx.play.winners == ["p1"]
+
+
+def test_a_discarded_realm_ability_leaves_the_game_and_a_second_copy_stays() -> None:
+    """A realm ability discarded leaves the game (its `card_discarded` effect); a character holding two copies
+    keeps the other one. (A game of seed 356, three players, all expansions, lost a copy here: the discard
+    took a second copy from the character after the effect had removed the first.)"""
+    from cardc.backends.python.runtime.cardc_runtime.table_verbs import _discard
+
+    ctx = prophecy_table(expansions=EVERYTHING)
+    p1 = ctx.characters["p1"]
+    for _ in range(2):  # two copies from wherever the set-up put them, into p1's hand
+        zone = next(z for z in _zones(ctx).values() if "dragon_lore" in z)
+        zone.remove("dragon_lore")
+        p1.cards.append("dragon_lore")
+    before = _places(ctx)["dragon_lore"]
+    removed = _zones(ctx)["removed"].count("dragon_lore")
+    _discard(ctx, p1, "dragon_lore")
+    assert p1.cards.count("dragon_lore") == 1
+    assert _zones(ctx)["removed"].count("dragon_lore") == removed + 1
+    assert _places(ctx)["dragon_lore"] == before  # every copy still somewhere

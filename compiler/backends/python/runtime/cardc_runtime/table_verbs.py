@@ -229,6 +229,7 @@ def _discard(ctx: Context, who: Character, card: str) -> None:
     to its kind) say where it goes; if none moved it, it goes face down under its guild's pile
     (`<guild>:deck`) when it has a guild, else onto the `discarded` pile."""
     before = _placed_copies(ctx, card)
+    held = who.cards.count(card)
     saved = ctx.actor
     ctx.actor = who
     try:
@@ -236,8 +237,8 @@ def _discard(ctx: Context, who: Character, card: str) -> None:
             ctx.fire("card_discarded", who)
     finally:
         ctx.actor = saved
-    if card in who.cards:
-        who.cards.remove(card)
+    if who.cards.count(card) == held and card in who.cards:  # (an effect that took the copy took this one:
+        who.cards.remove(card)  # a second copy the character holds stays)
     if _placed_copies(ctx, card) == before:
         entity = ctx.rules.get(card)
         guild = entity.attr("guild") if entity is not None else None
