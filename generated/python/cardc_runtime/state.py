@@ -38,11 +38,26 @@ def turned(exits: frozenset[int], quarter_turns: int) -> frozenset[int]:
 _OPEN_SIDES: Final = "open sides"  # `Play.near_memo` entry
 
 
-def _around(pos: Pos) -> tuple[Pos, Pos, Pos, Pos]:
-    """The positions next to `pos`, by side (north, east, south, west)."""
-    x = pos[0]
-    y = pos[1]
-    return ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
+# A square's code: one integer for (x, y), so that the board's own look-ups hash an integer, not a tuple (a
+# tuple's hash is computed again at every look-up, and a fresh tuple equal to a key is compared item by item).
+# Squares up to half a million steps from the start each way have distinct codes: x * 2**20 + y (the constants
+# below are written out: compiled, a literal is a constant, a module-level name a look-up).
+
+
+def _code(pos: Pos) -> int:
+    return pos[0] * 1048576 + pos[1]  # (laid tiles are checked to lie that near: `Play._number`)
+
+
+def _beyond(code: int, side: int) -> int:
+    """The code of the square beyond `side` (north, east, south, west) of the square `code`. (Written out:
+    compiled, a module-level tuple of offsets would be rebuilt, boxed, at every use.)"""
+    if side == 0:
+        return code - 1
+    if side == 1:
+        return code + 1048576
+    if side == 2:
+        return code + 1
+    return code - 1048576
 
 
 def _laid_since(board: dict[Pos, Placed], size: int) -> list[Pos]:
@@ -99,21 +114,21 @@ class Search:
     `Play.search`). Tiles are numbered in the order they were laid: the search walks lists of numbers, where
     board positions (tuples) would be hashed at every step."""
 
-    __slots__ = ("index", "start", "steps", "frontier", "d")
+    __slots__ = ("cell", "start", "steps", "frontier", "d")
 
-    def __init__(self, index: dict[Pos, int], size: int, start: frozenset[Pos], avoid: frozenset[Pos]) -> None:
-        self.index = index  # the board's numbering (`Play.passages` keeps it); this search knows `size` tiles
+    def __init__(self, cell: dict[int, int], size: int, start: frozenset[Pos], avoid: frozenset[Pos]) -> None:
+        self.cell = cell  # the board's tile numbers by square code (`Play` keeps it); this search knows `size`
         self.start = start
         # steps from the nearest start per tile number: -1 not reached (yet), -2 avoided (never entered)
         steps = [-1] * size
         for p in avoid:
-            i = index.get(p)
-            if i is not None:
+            i = cell.get(_code(p))
+            if i is not None and i < size:
                 steps[i] = -2
         frontier: list[int] = []
         for p in start:  # (a start is always in, avoided or not)
-            i = index.get(p)
-            if i is not None:
+            i = cell.get(_code(p))
+            if i is not None and i < size:
                 steps[i] = 0
                 frontier.append(i)
         self.steps = steps
@@ -122,7 +137,7 @@ class Search:
 
     def to(self, pos: Any) -> int:
         """The steps from the nearest start to `pos`, or -1 if the search has not reached it."""
-        i = self.index.get(pos)
+        i = self.cell.get(_code(pos))
         if i is None or i >= len(self.steps):
             return 0 if pos in self.start else -1  # (a start off the board is at 0, as it always was)
         found = self.steps[i]
@@ -162,105 +177,131 @@ class Play:
     _passages: tuple[int, dict[Pos, list[Pos]]] = field(default_factory=lambda: (0, {}), init=False,
                                                          repr=False, compare=False)
 
-    # the same passages by tile number: each laid tile's number (its place in the order laid), the tile of each
-    # number, and the numbers one step away
-    _index: dict[Pos, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # the laid tiles by number (their place in the order laid, as `_number` catches up with the board): the
+    # position, square code and exits of each number, the number on each square code, and the numbers one
+    # passage away (kept by `passages`)
     _at: list[Pos] = field(default_factory=list, init=False, repr=False, compare=False)
+    _codes: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
+    _exits: list[frozenset[int]] = field(default_factory=list, init=False, repr=False, compare=False)
+    _cell: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     _adj: list[list[int]] = field(default_factory=list, init=False, repr=False, compare=False)
+
+    def _number(self) -> int:
+        """Number the tiles laid since the last call; the count of laid tiles."""
+        board = self.board
+        at = self._at
+        if len(at) != len(board):
+            codes, exits, cell, adj = self._codes, self._exits, self._cell, self._adj
+            for pos in _laid_since(board, len(at)):
+                if not -524288 < pos[1] < 524288:
+                    raise ValueError(f"the board reaches too far: a tile at {pos}")
+                code = _code(pos)
+                cell[code] = len(at)
+                at.append(pos)
+                codes.append(code)
+                exits.append(board[pos].exits)
+                adj.append([])
+        return len(at)
 
     def passages(self) -> dict[Pos, list[Pos]]:
         """For every tile, the tiles one step away joined to it by a passage (both open towards each
         other), in side order (north, east, south, west)."""
-        board = self.board
         size, found = self._passages
-        if size == len(board):
+        if size == len(self.board):
             return found
-        new = _laid_since(board, size)
-        index, at, adj = self._index, self._at, self._adj
-        for pos in new:  # numbered in the order laid (`search` walks the numbers)
-            index[pos] = len(at)
-            at.append(pos)
-            adj.append([])
-        stale: list[Pos] = []  # tiles laid before that a new one joins (only their passages change)
-        for pos in new:
-            exits = board[pos].exits
-            around = _around(pos)
+        n = self._number()
+        codes, exits, cell = self._codes, self._exits, self._cell
+        stale: list[int] = []  # tiles laid before that a new one joins (only their passages change)
+        for i in range(size, n):
+            code = codes[i]
+            ex = exits[i]
             for side in range(4):
-                q = around[side]
-                if q in found and side in exits and (side + 2) % 4 in board[q].exits:
-                    stale.append(q)
-        for pos in (*new, *stale):
-            exits = board[pos].exits
-            around = _around(pos)
-            out: list[Pos] = []
-            for side in range(4):  # (in side order, as the sides are numbered)
-                if side in exits:
-                    there = board.get(around[side])
-                    if there is not None and (side + 2) % 4 in there.exits:
-                        out.append(there.pos)  # (the board's own key: later look-ups find the same tuple)
-            found[pos] = out
-            adj[index[pos]] = [index[q] for q in out]
-        self._passages = (len(board), found)
+                j = cell.get(_beyond(code, side))
+                if j is not None and j < size and side in ex and (side + 2) % 4 in exits[j]:
+                    stale.append(j)
+        for i in range(size, n):
+            self._link(i, found)
+        for i in stale:
+            self._link(i, found)
+        self._passages = (n, found)
         return found
+
+    def _link(self, i: int, found: dict[Pos, list[Pos]]) -> None:
+        """Find the passages of tile number `i`, by number and by position."""
+        code = self._codes[i]
+        ex = self._exits[i]
+        cell, exits, at = self._cell, self._exits, self._at
+        out: list[int] = []
+        for side in range(4):  # (in side order, as the sides are numbered)
+            if side in ex:
+                j = cell.get(_beyond(code, side))
+                if j is not None and (side + 2) % 4 in exits[j]:
+                    out.append(j)
+        self._adj[i] = out
+        found[at[i]] = [at[j] for j in out]  # (the board's own keys: later look-ups find the same tuples)
 
     _edges: tuple[int, set[Pos]] = field(default_factory=lambda: (0, set()), init=False, repr=False, compare=False)
 
     def open_edges(self) -> set[Pos]:
         """The tiles with an exit towards a square where no tile lies yet (where the board can grow). The
         caller must not change the set."""
-        board = self.board
         size, found = self._edges
-        if size != len(board):
+        if size != len(self.board):
             # only the tiles laid since and their neighbours can have changed
-            for laid in _laid_since(board, size):
-                around = _around(laid)
-                for pos in (laid, *around):
-                    placed = board.get(pos)
-                    if placed is None:
-                        continue
-                    near = around if pos is laid else _around(pos)
-                    for side in placed.exits:
-                        if near[side] not in board:
-                            found.add(placed.pos)  # (the board's own key)
-                            break
-                    else:
-                        found.discard(pos)
-            self._edges = (len(board), found)
+            n = self._number()
+            for i in range(size, n):
+                code = self._codes[i]
+                self._edge(i, found)
+                for side in range(4):
+                    j = self._cell.get(_beyond(code, side))
+                    if j is not None:
+                        self._edge(j, found)
+            self._edges = (n, found)
         return found
 
-    _near: tuple[int, dict[Pos, dict[Any, Any]]] = field(default_factory=lambda: (0, {}), init=False, repr=False,
+    def _edge(self, i: int, found: set[Pos]) -> None:
+        """File tile number `i` in `found` if one of its exits leads to a square with no tile, else take it out."""
+        code, cell = self._codes[i], self._cell
+        for side in self._exits[i]:
+            if _beyond(code, side) not in cell:
+                found.add(self._at[i])  # (the board's own key)
+                return
+        found.discard(self._at[i])
+
+    _near: tuple[int, dict[int, dict[Any, Any]]] = field(default_factory=lambda: (0, {}), init=False, repr=False,
                                                           compare=False)
 
     def near_memo(self, pos: Pos) -> dict[Any, Any]:
         """Answers about the tile at `pos` that depend only on the tiles next to it: kept until a tile is laid
         next to it (the board memo forgets everything whenever a tile is laid anywhere)."""
-        board = self.board
         size, known = self._near
-        if size != len(board):
-            for laid in _laid_since(board, size):  # (only the tiles next to a new one can change)
-                known.pop(laid, None)  # (asked about before a tile lay there)
-                for q in _around(laid):
-                    known.pop(q, None)
-            self._near = (len(board), known)
-        found = known.get(pos)
+        if size != len(self.board):
+            n = self._number()
+            codes = self._codes
+            for i in range(size, n):  # (only the squares next to a new tile can change, and its own)
+                code = codes[i]
+                known.pop(code, None)
+                for side in range(4):
+                    known.pop(_beyond(code, side), None)
+            self._near = (n, known)
+        code = _code(pos)
+        found = known.get(code)
         if found is None:
-            found = known[pos] = {}
+            found = known[code] = {}
         return found
 
     def open_sides(self, pos: Pos) -> list[int]:
         """The sides of the tile at `pos` that open towards a square with no tile yet, in side order ([] off
         the board). The caller must not change the list."""
-        memo = self.near_memo(pos)
+        memo = self.near_memo(pos)  # (numbers the board's new tiles)
         found: list[int] | None = memo.get(_OPEN_SIDES)
         if found is None:
             found = memo[_OPEN_SIDES] = []
-            board = self.board
-            placed = board.get(pos)
+            placed = self.board.get(pos)
             if placed is not None:
-                around = _around(pos)
-                exits = placed.exits
+                code, cell, exits = _code(pos), self._cell, placed.exits
                 for side in range(4):
-                    if side in exits and around[side] not in board:
+                    if side in exits and _beyond(code, side) not in cell:
                         found.append(side)
         return found
 
@@ -321,10 +362,10 @@ class Play:
     def _numbered(self, tiles: Iterable[Pos]) -> list[tuple[Pos, int]]:
         """Each tile with its number (-1 off the board), the passages caught up with the board first."""
         self.passages()
-        index = self._index
+        cell = self._cell
         out: list[tuple[Pos, int]] = []
         for p in tiles:
-            i = index.get(p)
+            i = cell.get(_code(p))
             out.append((p, -1 if i is None else i))
         return out
 
@@ -334,7 +375,7 @@ class Play:
         key = ("distances", frozenset(sources), frozenset(blocked))
         search: Search | None = known.get(key)
         if search is None:
-            search = known[key] = Search(self._index, len(self._at), key[1], key[2])
+            search = known[key] = Search(self._cell, len(self._at), key[1], key[2])
         if not search.frontier:
             return search
         # the numbers of the tiles wanted and not reached yet; a tile wanted that is not on the board is never
@@ -387,7 +428,7 @@ class Play:
         """`search`'s answer as a dict: each tile reached -> its steps from the nearest source."""
         found = self.search(sources, blocked, until, first)
         at = self._at
-        out = {p: 0 for p in found.start if p not in self._index}
+        out = {p: 0 for p in found.start if _code(p) not in self._cell}
         for i, d in enumerate(found.steps):
             if d >= 0:
                 out[at[i]] = d
