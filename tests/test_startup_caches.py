@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 from dataclasses import FrozenInstanceError, dataclass
@@ -55,17 +56,84 @@ def test_dataclasses_from_remembered_code_behave_the_same() -> None:
     assert any("def __init__(self,x:" in text for text in dataclass_code._code)
 
 
-def test_the_code_table_is_written_once_and_read_back(tmp_path: Path) -> None:
-    env = {**os.environ, "CARDC_CACHE_DIR": str(tmp_path / "cache")}
-    env.pop("CARDC_CACHE", None)
-    run = [sys.executable, "-c", "import cardc.syntax, cardc.model"]
-    subprocess.run(run, env=env, check=True, cwd=tmp_path)
-    tables = list((tmp_path / "cache" / "dataclass-code").glob("*.pickle"))
-    assert len(tables) == 1
-    before = tables[0].stat().st_mtime_ns
-    subprocess.run(run, env=env, check=True, cwd=tmp_path)
-    assert tables[0].stat().st_mtime_ns == before  # every text known: nothing new to write
-    subprocess.run(run, env={**env, "CARDC_CACHE": "off"}, check=True, cwd=tmp_path)
+_RUN = ("import cardc.syntax, cardc.model; from cardc import dataclass_code as d; "
+        "print('compiled' if d._unsaved else 'remembered')")
+
+
+def _child(tmp_path: Path, **extra: str) -> str:
+    """Import modules with dataclasses in a new process: whether it compiled any text or found them all."""
+    env = {**os.environ, "CARDC_CACHE_DIR": str(tmp_path / "cache"), **extra}
+    for name in ("CARDC_CACHE", "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX"):
+        if name not in extra:
+            env.pop(name, None)
+    done = subprocess.run([sys.executable, "-c", _RUN], env=env, check=True, cwd=tmp_path, capture_output=True,
+                          text=True)
+    return done.stdout.strip()
+
+
+def _tables(folder: Path) -> list[Path]:
+    return sorted(folder.rglob(f"{dataclass_code.TABLE}.*")) if folder.exists() else []
+
+
+def test_the_code_table_is_kept_beside_the_bytecode(tmp_path: Path) -> None:
+    prefix = tmp_path / "pyc"  # PYTHONPYCACHEPREFIX: where the bytecode and the table go
+    assert _child(tmp_path, PYTHONPYCACHEPREFIX=str(prefix)) == "compiled"
+    (table,) = _tables(prefix)
+    assert any(table.parent.glob("dataclass_code.*.pyc"))  # beside the module's own bytecode
+    assert not (tmp_path / "cache" / "dataclass-code").exists()  # not in the cache folder
+    before = table.stat().st_mtime_ns
+    assert _child(tmp_path, PYTHONPYCACHEPREFIX=str(prefix)) == "remembered"
+    assert table.stat().st_mtime_ns == before  # every text known: nothing new to write
+    # an empty cache folder, and the cache off, still find it
+    assert _child(tmp_path, PYTHONPYCACHEPREFIX=str(prefix), CARDC_CACHE_DIR=str(tmp_path / "other")) \
+        == "remembered"
+    assert _child(tmp_path, PYTHONPYCACHEPREFIX=str(prefix), CARDC_CACHE="off") == "remembered"
+
+
+def test_a_table_for_another_python_is_not_used(tmp_path: Path) -> None:
+    prefix = tmp_path / "pyc"
+    _child(tmp_path, PYTHONPYCACHEPREFIX=str(prefix))
+    (table,) = _tables(prefix)
+    data = table.read_bytes()
+    table.write_bytes(data.replace(sys.version.encode(), b"3.99.0 (another build)", 1))
+    assert _child(tmp_path, PYTHONPYCACHEPREFIX=str(prefix)) == "compiled"
+    assert table.read_bytes() == data  # written again for this Python
+    table.write_bytes(data[:len(data) // 2])  # cut off: unreadable, so empty
+    assert _child(tmp_path, PYTHONPYCACHEPREFIX=str(prefix)) == "compiled"
+    assert _child(tmp_path, PYTHONPYCACHEPREFIX=str(prefix)) == "remembered"
+
+
+def test_without_bytecode_the_table_goes_to_the_cache_folder(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder", encoding="utf-8")  # a bytecode folder that cannot be made: read-only
+    for extra in ({"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": str(tmp_path / "pyc")},
+                  {"PYTHONPYCACHEPREFIX": str(blocked / "pyc")}):
+        cache = tmp_path / "cache"
+        assert _child(tmp_path, **extra) == "compiled"
+        assert _tables(tmp_path / "pyc") == []
+        assert len(list((cache / "dataclass-code").glob("*.pickle"))) == 1
+        assert _child(tmp_path, **extra) == "remembered"
+        shutil.rmtree(cache)
+    assert _child(tmp_path, PYTHONDONTWRITEBYTECODE="1", PYTHONPYCACHEPREFIX=str(tmp_path / "pyc"),
+                  CARDC_CACHE="off") == "compiled"  # nowhere to keep it: compiled each time, no error
+
+
+def test_the_table_keeps_the_texts_a_process_ran_first() -> None:
+    saved = dict(dataclass_code._code), set(dataclass_code._used)
+    try:
+        dataclass_code._code.clear()
+        dataclass_code._used.clear()
+        for i in range(dataclass_code.MAX_ENTRIES + 10):
+            dataclass_code._code[f"text {i}"] = compile("pass", "<string>", "exec")
+        dataclass_code._used.update({"text 7", f"text {dataclass_code.MAX_ENTRIES + 5}"})
+        table = dataclass_code._table()
+        assert len(table) == dataclass_code.MAX_ENTRIES
+        assert "text 7" in table and f"text {dataclass_code.MAX_ENTRIES + 5}" in table
+    finally:
+        dataclass_code._code.clear()
+        dataclass_code._code.update(saved[0])
+        dataclass_code._used.clear()
+        dataclass_code._used.update(saved[1])
 
 
 def test_the_remembered_fingerprint_is_the_content_fingerprint(tmp_path: Path,

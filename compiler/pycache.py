@@ -1,0 +1,66 @@
+"""Files kept beside the package's bytecode (`__pycache__`), for what depends only on the compiler's own code
+and the Python running it, as the bytecode does: so that a first `cardc check`, with an empty or no cache
+folder, finds them too.
+
+They are written as Python writes a `.pyc`: only when it writes bytecode (not under `PYTHONDONTWRITEBYTECODE`),
+atomically (a reader sees the old file, the new one or none), and never with a word when the folder cannot be
+written (a read-only install): the caller then falls back to the cache folder. `PYTHONPYCACHEPREFIX` is
+followed. Each file starts with a header naming what it depends on; a file with another header is ignored.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def path(name: str) -> str | None:
+    """The file `name` (with the interpreter's cache tag) beside this package's bytecode, or None where Python
+    keeps no bytecode."""
+    from importlib.util import cache_from_source
+
+    tag = sys.implementation.cache_tag
+    if tag is None:
+        return None
+    try:
+        return os.path.join(os.path.dirname(cache_from_source(__file__)), f"{name}.{tag}")
+    except (NotImplementedError, ValueError):
+        return None
+
+
+def read(name: str, header: bytes) -> bytes | None:
+    """What follows `header` in the file `name`, or None (missing, unreadable, another header)."""
+    where = path(name)
+    if where is None:
+        return None
+    try:
+        with open(where, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    return data[len(header):] if data.startswith(header) else None
+
+
+def write(name: str, header: bytes, data: bytes) -> bool:
+    """Write `header` and `data` to the file `name`; False when no bytecode is written or the folder cannot be
+    written."""
+    where = path(name)
+    if where is None or sys.dont_write_bytecode:
+        return False
+    tmp = f"{where}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(where), exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o644)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(header + data)
+            os.replace(tmp, where)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError:
+        return False
+    return True
