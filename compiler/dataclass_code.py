@@ -4,8 +4,8 @@
 and compiles it with `exec` whenever the module is imported: about 1 ms a class, a tenth of a second of every
 `cardc check` for the parse tree, IR and diagnostic classes (bytecode caches do not cover code made at import
 time). What a source text compiles to depends only on the text and the Python version, so the command line
-keeps a table text -> code object in the cache folder (`cardc.diskcache`) and hands `dataclasses` the compiled
-code for a text it has seen: the same methods, a third of the time. The table is read once per process and
+keeps a table text -> code object of its own classes and hands `dataclasses` the compiled code for a text it
+has seen: the same methods, a third of the time. The table is read once per process and
 written back at exit only if a new text was compiled; a missing or damaged table is an empty one.
 
 The table is kept where Python keeps the package's bytecode (`__pycache__`, beside this module's `.pyc`), as
@@ -25,17 +25,20 @@ import sys
 from types import CodeType
 from typing import Any
 
-MAX_ENTRIES = 5000  # texts written back, those the process ran first (another library's dataclasses too)
+MAX_ENTRIES = 1000  # texts written back, those the process ran first (importing every module runs ~720)
 
 _code: dict[str, CodeType] = {}
 _used: set[str] = set()  # the texts this process ran: kept first when the table is full
 _unsaved = False
+_beside_bytecode = False  # the table was read from beside the bytecode (not the cache folder's, or none)
 
 
 def _exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:  # noqa: A002 - exec's own names
-    """`exec`, with the compiled code of a source text looked up first."""
+    """`exec`, with the compiled code of a source text looked up first. Only the texts of this package's classes
+    are remembered (dataclasses runs them with the class's module's globals): the table is the compiler's, not
+    that of whatever else a process (a test run) defines."""
     global _unsaved
-    if isinstance(source, str):
+    if isinstance(source, str) and isinstance(globals, dict) and _ours(globals.get("__name__")):
         code = _code.get(source)
         _used.add(source)
         if code is None:
@@ -44,6 +47,10 @@ def _exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:  # n
             _unsaved = True
         source = code
     builtins.exec(source, globals, locals)  # noqa: S102 - the text dataclasses wrote, as it would run it
+
+
+def _ours(module: object) -> bool:
+    return isinstance(module, str) and (module == "cardc" or module.startswith("cardc."))
 
 
 def _table_key() -> str:
@@ -84,8 +91,10 @@ def install() -> None:
         return
     from cardc import pycache
 
+    global _beside_bytecode
     data = pycache.read(TABLE, _header())
-    if data is None or not _add(data):
+    _beside_bytecode = data is not None and _add(data)
+    if not _beside_bytecode:
         from cardc import diskcache
 
         if diskcache.cache_root() is not None:
@@ -107,12 +116,14 @@ def _table() -> dict[str, CodeType]:
 
 
 def _save(pid: int) -> None:
-    if not _unsaved or os.getpid() != pid:  # a forked child exits through os._exit, but be sure
-        return
+    """Write the table back if a text was compiled, or if it came from the cache folder and can now be kept
+    beside the bytecode (written by an older version, or by a process that could not write there)."""
     from cardc import pycache
 
+    if os.getpid() != pid or not (_unsaved or (_code and not _beside_bytecode and pycache.writable(TABLE))):
+        return  # (a forked child exits through os._exit, but be sure)
     data = marshal.dumps(_table())
-    if not pycache.write(TABLE, _header(), data):
+    if not pycache.write(TABLE, _header(), data) and _unsaved:
         from cardc import diskcache
 
         diskcache.store("dataclass-code", _table_key(), data)

@@ -174,7 +174,8 @@ def _code_fingerprint() -> str:
     Reading every file costs more than the rest of a cached `check`, so the hash is itself remembered under
     what `os.stat` says of each file (size, modification and change times in ns, inode), as git's index
     does: an edit changes the modification time, and a copy or checkout that keeps it still gets a new
-    inode and change time, so a remembered hash is used only for the very files it was computed from."""
+    inode and change time, so a remembered hash is used only for the very files it was computed from. It is
+    remembered beside the package's bytecode (`cardc.pycache`, the last one only) and in the cache folder."""
     from cardc import __version__
 
     head = f"{__version__}|{sys.version}|{_library_stamp('lark')}|{_library_stamp('yaml')}"
@@ -187,12 +188,22 @@ def _code_fingerprint() -> str:
     except OSError:
         return _content_fingerprint(head, files)
     key = stats.hexdigest()
+    from cardc import pycache
+
+    memo = pycache.read(FINGERPRINT_MEMO, FINGERPRINT_HEADER)
+    if memo is not None and len(memo) == 81 and memo[40:41] == b"\n" and memo[:40] == key.encode():
+        return memo[41:].decode()
     remembered = load("fingerprint", key)
-    if isinstance(remembered, str):
-        return remembered
-    value = _content_fingerprint(head, files)
-    store("fingerprint", key, value)
+    value = remembered if isinstance(remembered, str) else _content_fingerprint(head, files)
+    # beside the bytecode too, so that an empty cache folder finds it (a fifth of the hashing of a first check)
+    pycache.write(FINGERPRINT_MEMO, FINGERPRINT_HEADER, f"{key}\n{value}".encode())
+    if value is not remembered:
+        store("fingerprint", key, value)
     return value
+
+
+FINGERPRINT_MEMO = "fingerprint"  # `_code_fingerprint`'s memo beside the bytecode (`cardc.pycache`)
+FINGERPRINT_HEADER = b"cardc fingerprint 1\n"  # then the stats' key, a newline and the content fingerprint
 
 
 def _content_fingerprint(head: str, files: list[tuple[str, str]]) -> str:

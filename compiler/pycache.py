@@ -41,6 +41,20 @@ def read(name: str, header: bytes) -> bytes | None:
     return data[len(header):] if data.startswith(header) else None
 
 
+def writable(name: str) -> bool:
+    """Whether the file `name` would be written (as far as the folder's permissions tell)."""
+    where = path(name)
+    if where is None or sys.dont_write_bytecode:
+        return False
+    folder = os.path.dirname(where)
+    while not os.path.isdir(folder):  # made by `write`
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
+    return os.access(folder, os.W_OK)
+
+
 def write(name: str, header: bytes, data: bytes) -> bool:
     """Write `header` and `data` to the file `name`; False when no bytecode is written or the folder cannot be
     written."""

@@ -9,7 +9,9 @@ import pickle
 import shutil
 import subprocess
 import sys
-from dataclasses import FrozenInstanceError, dataclass
+import textwrap
+import types
+from dataclasses import FrozenInstanceError
 from pathlib import Path
 
 import pytest
@@ -37,23 +39,42 @@ def test_dataclasses_from_remembered_code_behave_the_same() -> None:
 
     assert getattr(dataclasses, "exec", None) is dataclass_code._exec  # installed by `import cardc`
 
-    def make() -> type:
-        @dataclass(frozen=True, slots=True)
-        class Point:
-            x: int
-            y: int = 2
+    def make(module: str) -> type:
+        namespace = types.ModuleType(module)
+        sys.modules[module] = namespace  # dataclasses runs the methods' texts with the module's globals
+        try:
+            exec(textwrap.dedent("""
+                from dataclasses import dataclass
 
-        return Point
+                @dataclass(frozen=True, slots=True)
+                class Point:
+                    x: int
+                    y: int = 2
+                """), namespace.__dict__)  # noqa: S102 - a class defined in a module of the given name
+        finally:
+            del sys.modules[module]
+        point: type = namespace.Point
+        return point
 
-    first = make()
-    known = len(dataclass_code._code)
-    second = make()  # from the remembered code: no new text
-    assert len(dataclass_code._code) == known
-    assert first(1) == first(1, 2) and repr(second(1)) == "test_dataclasses_from_remembered_code_behave_the_same." \
-        "<locals>.make.<locals>.Point(x=1, y=2)" and hash(second(1)) == hash(second(1, 2))
-    with pytest.raises(FrozenInstanceError):
-        second(1).x = 3  # type: ignore[misc]
-    assert any("def __init__(self,x:" in text for text in dataclass_code._code)
+    saved = dict(dataclass_code._code), set(dataclass_code._used), dataclass_code._unsaved
+    try:
+        first = make("cardc._test_points")
+        known = len(dataclass_code._code)
+        second = make("cardc._test_points")  # from the remembered code: no new text
+        assert len(dataclass_code._code) == known
+        assert first(1) == first(1, 2) and repr(second(1)) == "Point(x=1, y=2)"
+        assert hash(second(1)) == hash(second(1, 2))
+        with pytest.raises(FrozenInstanceError):
+            second(1).x = 3
+        assert any("def __init__(self,x:" in text for text in dataclass_code._code)
+        other = make("not_cardc_points")  # another package's class: made as dataclasses makes it, not kept
+        assert len(dataclass_code._code) == known and other(1) == other(1, 2) and repr(other(1)) == "Point(x=1, y=2)"
+    finally:  # the test's texts are not written into the package's table
+        dataclass_code._code.clear()
+        dataclass_code._code.update(saved[0])
+        dataclass_code._used.clear()
+        dataclass_code._used.update(saved[1])
+        dataclass_code._unsaved = saved[2]
 
 
 _RUN = ("import cardc.syntax, cardc.model; from cardc import dataclass_code as d; "
@@ -116,6 +137,12 @@ def test_without_bytecode_the_table_goes_to_the_cache_folder(tmp_path: Path) -> 
         shutil.rmtree(cache)
     assert _child(tmp_path, PYTHONDONTWRITEBYTECODE="1", PYTHONPYCACHEPREFIX=str(tmp_path / "pyc"),
                   CARDC_CACHE="off") == "compiled"  # nowhere to keep it: compiled each time, no error
+    # a table in the cache folder (an older version's, or a process without bytecode) moves beside the bytecode
+    assert _child(tmp_path, PYTHONDONTWRITEBYTECODE="1", PYTHONPYCACHEPREFIX=str(tmp_path / "pyc")) == "compiled"
+    assert _child(tmp_path, PYTHONPYCACHEPREFIX=str(tmp_path / "pyc")) == "remembered"
+    assert len(_tables(tmp_path / "pyc")) == 1
+    shutil.rmtree(tmp_path / "cache")
+    assert _child(tmp_path, PYTHONPYCACHEPREFIX=str(tmp_path / "pyc")) == "remembered"
 
 
 def test_the_table_keeps_the_texts_a_process_ran_first() -> None:
@@ -147,7 +174,47 @@ def test_the_remembered_fingerprint_is_the_content_fingerprint(tmp_path: Path,
         assert diskcache.code_fingerprint() == stored  # from the cache
         monkeypatch.setenv("CARDC_CACHE", "off")
         diskcache._code_fingerprint.cache_clear()
-        assert diskcache._code_fingerprint() == stored  # from the contents again
+        assert diskcache._code_fingerprint() == stored  # not from the cache folder: its memo or the contents
         assert diskcache.code_fingerprint() != stored  # no key is used with the cache off: none is computed
+    finally:
+        diskcache._code_fingerprint.cache_clear()
+
+
+def test_the_fingerprint_is_also_remembered_beside_the_bytecode(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardc import pycache
+
+    monkeypatch.setattr(pycache, "path", lambda name: str(tmp_path / "pyc" / f"{name}.tag"))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("CARDC_CACHE", raising=False)
+    computed: list[str] = []
+    content = diskcache._content_fingerprint
+
+    def counted(head: str, files: list[tuple[str, str]]) -> str:
+        computed.append(head)
+        return content(head, files)
+
+    monkeypatch.setattr(diskcache, "_content_fingerprint", counted)
+    diskcache._code_fingerprint.cache_clear()
+    try:
+        value = diskcache.code_fingerprint()
+        assert len(computed) == 1 and (tmp_path / "pyc" / "fingerprint.tag").is_file()
+        shutil.rmtree(tmp_path / "cache")  # an empty cache folder: the memo beside the bytecode is used
+        diskcache._code_fingerprint.cache_clear()
+        assert diskcache.code_fingerprint() == value and len(computed) == 1
+        memo = tmp_path / "pyc" / "fingerprint.tag"
+        data = memo.read_bytes()
+        key_at = len(diskcache.FINGERPRINT_HEADER)
+        other = b"0" if data[key_at:key_at + 1] != b"0" else b"1"
+        memo.write_bytes(data[:key_at] + other + data[key_at + 1:])  # other files' stats: not used
+        diskcache._code_fingerprint.cache_clear()
+        assert diskcache.code_fingerprint() == value and len(computed) == 2
+        assert memo.read_bytes() == data  # written again for these files
+        # the memo holds the content fingerprint: the same value with nothing remembered anywhere
+        monkeypatch.setattr(pycache, "path", lambda name: None)
+        monkeypatch.setenv("CARDC_CACHE", "off")
+        diskcache._code_fingerprint.cache_clear()
+        assert diskcache._code_fingerprint() == value and len(computed) == 3
     finally:
         diskcache._code_fingerprint.cache_clear()
