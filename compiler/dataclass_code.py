@@ -5,8 +5,8 @@ and compiles it with `exec` whenever the module is imported: about 1 ms a class,
 `cardc check` for the parse tree, IR and diagnostic classes (bytecode caches do not cover code made at import
 time). What a source text compiles to depends only on the text and the Python version, so the command line
 keeps a table text -> code object of its own classes and hands `dataclasses` the compiled code for a text it
-has seen: the same methods, a third of the time. The table is read once per process and
-written back at exit only if a new text was compiled; a missing or damaged table is an empty one.
+has seen: the same methods, a third of the time. The table is read once per process and written back at exit
+only if a new text was compiled; a missing or damaged table is an empty one.
 
 The table is kept where Python keeps the package's bytecode (`__pycache__`, beside this module's `.pyc`), as
 the bytecode is: written when that folder can be written and Python writes bytecode, read even with the cache
@@ -14,6 +14,9 @@ off or an empty cache folder (a first `cardc check` compiled 320 texts, 12% of i
 written there (a read-only install, `PYTHONDONTWRITEBYTECODE`) does the table go to the cache folder. A text is
 its own key, so an entry can never be stale: an edited dataclass writes another text, compiled afresh; the file
 name carries the interpreter's cache tag and its first bytes the bytecode's magic number and Python's version.
+
+The table has a section per module, each unmarshalled only when that module defines its first dataclass: a
+`cardc check` reads the code of the 60 modules it imports, not that of the build's backends.
 """
 
 from __future__ import annotations
@@ -25,11 +28,13 @@ import sys
 from types import CodeType
 from typing import Any
 
-MAX_ENTRIES = 1000  # texts written back, those the process ran first (importing every module runs ~720)
+MAX_MODULES = 500  # sections kept (modules renamed or removed leave theirs behind)
+MIN_KEPT = 64  # texts kept per module beyond those this process ran (dataclasses made later, older edits)
 
-_code: dict[str, CodeType] = {}
-_used: set[str] = set()  # the texts this process ran: kept first when the table is full
-_unsaved = False
+_sections: dict[str, bytes] = {}  # module -> its texts and code, marshalled, as read
+_code: dict[str, dict[str, CodeType]] = {}  # module -> text -> code, for the modules that made a dataclass
+_used: dict[str, set[str]] = {}  # module -> the texts this process ran: kept first
+_changed: set[str] = set()  # modules with a text compiled by this process
 _beside_bytecode = False  # the table was read from beside the bytecode (not the cache folder's, or none)
 
 
@@ -37,26 +42,44 @@ def _exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:  # n
     """`exec`, with the compiled code of a source text looked up first. Only the texts of this package's classes
     are remembered (dataclasses runs them with the class's module's globals): the table is the compiler's, not
     that of whatever else a process (a test run) defines."""
-    global _unsaved
-    if isinstance(source, str) and isinstance(globals, dict) and _ours(globals.get("__name__")):
-        code = _code.get(source)
-        _used.add(source)
+    module = globals.get("__name__") if isinstance(globals, dict) else None
+    if isinstance(source, str) and isinstance(module, str) and _ours(module):
+        code_of = _code.get(module)
+        if code_of is None:
+            code_of = _code[module] = _section(module)
+            _used[module] = set()
+        code = code_of.get(source)
+        _used[module].add(source)
         if code is None:
             code = compile(source, "<string>", "exec")
-            _code[source] = code
-            _unsaved = True
+            code_of[source] = code
+            _changed.add(module)
         source = code
     builtins.exec(source, globals, locals)  # noqa: S102 - the text dataclasses wrote, as it would run it
 
 
-def _ours(module: object) -> bool:
-    return isinstance(module, str) and (module == "cardc" or module.startswith("cardc."))
+def _ours(module: str) -> bool:
+    return module == "cardc" or module.startswith("cardc.")
+
+
+def _section(module: str) -> dict[str, CodeType]:
+    """The remembered code of `module`'s texts (empty if none, or unreadable)."""
+    data = _sections.get(module)
+    if data is None:
+        return {}
+    try:
+        table = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return {}
+    if not isinstance(table, dict):
+        return {}
+    return {k: v for k, v in table.items() if isinstance(k, str) and isinstance(v, CodeType)}
 
 
 def _table_key() -> str:
     from cardc import diskcache
 
-    return diskcache.blake2b(f"dataclass-code 1|{sys.version}|{sys.implementation.cache_tag}".encode(),
+    return diskcache.blake2b(f"dataclass-code 2|{sys.version}|{sys.implementation.cache_tag}".encode(),
                            digest_size=20).hexdigest()
 
 
@@ -64,26 +87,28 @@ def _header() -> bytes:
     """What the table beside the bytecode starts with: what the marshalled code objects depend on."""
     from importlib.util import MAGIC_NUMBER
 
-    return b"cardc dataclass-code 1\n" + MAGIC_NUMBER + f"\n{sys.version}\n".encode()
+    return b"cardc dataclass-code 2\n" + MAGIC_NUMBER + f"\n{sys.version}\n".encode()
 
 
 TABLE = "dataclass-code"  # the table's name beside the bytecode (`cardc.pycache`)
 
 
 def _add(data: bytes) -> bool:
+    """Take the sections of a table; False when it cannot be read."""
     try:
         table = marshal.loads(data)
     except (EOFError, ValueError, TypeError):
         return False
     if not isinstance(table, dict):
         return False
-    _code.update((k, v) for k, v in table.items() if isinstance(k, str) and isinstance(v, CodeType))
+    _sections.update((k, v) for k, v in table.items() if isinstance(k, str) and isinstance(v, bytes))
     return True
 
 
 def install() -> None:
     """Load the table and route `dataclasses`' `exec` through it (its module global shadows the builtin). The
     cache folder's table is read only when there is none beside the bytecode, and not with `CARDC_CACHE=off`."""
+    global _beside_bytecode
     import atexit
     import dataclasses
 
@@ -91,7 +116,6 @@ def install() -> None:
         return
     from cardc import pycache
 
-    global _beside_bytecode
     data = pycache.read(TABLE, _header())
     _beside_bytecode = data is not None and _add(data)
     if not _beside_bytecode:
@@ -105,14 +129,28 @@ def install() -> None:
     atexit.register(_save, os.getpid())
 
 
-def _table() -> dict[str, CodeType]:
-    """The texts to keep: those this process ran first, then the others up to MAX_ENTRIES."""
-    table = {k: v for k, v in _code.items() if k in _used}
-    for k, v in _code.items():
-        if len(table) >= MAX_ENTRIES:
+def _kept(module: str) -> dict[str, CodeType]:
+    """The texts of `module` to keep: those this process ran, then others up to MIN_KEPT more."""
+    code_of, used = _code[module], _used.get(module, set())
+    kept = {k: v for k, v in code_of.items() if k in used}
+    limit = len(kept) + MIN_KEPT
+    for k, v in code_of.items():
+        if len(kept) >= limit:
             break
-        table.setdefault(k, v)
-    return table
+        kept.setdefault(k, v)
+    return kept
+
+
+def _table() -> dict[str, bytes]:
+    """The sections to write: the changed modules' made again, the others as read; the modules this process
+    used first."""
+    sections = {m: marshal.dumps(_kept(m)) for m in _code if m in _changed}
+    sections.update((m, _sections[m]) for m in _code if m in _sections and m not in sections)
+    for m, data in _sections.items():
+        if len(sections) >= MAX_MODULES:
+            break
+        sections.setdefault(m, data)
+    return sections
 
 
 def _save(pid: int) -> None:
@@ -120,10 +158,12 @@ def _save(pid: int) -> None:
     beside the bytecode (written by an older version, or by a process that could not write there)."""
     from cardc import pycache
 
-    if os.getpid() != pid or not (_unsaved or (_code and not _beside_bytecode and pycache.writable(TABLE))):
-        return  # (a forked child exits through os._exit, but be sure)
+    if os.getpid() != pid:  # a forked child exits through os._exit, but be sure
+        return
+    if not (_changed or (_sections and not _beside_bytecode and pycache.writable(TABLE))):
+        return
     data = marshal.dumps(_table())
-    if not pycache.write(TABLE, _header(), data) and _unsaved:
+    if not pycache.write(TABLE, _header(), data) and _changed:
         from cardc import diskcache
 
         diskcache.store("dataclass-code", _table_key(), data)

@@ -56,29 +56,41 @@ def test_dataclasses_from_remembered_code_behave_the_same() -> None:
         point: type = namespace.Point
         return point
 
-    saved = dict(dataclass_code._code), set(dataclass_code._used), dataclass_code._unsaved
+    saved = _saved_tables()
     try:
         first = make("cardc._test_points")
-        known = len(dataclass_code._code)
+        known = dict(dataclass_code._code["cardc._test_points"])
+        assert any("def __init__(self,x:" in text for text in known)
+        assert dataclass_code._changed == saved[3] | {"cardc._test_points"}
         second = make("cardc._test_points")  # from the remembered code: no new text
-        assert len(dataclass_code._code) == known
+        assert dataclass_code._code["cardc._test_points"] == known
         assert first(1) == first(1, 2) and repr(second(1)) == "Point(x=1, y=2)"
         assert hash(second(1)) == hash(second(1, 2))
         with pytest.raises(FrozenInstanceError):
             second(1).x = 3
-        assert any("def __init__(self,x:" in text for text in dataclass_code._code)
         other = make("not_cardc_points")  # another package's class: made as dataclasses makes it, not kept
-        assert len(dataclass_code._code) == known and other(1) == other(1, 2) and repr(other(1)) == "Point(x=1, y=2)"
+        assert "not_cardc_points" not in dataclass_code._code
+        assert other(1) == other(1, 2) and repr(other(1)) == "Point(x=1, y=2)"
     finally:  # the test's texts are not written into the package's table
-        dataclass_code._code.clear()
-        dataclass_code._code.update(saved[0])
-        dataclass_code._used.clear()
-        dataclass_code._used.update(saved[1])
-        dataclass_code._unsaved = saved[2]
+        _restore_tables(saved)
+
+
+def _saved_tables() -> tuple[dict[str, bytes], dict[str, dict[str, types.CodeType]], dict[str, set[str]], set[str]]:
+    d = dataclass_code
+    return dict(d._sections), {m: dict(c) for m, c in d._code.items()}, {m: set(u) for m, u in d._used.items()}, \
+        set(d._changed)
+
+
+def _restore_tables(saved: tuple[dict[str, bytes], dict[str, dict[str, types.CodeType]], dict[str, set[str]],
+                                 set[str]]) -> None:
+    d = dataclass_code
+    for now, then in zip((d._sections, d._code, d._used, d._changed), saved, strict=True):
+        now.clear()
+        now.update(then)  # type: ignore[attr-defined]
 
 
 _RUN = ("import cardc.syntax, cardc.model; from cardc import dataclass_code as d; "
-        "print('compiled' if d._unsaved else 'remembered')")
+        "print('compiled' if d._changed else 'remembered')")
 
 
 def _child(tmp_path: Path, **extra: str) -> str:
@@ -146,21 +158,40 @@ def test_without_bytecode_the_table_goes_to_the_cache_folder(tmp_path: Path) -> 
 
 
 def test_the_table_keeps_the_texts_a_process_ran_first() -> None:
-    saved = dict(dataclass_code._code), set(dataclass_code._used)
+    import marshal
+
+    saved = _saved_tables()
+    d = dataclass_code
     try:
-        dataclass_code._code.clear()
-        dataclass_code._used.clear()
-        for i in range(dataclass_code.MAX_ENTRIES + 10):
-            dataclass_code._code[f"text {i}"] = compile("pass", "<string>", "exec")
-        dataclass_code._used.update({"text 7", f"text {dataclass_code.MAX_ENTRIES + 5}"})
-        table = dataclass_code._table()
-        assert len(table) == dataclass_code.MAX_ENTRIES
-        assert "text 7" in table and f"text {dataclass_code.MAX_ENTRIES + 5}" in table
+        for table in (d._sections, d._code, d._used, d._changed):
+            table.clear()
+        code = compile("pass", "<string>", "exec")
+        d._sections["cardc.untouched"] = b"as read"
+        d._sections["cardc.read"] = b"also as read"
+        d._code["cardc.read"] = {"r": code}
+        d._used["cardc.read"] = {"r"}
+        d._code["cardc.edited"] = {f"text {i}": code for i in range(d.MIN_KEPT + 10)}
+        d._used["cardc.edited"] = {"text 70", "text 3"}
+        d._changed.add("cardc.edited")
+        table = d._table()
+        assert list(table) == ["cardc.edited", "cardc.read", "cardc.untouched"]  # those used first
+        assert table["cardc.untouched"] == b"as read" and table["cardc.read"] == b"also as read"
+        kept = marshal.loads(table["cardc.edited"])
+        assert len(kept) == d.MIN_KEPT + 2 and list(kept)[:2] == ["text 3", "text 70"]
     finally:
-        dataclass_code._code.clear()
-        dataclass_code._code.update(saved[0])
-        dataclass_code._used.clear()
-        dataclass_code._used.update(saved[1])
+        _restore_tables(saved)
+
+
+def test_a_section_is_read_only_for_a_module_that_makes_a_dataclass(tmp_path: Path) -> None:
+    prefix = tmp_path / "pyc"
+    assert _child(tmp_path, PYTHONPYCACHEPREFIX=str(prefix)) == "compiled"
+    env = {**os.environ, "CARDC_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPYCACHEPREFIX": str(prefix)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    run = ("import cardc.diagnostics; from cardc import dataclass_code as d; "
+           "print(sorted(d._code) == ['cardc.diagnostics'], 'cardc.syntax' in d._sections, not d._changed)")
+    done = subprocess.run([sys.executable, "-c", run], env=env, check=True, cwd=tmp_path, capture_output=True,
+                          text=True)
+    assert done.stdout.split() == ["True", "True", "True"]
 
 
 def test_the_remembered_fingerprint_is_the_content_fingerprint(tmp_path: Path,
@@ -218,3 +249,81 @@ def test_the_fingerprint_is_also_remembered_beside_the_bytecode(tmp_path: Path,
         assert diskcache._code_fingerprint() == value and len(computed) == 3
     finally:
         diskcache._code_fingerprint.cache_clear()
+
+
+def test_patterns_from_the_regex_table_are_the_patterns_re_makes() -> None:
+    import re
+
+    from cardc import regex_code
+
+    if regex_code._real_compile is None:
+        pytest.skip("another Python version: re compiles as usual")
+    saved = dict(regex_code._table), set(regex_code._used), regex_code._unsaved
+    try:
+        for pattern, flags in ((r"(?P<word>[A-Za-z_]\w*)|(\d+)(?:\.(\d+))?", 0), (r"é+|\u2028", int(re.I | re.M)),
+                               (rb"(?P<b>\x00+)|[^\x00]", 0), (r"(?x) a  b # comment", 0), (r"(?s:.*\.py)\Z", 0)):
+            made = regex_code._real_compile(pattern, flags)  # as re compiles it
+            regex_code._table[(pattern, flags)] = regex_code._table.get((pattern, flags)) or _entry(pattern, flags)
+            again = regex_code._compile(pattern, flags)  # from the table
+            assert again == made  # the engine's code, flags and pattern the same
+            assert (again.groups, dict(again.groupindex), again.flags) == (made.groups, dict(made.groupindex),
+                                                                            made.flags)
+        with pytest.raises(re.error):
+            regex_code._compile("(unclosed", 0)
+    finally:
+        regex_code._table.clear()
+        regex_code._table.update(saved[0])
+        regex_code._used.clear()
+        regex_code._used.update(saved[1])
+        regex_code._unsaved = saved[2]
+
+
+def _entry(pattern: str | bytes, flags: int) -> tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]:
+    """What the table keeps for a pattern, made by compiling it as this package's code does."""
+    import marshal
+
+    from cardc import regex_code
+
+    regex_code._table.pop((pattern, flags), None)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(regex_code, "_ours", lambda: True)
+        regex_code._compile(pattern, flags)
+    entry = regex_code._table[(pattern, flags)]
+    assert marshal.loads(marshal.dumps(entry)) == entry  # plain data: it can be written
+    return entry
+
+
+_RUN_RE = ("import sys; sys.argv[1:] = [sys.argv[1]]; import cardc.textcheck; from cardc import regex_code as r; "
+           "print('compiled' if r._unsaved else 'remembered', len(r._table))")
+
+
+def _child_re(tmp_path: Path, command: str, **extra: str) -> list[str]:
+    env = {**os.environ, "CARDC_CACHE_DIR": str(tmp_path / "cache"), **extra}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    done = subprocess.run([sys.executable, "-c", _RUN_RE, command], env=env, check=True, cwd=tmp_path,
+                          capture_output=True, text=True)
+    return done.stdout.split()
+
+
+def test_the_regex_table_is_kept_beside_the_bytecode_by_command(tmp_path: Path) -> None:
+    prefix = str(tmp_path / "pyc")
+    first = _child_re(tmp_path, "check", PYTHONPYCACHEPREFIX=prefix)
+    assert first[0] == "compiled" and int(first[1]) > 0
+    (table,) = sorted((tmp_path / "pyc").rglob("regex-code.*"))
+    assert any(table.parent.glob("regex_code.*.pyc"))
+    before = table.stat().st_mtime_ns
+    assert _child_re(tmp_path, "check", PYTHONPYCACHEPREFIX=prefix) == ["remembered", first[1]]
+    assert table.stat().st_mtime_ns == before  # nothing new: not written
+    assert _child_re(tmp_path, "build", PYTHONPYCACHEPREFIX=prefix)[0] == "compiled"  # another command's section
+    assert _child_re(tmp_path, "build", PYTHONPYCACHEPREFIX=prefix)[0] == "remembered"
+    assert _child_re(tmp_path, "check", PYTHONPYCACHEPREFIX=prefix) == ["remembered", first[1]]
+    data = table.read_bytes()
+    table.write_bytes(data.replace(sys.version.encode(), b"3.99.0 (another build)", 1))
+    assert _child_re(tmp_path, "check", PYTHONPYCACHEPREFIX=prefix)[0] == "compiled"  # another Python's: not used
+    table.write_bytes(data[: len(data) // 2])
+    assert _child_re(tmp_path, "check", PYTHONPYCACHEPREFIX=prefix)[0] == "compiled"  # cut off: not used
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    for _ in range(2):  # nowhere to write it: compiled each time, without a word
+        done = _child_re(tmp_path, "check", PYTHONPYCACHEPREFIX=str(blocked / "pyc"))
+        assert done[0] == "compiled"
