@@ -59,7 +59,11 @@ def _compile(p: Any, flags: Any = 0) -> Any:
             _unsaved = True
     _used.add(key)
     final_flags, code, groups, groupindex, indexgroup = found
-    return _compiler._sre.compile(p, final_flags, code, groups, groupindex, indexgroup)
+    try:  # the engine checks the code it is given (`_validate`): a damaged entry raises
+        return _compiler._sre.compile(p, final_flags, code, groups, groupindex, indexgroup)
+    except (RuntimeError, TypeError, ValueError, OverflowError, IndexError):
+        _table.pop(key, None)
+        return _real_compile(p, flags)
 
 
 def _ours() -> bool:
@@ -121,9 +125,10 @@ def _add_patterns(data: bytes) -> None:
 
 
 def _valid(key: Any, value: Any) -> bool:
+    """The shape of an entry (its code is checked by the engine when it is used)."""
     return (isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], str | bytes) and type(key[1]) is int
             and isinstance(value, tuple) and len(value) == 5 and type(value[0]) is int
-            and isinstance(value[1], list) and all(type(c) is int for c in value[1]) and type(value[2]) is int
+            and isinstance(value[1], list) and type(value[2]) is int
             and isinstance(value[3], dict) and isinstance(value[4], tuple))
 
 

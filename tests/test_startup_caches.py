@@ -270,6 +270,10 @@ def test_patterns_from_the_regex_table_are_the_patterns_re_makes() -> None:
                                                                             made.flags)
         with pytest.raises(re.error):
             regex_code._compile("(unclosed", 0)
+        made = regex_code._real_compile("ab+c", 0)
+        for damaged in ([1, 2, 3], ["x"]):  # the engine refuses the code: compiled afresh
+            regex_code._table[("ab+c", 0)] = (0, damaged, 0, {}, (None,))
+            assert regex_code._compile("ab+c", 0) == made and ("ab+c", 0) not in regex_code._table
     finally:
         regex_code._table.clear()
         regex_code._table.update(saved[0])
