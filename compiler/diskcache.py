@@ -239,6 +239,39 @@ def load(namespace: str, key: str) -> Any | None:
     return value if stored_key == key else None
 
 
+def load_beside_code(namespace: str, key: str) -> Any | None:
+    """The entry `load` would give for a value made only from the compiler's own files (the bundled catalogue
+    and words), kept beside the package's bytecode (`cardc.pycache`, one per namespace): a first check with an
+    empty cache folder finds it there. None with the cache off: the keys then name no code."""
+    if cache_root() is None:
+        return None
+    from cardc import pycache
+
+    data = pycache.read(f"cache-{namespace}", MAGIC + key.encode() + b"\n")
+    if data is None:
+        return None
+    try:
+        return unpickle(data)
+    except UNREADABLE:
+        return None
+
+
+def store_beside_code(namespace: str, key: str, value: Any) -> None:
+    """Store a value made only from the compiler's own files beside the package's bytecode, or, where that
+    cannot be written, in the cache folder (`store`)."""
+    from cardc import pycache
+    from cardc.records import dumps
+
+    if cache_root() is None:
+        return
+    try:
+        data = dumps(value)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return
+    if not pycache.write(f"cache-{namespace}", MAGIC + key.encode() + b"\n", data):
+        store(namespace, key, value)
+
+
 def unpickle(data: bytes | memoryview) -> Any:
     """`pickle.loads` of our own entries, with the cyclic collector paused: a large graph of small objects,
     which it would only walk. Raises one of `UNREADABLE` for a damaged or outdated pickle."""

@@ -331,3 +331,47 @@ def test_the_regex_table_is_kept_beside_the_bytecode_by_command(tmp_path: Path) 
     for _ in range(2):  # nowhere to write it: compiled each time, without a word
         done = _child_re(tmp_path, "check", PYTHONPYCACHEPREFIX=str(blocked / "pyc"))
         assert done[0] == "compiled"
+
+
+def test_the_bundled_catalogue_and_words_are_kept_beside_the_bytecode(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardc import catalogue as cat
+    from cardc import lexicon, pycache
+
+    beside = tmp_path / "pyc"
+    monkeypatch.setattr(pycache, "path", lambda name: str(beside / f"{name}.tag"))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("CARDC_CACHE", raising=False)
+    first = cat.load_catalogue()
+    lexicon.default_lexicon.cache_clear()
+    words = lexicon.default_lexicon()
+    assert (beside / "cache-catalogue.tag").is_file() and (beside / "cache-lexicon.tag").is_file()
+    assert not (tmp_path / "cache" / "catalogue").exists() and not (tmp_path / "cache" / "lexicon").exists()
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path / "empty"))  # an empty cache folder finds them
+    with monkeypatch.context() as m:
+        m.setattr(cat, "_frozen", lambda *_: pytest.fail("made again"))
+        m.setattr(lexicon, "_lexicon_from_text", lambda *_: pytest.fail("made again"))
+        assert cat.load_catalogue() == first
+        lexicon.default_lexicon.cache_clear()
+        assert lexicon.default_lexicon().words == words.words
+        edited = tmp_path / "catalogue.yaml"  # another catalogue: neither read from nor written beside the code
+        edited.write_text(cat.CATALOGUE_PATH.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+        m.setattr(cat, "_frozen", lambda *_: None)
+        before = (beside / "cache-catalogue.tag").read_bytes()
+        assert cat.load_catalogue(edited).verbs.keys() == first.verbs.keys()
+        assert (beside / "cache-catalogue.tag").read_bytes() == before
+        assert len(list((tmp_path / "empty" / "catalogue").glob("*.pickle"))) == 1
+    # for other code (another key) the kept one is not used; where it cannot be kept, the cache folder has it
+    assert diskcache.load_beside_code("catalogue", "0" * 40) is None
+    monkeypatch.setattr(pycache, "path", lambda name: str(tmp_path / "file" / f"{name}.tag"))
+    (tmp_path / "file").write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path / "third"))
+    assert cat.load_catalogue() == first
+    assert len(list((tmp_path / "third" / "catalogue").glob("*.pickle"))) == 1
+    monkeypatch.setenv("CARDC_CACHE", "off")  # the keys name no code then: nothing read or kept beside it
+    monkeypatch.setattr(pycache, "path", lambda name: str(beside / f"{name}.tag"))
+    assert diskcache.load_beside_code("catalogue", "x") is None
+    diskcache.store_beside_code("other", "x", 1)
+    assert not (beside / "cache-other.tag").exists()
+    lexicon.default_lexicon.cache_clear()
