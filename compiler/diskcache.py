@@ -99,19 +99,48 @@ def _part_hash(part: str | bytes) -> bytes:
     """The hash of one long part of a key (of its UTF-8 bytes), remembered with the part itself: an equal text
     read again is found by Python's own hash of it, far cheaper than BLAKE2 and UTF-8 encoding. The oldest parts
     are forgotten beyond `_MEMO_SIZE`."""
-    global _part_size
     known = _part_hashes.get(part)
     if known is not None:
         return known
     data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
     value = blake2b(data, digest_size=20).digest()
+    _remember_part(part, value)
+    return value
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """`Path(path).read_text(encoding="utf-8-sig")`: the same text, or the same error. Read as bytes and decoded
+    in one step (the text layer's newline decoder scanned every character of every source, and a check reads each
+    twice); and when the text's UTF-8 is the file's bytes (no byte-order mark, no carriage return), the hash of
+    those bytes, once `content_hash` has taken it, is remembered as the text's (`_part_hash`): a first check
+    hashed every source twice, as the file and as the text."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        from pathlib import Path
+
+        return Path(path).read_text(encoding="utf-8-sig")  # its error, as the text layer reports it
+    if "\r" in text:
+        return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as the text layer reads
+    if len(text) >= LONG_PART and not data.startswith(b"\xef\xbb\xbf"):
+        known = _part_hashes.get(data)
+        if known is not None:
+            _remember_part(text, known)
+    return text
+
+
+def _remember_part(part: str | bytes, value: bytes) -> None:
+    global _part_size
+    if part in _part_hashes:
+        return
     _part_hashes[part] = value
     _part_size += len(part)
     while _part_size > _MEMO_SIZE and len(_part_hashes) > 1:
         oldest = next(iter(_part_hashes))
         _part_size -= len(oldest)
         del _part_hashes[oldest]
-    return value
 
 
 def content_hash(data: bytes) -> str:
