@@ -293,6 +293,9 @@ def store_beside_code(namespace: str, key: str, value: Any) -> None:
 
     if cache_root() is None:
         return
+    if not pycache.writable(f"cache-{namespace}"):
+        store(namespace, key, value)
+        return
     try:
         data = dumps(value)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):

@@ -61,7 +61,8 @@ def load(name: str, *texts: str) -> Any | None:
     if not isinstance(frozen, dict) or frozen.get("made_from") != expected:
         return None
     data = frozen.get("data")
-    pycache.write(f"frozen-{name}", header, marshal.dumps(data))
+    if pycache.writable(f"frozen-{name}"):
+        pycache.write(f"frozen-{name}", header, marshal.dumps(data))
     return data
 
 

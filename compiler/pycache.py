@@ -12,20 +12,29 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import lru_cache
 
 
 def path(name: str) -> str | None:
     """The file `name` (with the interpreter's cache tag) beside this package's bytecode, or None where Python
     keeps no bytecode."""
+    folder = _folder(sys.pycache_prefix)
+    return None if folder is None else os.path.join(folder, f"{name}.{sys.implementation.cache_tag}")
+
+
+@lru_cache(maxsize=4)
+def _folder(prefix: str | None) -> str | None:
     from importlib.util import cache_from_source
 
-    tag = sys.implementation.cache_tag
-    if tag is None:
+    if sys.implementation.cache_tag is None:
         return None
     try:
-        return os.path.join(os.path.dirname(cache_from_source(__file__)), f"{name}.{tag}")
+        return os.path.dirname(cache_from_source(__file__))
     except (NotImplementedError, ValueError):
         return None
+
+
+_refused: set[str] = set()  # folders a write failed in: not tried again by this process
 
 
 def read(name: str, header: bytes) -> bytes | None:
@@ -44,7 +53,7 @@ def read(name: str, header: bytes) -> bytes | None:
 def writable(name: str) -> bool:
     """Whether the file `name` would be written (as far as the folder's permissions tell)."""
     where = path(name)
-    if where is None or sys.dont_write_bytecode:
+    if where is None or sys.dont_write_bytecode or os.path.dirname(where) in _refused:
         return False
     folder = os.path.dirname(where)
     while not os.path.isdir(folder):  # made by `write`
@@ -57,9 +66,9 @@ def writable(name: str) -> bool:
 
 def write(name: str, header: bytes, data: bytes) -> bool:
     """Write `header` and `data` to the file `name`; False when no bytecode is written or the folder cannot be
-    written."""
+    written (then no other file is tried there by this process)."""
     where = path(name)
-    if where is None or sys.dont_write_bytecode:
+    if where is None or sys.dont_write_bytecode or os.path.dirname(where) in _refused:
         return False
     tmp = f"{where}.{os.getpid()}.tmp"
     try:
@@ -76,5 +85,6 @@ def write(name: str, header: bytes, data: bytes) -> bool:
                 pass
             raise
     except OSError:
+        _refused.add(os.path.dirname(where))
         return False
     return True

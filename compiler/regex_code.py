@@ -143,8 +143,8 @@ def _kept() -> dict[tuple[str | bytes, int], Any]:
 
 
 def _save(pid: int) -> None:
-    if _unsaved and os.getpid() == pid:  # a forked child exits through os._exit, but be sure
-        from cardc import pycache
+    from cardc import pycache
 
+    if _unsaved and os.getpid() == pid and pycache.writable(TABLE):  # (a forked child exits by os._exit)
         sections = {**_sections, _group(): marshal.dumps(_kept())}
         pycache.write(TABLE, _header(), marshal.dumps(sections))
