@@ -11,7 +11,8 @@ it; the file's header names the Python version and the engine's magic number. Py
 whose `re._compiler.compile` this copies (3.11 to 3.13) compile as usual.
 
 The table has a section per command (`check`, `build`...; one for any other process), each unmarshalled only by
-that command: a check does not read the patterns of the build's libraries.
+that command: a check does not read the patterns of the build's libraries; and within it, a pattern's code is
+unmarshalled only when the pattern is compiled (`check --schema` compiles jsonschema's 250 too).
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ MAX_ENTRIES = 1000  # patterns written back, those the process used first
 TABLE = "regex-code"  # the table's name beside the bytecode (`cardc.pycache`)
 
 _sections: dict[str, bytes] = {}  # command -> its patterns, marshalled, as read
-_table: dict[tuple[str | bytes, int], tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]] = {}
+Entry = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]  # what `_sre.compile` is handed
+# (pattern, flags) -> its entry, or the entry marshalled as read (unmarshalled when the pattern is compiled)
+_table: dict[tuple[str | bytes, int], Entry | bytes] = {}
 _used: set[tuple[str | bytes, int]] = set()
 _unsaved = False
 _real_compile: Any = None
@@ -34,7 +37,7 @@ _real_compile: Any = None
 def _header() -> bytes:
     from re import _compiler  # type: ignore[attr-defined]
 
-    return f"cardc regex-code 1\n{_compiler._sre.MAGIC}\n{sys.version}\n".encode()
+    return f"cardc regex-code 2\n{_compiler._sre.MAGIC}\n{sys.version}\n".encode()
 
 
 def _compile(p: Any, flags: Any = 0) -> Any:
@@ -46,6 +49,10 @@ def _compile(p: Any, flags: Any = 0) -> Any:
         return _real_compile(p, flags)
     key = (p, flags)
     found = _table.get(key)
+    if isinstance(found, bytes):
+        found = _entry(found)
+        if found is None:
+            del _table[key]
     if found is None:  # as re._compiler.compile does it, keeping what it hands the engine
         parsed = _parser.parse(p, flags)
         code = [int(c) for c in _compiler._code(parsed, flags)]  # plain ints (the opcodes are an int subclass)
@@ -114,32 +121,37 @@ def _add(data: bytes) -> None:
 
 
 def _add_patterns(data: bytes) -> None:
+    """Take a section's patterns, each entry still marshalled: only the patterns compiled are unmarshalled."""
     try:
         table = marshal.loads(data)
     except (EOFError, ValueError, TypeError):
         return
     if isinstance(table, dict):
-        for key, value in table.items():
-            if _valid(key, value):
-                _table[key] = value
+        _table.update((k, v) for k, v in table.items() if isinstance(k, tuple) and len(k) == 2
+                      and isinstance(k[0], str | bytes) and type(k[1]) is int and isinstance(v, bytes))
 
 
-def _valid(key: Any, value: Any) -> bool:
-    """The shape of an entry (its code is checked by the engine when it is used)."""
-    return (isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], str | bytes) and type(key[1]) is int
-            and isinstance(value, tuple) and len(value) == 5 and type(value[0]) is int
-            and isinstance(value[1], list) and type(value[2]) is int
-            and isinstance(value[3], dict) and isinstance(value[4], tuple))
+def _entry(data: bytes) -> Entry | None:
+    """An entry as read, or None when it is not one (its code is checked by the engine when it is used)."""
+    try:
+        value = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return None
+    if (isinstance(value, tuple) and len(value) == 5 and type(value[0]) is int and isinstance(value[1], list)
+            and type(value[2]) is int and isinstance(value[3], dict) and isinstance(value[4], tuple)):
+        return value
+    return None
 
 
-def _kept() -> dict[tuple[str | bytes, int], Any]:
-    """The patterns to keep: those this process used first, then the others up to MAX_ENTRIES."""
+def _kept() -> dict[tuple[str | bytes, int], bytes]:
+    """The patterns to keep, each marshalled: those this process used first, then the others up to
+    MAX_ENTRIES."""
     kept = {k: v for k, v in _table.items() if k in _used}
     for k, v in _table.items():
         if len(kept) >= MAX_ENTRIES:
             break
         kept.setdefault(k, v)
-    return kept
+    return {k: v if isinstance(v, bytes) else marshal.dumps(v) for k, v in kept.items()}
 
 
 def _save(pid: int) -> None:

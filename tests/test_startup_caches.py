@@ -252,6 +252,7 @@ def test_the_fingerprint_is_also_remembered_beside_the_bytecode(tmp_path: Path,
 
 
 def test_patterns_from_the_regex_table_are_the_patterns_re_makes() -> None:
+    import marshal
     import re
 
     from cardc import regex_code
@@ -274,6 +275,11 @@ def test_patterns_from_the_regex_table_are_the_patterns_re_makes() -> None:
         for damaged in ([1, 2, 3], ["x"]):  # the engine refuses the code: compiled afresh
             regex_code._table[("ab+c", 0)] = (0, damaged, 0, {}, (None,))
             assert regex_code._compile("ab+c", 0) == made and ("ab+c", 0) not in regex_code._table
+        for raw in (b"garbage", marshal.dumps((0, [1, 2, 3], 0, {}, (None,))), marshal.dumps([1])):  # as read
+            regex_code._table[("ab+c", 0)] = raw
+            assert regex_code._compile("ab+c", 0) == made and ("ab+c", 0) not in regex_code._table
+        regex_code._table[("ab+c", 0)] = marshal.dumps(_entry("ab+c", 0))  # a good one, as read
+        assert regex_code._compile("ab+c", 0) == made
     finally:
         regex_code._table.clear()
         regex_code._table.update(saved[0])
