@@ -33,7 +33,8 @@ MIN_KEPT = 64  # texts kept per module beyond those this process ran (dataclasse
 
 _sections: dict[str, bytes] = {}  # module -> its texts and code, marshalled, as read
 _code: dict[str, dict[str, CodeType]] = {}  # module -> text -> code, for the modules that made a dataclass
-_used: dict[str, set[str]] = {}  # module -> the texts this process ran: kept first
+_docs: dict[str, dict[str, str]] = {}  # module -> `_doc_key` -> the class's signature, as `inspect` gives it
+_used: dict[str, set[str]] = {}  # module -> the texts and doc keys this process used: kept first
 _changed: set[str] = set()  # modules with a text compiled by this process
 _beside_bytecode = False  # the table was read from beside the bytecode (not the cache folder's, or none)
 
@@ -44,10 +45,7 @@ def _exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:  # n
     that of whatever else a process (a test run) defines."""
     module = globals.get("__name__") if isinstance(globals, dict) else None
     if isinstance(source, str) and isinstance(module, str) and _ours(module):
-        code_of = _code.get(module)
-        if code_of is None:
-            code_of = _code[module] = _section(module)
-            _used[module] = set()
+        code_of = _code.get(module) or _load(module)
         code = code_of.get(source)
         _used[module].add(source)
         if code is None:
@@ -62,24 +60,107 @@ def _ours(module: str) -> bool:
     return module == "cardc" or module.startswith("cardc.")
 
 
-def _section(module: str) -> dict[str, CodeType]:
-    """The remembered code of `module`'s texts (empty if none, or unreadable)."""
+def _load(module: str) -> dict[str, CodeType]:
+    """`module`'s remembered code and signatures, read into `_code` and `_docs` (empty if none, or unreadable)."""
+    code_of: dict[str, CodeType] = {}
+    docs: dict[str, str] = {}
+    _code[module], _docs[module], _used[module] = code_of, docs, set()
     data = _sections.get(module)
     if data is None:
-        return {}
+        return code_of
     try:
         table = marshal.loads(data)
     except (EOFError, ValueError, TypeError):
-        return {}
-    if not isinstance(table, dict):
-        return {}
-    return {k: v for k, v in table.items() if isinstance(k, str) and isinstance(v, CodeType)}
+        return code_of
+    if isinstance(table, dict):
+        for k, v in table.items():
+            if isinstance(k, str) and isinstance(v, CodeType):
+                code_of[k] = v
+            elif isinstance(k, str) and k.startswith(_DOC) and isinstance(v, str):
+                docs[k] = v
+    return code_of
+
+
+_DOC = "\0doc "  # what a signature's key starts with (a method's text never does)
+
+
+class _Inspect:
+    """What `dataclasses` sees as `inspect`. It asks it for one thing: the signature of a class without a
+    docstring, for the docstring it makes (53 of the classes a check defines). Importing `inspect` (with `ast`,
+    `dis`, `tokenize`...) was 3% of a first check and 15% of a cached one: a class's signature is remembered
+    with its module's code, under everything `inspect.signature` reads to make it (`_doc_key`); any other class,
+    and anything else asked of this object, is `inspect`'s own."""
+
+    @staticmethod
+    def signature(cls: Any) -> Any:
+        key = _doc_key(cls)
+        module = getattr(cls, "__module__", None)
+        if key is not None and isinstance(module, str):
+            if module not in _code:
+                _load(module)
+            known = _docs[module].get(key)
+            _used[module].add(key)
+            if known is not None:
+                return known  # dataclasses takes str() of it
+        import inspect
+
+        made = inspect.signature(cls)
+        if key is not None and isinstance(module, str):
+            _docs[module][key] = str(made)
+            _changed.add(module)
+        return made
+
+    def __getattr__(self, name: str) -> Any:
+        import inspect
+
+        return getattr(inspect, name)
+
+
+def _doc_key(cls: Any) -> str | None:
+    """What `inspect.signature(cls)` is made from, for a class of this package whose signature is that of its
+    own `__init__`, a plain function: that function's parameters, annotations and defaults (by their reprs);
+    None for any other class, or one whose reprs name a place in memory."""
+    import types
+
+    init = cls.__dict__.get("__init__") if isinstance(cls, type) else None
+    if (type(cls) is not type or not _ours(getattr(cls, "__module__", "")) or "__new__" in cls.__dict__
+            or type(init) is not types.FunctionType or hasattr(init, "__wrapped__")
+            or hasattr(init, "__signature__") or hasattr(cls, "__signature__")):
+        return None
+    code = init.__code__
+    try:
+        key = repr((cls.__qualname__, code.co_varnames[:code.co_argcount + code.co_kwonlyargcount],
+                    code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount, code.co_flags,
+                    init.__annotations__, init.__defaults__, init.__kwdefaults__))
+    except Exception:  # noqa: BLE001 - a repr that fails: inspect's own signature
+        return None
+    return None if " at 0x" in key else _DOC + key
+
+
+def _import_dataclasses() -> Any:
+    """`dataclasses`, imported without importing `inspect` (its `import inspect` is given a placeholder, removed
+    again from `sys.modules`, and its `inspect` is then `_Inspect`); as usual when either is imported already."""
+    import types
+
+    if "dataclasses" in sys.modules or "inspect" in sys.modules:
+        import dataclasses
+    else:
+        placeholder = types.ModuleType("inspect")
+        sys.modules["inspect"] = placeholder
+        try:
+            import dataclasses
+        finally:
+            if sys.modules.get("inspect") is placeholder:
+                del sys.modules["inspect"]
+            if "dataclasses" in sys.modules:
+                setattr(sys.modules["dataclasses"], "inspect", _Inspect())  # noqa: B010 - its module global
+    return dataclasses
 
 
 def _table_key() -> str:
     from cardc import diskcache
 
-    return diskcache.blake2b(f"dataclass-code 2|{sys.version}|{sys.implementation.cache_tag}".encode(),
+    return diskcache.blake2b(f"dataclass-code 3|{sys.version}|{sys.implementation.cache_tag}".encode(),
                            digest_size=20).hexdigest()
 
 
@@ -87,7 +168,7 @@ def _header() -> bytes:
     """What the table beside the bytecode starts with: what the marshalled code objects depend on."""
     from importlib.util import MAGIC_NUMBER
 
-    return b"cardc dataclass-code 2\n" + MAGIC_NUMBER + f"\n{sys.version}\n".encode()
+    return b"cardc dataclass-code 3\n" + MAGIC_NUMBER + f"\n{sys.version}\n".encode()
 
 
 TABLE = "dataclass-code"  # the table's name beside the bytecode (`cardc.pycache`)
@@ -110,8 +191,8 @@ def install() -> None:
     cache folder's table is read only when there is none beside the bytecode, and not with `CARDC_CACHE=off`."""
     global _beside_bytecode
     import atexit
-    import dataclasses
 
+    dataclasses = _import_dataclasses()
     if getattr(dataclasses, "exec", None) is _exec:
         return
     from cardc import pycache
@@ -126,15 +207,18 @@ def install() -> None:
             if isinstance(data, bytes):
                 _add(data)
     setattr(dataclasses, "exec", _exec)  # noqa: B010 - the module has no such attribute in the stubs
+    setattr(dataclasses, "inspect", _Inspect())  # noqa: B010 - its module global, read when a class is made
     atexit.register(_save, os.getpid())
 
 
-def _kept(module: str) -> dict[str, CodeType]:
-    """The texts of `module` to keep: those this process ran, then others up to MIN_KEPT more."""
-    code_of, used = _code[module], _used.get(module, set())
-    kept = {k: v for k, v in code_of.items() if k in used}
+def _kept(module: str) -> dict[str, CodeType | str]:
+    """The texts and signatures of `module` to keep: those this process used, then others up to MIN_KEPT
+    more."""
+    entries: dict[str, CodeType | str] = {**_code[module], **_docs.get(module, {})}
+    used = _used.get(module, set())
+    kept = {k: v for k, v in entries.items() if k in used}
     limit = len(kept) + MIN_KEPT
-    for k, v in code_of.items():
+    for k, v in entries.items():
         if len(kept) >= limit:
             break
         kept.setdefault(k, v)

@@ -381,3 +381,71 @@ def test_the_bundled_catalogue_and_words_are_kept_beside_the_bytecode(tmp_path: 
     diskcache.store_beside_code("other", "x", 1)
     assert not (beside / "cache-other.tag").exists()
     lexicon.default_lexicon.cache_clear()
+
+
+def test_dataclasses_get_the_docstrings_inspect_gives_without_importing_it(tmp_path: Path) -> None:
+    prefix = str(tmp_path / "pyc")
+    env = {**os.environ, "CARDC_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPYCACHEPREFIX": prefix}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    run = ("import sys\n"
+           "import cardc.syntax, cardc.model, cardc.lower, cardc.frontend\n"
+           "imported = 'inspect' in sys.modules\n"
+           "import json, dataclasses\n"
+           "docs = {f'{m.__name__}.{k}': v.__doc__ for m in (cardc.syntax, cardc.model, cardc.lower, cardc.frontend)\n"
+           "        for k, v in vars(m).items() if dataclasses.is_dataclass(v) and v.__module__ == m.__name__}\n"
+           "print(json.dumps([imported, docs]))\n")
+    outputs = [subprocess.run([sys.executable, "-c", run], env=env, check=True, capture_output=True, text=True,
+                              cwd=tmp_path).stdout for _ in range(2)]
+    import json
+
+    first, second = (json.loads(o) for o in outputs)
+    assert second[0] is False  # remembered: inspect not imported
+    assert first[1] == second[1] and len(first[1]) > 40
+    # what inspect itself makes of them, in this process (which imported it)
+    import dataclasses
+    import importlib
+
+    for name, doc in second[1].items():
+        module, _, cls = name.rpartition(".")
+        klass = getattr(importlib.import_module(module), cls)
+        own = klass.__dict__.get("__doc__")
+        if own and not own.startswith(cls + "("):
+            continue  # a docstring of its own
+        assert dataclasses.is_dataclass(klass)
+        import inspect
+
+        assert doc == cls + str(inspect.signature(klass)).replace(" -> None", "")
+
+
+def test_the_signature_key_follows_what_inspect_reads() -> None:
+    import inspect
+
+    namespace = types.ModuleType("cardc._test_signatures")
+    sys.modules[namespace.__name__] = namespace
+    saved = _saved_tables()
+    try:
+        source = ("from dataclasses import dataclass, field\n"
+                  "@dataclass(frozen=True)\n"
+                  "class A:\n    x: int\n    y: str = 'a'\n    z: list = field(default_factory=list)\n"
+                  "@dataclass\n"
+                  "class B:\n    x: int\n    f: object = print\n"
+                  "@dataclass\n"
+                  "class C:\n    x: int\n    y: str = 'b'\n    z: list = field(default_factory=list)\n"
+                  "@dataclass\n"
+                  "class Addr:\n    f: object = object()\n"
+                  "@dataclass\n"
+                  "class Kw:\n    x: int\n    _: dataclasses.KW_ONLY = None\n    y: int = 2\n")
+        exec("import dataclasses\n" + source, namespace.__dict__)  # noqa: S102 - classes defined in that module
+        a, b, c, addr, kw = (namespace.__dict__[n] for n in ("A", "B", "C", "Addr", "Kw"))
+        keys = [dataclass_code._doc_key(k) for k in (a, b, c, addr, kw)]
+        assert keys[0] is not None and keys[1] is not None and keys[2] is not None and keys[4] is not None
+        assert keys[3] is None  # a default whose repr names a place in memory: inspect's own, every time
+        assert keys[0] != keys[2]  # another default
+        for k in (a, b, c, kw):
+            assert k.__doc__ == k.__name__ + str(inspect.signature(k)).replace(" -> None", "")
+            assert dataclass_code._Inspect.signature(k) == str(inspect.signature(k))  # remembered as inspect made it
+        assert dataclass_code._doc_key(int) is None and dataclass_code._doc_key(FrozenInstanceError) is None
+        assert dataclass_code._Inspect().isclass is inspect.isclass  # anything else: inspect's own
+    finally:
+        del sys.modules[namespace.__name__]
+        _restore_tables(saved)
