@@ -132,8 +132,8 @@ def _doc_key(cls: Any) -> str | None:
         key = repr((cls.__qualname__, code.co_varnames[:code.co_argcount + code.co_kwonlyargcount],
                     code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount, code.co_flags,
                     init.__annotations__, init.__defaults__, init.__kwdefaults__))
-    except Exception:  # noqa: BLE001 - a repr that fails: inspect's own signature
-        return None
+    except (TypeError, ValueError, AttributeError, LookupError, ArithmeticError, RuntimeError):
+        return None  # a repr that fails: inspect's own signature (which fails as it does)
     return None if " at 0x" in key else _DOC + key
 
 
