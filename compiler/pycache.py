@@ -1,6 +1,6 @@
-"""Files kept beside the package's bytecode (`__pycache__`), for what depends only on the compiler's own code
-and the Python running it, as the bytecode does: so that a first `cardc check`, with an empty or no cache
-folder, finds them too.
+"""Files kept beside the package's bytecode (the `__pycache__` of `cardc.dsl`), for what depends only on the
+compiler's own code and the Python running it, as the bytecode does: so that a first `cardc check`, with an empty
+or no cache folder, finds them too.
 
 They are written as Python writes a `.pyc`: only when it writes bytecode (not under `PYTHONDONTWRITEBYTECODE`),
 atomically (a reader sees the old file, the new one or none), and never with a word when the folder cannot be
@@ -24,12 +24,16 @@ def path(name: str) -> str | None:
 
 @lru_cache(maxsize=4)
 def _folder(prefix: str | None) -> str | None:
+    """The bytecode folder of the language package `cardc.dsl` (`dsl/__pycache__` in a checkout): not the
+    compiler's own folder, as these files hold the bundled catalogue's text and the content's patterns."""
     from importlib.util import cache_from_source
+
+    from cardc.resources import DSL_DIR
 
     if sys.implementation.cache_tag is None:
         return None
     try:
-        return os.path.dirname(cache_from_source(__file__))
+        return os.path.dirname(cache_from_source(os.path.join(DSL_DIR, "__init__.py")))
     except (NotImplementedError, ValueError):
         return None
 
