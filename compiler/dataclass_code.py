@@ -8,15 +8,16 @@ keeps a table text -> code object of its own classes and hands `dataclasses` the
 has seen: the same methods, a third of the time. The table is read once per process and written back at exit
 only if a new text was compiled; a missing or damaged table is an empty one.
 
-The table is kept where Python keeps the package's bytecode (`__pycache__`, beside this module's `.pyc`), as
-the bytecode is: written when that folder can be written and Python writes bytecode, read even with the cache
+The table is kept where Python keeps bytecode (`cardc.pycache`: the `__pycache__` of `cardc.dsl`), as the
+bytecode is: written when that folder can be written and Python writes bytecode, read even with the cache
 off or an empty cache folder (a first `cardc check` compiled 320 texts, 12% of its time). Only when it cannot be
 written there (a read-only install, `PYTHONDONTWRITEBYTECODE`) does the table go to the cache folder. A text is
 its own key, so an entry can never be stale: an edited dataclass writes another text, compiled afresh; the file
 name carries the interpreter's cache tag and its first bytes the bytecode's magic number and Python's version.
 
 The table has a section per module, each unmarshalled only when that module defines its first dataclass: a
-`cardc check` reads the code of the 60 modules it imports, not that of the build's backends.
+`cardc check` reads the code of the 60 modules it imports, not that of the build's backends. A section also
+holds the signatures `dataclasses` makes docstrings from (`_Inspect`), so that it runs without `inspect`.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ _sections: dict[str, bytes] = {}  # module -> its texts and code, marshalled, as
 _code: dict[str, dict[str, CodeType]] = {}  # module -> text -> code, for the modules that made a dataclass
 _docs: dict[str, dict[str, str]] = {}  # module -> `_doc_key` -> the class's signature, as `inspect` gives it
 _used: dict[str, set[str]] = {}  # module -> the texts and doc keys this process used: kept first
-_changed: set[str] = set()  # modules with a text compiled by this process
+_changed: set[str] = set()  # modules with a text compiled or a signature made by this process
 _beside_bytecode = False  # the table was read from beside the bytecode (not the cache folder's, or none)
 
 
