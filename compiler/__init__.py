@@ -2,6 +2,7 @@
 
 __version__ = "0.1.0"
 
-from cardc import dataclass_code  # noqa: E402 - after the version, which the cache's key reads
+from cardc import dataclass_code, regex_code  # noqa: E402 - after the version, which the cache's key reads
 
+regex_code.install()  # before any module that compiles regular expressions is imported
 dataclass_code.install()  # before any module that defines dataclasses is imported

@@ -264,14 +264,18 @@ def load_catalogue(path: Path = CATALOGUE_PATH) -> Catalogue:
     from cardc import diskcache
 
     key = diskcache.digest(diskcache.code_fingerprint(), file, text)
-    cached = diskcache.load("catalogue", key)
+    bundled = path == CATALOGUE_PATH  # kept beside the compiler's bytecode, as its own files are
+    cached = diskcache.load_beside_code("catalogue", key) if bundled else None
+    if cached is None:
+        cached = diskcache.load("catalogue", key)
     if isinstance(cached, Catalogue):
         return cached  # the same text, checked by the same code, from the same folder (spans name the file)
     verbs = _frozen(text, file)
     if verbs is None:
         verbs = _read_yaml(text, file)[1]
     catalogue = Catalogue(verbs, file, text)
-    diskcache.store("catalogue", key, catalogue)  # only a catalogue without problems: errors are found afresh
+    # only a catalogue without problems: errors are found afresh
+    (diskcache.store_beside_code if bundled else diskcache.store)("catalogue", key, catalogue)
     return catalogue
 
 

@@ -149,7 +149,7 @@ def lookup_moved(state: Lookup | None) -> CheckResult | None:
         if old is None:
             return None
         try:
-            new = (state.root / rel).read_text(encoding="utf-8-sig")  # as the loader reads it
+            new = diskcache.read_text(state.root / rel)  # as the loader reads it
         except (OSError, UnicodeDecodeError):
             return None
         moved = SpanMap(old, new)  # after a value or a name edited, it stops at the first difference
@@ -198,7 +198,7 @@ def lookup_trees(state: Lookup | None) -> tuple[CheckResult | None, Lookup | Non
     for shown, text in entry.sources.items():
         if shown.endswith(".cardc"):  # the same tree from another text: report against the text on disk
             try:
-                text = Path(shown).read_text(encoding="utf-8-sig")
+                text = diskcache.read_text(shown)
             except (OSError, UnicodeDecodeError):
                 return None, state
         sources[shown] = text
@@ -215,7 +215,7 @@ def _tree_digest(path: Path, earlier: dict[str, str]) -> str | None:
     from cardc.loader import MAX_CACHED_TEXT, display_path, parse_cached, parse_digest
 
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = diskcache.read_text(path)
     except (OSError, UnicodeDecodeError):
         return None
     if len(text) > MAX_CACHED_TEXT:  # as the loader, which does not store the tree of a file this large

@@ -521,14 +521,14 @@ def run() -> NoReturn:
     run and the output is flushed as on a normal exit; what is skipped is the last cyclic collection and freeing
     every object one by one, about 2 s after a build of 10,000 cards (a full collection over the IR and what the
     backends kept alone took 3 s). With another thread still running, the exit is the ordinary one (it waits for
-    the thread)."""
+    the thread; only threads started through `threading` are waited for, so it is not imported to ask)."""
     import atexit
-    import threading
 
     global _process_ends
     _process_ends = True
     code = main()
-    if threading.active_count() > 1:
+    threading = sys.modules.get("threading")  # not imported: no thread an ordinary exit would wait for
+    if threading is not None and threading.active_count() > 1:
         sys.exit(code)
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):

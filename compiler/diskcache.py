@@ -99,19 +99,48 @@ def _part_hash(part: str | bytes) -> bytes:
     """The hash of one long part of a key (of its UTF-8 bytes), remembered with the part itself: an equal text
     read again is found by Python's own hash of it, far cheaper than BLAKE2 and UTF-8 encoding. The oldest parts
     are forgotten beyond `_MEMO_SIZE`."""
-    global _part_size
     known = _part_hashes.get(part)
     if known is not None:
         return known
     data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
     value = blake2b(data, digest_size=20).digest()
+    _remember_part(part, value)
+    return value
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """`Path(path).read_text(encoding="utf-8-sig")`: the same text, or the same error. Read as bytes and decoded
+    in one step (the text layer's newline decoder scanned every character of every source, and a check reads each
+    twice); and when the text's UTF-8 is the file's bytes (no byte-order mark, no carriage return), the hash of
+    those bytes, once `content_hash` has taken it, is remembered as the text's (`_part_hash`): a first check
+    hashed every source twice, as the file and as the text."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        from pathlib import Path
+
+        return Path(path).read_text(encoding="utf-8-sig")  # its error, as the text layer reports it
+    if "\r" in text:
+        return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as the text layer reads
+    if len(text) >= LONG_PART and not data.startswith(b"\xef\xbb\xbf"):
+        known = _part_hashes.get(data)
+        if known is not None:
+            _remember_part(text, known)
+    return text
+
+
+def _remember_part(part: str | bytes, value: bytes) -> None:
+    global _part_size
+    if part in _part_hashes:
+        return
     _part_hashes[part] = value
     _part_size += len(part)
     while _part_size > _MEMO_SIZE and len(_part_hashes) > 1:
         oldest = next(iter(_part_hashes))
         _part_size -= len(oldest)
         del _part_hashes[oldest]
-    return value
 
 
 def content_hash(data: bytes) -> str:
@@ -174,7 +203,8 @@ def _code_fingerprint() -> str:
     Reading every file costs more than the rest of a cached `check`, so the hash is itself remembered under
     what `os.stat` says of each file (size, modification and change times in ns, inode), as git's index
     does: an edit changes the modification time, and a copy or checkout that keeps it still gets a new
-    inode and change time, so a remembered hash is used only for the very files it was computed from."""
+    inode and change time, so a remembered hash is used only for the very files it was computed from. It is
+    remembered beside the package's bytecode (`cardc.pycache`, the last one only) and in the cache folder."""
     from cardc import __version__
 
     head = f"{__version__}|{sys.version}|{_library_stamp('lark')}|{_library_stamp('yaml')}"
@@ -187,12 +217,22 @@ def _code_fingerprint() -> str:
     except OSError:
         return _content_fingerprint(head, files)
     key = stats.hexdigest()
+    from cardc import pycache
+
+    memo = pycache.read(FINGERPRINT_MEMO, FINGERPRINT_HEADER)
+    if memo is not None and len(memo) == 81 and memo[40:41] == b"\n" and memo[:40] == key.encode():
+        return memo[41:].decode()
     remembered = load("fingerprint", key)
-    if isinstance(remembered, str):
-        return remembered
-    value = _content_fingerprint(head, files)
-    store("fingerprint", key, value)
+    value = remembered if isinstance(remembered, str) else _content_fingerprint(head, files)
+    # beside the bytecode too, so that an empty cache folder finds it (a fifth of the hashing of a first check)
+    pycache.write(FINGERPRINT_MEMO, FINGERPRINT_HEADER, f"{key}\n{value}".encode())
+    if value is not remembered:
+        store("fingerprint", key, value)
     return value
+
+
+FINGERPRINT_MEMO = "fingerprint"  # `_code_fingerprint`'s memo beside the bytecode (`cardc.pycache`)
+FINGERPRINT_HEADER = b"cardc fingerprint 1\n"  # then the stats' key, a newline and the content fingerprint
 
 
 def _content_fingerprint(head: str, files: list[tuple[str, str]]) -> str:
@@ -226,6 +266,42 @@ def load(namespace: str, key: str) -> Any | None:
     except UNREADABLE:  # a truncated or foreign file, or classes that changed: recompute
         return None
     return value if stored_key == key else None
+
+
+def load_beside_code(namespace: str, key: str) -> Any | None:
+    """The entry `load` would give for a value made only from the compiler's own files (the bundled catalogue
+    and words), kept beside the package's bytecode (`cardc.pycache`, one per namespace): a first check with an
+    empty cache folder finds it there. None with the cache off: the keys then name no code."""
+    if cache_root() is None:
+        return None
+    from cardc import pycache
+
+    data = pycache.read(f"cache-{namespace}", MAGIC + key.encode() + b"\n")
+    if data is None:
+        return None
+    try:
+        return unpickle(data)
+    except UNREADABLE:
+        return None
+
+
+def store_beside_code(namespace: str, key: str, value: Any) -> None:
+    """Store a value made only from the compiler's own files beside the package's bytecode, or, where that
+    cannot be written, in the cache folder (`store`)."""
+    from cardc import pycache
+    from cardc.records import dumps
+
+    if cache_root() is None:
+        return
+    if not pycache.writable(f"cache-{namespace}"):
+        store(namespace, key, value)
+        return
+    try:
+        data = dumps(value)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return
+    if not pycache.write(f"cache-{namespace}", MAGIC + key.encode() + b"\n", data):
+        store(namespace, key, value)
 
 
 def unpickle(data: bytes | memoryview) -> Any:

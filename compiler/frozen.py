@@ -31,7 +31,23 @@ def made_from(*texts: str) -> str:
 
 def load(name: str, *texts: str) -> Any | None:
     """The frozen data of `name` (e.g. `catalogue`) if it was made from exactly `texts`; else None (missing,
-    stale or unreadable: the caller reads the YAML)."""
+    stale or unreadable: the caller reads the YAML).
+
+    Read from the JSON once: the data is then kept marshalled beside the package's bytecode (`cardc.pycache`),
+    under the same hash of the texts, and read from there (JSON's parser and its import were 2% of a first
+    `cardc check`)."""
+    import marshal
+
+    from cardc import pycache
+
+    expected = made_from(*texts)
+    header = f"cardc frozen 1\n{marshal.version}\n{expected}\n".encode()
+    kept = pycache.read(f"frozen-{name}", header)
+    if kept is not None:
+        try:
+            return marshal.loads(kept)
+        except (EOFError, ValueError, TypeError):
+            pass
     try:
         raw = (FROZEN_DIR / f"{name}.json").read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
@@ -42,9 +58,12 @@ def load(name: str, *texts: str) -> Any | None:
         frozen = json.loads(raw)
     except ValueError:
         return None
-    if not isinstance(frozen, dict) or frozen.get("made_from") != made_from(*texts):
+    if not isinstance(frozen, dict) or frozen.get("made_from") != expected:
         return None
-    return frozen.get("data")
+    data = frozen.get("data")
+    if pycache.writable(f"frozen-{name}"):
+        pycache.write(f"frozen-{name}", header, marshal.dumps(data))
+    return data
 
 
 def _plain(value: Any) -> bool:

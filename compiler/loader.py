@@ -127,7 +127,9 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
             done[path] = None
             return
         else:  # a byte-order mark some editors write is not text
-            text = path.read_text(encoding="utf-8-sig")
+            from cardc import diskcache
+
+            text = diskcache.read_text(path)
     except UnicodeDecodeError as err:
         raw = err.object if isinstance(err.object, bytes) else b""
         line = raw.count(b"\n", 0, err.start) + 1

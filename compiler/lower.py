@@ -963,9 +963,14 @@ def _limits_table(text: str) -> object:
     cached = diskcache.load("toml-limits", key)
     if isinstance(cached, tuple) and len(cached) == 1:
         return cached[0]
-    import tomllib
+    from cardc.tomlfast import simple_loads
 
-    table = tomllib.loads(text).get("limits", {})
+    parsed = simple_loads(text)  # without importing tomllib, for a simple file
+    if parsed is None:
+        import tomllib
+
+        parsed = tomllib.loads(text)
+    table = parsed.get("limits", {})
     diskcache.store("toml-limits", key, (table,))
     return table
 

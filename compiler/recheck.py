@@ -146,7 +146,7 @@ def recheck(state: Lookup | None) -> tuple[CheckResult | None, Trace | None]:
         if old_text is None:
             return None, None  # not a file the check read
         try:
-            text = (state.root / rel).read_text(encoding="utf-8-sig")  # as the loader reads it
+            text = diskcache.read_text(state.root / rel)  # as the loader reads it
         except (OSError, UnicodeDecodeError):
             return None, None
         old = stored_parse(old_text, shown)

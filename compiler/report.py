@@ -78,12 +78,17 @@ def _check_table(text: str, root: Path) -> Any:
     cached = diskcache.load("toml-check", key)
     if isinstance(cached, tuple) and len(cached) == 1:
         return cached[0]
-    import tomllib
+    from cardc.tomlfast import simple_loads
 
-    try:
-        table = tomllib.loads(text).get("check", {})
-    except tomllib.TOMLDecodeError as err:
-        raise BadOptions(f"{root / 'cardc.toml'}: cannot be read: {err}") from None
+    parsed = simple_loads(text)  # without importing tomllib, for a simple file
+    if parsed is None:
+        import tomllib
+
+        try:
+            parsed = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as err:
+            raise BadOptions(f"{root / 'cardc.toml'}: cannot be read: {err}") from None
+    table = parsed.get("check", {})
     diskcache.store("toml-check", key, (table,))
     return table
 

@@ -229,3 +229,29 @@ def test_the_command_ends_without_teardown_but_runs_exit_handlers_and_flushes(tm
     assert done.stdout.endswith("x" * 100000 + "\nhandler ran\n")
     ok = subprocess.run([sys.executable, "-m", "cardc", "--version"], capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0 and ok.stdout.strip()
+
+
+def test_the_command_waits_for_a_thread_still_running(tmp_path: Path) -> None:
+    """With a `threading` thread still running, `cli.run` ends as an ordinary exit does: after the thread; and a
+    process that never started one does not import `threading` to ask."""
+    import subprocess
+    import sys
+
+    script = ("import sys, threading, time\n"
+              "from cardc import cli\n"
+              "threading.Thread(target=lambda: (time.sleep(0.3), print('thread done', flush=True))).start()\n"
+              "sys.argv = ['cardc', '--version']\n"
+              "cli.run()\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("thread done"), done.stderr
+    script = ("import atexit, sys\n"
+              "from cardc import cli\n"
+              "atexit.register(lambda: print('threading' in sys.modules))\n"
+              "sys.argv = ['cardc', 'check', sys.argv[1], '-q']\n"
+              "cli.run()\n")
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "cardc.toml").write_text("", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", script, str(content)], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "CARDC_CACHE": "off"})
+    assert done.stdout.strip().splitlines()[-1] == "False", (done.stdout, done.stderr)

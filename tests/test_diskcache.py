@@ -198,6 +198,32 @@ def test_a_long_part_is_hashed_once_and_still_told_apart() -> None:
     assert diskcache.content_hash(b"short") == hashlib.blake2b(b"short", digest_size=20).hexdigest()
 
 
+def test_sources_are_read_as_the_text_layer_reads_them_and_hashed_once(tmp_path: Path) -> None:
+    import hashlib
+
+    body = "card x { text: \"é \u2028\" }\n" * 400  # longer than LONG_PART
+    cases = [body, body.replace("\n", "\r\n"), body.replace("\n", "\r"), "a\r\n\r\rb\n\r", "", "x"]
+    for i, text in enumerate(cases):
+        for raw in (text.encode(), b"\xef\xbb\xbf" + text.encode(), text.encode() + b"\xff",
+                    b"\xef\xbb" + text.encode(), text.encode()[:-1] if text else b"\xc3"):
+            path = tmp_path / f"{i}-{len(raw)}.cardc"
+            path.write_bytes(raw)
+            diskcache.content_hash(raw)  # as a check hashes every file first
+            try:
+                expected: object = path.read_text(encoding="utf-8-sig")
+            except UnicodeDecodeError as err:
+                expected = (type(err), str(err))
+            try:
+                got: object = diskcache.read_text(path)
+            except UnicodeDecodeError as err:
+                got = (type(err), str(err))
+            assert got == expected
+            if isinstance(got, str) and len(got) >= diskcache.LONG_PART:  # the hash of its UTF-8, whatever memo
+                assert diskcache._part_hash(got) == hashlib.blake2b(got.encode(), digest_size=20).digest()
+    with pytest.raises(FileNotFoundError):
+        diskcache.read_text(tmp_path / "missing.cardc")
+
+
 def test_the_cache_folder_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CARDC_CACHE", raising=False)
     monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path / "one"))

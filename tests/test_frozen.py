@@ -94,3 +94,31 @@ def test_a_check_reads_the_runtime_s_signatures_from_the_frozen_table(tmp_path: 
     assert texts is not None and frozen.load("runtime", *texts) == vocabulary._signatures()
     texts[-1] += "\ndef added(ctx, n): ...\n"
     assert frozen.load("runtime", *texts) is None
+
+
+def test_frozen_data_is_kept_marshalled_beside_the_bytecode_for_its_texts(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from cardc import pycache
+
+    monkeypatch.setattr(pycache, "path", lambda name: str(tmp_path / "pyc" / f"{name}.tag"))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    text = LEXICON_PATH.read_text(encoding="utf-8")
+    from_json = frozen.load("words", text)
+    kept = tmp_path / "pyc" / "frozen-words.tag"
+    assert from_json is not None and kept.is_file()
+    with monkeypatch.context() as m:
+        m.setattr(json, "loads", lambda *_: pytest.fail("read from the JSON again"))
+        again = frozen.load("words", text)
+    assert _shape(again) == _shape(from_json)  # the same data, order and types
+    assert frozen.load("words", text + " ") is None  # another text: neither the kept data nor the JSON
+    assert _shape(frozen.load("words", text)) == _shape(from_json)
+    kept.write_bytes(kept.read_bytes()[:-40])  # cut off: read from the JSON again, and kept again
+    assert _shape(frozen.load("words", text)) == _shape(from_json)
+    with monkeypatch.context() as m:
+        m.setattr(json, "loads", lambda *_: pytest.fail("read from the JSON again"))
+        assert _shape(frozen.load("words", text)) == _shape(from_json)
+    monkeypatch.setattr(pycache, "path", lambda name: str(tmp_path / "file" / f"{name}.tag"))
+    (tmp_path / "file").write_text("not a folder", encoding="utf-8")  # cannot be kept: read from the JSON
+    assert _shape(frozen.load("words", text)) == _shape(from_json)

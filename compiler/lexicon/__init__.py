@@ -115,11 +115,13 @@ def default_lexicon() -> Lexicon:
 
     text = LEXICON_PATH.read_text(encoding="utf-8")
     key = diskcache.digest(diskcache.code_fingerprint(), text)
-    cached = diskcache.load("lexicon", key)
+    cached = diskcache.load_beside_code("lexicon", key)  # kept beside the bytecode, as the compiler's own files
+    if cached is None:
+        cached = diskcache.load("lexicon", key)
     if isinstance(cached, Lexicon):
         return cached
     lexicon = _lexicon_from_text(text)
-    diskcache.store("lexicon", key, lexicon)
+    diskcache.store_beside_code("lexicon", key, lexicon)
     return lexicon
 
 

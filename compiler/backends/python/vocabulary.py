@@ -10,7 +10,6 @@ by `cardc check` as well as `cardc build`: what check accepts, build builds.
 
 from __future__ import annotations
 
-import inspect
 import keyword
 from collections.abc import Callable
 from functools import lru_cache
@@ -30,6 +29,8 @@ RUNTIME_DIR = Path(__file__).resolve().parent / "runtime" / "cardc_runtime"
 def runtime_functions() -> dict[str, Callable[..., Any]]:
     """The runtime's verb functions by name (`cardc_runtime.verbs`, which gathers every verb module); only
     functions of the runtime itself, not what it imports (`contextmanager`)."""
+    import inspect  # only here: a check reads the frozen signatures, and importing inspect was 3% of it
+
     from cardc.backends.python.runtime.cardc_runtime import verbs
 
     package = verbs.__name__.rpartition(".")[0] + "."
@@ -49,6 +50,8 @@ def _verb_module_texts() -> list[str] | None:
 
 
 def _signatures() -> dict[str, list[str]]:
+    import inspect
+
     return {n: [p.name for p in inspect.signature(f).parameters.values()] for n, f in runtime_functions().items()}
 
 
