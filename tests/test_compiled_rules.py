@@ -97,7 +97,7 @@ def test_no_mypyc_no_cache_folder_or_a_failed_build_leave_the_rules_python(
         calls.append(cmd)
         return subprocess.CompletedProcess(cmd, 1, "", "base.py:1: error: something mypy says\n")
 
-    monkeypatch.setattr(compiled_rules.subprocess, "run", failing)
+    monkeypatch.setattr(accel.subprocess, "run", failing)
     assert compiled_rules.build(FILES, "_t_game", "d1", notes.append) is None
     assert "could not compile the rules (base.py:1: error: something mypy says)" in notes[-1]
     assert calls[0][-1] == "_t_game/base.py" and len(calls[0]) == 4  # the package's modules, not `__init__`

@@ -86,7 +86,8 @@ def built() -> Path | None:
 
 
 def _failed(where: Path) -> Path:
-    """The file that says mypyc could not compile this runtime version (`auto` does not try again)."""
+    """The file that says mypyc could not compile this build (this runtime version: `auto` does not try
+    again)."""
     return where.parent / f"{where.name}.failed"
 
 
@@ -115,43 +116,61 @@ def build(note: Callable[[str], None] = lambda _: None, announce: bool = True) -
         return None
     if announce:
         note("compiling the runtime with mypyc (once per runtime version; about a minute)")
-    try:
-        where.parent.mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix="build-", dir=where.parent))
-    except OSError as e:
-        note(f"cannot write the cache folder ({e}): playing on the Python runtime")
-        return None
-    try:
+
+    def write(work: Path) -> list[str]:
         package = work / "cardc_runtime"
         package.mkdir()
         for src in sorted(RUNTIME_SOURCE.glob("*.py")):
             shutil.copyfile(src, package / src.name)
-        env = {**os.environ, "MYPY_CACHE_DIR": str(work / ".mypy_cache")}
-        done = subprocess.run([sys.executable, "-m", "mypyc", *(f"cardc_runtime/{m}.py" for m in COMPILED)],
-                              cwd=work, env=env, capture_output=True, text=True)
+        return [f"cardc_runtime/{m}.py" for m in COMPILED]
+
+    suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
+    return run_mypyc(where, write, lambda work: [m for m in COMPILED
+                                                 if not (work / "cardc_runtime" / f"{m}{suffix}").is_file()],
+                     key(), "the runtime", "playing on the Python runtime", note, _prune)
+
+
+def run_mypyc(where: Path, write: Callable[[Path], list[str]], left_out: Callable[[Path], list[str]], stamp: str,
+              what: str, instead: str, note: Callable[[str], None], prune: Callable[[Path], None],
+              env: dict[str, str] | None = None) -> Path | None:
+    """One mypyc build into the cache folder `where`, shared by the runtime's and the rules' builds: `write`
+    puts the sources into a new folder beside `where` and returns mypyc's arguments; `left_out` names what a
+    finished build lacks. A finished build is marked done with `stamp`, moved to `where` (whoever finishes the
+    same build first wins) and `prune` tidies the folders beside it; a failure leaves a note ("... `what` ...:
+    `instead`") and a `.failed` mark, and returns None."""
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix="build-", dir=where.parent))
+    except OSError as e:
+        note(f"cannot write the cache folder ({e}): {instead}")
+        return None
+    try:
+        targets = write(work)
+        run_env = {**os.environ, "MYPY_CACHE_DIR": str(work / ".mypy_cache"), **(env or {})}
+        done = subprocess.run([sys.executable, "-m", "mypyc", *targets], cwd=work, env=run_env, capture_output=True,
+                              text=True)
         if done.returncode != 0:
             last = (done.stderr.strip() or done.stdout.strip() or "?").splitlines()[-1]
-            note(f"mypyc could not compile the runtime ({last}): playing on the Python runtime")
+            note(f"mypyc could not compile {what} ({last}): {instead}")
             _failed(where).write_text(last + "\n", encoding="utf-8")
             return None
         shutil.rmtree(work / "build", ignore_errors=True)
         shutil.rmtree(work / ".mypy_cache", ignore_errors=True)
-        suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
-        missing = [m for m in COMPILED if not (package / f"{m}{suffix}").is_file()]
+        missing = left_out(work)
         if missing:
-            note(f"mypyc left out {', '.join(missing)}: playing on the Python runtime")
+            note(f"mypyc left out {', '.join(missing)}: {instead}")
             _failed(where).write_text(f"left out {', '.join(missing)}\n", encoding="utf-8")
             return None
-        (work / _DONE).write_text(key() + "\n", encoding="utf-8")
+        (work / _DONE).write_text(stamp + "\n", encoding="utf-8")
         try:
             work.rename(where)
         except OSError:  # another process finished the same build first
             if not (where / _DONE).is_file():
                 raise
-        _prune(where)
+        prune(where)
         return where
     except OSError as e:
-        note(f"cannot build the compiled runtime ({e}): playing on the Python runtime")
+        note(f"cannot build {what} ({e}): {instead}")
         return None
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -22,10 +22,8 @@ import ast
 import importlib.util
 import os
 import shutil
-import subprocess
 import sys
 import sysconfig
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -174,48 +172,23 @@ def build(files: Sequence[tuple[str, str]], name: str, digest: str,
     if not modules:
         return None
     note("compiling the game's rules with mypyc (once per content version; about 20 seconds)")
-    try:
-        where.parent.mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix="build-", dir=where.parent))
-    except OSError as e:
-        note(f"cannot write the cache folder ({e}): the rules stay Python")
-        return None
-    try:
+
+    def write(work: Path) -> list[str]:
         for rel, text in files:
             path = work / name / rel.split("/", 1)[1]
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(for_mypyc(text) if rel.split("/", 1)[1] in modules else text, encoding="utf-8")
-        env = {**os.environ, "MYPY_CACHE_DIR": str(work / ".mypy_cache"), "MYPYPATH": str(RUNTIME_SOURCE.parent)}
-        done = subprocess.run([sys.executable, "-m", "mypyc", *(f"{name}/{m}" for m in modules)],
-                              cwd=work, env=env, capture_output=True, text=True)
-        suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
-        left_out = [m for m in modules if not (work / name / f"{m[:-3]}{suffix}").is_file()]
-        if done.returncode != 0 or left_out:
-            last = (done.stderr.strip() or done.stdout.strip() or "?").splitlines()[-1]
-            if done.returncode == 0:
-                last = f"left out {', '.join(left_out)}"
-            note(f"mypyc could not compile the rules ({last}): they stay Python")
-            _failed(where).write_text(last + "\n", encoding="utf-8")
-            return None
-        shutil.rmtree(work / "build", ignore_errors=True)
-        shutil.rmtree(work / ".mypy_cache", ignore_errors=True)
-        (work / _DONE).write_text(key(digest, name) + "\n", encoding="utf-8")
-        try:
-            work.rename(where)
-        except OSError:  # another process finished the same build first
-            if not (where / _DONE).is_file():
-                raise
-        _prune(where)
-        return where
-    except OSError as e:
-        note(f"cannot build the compiled rules ({e}): they stay Python")
-        return None
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        return [f"{name}/{m}" for m in modules]
+
+    suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
+    return accel.run_mypyc(where, write, lambda work: [m for m in modules
+                                                       if not (work / name / f"{m[:-3]}{suffix}").is_file()],
+                           key(digest, name), "the rules", "the rules stay Python", note, _prune,
+                           {"MYPYPATH": str(RUNTIME_SOURCE.parent)})
 
 
 def _failed(where: Path) -> Path:
-    return where.parent / f"{where.name}.failed"
+    return accel._failed(where)  # (the mark `accel.run_mypyc` leaves)
 
 
 def _prune(keep: Path) -> None:
