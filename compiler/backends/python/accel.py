@@ -178,7 +178,13 @@ def run_mypyc(where: Path, write: Callable[[Path], list[str]], left_out: Callabl
 
 def _prune(keep: Path) -> None:
     """Remove all but the newest KEEP builds of other runtime versions (5 MB each) and builds left unfinished
-    more than a day ago."""
+    more than a day ago (a failure mark stays: `auto` does not try that version again)."""
+    prune(keep, KEEP, failures=False)
+
+
+def prune(keep: Path, count: int, failures: bool) -> None:
+    """Beside the finished build `keep`: remove all but the newest `count` finished builds, folders of builds
+    left unfinished more than a day ago, and (`failures`) failure marks more than a day old."""
     import time
 
     done, stale = [], []
@@ -187,14 +193,18 @@ def _prune(keep: Path) -> None:
             if (other / _DONE).is_file():
                 if other != keep:
                     done.append(((other / _DONE).stat().st_mtime, other))
-            elif other.name.startswith("build-") and other.stat().st_mtime < time.time() - 86400:
-                stale.append(other)
+            elif other.name.startswith("build-") or (failures and other.name.endswith(".failed")):
+                if other.stat().st_mtime < time.time() - 86400:
+                    stale.append(other)
         except OSError:
             continue
-    for _, other in sorted(done, reverse=True)[KEEP - 1:]:
+    for _, other in sorted(done, reverse=True)[count - 1:]:
         stale.append(other)
     for other in stale:
-        shutil.rmtree(other, ignore_errors=True)
+        if other.is_dir():
+            shutil.rmtree(other, ignore_errors=True)
+        else:
+            other.unlink(missing_ok=True)
 
 
 def load(where: Path) -> bool:

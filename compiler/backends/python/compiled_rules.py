@@ -21,7 +21,6 @@ from __future__ import annotations
 import ast
 import importlib.util
 import os
-import shutil
 import sys
 import sysconfig
 from collections.abc import Callable, Sequence
@@ -194,26 +193,7 @@ def _failed(where: Path) -> Path:
 def _prune(keep: Path) -> None:
     """Remove all but the newest KEEP builds (a content edit makes a new one) and builds or failure marks left
     more than a day ago."""
-    import time
-
-    done, stale = [], []
-    for other in keep.parent.iterdir():
-        try:
-            if (other / _DONE).is_file():
-                if other != keep:
-                    done.append(((other / _DONE).stat().st_mtime, other))
-            elif other.name.startswith("build-") or other.name.endswith(".failed"):
-                if other.stat().st_mtime < time.time() - 86400:
-                    stale.append(other)
-        except OSError:
-            continue
-    for _, other in sorted(done, reverse=True)[KEEP - 1:]:
-        stale.append(other)
-    for other in stale:
-        if other.is_dir():
-            shutil.rmtree(other, ignore_errors=True)
-        else:
-            other.unlink(missing_ok=True)
+    accel.prune(keep, KEEP, failures=True)
 
 
 def load(where: Path, name: str, modules: Sequence[str]) -> ModuleType | None:
