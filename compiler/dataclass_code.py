@@ -177,13 +177,12 @@ TABLE = "dataclass-code"  # the table's name beside the bytecode (`cardc.pycache
 
 def _add(data: bytes) -> bool:
     """Take the sections of a table; False when it cannot be read."""
-    try:
-        table = marshal.loads(data)
-    except (EOFError, ValueError, TypeError):
+    from cardc import pycache
+
+    found = pycache.sections(data)
+    if found is None:
         return False
-    if not isinstance(table, dict):
-        return False
-    _sections.update((k, v) for k, v in table.items() if isinstance(k, str) and isinstance(v, bytes))
+    _sections.update(found)
     return True
 
 

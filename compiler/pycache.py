@@ -54,6 +54,20 @@ def read(name: str, header: bytes) -> bytes | None:
     return data[len(header):] if data.startswith(header) else None
 
 
+def sections(data: bytes) -> dict[str, bytes] | None:
+    """The sections of a table file (a marshalled dict: section name -> marshalled entries), or None when the
+    data cannot be read as one."""
+    import marshal
+
+    try:
+        table = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(table, dict):
+        return None
+    return {k: v for k, v in table.items() if isinstance(k, str) and isinstance(v, bytes)}
+
+
 def writable(name: str) -> bool:
     """Whether the file `name` would be written (as far as the folder's permissions tell)."""
     where = path(name)

@@ -112,12 +112,9 @@ def _group() -> str:
 
 def _add(data: bytes) -> None:
     """Take the sections of a table."""
-    try:
-        table = marshal.loads(data)
-    except (EOFError, ValueError, TypeError):
-        return
-    if isinstance(table, dict):
-        _sections.update((k, v) for k, v in table.items() if isinstance(k, str) and isinstance(v, bytes))
+    from cardc import pycache
+
+    _sections.update(pycache.sections(data) or {})
 
 
 def _add_patterns(data: bytes) -> None:
