@@ -36,7 +36,7 @@ from cardc.backends.python import RUNTIME_SOURCE
 # odds' machinery, which reads Python frames where it has them (run_state.py).
 COMPILED = ("ability_verbs", "bots", "card_play_verbs", "chance_verbs", "characters", "context", "engine", "fight",
             "fights", "greedy", "inputs", "model", "play_verbs", "ring_verbs", "standing", "stat_verbs", "state",
-            "table_verbs", "verbs")
+            "table_verbs", "verbs", "win_odds")
 BOTS = frozenset({"random", "sensible", "greedy"})  # the built-in bots: the same games on the compiled runtime
 ENV = "CARDC_COMPILED_RUNTIME"  # the folder of a built runtime: processes started by a run load it
 MODES = ("auto", "compiled", "python")
