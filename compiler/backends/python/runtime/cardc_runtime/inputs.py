@@ -204,10 +204,18 @@ class Replay(Inputs):
             return ()
         if count == 1:
             return (self.roll(sides),)
-        return tuple(self._next(Dice(count, sides)))
+        what = _DICE.get((count, sides))
+        if what is None:
+            what = _DICE[(count, sides)] = Dice(count, sides)
+        return tuple(self._next(what))
 
     def choose(self, choice: Choice) -> Any:
         return self._next(choice)
+
+
+# One `Dice` per kind of throw, made once (a frozen dataclass: its interpreted __init__ cost ~3,500 instructions
+# at every replayed throw of the exact odds, asked or not)
+_DICE: dict[tuple[int, int], Dice] = {}
 
 
 class Extended(Replay):
