@@ -20,7 +20,7 @@ from math import gcd
 from typing import Any, Final
 
 from .context import Character, Context
-from .fight import fight_monster
+from .fight import monster_fight
 from .inputs import Choice, Dice, Extended
 from .model import Ruleset
 
@@ -72,18 +72,17 @@ class _Walk:
         return 1
 
     def leaf(self, inputs: Extended) -> list[int]:
-        """One run of the fight (as `fight_odds.monster_enumerator`'s process) and its lean leaf's sums."""
+        """One run of the fight (as `fight_odds.monster_enumerator`'s process, whose report's outcome is the
+        side's) and its lean leaf's sums."""
         self.runs += 1
         ctx = Context(self.rules, inputs, self.variants, dict(self.facts))
-        report = fight_monster(ctx, self.hero.copy(), self.monster)
-        side = report.side
-        assert side is not None
+        side = monster_fight(ctx, self.hero.copy(), self.monster)[0]
         keep = side.keep
         cost = side.lives_spent
         for s in side.spells_used:
             if s not in keep:
                 cost += 1
-        outcome = report.outcome
+        outcome = side.outcome
         return [1, 1 if outcome == "win" else 0, 1 if outcome == "loss" else 0, cost, 1 if cost != 0 else 0, 0, 0]
 
     def explore(self, prefix: list[Any]) -> list[int]:
