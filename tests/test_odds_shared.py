@@ -170,3 +170,49 @@ def test_the_policy_of_a_shared_enumeration_is_the_full_one() -> None:
         seen.append(outcomes)
     assert seen[0] == seen[1]
     assert len({o for o, _ in seen[0]}) > 1  # the fight is not decided in advance
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(hero=st.sampled_from(_ids("hero")), monster=st.sampled_from(_ids("monster")),
+       weapons=st.lists(st.sampled_from(_ids("weapon")), max_size=2),
+       spells=st.lists(st.sampled_from(_ids("spell")), max_size=3),
+       variants=st.sets(st.sampled_from(rules().variant_ids())), cursed=st.booleans(),
+       lives=st.integers(min_value=1, max_value=5))
+def test_the_win_by_sums_is_the_win_of_the_enumeration(hero: str, monster: str, weapons: list[str],
+                                                       spells: list[str], variants: set[str], cursed: bool,
+                                                       lives: int) -> None:
+    """`win_odds.monster_win` (the compiled runtime's `monster_win`: sums per node, no shared states) gives the
+    win of the full enumeration and of the keyed `monster_win`, and makes exactly the runs of the pruned
+    enumeration without shared states (the same paths, the same choices stopped early)."""
+    from cardc.backends.python.runtime.cardc_runtime import win_odds
+
+    r = rules()
+    try:
+        who = make_hero(r, hero, lives=lives, weapons=tuple(weapons), spells=tuple(spells), cursed=cursed)
+    except LoadoutError:
+        assume(False)
+        return
+    on = tuple(sorted(variants))
+    full = monster_odds(r, who, monster, on)
+    walk = win_odds._Walk(r, who, monster, frozenset(on), {}, who.id)
+    sums = walk.explore([])
+    assert Fraction(sums[1], sums[0]) == full.win == monster_win(r, who, monster, on)
+    assert win_odds.monster_win(r, who, monster, on) == full.win
+    assert Fraction(sums[2], sums[0]) == full.loss
+    unshared, _ = monster_enumerator(r, who, monster, on, lean=True)
+    unshared.notes, unshared.prune = None, True  # (no notes: no paused state keyed)
+    unshared.explore()
+    assert walk.runs == unshared.runs
+
+
+def test_the_win_by_sums_follows_the_policy_of_a_reroll() -> None:
+    """Horan's re-roll: the sums choose as the distributions do (a re-roll taken only where it helps), so the
+    win is the enumeration's, and above the win without the re-roll."""
+    from cardc.backends.python.runtime.cardc_runtime import win_odds
+
+    r = rules()
+    horan = make_hero(r, "horan")
+    for monster in ("giant_rat", "skeleton_king", "dragon"):
+        full = monster_odds(r, horan, monster)
+        assert win_odds.monster_win(r, horan, monster) == full.win, monster

@@ -9,7 +9,8 @@ Every built-in bot plays on it, the greedy bot's decisions compiled too. Its exa
 (`odds`, `run_state`, `fight_classes`, ...): on the compiled runtime they run every path of a fight to its end
 (no paused states shared: those keys read Python frames, which compiled code has not got) and fight each
 monster alone (no stand-in for a class of monsters: compiled classes refuse it); the same exact figures, so the
-same games (and `cardc.simulation.odds_store` keeps them between runs). A
+same games (and `cardc.simulation.odds_store` keeps them between runs). The greedy bot's win chance is made
+there by `win_odds` (compiled): the same runs, with a few sums per node instead of distributions. A
 designer's bot plays on it when asked (`--runtime compiled`), unless its class derives from a compiled one that
 refuses it (the `random` and `sensible` bots of `engine`; `GreedyBot` allows it): then it says so; `auto` keeps
 designers' bots on the Python runtime.
@@ -31,12 +32,12 @@ from pathlib import Path
 
 from cardc.backends.python import RUNTIME_SOURCE
 
-# The modules compiled (the greedy bot's decisions too: its class allows designers' subclasses); the others stay
-# Python: the package's `__init__`, `errors` (compiled classes cannot derive from RuntimeError) and the exact
-# odds' machinery, which reads Python frames where it has them (run_state.py).
+# The modules compiled (the greedy bot's decisions too: its class allows designers' subclasses, and its win chance,
+# `win_odds`); the others stay Python: the package's `__init__`, `errors` (compiled classes cannot derive from
+# RuntimeError) and the exact odds' machinery, which reads Python frames where it has them (run_state.py).
 COMPILED = ("ability_verbs", "bots", "card_play_verbs", "chance_verbs", "characters", "context", "engine", "fight",
             "fights", "greedy", "inputs", "model", "play_verbs", "ring_verbs", "standing", "stat_verbs", "state",
-            "table_verbs", "verbs")
+            "table_verbs", "verbs", "win_odds")
 BOTS = frozenset({"random", "sensible", "greedy"})  # the built-in bots: the same games on the compiled runtime
 ENV = "CARDC_COMPILED_RUNTIME"  # the folder of a built runtime: processes started by a run load it
 MODES = ("auto", "compiled", "python")

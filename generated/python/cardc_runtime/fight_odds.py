@@ -13,6 +13,7 @@ from .fight import DuelReport, FightReport, _compare, duel, fight_monster, roll_
 from .inputs import Inputs
 from .model import Ruleset
 from .odds import Dist, Enumerator, Leaf, Odds, TreeBuilder, certain, evaluate, memo, prob
+from .run_state import KEYED
 
 # Logged events that are bookkeeping, not consequences worth a probability of their own.
 QUIET = frozenset({"roll", "reroll", "spell_kept", "spell_discarded", "lose_life", "reward", "lord_roll",
@@ -53,7 +54,13 @@ def monster_outcome_odds(rules: Ruleset, hero: Character, monster: str, variants
 def monster_win(rules: Ruleset, hero: Character, monster: str, variants: Iterable[str] = (),
                 facts: dict[str, Any] | None = None) -> Fraction:
     """The exact chance that `hero` beats `monster` (the `win` of `monster_odds`), for a caller that needs
-    nothing else: a choice stops at an option that cannot be bettered (see `Enumerator.prune`)."""
+    nothing else: a choice stops at an option that cannot be bettered (see `Enumerator.prune`). Where no paused
+    state can be shared (the compiled runtime: `run_state.KEYED` is false) `win_odds` makes the same runs with
+    sums in place of distributions."""
+    if not KEYED:
+        from .win_odds import monster_win as by_sums
+
+        return by_sums(rules, hero, monster, variants, facts)
     enum, _ = monster_enumerator(rules, hero, monster, variants, facts, lean=True)
     enum.prune = True
     return prob(enum.explore(), "win")

@@ -30,7 +30,7 @@ TILE_TRIGGERS: Final = frozenset({"enter_tile", "reveal_tile", "reveal_room", "t
 GLOBAL_KINDS: Final = ("variant", "rule")
 
 
-@dataclass
+@dataclass(init=False)
 class Character:
     """A player's character (a hero) and what it carries."""
 
@@ -51,6 +51,34 @@ class Character:
     max_stats: dict[str, int] = field(default_factory=dict)  # the most of each stat it may own
     spent: dict[str, int] = field(default_factory=dict)  # of each stat spent (wounds, magic used)
     no_abilities: bool = False
+
+    def __init__(self, id: str, lives: int = 5, max_lives: int = 5, weapons: list[str] | None = None,  # noqa: A002
+                 spells: list[str] | None = None, keys: list[str] | None = None,
+                 treasures: list[str] | None = None, items: list[str] | None = None,
+                 cards: list[str] | None = None, abilities: list[str] | None = None, cursed: bool = False,
+                 unconscious: bool = False, possessed: bool = False, stats: dict[str, int] | None = None,
+                 max_stats: dict[str, int] | None = None, spent: dict[str, int] | None = None,
+                 no_abilities: bool = False) -> None:
+        # (written out, not made by @dataclass, like `Side.__init__`: compiled, the dataclass's own __init__ stays
+        # interpreted, ~6,000 instructions a copy, and the exact odds copy the hero once per run; the same
+        # fields, order, defaults and fresh containers)
+        self.id = id
+        self.lives = lives
+        self.max_lives = max_lives
+        self.weapons = [] if weapons is None else weapons
+        self.spells = [] if spells is None else spells
+        self.keys = [] if keys is None else keys
+        self.treasures = [] if treasures is None else treasures
+        self.items = [] if items is None else items
+        self.cards = [] if cards is None else cards
+        self.abilities = abilities
+        self.cursed = cursed
+        self.unconscious = unconscious
+        self.possessed = possessed
+        self.stats = {} if stats is None else stats
+        self.max_stats = {} if max_stats is None else max_stats
+        self.spent = {} if spent is None else spent
+        self.no_abilities = no_abilities
 
     def held(self) -> list[str]:
         return [*self.weapons, *self.spells, *self.keys, *self.treasures, *self.items]
@@ -388,7 +416,7 @@ def _reactor(plan: _FirePlan) -> Callable[[Context, Character], tuple[str, ...]]
     return react
 
 
-@dataclass
+@dataclass(init=False)
 class Context:
     """Everything an effect may look at: the ruleset, switched-on variants, explicit facts and inputs."""
 
@@ -417,6 +445,45 @@ class Context:
     event_values: dict[str, Any] = field(default_factory=dict)  # values of the next fired event (e.g. count)
     fired: set[str] = field(default_factory=set)  # every trigger fired so far (conditions such as final_battle)
     loop_cap: int = 10_000  # a `while` of a procedure runs at most this often per call
+
+    def __init__(self, rules: Ruleset, inputs: Inputs, variants: frozenset[str] = frozenset(),
+                 facts: dict[str, Any] | None = None, characters: dict[str, Character] | None = None,
+                 log: list[tuple[Any, ...]] | None = None, actor: Character | None = None, side: Side | None = None,
+                 fight: Fight | None = None, owner: str = "", last_roll: int | None = None, lord: str | None = None,
+                 provisional: set[str] | None = None, setup: dict[str, int] | None = None, effect: str = "",
+                 used: set[tuple[str, object]] | None = None, prevented: bool = False,
+                 loops: dict[str, int] | None = None, turn: int = 0, inactive: set[str] | None = None,
+                 play: Play | None = None, fights: list[Side] | None = None,
+                 event_values: dict[str, Any] | None = None, fired: set[str] | None = None,
+                 loop_cap: int = 10_000) -> None:
+        # (written out, not made by @dataclass, like `Side.__init__`: compiled, the dataclass's own __init__ stays
+        # interpreted, and the exact odds make a context per run; the same fields, order, defaults and fresh
+        # containers)
+        self.rules = rules
+        self.inputs = inputs
+        self.variants = variants
+        self.facts = {} if facts is None else facts
+        self.characters = {} if characters is None else characters
+        self.log = [] if log is None else log
+        self.actor = actor
+        self.side = side
+        self.fight = fight
+        self.owner = owner
+        self.last_roll = last_roll
+        self.lord = lord
+        self.provisional = set() if provisional is None else provisional
+        self.setup = {} if setup is None else setup
+        self.effect = effect
+        self.used = set() if used is None else used
+        self.prevented = prevented
+        self.loops = {} if loops is None else loops
+        self.turn = turn
+        self.inactive = set() if inactive is None else inactive
+        self.play = play
+        self.fights = [] if fights is None else fights
+        self.event_values = {} if event_values is None else event_values
+        self.fired = set() if fired is None else fired
+        self.loop_cap = loop_cap
 
     # ---- procedures ---------------------------------------------------------------
 

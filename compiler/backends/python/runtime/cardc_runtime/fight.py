@@ -82,9 +82,23 @@ class _FirstOption(Inputs):
 
 
 def _attack_of(ctx: Context, side: Side, item: str) -> int:
-    if item in side.weapon_values:
-        return side.weapon_values[item]
-    return int(ctx.rules.entity(item).attr("attack", 0) or 0)
+    values = side.weapon_values
+    if values and item in values:
+        return values[item]
+    # an item's own attack, an entity attribute: looked up once per ruleset (counted for every weapon at every
+    # fight, and the exact odds count ~3,000 fights a game)
+    cache = ctx.rules._cache
+    try:
+        known: dict[str, int] = cache[_ATTACKS]
+    except KeyError:
+        known = cache[_ATTACKS] = {}
+    found = known.get(item)
+    if found is None:
+        found = known[item] = int(ctx.rules.entity(item).attr("attack", 0) or 0)
+    return found
+
+
+_ATTACKS: Final = "attack of items"  # ruleset cache: item -> its `attack` attribute as a whole number
 
 
 def _usable_spells(ctx: Context, side: Side) -> list[str]:
@@ -244,6 +258,16 @@ class FightReport:
 
 def fight_monster(ctx: Context, who: Character, monster_id: str) -> FightReport:
     """A hero fights a monster through the game's procedure `fight`."""
+    side, fight, strength = monster_fight(ctx, who, monster_id)
+    against = (strength if fight.target is None else fight.target) + side.opponent_mod  # the opponent may roll too
+    assert side.total is not None and side.outcome is not None
+    return FightReport(side.outcome, side.total, against, tuple(side.dice), side.first_dice,
+                       tuple(side.spells_used), who, ctx.log, tuple(sorted(ctx.provisional)), side.margin, side)
+
+
+def monster_fight(ctx: Context, who: Character, monster_id: str) -> tuple[Side, Fight, int]:
+    """`fight_monster` without its report: the hero's side, the fight and the monster's value (for the exact
+    odds' runs, which read the side alone)."""
     monster = ctx.rules.entity(monster_id)
     stat = str(ctx.facts.get("fight_stat", "strength"))  # the stat fought with (a situation's fact)
     if not isinstance(monster.attr(stat), int):
@@ -264,9 +288,7 @@ def fight_monster(ctx: Context, who: Character, monster_id: str) -> FightReport:
         ctx.fight, ctx.actor, ctx.side = saved
     assert side.total is not None and side.outcome is not None
     ctx.fights.append(side)
-    against = (strength if fight.target is None else fight.target) + side.opponent_mod  # the opponent may roll too
-    return FightReport(side.outcome, side.total, against, tuple(side.dice), side.first_dice,
-                       tuple(side.spells_used), who, ctx.log, tuple(sorted(ctx.provisional)), side.margin, side)
+    return side, fight, strength
 
 
 @dataclass

@@ -182,12 +182,18 @@ class Seeded(Inputs):
         return answer
 
 
-@dataclass
+@dataclass(init=False)
 class Replay(Inputs):
     """Answers recorded along one path of the decision tree; raises NeedInput where the path ends."""
 
     answers: Sequence[Any]
     position: int = 0
+
+    def __init__(self, answers: Sequence[Any], position: int = 0) -> None:
+        # (written out, not made by @dataclass: compiled, the dataclass's own __init__ stays interpreted, and the
+        # exact odds make one per run)
+        self.answers = answers
+        self.position = position
 
     def _next(self, what: int | Dice | Choice) -> Any:
         if self.position >= len(self.answers):
@@ -204,10 +210,18 @@ class Replay(Inputs):
             return ()
         if count == 1:
             return (self.roll(sides),)
-        return tuple(self._next(Dice(count, sides)))
+        what = _DICE.get((count, sides))
+        if what is None:
+            what = _DICE[(count, sides)] = Dice(count, sides)
+        return tuple(self._next(what))
 
     def choose(self, choice: Choice) -> Any:
         return self._next(choice)
+
+
+# One `Dice` per kind of throw, made once (a frozen dataclass: its interpreted __init__ cost ~3,500 instructions
+# at every replayed throw of the exact odds, asked or not)
+_DICE: dict[tuple[int, int], Dice] = {}
 
 
 class Extended(Replay):
@@ -217,7 +231,8 @@ class Extended(Replay):
     classes refuse interpreted subclasses), so the exact odds run on the compiled runtime too."""
 
     def __init__(self, answers: list[Any], extend: Callable[[int | Dice | Choice], Any]) -> None:
-        super().__init__(answers)
+        self.answers = answers
+        self.position = 0
         self.recorded = answers  # (`answers` itself: a list, extended in place)
         self.extend = extend
         self.rolled = False

@@ -1,0 +1,182 @@
+"""The exact chance to win one fight against a monster, for a caller that needs that figure alone (the greedy
+bot): the enumeration of `fight_odds.monster_win` (every path of dice and choices, each choice by the default
+policy, a choice stopping at an option nothing can better), with each node's distribution kept as the few sums
+the policy and the answer read instead of a distribution over leaves.
+
+The policy (odds.py) compares options by the chance to win, then not to lose, then a low cost, and stops at an
+option that wins on every leaf at no cost; the answer is the chance to win. All of these are sums over the
+leaves, weighted by their probability, so a node needs only those sums: [denominator, win, loss, cost,
+weight of the leaves with a cost, and the other side's cost and weight with a cost] as integers over the
+denominator. A dice node mixes them as `odds.mix` mixes distributions, a choice keeps the option `odds.best_of`
+would pick, and the runs are the same, in the same order, as `odds.Enumerator`'s without shared states (the
+compiled runtime has none): the same exact figure, without a `Leaf`, a `Dist` or a dict per run. Compiled with
+the runtime (accel.py): on the compiled runtime the fight's runs are most of a cold greedy game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from math import gcd
+from typing import Any, Final
+
+from .context import Character, Context
+from .fight import monster_fight
+from .inputs import Choice, Dice, Extended
+from .model import Ruleset
+
+# The sums of a node, by place: [den, win, loss, cost, costly, their_cost, their_costly] (numerators over `den`;
+# `costly`: the weight of the leaves with a cost). (Final ints: constants in compiled code.)
+_DEN: Final = 0
+_WIN: Final = 1
+_LOSS: Final = 2
+_COST: Final = 3
+_COSTLY: Final = 4
+_THEIR: Final = 5
+_THEIR_COSTLY: Final = 6
+
+
+def _throws(count: int, sides: int) -> list[tuple[tuple[int, ...], int]]:
+    """`odds.throws` (every sorted outcome of the dice with its ways), kept here as a list per dice kind."""
+    found = _THROWS.get((count, sides))
+    if found is None:
+        from .odds import throws
+
+        found = _THROWS[(count, sides)] = list(throws(count, sides))
+    return found
+
+
+_THROWS: dict[tuple[int, int], list[tuple[tuple[int, ...], int]]] = {}
+
+
+class _Walk:
+    """One enumeration: the fight's inputs, and the pauses of the run being made."""
+
+    def __init__(self, rules: Ruleset, hero: Character, monster: str, variants: frozenset[str],
+                 facts: dict[str, Any], me: str) -> None:
+        self.rules = rules
+        self.hero = hero
+        self.monster = monster
+        self.variants = variants
+        self.facts = facts
+        self.me = me
+        self.pauses: list[Any] = []
+        self.runs = 0
+
+    def extend(self, what: Any) -> Any:
+        """Where the recorded answers end: the node is noted, the run takes its first answer (as `odds._Run`)."""
+        self.pauses.append(what)
+        if isinstance(what, Choice):
+            return what.options[0]
+        if isinstance(what, Dice):
+            return _throws(what.count, what.sides)[0][0]
+        return 1
+
+    def leaf(self, inputs: Extended) -> list[int]:
+        """One run of the fight (as `fight_odds.monster_enumerator`'s process, whose report's outcome is the
+        side's) and its lean leaf's sums."""
+        self.runs += 1
+        ctx = Context(self.rules, inputs, self.variants, dict(self.facts))
+        side = monster_fight(ctx, self.hero.copy(), self.monster)[0]
+        keep = side.keep
+        cost = side.lives_spent
+        for s in side.spells_used:
+            if s not in keep:
+                cost += 1
+        outcome = side.outcome
+        return [1, 1 if outcome == "win" else 0, 1 if outcome == "loss" else 0, cost, 1 if cost != 0 else 0, 0, 0]
+
+    def explore(self, prefix: list[Any]) -> list[int]:
+        """The sums from the node `prefix` leads to: one run down first answers, then each node it went past,
+        deepest first, takes its other answers (as `odds.Enumerator.explore`)."""
+        pauses: list[Any] = []
+        self.pauses = pauses
+        inputs = Extended(list(prefix), self.extend)
+        sums = self.leaf(inputs)
+        answers = inputs.recorded
+        base = len(prefix)
+        for i in range(len(pauses) - 1, -1, -1):
+            sums = self.branch(answers[:base + i], pauses[i], sums)
+        return sums
+
+    def branch(self, here: list[Any], what: Any, first: list[int]) -> list[int]:
+        if isinstance(what, Choice):
+            mine = what.chooser == self.me
+            best = last = first
+            options = what.options
+            for k in range(1, len(options)):
+                if _unbeatable(last, mine):
+                    break
+                last = self.explore([*here, options[k]])
+                if _better(last, best, mine):
+                    best = last
+            return best
+        parts: list[tuple[int, list[int]]] = []
+        if isinstance(what, Dice):
+            ways = _throws(what.count, what.sides)
+            parts.append((ways[0][1], first))
+            for j in range(1, len(ways)):
+                faces, w = ways[j]
+                parts.append((w, self.explore([*here, faces])))
+        else:
+            parts.append((1, first))
+            for face in range(2, int(what) + 1):
+                parts.append((1, self.explore([*here, face])))
+        return _mix(parts)
+
+
+def _unbeatable(sums: list[int], mine: bool) -> bool:
+    """`odds.unbeatable`: every leaf a win (the other side: a loss) at no cost."""
+    if mine:
+        return sums[_WIN] == sums[_DEN] and sums[_COSTLY] == 0
+    return sums[_LOSS] == sums[_DEN] and sums[_THEIR_COSTLY] == 0
+
+
+def _better(a: list[int], b: list[int], mine: bool) -> bool:
+    """Whether the chooser's key (`odds._key`) of `a` is strictly larger than that of `b`: win, then not
+    losing, then a low cost (the other side: loss, then not winning, then its low cost), cross-multiplied."""
+    da, db = a[_DEN], b[_DEN]
+    if mine:
+        first, second, cost = _WIN, _LOSS, _COST
+    else:
+        first, second, cost = _LOSS, _WIN, _THEIR
+    x, y = a[first] * db, b[first] * da
+    if x != y:
+        return x > y
+    x, y = a[second] * db, b[second] * da
+    if x != y:
+        return x < y
+    return a[cost] * db < b[cost] * da
+
+
+def _mix(parts: list[tuple[int, list[int]]]) -> list[int]:
+    """`odds.mix` of the sums: weighted by whole numbers, over a common denominator, reduced."""
+    common = 1
+    total = 0
+    for w, sums in parts:
+        d = sums[_DEN]
+        common = common * d // gcd(common, d)
+        total += w
+    out = [0, 0, 0, 0, 0, 0, 0]
+    for w, sums in parts:
+        scale = w * (common // sums[_DEN])
+        for k in range(1, 7):
+            out[k] += scale * sums[k]
+    den = total * common
+    g = den
+    for k in range(1, 7):
+        g = gcd(g, out[k])
+    if g > 1:
+        for k in range(1, 7):
+            out[k] //= g
+        den //= g
+    out[_DEN] = den
+    return out
+
+
+def monster_win(rules: Ruleset, hero: Character, monster: str, variants: Iterable[str] = (),
+                facts: dict[str, Any] | None = None) -> Fraction:
+    """`fight_odds.monster_win` on a runtime without shared states: the same exact chance (and the same runs,
+    errors included)."""
+    walk = _Walk(rules, hero, monster, frozenset(variants), dict(facts or {}), hero.id)
+    sums = walk.explore([])
+    return Fraction(sums[_WIN], sums[_DEN])
