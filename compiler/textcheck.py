@@ -210,9 +210,7 @@ class _Numbers(ValueVisitor[list[int]]):
         return [abs(v.value)]
 
     def visit_range(self, v: s.RangeV) -> list[int]:
-        from cardc.textgen import OPEN_RANGE  # the text generator only for an entity with a range
-
-        return [v.lo, v.hi] if v.hi != v.lo and v.hi < OPEN_RANGE else [v.lo]
+        return [v.lo, v.hi] if v.hi != v.lo and v.hi < s.OPEN_RANGE else [v.lo]
 
     def visit_dice(self, v: s.DiceV) -> list[int]:
         return [v.count]
