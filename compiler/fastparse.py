@@ -253,7 +253,15 @@ class _Tables:
         self.kept = frozenset(data["kept"])
         lexers = [_Lexer(lexer, self.limits, self.kept, self.newline, self.ignore) for lexer in data["lexers"]]
         self.lexer_of: list[_Lexer] = [lexers[i] for i in data["lexer_of"]]
-        self.fast_of = [lexer.fast for lexer in self.lexer_of]
+        # state -> the root expression's group number -> (the terminal, then its `_Lexer.fast` entry), or None
+        group = self.root.groupindex
+        by_group: dict[int, list[Any]] = {}
+        for lexer in lexers:
+            plans: list[Any] = [None] * (self.root.groups + 1)
+            for t, plan in lexer.fast.items():
+                plans[group[t]] = (t, *plan)  # type: ignore[index]
+            by_group[id(lexer)] = plans
+        self.fast_of = [by_group[id(lexer)] for lexer in self.lexer_of]
 
 
 @lru_cache(maxsize=1)
@@ -310,17 +318,17 @@ def _run(tables: _Tables, text: str) -> list[Any]:
                 break
             plan = None
         else:
-            type_ = m.lastgroup
-            pos, end = m.span(type_)
-            plan = fast_of[state].get(type_)
+            group = m.lastindex  # the token's group: it closes after any group of the skipped text
+            pos, end = m.span(group)
+            plan = fast_of[state][group]
         while nl < pos:  # the line breaks of what was skipped (every skipped terminal may hold them)
             line += 1
             line_start = nl + 1
             nl = text.find("\n", line_start)
             if nl < 0:
                 nl = size
-        if plan is not None and not (plan[0] and text.startswith(plan[0], pos)):
-            _, keywords, callback, keep, breaks = plan
+        if plan is not None and not (plan[1] and text.startswith(plan[1], pos)):
+            type_, _, keywords, callback, keep, breaks = plan
         else:  # this state's own lexer
             lexer = lexer_of[state]
             m = lexer.own_match(text, pos)
