@@ -153,10 +153,10 @@ def _picker(picks: list[int | None], f: Callable[[list[Any]], Any]) -> Callable[
     list display each, no loop."""
     flat = f is _as_list
     if len(picks) == 1:
-        a = picks[0]
-        if a is None:
+        if picks[0] is None:
             return (lambda children: [None]) if flat else (lambda children: f([None]))
-        return (lambda children: [children[a]]) if flat else (lambda children: f([children[a]]))
+        only: int = picks[0]
+        return (lambda children: [children[only]]) if flat else (lambda children: f([children[only]]))
     if len(picks) == 2:
         a, b = picks
         if a is None and b is not None:
@@ -310,6 +310,7 @@ def _run(tables: _Tables, text: str) -> list[Any]:
     type_: Any
     keywords: Any
     callback: Any
+    reduce: Any
     while pos < size:
         m = root.match(text, pos)  # what the lexer skips (whitespace, comments), then a token
         if m is None:

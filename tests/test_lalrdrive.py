@@ -302,3 +302,22 @@ def test_a_strings_text_is_read_as_before(body: str, extra: str) -> None:
     assert read == CONTROL.sub("", plain)
     found = CONTROL.search(plain)
     assert [d.code for d in sink.items] == ([] if found is None else ["W105"])
+
+
+@given(file=st.text(max_size=8), numbers=st.lists(st.integers(0, 10**6), min_size=4, max_size=4))
+@settings(max_examples=100, deadline=None, derandomize=True, database=None)
+def test_spans_made_without_init_are_spans(file: str, numbers: list[int]) -> None:
+    """The parser's spans, made by the slots' setters, are the objects `Span(...)` makes: class, fields, equality,
+    hash, pickled bytes; and they stay frozen."""
+    import dataclasses
+
+    from cardc.astbuild import _make_span
+    from cardc.diagnostics import Span
+
+    assert _make_span is not Span  # the fast path is taken for today's Span
+    made, plain = _make_span(file, *numbers), Span(file, *numbers)
+    assert type(made) is Span and made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
+    assert dataclasses.astuple(made) == (file, *numbers)
+    _same(made, plain)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.line = 2  # type: ignore[misc]
