@@ -23,6 +23,34 @@ MAX_VALUE_DEPTH = 8  # lists in lists, provisional values, calls as arguments
 MAX_DECL_DEPTH = 6  # declarations inside declarations
 
 
+def _span_maker() -> Callable[[str, int, int, int, int], Span]:
+    """`Span(file, line, col, end_line, end_col)`, made without the frozen dataclass's `__init__`: that sets each
+    field by `object.__setattr__` (about 1,300 instructions a field); the slots' own setters take two thirds of
+    that, and a parse makes 8,000 spans. The same object (class, fields, equality, pickle); `Span` itself when
+    its fields are not these five slots or it has a `__post_init__`."""
+    names = ("file", "line", "col", "end_line", "end_col")
+    setters: list[Any] = [getattr(Span.__dict__.get(n), "__set__", None) for n in names]
+    if tuple(f for f in getattr(Span, "__dataclass_fields__", {})) != names or getattr(Span, "__slots__", ()) != names \
+            or hasattr(Span, "__post_init__") or not all(type(Span.__dict__.get(n)).__name__ == "member_descriptor"
+                                                         for n in names):
+        return Span
+    new = object.__new__
+    set_file, set_line, set_col, set_end_line, set_end_col = setters
+
+    def make(file: str, line: int, col: int, end_line: int, end_col: int) -> Span:
+        span = new(Span)
+        set_file(span, file)
+        set_line(span, line)
+        set_col(span, col)
+        set_end_line(span, end_line)
+        set_end_col(span, end_col)
+        return span
+    return make
+
+
+_make_span = _span_maker()
+
+
 class AstBuilder:
     """Builds `compiler.syntax` nodes while the text is parsed (no intermediate tree): the callbacks of each
     grammar rule, by the rule's name, for Lark's parser (`cardc.parser`) and for `cardc.fastparse` alike.
@@ -43,12 +71,17 @@ class AstBuilder:
         self.file, self.sink, self.depth, self.too_deep = file, sink, {}, False
 
     def _span(self, tok: Any) -> Span:
-        return Span(self.file, tok.line or 1, tok.column or 1, tok.end_line or 0, tok.end_column or 0)
+        return _make_span(self.file, tok.line or 1, tok.column or 1, tok.end_line or 0, tok.end_column or 0)
 
     def _nest(self, node: Any, children: Any, limit: int, what: str, span: Span) -> None:
         """Record `node`'s depth (one more than its deepest child); report the first step past `limit`."""
-        d = 1 + max((self.depth.get(id(ch), 0) for ch in children), default=0)
-        self.depth[id(node)] = d
+        depth, d = self.depth, 0
+        for ch in children:  # (a loop, not max() of a generator: 2,500 nodes a check)
+            k = depth.get(id(ch), 0)
+            if k > d:
+                d = k
+        d += 1
+        depth[id(node)] = d
         if d > limit:
             self.too_deep = True
         if d == limit + 1 and self.sink is not None:
@@ -58,6 +91,8 @@ class AstBuilder:
     def _text(self, tok: Any) -> str:
         """A string literal's text, with control characters removed (W105) and line separators as line breaks."""
         text = string_text(str(tok))
+        if text.isprintable():  # every control character is one it does not print: a third of the search's time
+            return text
         found = CONTROL.search(text)
         if found is not None:
             if self.sink is not None:
@@ -123,13 +158,13 @@ class AstBuilder:
 
     def qname(self, c: list[Any]) -> tuple[str, Span]:
         first, last = c[0], c[-1]
-        span = Span(self.file, first.line, first.column, last.end_line or 0, last.end_column or 0)
+        span = _make_span(self.file, first.line, first.column, last.end_line or 0, last.end_column or 0)
         return ".".join(str(t) for t in c), span
 
     def call(self, c: list[Any]) -> s.CallV:
         (name, span), args = c
         node = s.CallV(name, args, span)
-        self._nest(node, [a.value for a in args or ()], MAX_VALUE_DEPTH, "calls and values", span)
+        self._nest(node, [a.value for a in args] if args else (), MAX_VALUE_DEPTH, "calls and values", span)
         return node
 
     def args(self, c: list[Any]) -> tuple[s.Arg, ...]:
@@ -159,7 +194,12 @@ class AstBuilder:
 
     def block(self, c: list[Any]) -> tuple[Any, ...]:
         node = tuple(c)
-        self.depth[id(node)] = max((self.depth.get(id(st), 0) for st in c), default=0)
+        depth, d = self.depth, 0
+        for st in c:
+            k = depth.get(id(st), 0)
+            if k > d:
+                d = k
+        depth[id(node)] = d
         return node
 
     def do_stmt(self, c: list[Any]) -> s.DoS:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from cardc.astbuild import AstBuilder, literal_limits
@@ -62,24 +63,12 @@ class Tok(str):
         return new
 
 
-def _tok(type_: str, value: str, start: int, line: int, column: int, end_line: int, end_column: int,
-         end: int) -> Tok:
-    t = Tok(value)
-    t.type, t.start_pos, t.line, t.column, t.end_line, t.end_column, t.end_pos = (type_, start, line, column,
-                                                                                   end_line, end_column, end)
-    return t
-
-
-class _Inlined:
-    """A rule Lark inlines into its parent (`_item`, `__body_star_1`...): only its children are read."""
-
-    __slots__ = ("children",)
-
-    def __init__(self, children: list[Any]) -> None:
-        self.children = children
+def _as_list(children: list[Any]) -> list[Any]:
+    return children
 
 
 # ---- the tree-building steps, as Lark's parse_tree_builder runs them --------------------------------------------
+# An inlined rule's value is the list of its children (Lark: a Tree whose `.children` the parent splices in).
 
 def _expand_single(f: Callable[[list[Any]], Any]) -> Callable[[list[Any]], Any]:
     def expand(children: list[Any]) -> Any:
@@ -91,6 +80,13 @@ def _filter(to_include: list[tuple[int, bool, int]], append_none: int,
             f: Callable[[list[Any]], Any]) -> Callable[[list[Any]], Any]:
     """Lark's ChildFilterLALR (placeholders: `None` for an optional part that is absent)."""
     steps = [(i, bool(expand), add) for i, expand, add in to_include]
+    if not any(expand for _, expand, _ in steps):  # only picks and placeholders: one list display
+        picks: list[int | None] = []
+        for i, _, add_none in steps:
+            picks += [None] * add_none
+            picks.append(i)
+        picks += [None] * append_none
+        return _picker(picks, f)
 
     def child_filter(children: list[Any]) -> Any:
         filtered: list[Any] = []
@@ -99,9 +95,9 @@ def _filter(to_include: list[tuple[int, bool, int]], append_none: int,
                 filtered += [None] * add_none
             if to_expand:
                 if filtered:
-                    filtered += children[i].children
+                    filtered += children[i]
                 else:
-                    filtered = children[i].children
+                    filtered = children[i]
             else:
                 filtered.append(children[i])
         if append_none:
@@ -114,34 +110,89 @@ def _filter_no_placeholders(to_include: list[tuple[int, bool]],
                             f: Callable[[list[Any]], Any]) -> Callable[[list[Any]], Any]:
     """Lark's ChildFilterLALR_NoPlaceholders."""
     steps = [(i, bool(expand)) for i, expand in to_include]
-    if len(steps) == 1 and not steps[0][1]:
-        only = steps[0][0]
-        return lambda children: f([children[only]])
+    if not any(expand for _, expand in steps):
+        return _picker([i for i, _ in steps], f)
+    if steps[0][1] and not any(expand for _, expand in steps[1:]):  # a list grown by one rule, or passed on
+        first, rest = steps[0][0], [i for i, _ in steps[1:]]
+        if f is _as_list and len(rest) == 1:
+            second = rest[0]
+
+            def append_one(children: list[Any]) -> Any:
+                filtered = children[first]
+                filtered.append(children[second])
+                return filtered
+            return append_one
+        if f is _as_list and not rest:
+            return lambda children: children[first]
+        if not rest:
+            return lambda children: f(children[first])
+    if steps == [(0, True), (1, True)] and f is _as_list:  # two inlined lists joined
+
+        def join(children: list[Any]) -> Any:
+            filtered = children[0]
+            filtered += children[1]
+            return filtered
+        return join
 
     def child_filter(children: list[Any]) -> Any:
         filtered: list[Any] = []
         for i, to_expand in steps:
             if to_expand:
                 if filtered:
-                    filtered += children[i].children
+                    filtered += children[i]
                 else:
-                    filtered = children[i].children
+                    filtered = children[i]
             else:
                 filtered.append(children[i])
         return f(filtered)
     return child_filter
 
 
-def _callback(plan: dict[str, Any], builder: AstBuilder) -> Callable[[list[Any]], Any]:
-    f: Callable[[list[Any]], Any] = getattr(builder, plan["method"]) if plan["method"] else _Inlined
-    for step in reversed(plan["chain"]):  # innermost first
+def _picker(picks: list[int | None], f: Callable[[list[Any]], Any]) -> Callable[[list[Any]], Any]:
+    """`f` of the list of the children at `picks` (None: a placeholder), in that order: the common shapes as one
+    list display each, no loop."""
+    flat = f is _as_list
+    if len(picks) == 1:
+        if picks[0] is None:
+            return (lambda children: [None]) if flat else (lambda children: f([None]))
+        only: int = picks[0]
+        return (lambda children: [children[only]]) if flat else (lambda children: f([children[only]]))
+    if len(picks) == 2:
+        a, b = picks
+        if a is None and b is not None:
+            return (lambda children: [None, children[b]]) if flat else (lambda children: f([None, children[b]]))
+        if b is None and a is not None:
+            return (lambda children: [children[a], None]) if flat else (lambda children: f([children[a], None]))
+        if a is not None and b is not None:
+            return ((lambda children: [children[a], children[b]]) if flat
+                    else (lambda children: f([children[a], children[b]])))
+    if None in picks or not picks:
+        return lambda children: f([None if i is None else children[i] for i in picks])
+    get = itemgetter(*picks)  # several: a tuple
+    return lambda children: f(list(get(children)))
+
+
+# how a rule's reduction makes its value from the popped children
+_CALL = 0  # its callback, called with the children's list
+_LIST = 1  # the children's list itself (a rule the parent inlines, with nothing to filter)
+_ONE = 2  # its only child (a `?rule` of one symbol: Lark's ExpandSingleChild passes it up)
+
+
+def _callback(plan: dict[str, Any], builder: AstBuilder) -> tuple[int, Callable[[list[Any]], Any] | None]:
+    chain = plan["chain"]
+    if chain == [["expand1"]] and plan["size"] == 1:
+        return _ONE, None
+    if not plan["method"] and not chain:
+        return _LIST, None
+    f: Callable[[list[Any]], Any] = getattr(builder, plan["method"]) if plan["method"] else _as_list
+    for step in reversed(chain):  # innermost first
         if step[0] == "expand1":
             f = _expand_single(f)
         elif step[0] == "filter":
             f = _filter([tuple(x) for x in step[1]], step[2], f)
         else:
             f = _filter_no_placeholders([tuple(x) for x in step[1]], f)
-    return f
+    return _CALL, f
 
 
 # ---- the frozen tables ----------------------------------------------------------------------------------------
@@ -161,15 +212,22 @@ class _Lexer:
     """One parser state's lexer: its own expression (compiled when first needed), the terminals it tries, whether
     the root expression's match can be taken for it, the keywords it gives names, the callbacks it runs."""
 
-    __slots__ = ("pattern", "own", "checks", "keywords", "callbacks")
+    __slots__ = ("pattern", "own", "checks", "keywords", "callbacks", "fast")
 
-    def __init__(self, data: dict[str, Any], callbacks: dict[str, Callable[[Any], Any]]) -> None:
+    def __init__(self, data: dict[str, Any], callbacks: dict[str, Callable[[Any], Any]], kept: frozenset[str],
+                 newline: frozenset[str], ignore: frozenset[str]) -> None:
         self.pattern: str = data["pattern"]
         self.own: re.Pattern[str] | None = None
         # terminal -> the keywords to rule out before taking the root expression's match of it (see `freeze_parser`)
         self.checks: dict[str, tuple[str, ...]] = {t: tuple(words) for t, words in data["checks"].items()}
         self.keywords: dict[str, dict[str, str]] = data["keywords"]  # terminal -> text -> keyword's terminal
         self.callbacks = {t: callbacks[t] for t in data["callbacks"]}
+        # terminal the root expression matched -> what the loop needs of it, in one look-up: the keywords to rule
+        # out, the keywords it becomes, its callback, whether a rule keeps it, whether it counts line breaks
+        self.fast: dict[str | None, tuple[tuple[str, ...], dict[str, str] | None, Callable[[Any], Any] | None,
+                                          bool, bool]] = {
+            t: (words, self.keywords.get(t), self.callbacks.get(t), t in kept, t in newline)
+            for t, words in self.checks.items() if t not in ignore}
 
     def own_match(self, text: str, pos: int) -> re.Match[str] | None:
         if self.own is None:
@@ -181,19 +239,29 @@ class _Tables:
     def __init__(self, data: dict[str, Any]) -> None:
         self.builder = AstBuilder()
         self.limits = literal_limits(self.builder)
-        self.rules = [(plan["origin"], plan["size"], _callback(plan, self.builder)) for plan in data["rules"]]
-        self.states: list[dict[str, tuple[bool, Any]]] = [
-            {sym: (True, arg) if shift else (False, self.rules[arg]) for sym, (shift, arg) in actions.items()}
-            for actions in data["states"]]
+        # (the rule's name, how many symbols it pops, how it makes its value (`_CALL`...), its callback)
+        self.rules = [(plan["origin"], plan["size"], *_callback(plan, self.builder)) for plan in data["rules"]]
+        # state -> symbol -> a shift (or a goto) to state n >= 0, or a reduction by rule ~n (n < 0)
+        self.actions: list[dict[str, int]] = [
+            {sym: arg if shift else ~arg for sym, (shift, arg) in actions.items()} for actions in data["states"]]
         self.start: int = data["start"]
         self.end: int = data["end"]
         self.skip = re.compile(data["skip"])
         self.root = re.compile(data["skip"] + "(?:" + data["root"] + ")")
-        lexers = [_Lexer(lexer, self.limits) for lexer in data["lexers"]]
-        self.lexer_of: list[_Lexer] = [lexers[i] for i in data["lexer_of"]]
         self.ignore = frozenset(data["ignore"])
         self.newline = frozenset(data["newline"])
         self.kept = frozenset(data["kept"])
+        lexers = [_Lexer(lexer, self.limits, self.kept, self.newline, self.ignore) for lexer in data["lexers"]]
+        self.lexer_of: list[_Lexer] = [lexers[i] for i in data["lexer_of"]]
+        # state -> the root expression's group number -> (the terminal, then its `_Lexer.fast` entry), or None
+        group = self.root.groupindex
+        by_group: dict[int, list[Any]] = {}
+        for lexer in lexers:
+            plans: list[Any] = [None] * (self.root.groups + 1)
+            for t, plan in lexer.fast.items():
+                plans[group[t]] = (t, *plan)  # type: ignore[index]
+            by_group[id(lexer)] = plans
+        self.fast_of = [by_group[id(lexer)] for lexer in self.lexer_of]
 
 
 @lru_cache(maxsize=1)
@@ -223,53 +291,87 @@ def parse(text: str, file: str, sink: DiagnosticSink) -> tuple[list[Any], bool] 
 
 
 def _run(tables: _Tables, text: str) -> list[Any]:
-    """Lex and parse `text` (see the module's docstring); raises Unsupported where Lark would report an error."""
-    states, lexer_of, root, skip = tables.states, tables.lexer_of, tables.root, tables.skip
+    """Lex and parse `text` (see the module's docstring); raises Unsupported where Lark would report an error.
+
+    Lines are counted by walking `nl`, the next line break not yet counted, forward to each token (one comparison
+    per token, one `find` per line); a token of a terminal Lark does not count line breaks in moves it on
+    without counting."""
+    actions, rules, lexer_of, fast_of, root, skip = (tables.actions, tables.rules, tables.lexer_of, tables.fast_of,
+                                                     tables.root, tables.skip)
     ignore, newline, kept = tables.ignore, tables.newline, tables.kept
-    state_stack: list[int] = [tables.start]
+    state = tables.start
+    state_stack: list[int] = [state]
     value_stack: list[Any] = []
     pos, line, line_start, size = 0, 1, 0, len(text)
+    nl = text.find("\n")
+    if nl < 0:
+        nl = size
     m: Any
     type_: Any
+    keywords: Any
+    callback: Any
+    reduce: Any
     while pos < size:
-        lexer = lexer_of[state_stack[-1]]
         m = root.match(text, pos)  # what the lexer skips (whitespace, comments), then a token
         if m is None:
-            start = skip.match(text, pos).end()  # type: ignore[union-attr]  # it matches the empty text
-            type_ = None
-        else:
-            type_ = m.lastgroup
-            start = m.start(type_)
-        if start > pos:  # the line breaks of what was skipped (every skipped terminal may hold them)
-            breaks = text.count("\n", pos, start)
-            if breaks:
-                line += breaks
-                line_start = text.rindex("\n", pos, start) + 1
-            pos = start
+            pos = skip.match(text, pos).end()  # type: ignore[union-attr]  # it matches the empty text
             if pos == size:
                 break
-        checks = None if m is None else lexer.checks.get(type_)
-        if checks is None or (checks and any(text.startswith(word, pos) for word in checks)):
+            plan = None
+        else:
+            group = m.lastindex  # the token's group: it closes after any group of the skipped text
+            pos, end = m.span(group)
+            plan = fast_of[state][group]
+        while nl < pos:  # the line breaks of what was skipped (every skipped terminal may hold them)
+            line += 1
+            line_start = nl + 1
+            nl = text.find("\n", line_start)
+            if nl < 0:
+                nl = size
+        if plan is not None and not (plan[1] and text.startswith(plan[1], pos)):
+            type_, _, keywords, callback, keep, breaks = plan
+        else:  # this state's own lexer
+            lexer = lexer_of[state]
             m = lexer.own_match(text, pos)
             if m is None:
                 raise Unsupported("no terminal matches here")
             type_ = m.lastgroup
-        value: str = m.group(type_)
-        column, token_line, end = pos - line_start + 1, line, pos + len(value)
-        if type_ in newline:
-            breaks = value.count("\n")
+            end = m.end(type_)
+            breaks = type_ in newline
+            if type_ in ignore:  # only a state's own lexer gives one here
+                if not breaks and nl < end:  # (never: `freeze_parser` checks the ignored terminals)
+                    raise Unsupported("an ignored terminal without line breaks")
+                pos = end
+                continue
+            keywords, callback, keep = lexer.keywords.get(type_), lexer.callbacks.get(type_), type_ in kept
+        column, token_line = pos - line_start + 1, line
+        if nl < end:  # the token holds a line break
             if breaks:
-                line += breaks
-                line_start = pos + value.rindex("\n") + 1
-        if type_ in ignore:  # only a state's own lexer gives one here
-            pos = end
-            continue
-        keyword = lexer.keywords.get(type_)
-        if keyword is not None:
-            type_ = keyword.get(value, type_)
-        callback = lexer.callbacks.get(type_)
-        if type_ in kept or callback is not None:
-            token: Any = _tok(type_, value, pos, token_line, column, line, end - line_start + 1, end)
+                while nl < end:
+                    line += 1
+                    line_start = nl + 1
+                    nl = text.find("\n", line_start)
+                    if nl < 0:
+                        nl = size
+            else:  # Lark counts none in this terminal: passed over
+                nl = text.find("\n", end)
+                if nl < 0:
+                    nl = size
+        value = text[pos:end]
+        if keywords is not None:
+            keyword = keywords.get(value)
+            if keyword is not None:
+                type_ = keyword
+                callback, keep = lexer_of[state].callbacks.get(type_), type_ in kept
+        if keep or callback is not None:
+            token: Any = Tok(value)
+            token.type = type_
+            token.start_pos = pos
+            token.line = token_line
+            token.column = column
+            token.end_line = line
+            token.end_column = end - line_start + 1
+            token.end_pos = end
             if callback is not None:
                 token = callback(token)
                 type_ = token.type
@@ -277,35 +379,54 @@ def _run(tables: _Tables, text: str) -> list[Any]:
             token = None
         pos = end
         while True:  # ParserState.feed_token
-            shift, arg = states[state_stack[-1]][type_]
-            if shift:
-                state_stack.append(arg)
+            action = actions[state][type_]
+            if action >= 0:
+                state = action
+                state_stack.append(state)
                 value_stack.append(token)
                 break
-            origin, n, reduce = arg
-            if n:
+            origin, n, kind, reduce = rules[~action]  # (as `_reduce`, here without a call)
+            if n == 1:
+                if not kind:  # _CALL
+                    value_stack[-1] = reduce(value_stack[-1:])
+                elif kind == _LIST:
+                    value_stack[-1] = [value_stack[-1]]
+                state = actions[state_stack[-2]][origin]
+                state_stack[-1] = state
+            elif n:
                 children = value_stack[-n:]
                 del state_stack[-n:]
                 del value_stack[-n:]
+                value_stack.append(children if kind else reduce(children))
+                state = actions[state_stack[-1]][origin]
+                state_stack.append(state)
             else:
-                children = []
-            value_stack.append(reduce(children))
-            state_stack.append(states[state_stack[-1]][origin][1])
+                value_stack.append([] if kind else reduce([]))
+                state = actions[state][origin]
+                state_stack.append(state)
     while True:  # the end of the text
-        shift, arg = states[state_stack[-1]]["$END"]
-        if shift:
+        action = actions[state]["$END"]
+        if action >= 0:
             raise Unsupported("the end of the text shifted")
-        origin, n, reduce = arg
-        if n:
-            children = value_stack[-n:]
-            del state_stack[-n:]
-            del value_stack[-n:]
-        else:
-            children = []
-        value_stack.append(reduce(children))
-        state_stack.append(states[state_stack[-1]][origin][1])
-        if state_stack[-1] == tables.end:
+        state = _reduce(actions, rules[~action], state_stack, value_stack)
+        if state == tables.end:
             return value_stack[-1]  # type: ignore[no-any-return]
+
+
+def _reduce(actions: list[dict[str, int]], rule: tuple[str, int, int, Callable[[list[Any]], Any] | None],
+            state_stack: list[int], value_stack: list[Any]) -> int:
+    """Reduce by `rule`: pop its symbols, push its value and the state its goto leads to (returned)."""
+    origin, n, kind, reduce = rule
+    if n:
+        children = value_stack[-n:]
+        del state_stack[-n:]
+        del value_stack[-n:]
+    else:
+        children = []
+    value_stack.append(children[0] if kind == _ONE else children if kind == _LIST else reduce(children))  # type: ignore[misc]
+    state = actions[state_stack[-1]][origin]
+    state_stack.append(state)
+    return state
 
 
 # ---- reading the tables ahead (with Lark) ---------------------------------------------------------------------

@@ -6,7 +6,7 @@ import os
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from cardc.diagnostics import NO_SPAN, Diagnostic, DiagnosticSink, Span
@@ -22,9 +22,13 @@ ROOT_MARKER = "cardc.toml"
 
 def display_path(path: Path) -> str:
     """The path as diagnostics and IR spans show it: relative to the working directory when inside it."""
-    cwd = Path.cwd()
-    if path.is_relative_to(cwd):
-        return Path(os.path.relpath(path, cwd)).as_posix()
+    if os.sep == "/" and isinstance(path, PurePosixPath):  # a plain path below the folder: its text after it
+        text, cwd = str(path), os.getcwd()
+        if text.startswith(cwd) and text[len(cwd):len(cwd) + 1] == "/" and "/.." not in text and cwd != "/":
+            return text[len(cwd) + 1:]  # what the lines below give it, without making three paths (~0.1 ms)
+    cwd_path = Path.cwd()
+    if path.is_relative_to(cwd_path):
+        return Path(os.path.relpath(path, cwd_path)).as_posix()
     return path.as_posix()
 
 

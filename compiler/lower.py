@@ -10,6 +10,7 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from cardc import model as m
@@ -68,6 +69,8 @@ BUILTIN_ATTRS: dict[str, tuple[str, bool]] = {
     "image": ("path", False),
     "note": ("string", False),
 }
+# A built-in attribute's type, parsed once (read by `check_value` only, never kept: sharing it changes no output).
+_builtin_type = cache(parse_type_string)
 GAME_ATTRS = {"name": "text", "languages": "list(ident)", "publish": "list(ident)", "fallback": "ident",
               "text": "text", "source": "string"}
 EXPANSION_ATTRS = {"name": "text", "languages": "list(ident)", "requires": "list(ident)", "text": "text",
@@ -603,7 +606,7 @@ class Lowering:
                     self.sink.error("E201", f"unknown attribute `{a.name}` for kind `{d.kind}`", a.span,
                                     did_you_mean(a.name, allowed) or f"known: {', '.join(sorted(allowed))}")
                 continue
-            t = spec.type if isinstance(spec, m.AttrDef) else parse_type_string(spec[0])
+            t = spec.type if isinstance(spec, m.AttrDef) else _builtin_type(spec[0])
             where[0] = vctx.where = a.name
             check_value(a.value, t, vctx)
             values[a.name] = a.value

@@ -45,6 +45,9 @@ class RangeV:
     span: Span
 
 
+OPEN_RANGE = 99  # a range reaching this high reads "5 or more" (here, not in `cardc.textgen`: W501 reads it too)
+
+
 @dataclass(frozen=True, slots=True)
 class DiceV:
     count: int

@@ -74,17 +74,31 @@ def text_numbers(text: str, lang: str, counted: frozenset[str] = frozenset()) ->
     before one of the `counted` nouns (lower-case forms)."""
     found = {int(d) for d in _DIGITS.findall(text)}
     tokens = _TOKEN.findall(text.lower())
+    found |= _words_numbers(tokens, lang)
+    if _article_counts(tokens, _ARTICLES.get(lang, ()), counted):
+        found.add(1)
+    return found
+
+
+def _words_numbers(tokens: list[str], lang: str) -> set[int]:
+    """The numbers the number words among `tokens` name."""
+    found: set[int] = set()
     exact, stems, any_stem = _number_words(lang)
     for w in set(tokens):
         found.update(exact.get(w, ()))
         if w.startswith(any_stem):  # one C-level test per word before trying the stems one by one
             found.update(n for stem, n in stems if w.startswith(stem))
-    articles = _ARTICLES.get(lang, ())
+    return found
+
+
+def _article_counts(tokens: list[str], articles: tuple[str, ...], counted: frozenset[str]) -> bool:
+    """Whether an article among `tokens` reads "one" before a `counted` noun (one of the next two words)."""
+    if not counted:
+        return False
     for i, w in enumerate(tokens):
         if w in articles and any(nxt in counted for nxt in tokens[i + 1:i + 3]):
-            found.add(1)
-            break
-    return found
+            return True
+    return False
 
 
 _TOKEN = re.compile(r"[\w']+")
@@ -102,6 +116,12 @@ def _number_words(lang: str) -> tuple[dict[str, tuple[int, ...]], tuple[tuple[st
             else:
                 exact[form] = (*exact.get(form, ()), n)
     return exact, tuple(stems), tuple(stem for stem, _ in stems)
+
+
+@cache
+def _word_numbers(lang: str) -> frozenset[int]:
+    """Every number a word of `lang` can name."""
+    return frozenset(_WORDS.get(lang, {}))
 
 
 def counted_nouns(entity: Entity, lang: str, number: int = 1,
@@ -148,8 +168,7 @@ def hand_text_warnings(entity: Entity) -> list[Diagnostic]:
     if not wanted:
         return out
     for entry in entity.text.entries:
-        counted = counted_nouns(entity, entry.lang) if 1 in wanted else frozenset()
-        missing = sorted(wanted - text_numbers(entry.text, entry.lang, counted))
+        missing = _missing(entity, entry.text, entry.lang, wanted)
         if missing:
             listed = ", ".join(str(n) for n in missing)
             out.append(Diagnostic(
@@ -159,6 +178,23 @@ def hand_text_warnings(entity: Entity) -> list[Diagnostic]:
                 "update the hand-written text, or remove `text` to use the text generated from the effects",
             ))
     return out
+
+
+def _missing(entity: Entity, text: str, lang: str, wanted: set[int]) -> list[int]:
+    """`sorted(wanted - text_numbers(text, lang, counted))`, with `counted` the nouns `counted_nouns` gives when 1 is
+    wanted: each part only while some number is still missing (most texts write their numbers in digits, and then
+    neither the words nor the nouns an effect counts are looked at)."""
+    left = wanted.difference([int(d) for d in _DIGITS.findall(text)])
+    if not left:
+        return []
+    articles = _ARTICLES.get(lang, ())
+    if left.isdisjoint(_word_numbers(lang)) and not (articles and 1 in left):
+        return sorted(left)
+    tokens = _TOKEN.findall(text.lower())
+    left -= _words_numbers(tokens, lang)
+    if articles and 1 in left and _article_counts(tokens, articles, counted_nouns(entity, lang)):
+        left.discard(1)
+    return sorted(left)
 
 
 class _Numbers(ValueVisitor[list[int]]):
@@ -174,9 +210,7 @@ class _Numbers(ValueVisitor[list[int]]):
         return [abs(v.value)]
 
     def visit_range(self, v: s.RangeV) -> list[int]:
-        from cardc.textgen import OPEN_RANGE  # the text generator only for an entity with a range
-
-        return [v.lo, v.hi] if v.hi != v.lo and v.hi < OPEN_RANGE else [v.lo]
+        return [v.lo, v.hi] if v.hi != v.lo and v.hi < s.OPEN_RANGE else [v.lo]
 
     def visit_dice(self, v: s.DiceV) -> list[int]:
         return [v.count]

@@ -51,7 +51,7 @@ from cardc.model import (
 )
 from cardc.plurals import plural_category
 
-OPEN_RANGE = 99  # a range reaching this high reads "5 or more"
+OPEN_RANGE = s.OPEN_RANGE  # a range reaching this high reads "5 or more"
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _SPEC = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
                    r"(?::(?P<word>=?[A-Za-z_][A-Za-z0-9_.]*))?(?:@(?P<key>[A-Za-z_]+))?$")

@@ -135,3 +135,189 @@ def test_tables_not_read_ahead_for_this_grammar_leave_every_text_to_lark(monkeyp
         monkeypatch.undo()
         fastparse._tables.cache_clear()
     assert _fast(text) is not None
+
+
+# ---- programs drawn from the grammar: every rule, nested at random, with odd spacing and comments ----------------
+
+_names = st.sampled_from(["a", "b_1", "x", "each", "extends", "when", "on", "by", "d6x", "errata", "kind", "_z",
+                          "if", "true", "unknown", "provisional", "end", "winner", "may", "fire"])
+_plain_names = st.sampled_from(["a", "b_1", "x", "hero", "monster", "thing", "gain", "lose_life", "_z", "en", "cs"])
+_gaps = st.sampled_from([" ", "  ", "\n", "\r\n", "\t", " // c\n", " # c\n", " /* c\n c */ ", "/**/"])
+_string_chars = st.text(st.characters(blacklist_characters='"\\\n', blacklist_categories=("Cs",)), max_size=12)
+_strings = st.builds(lambda body, esc: '"' + body + esc + '"', _string_chars,
+                     st.sampled_from(["", "\\n", '\\"', "\\\\", "\\t", "\\q", "\u2028", "\x07", "\u202e"]))
+_atoms = st.one_of(
+    st.integers(0, 10**13).map(str), st.integers(-99, 99).map(lambda n: f"{n:+d}"),
+    st.sampled_from(["1.5", "0.25", "3..4", "2d6", "d20", "9d99", ":sword:", "true", "false", "unknown",
+                     "007", "1..1"]),
+    _strings, st.builds(lambda s: "unknown " + s, _strings))
+
+
+def _join(draw: st.DrawFn, parts: list[str]) -> str:
+    return "".join(p + draw(_gaps) for p in parts)
+
+
+@st.composite
+def _call(draw: st.DrawFn, depth: int) -> str:
+    name = ".".join(draw(st.lists(_plain_names, min_size=1, max_size=3)))
+    if not draw(st.booleans()):
+        return name
+    args = []
+    for _ in range(draw(st.integers(0, 3))):
+        value = draw(_value(depth - 1))
+        args.append(f"{draw(_plain_names)}: {value}" if draw(st.booleans()) else value)
+    trailing = "," if args and draw(st.booleans()) else ""
+    return name + "(" + ", ".join(args) + trailing + ")"
+
+
+@st.composite
+def _value(draw: st.DrawFn, depth: int) -> str:
+    kind = draw(st.integers(0, 5 if depth > 0 else 1))
+    if kind == 0:
+        return draw(_atoms)
+    if kind == 1:
+        return draw(_call(0))
+    if kind == 2:
+        items = [draw(_value(depth - 1)) for _ in range(draw(st.integers(0, 3)))]
+        return "[" + ", ".join(items) + ("," if items and draw(st.booleans()) else "") + "]"
+    if kind == 3:
+        return "{" + " ".join(f"{draw(_plain_names)} {draw(_strings)}" for _ in range(draw(st.integers(0, 3)))) + "}"
+    if kind == 4:
+        return f"provisional {draw(_value(depth - 1))} {draw(_strings)}"
+    return draw(_call(depth))
+
+
+@st.composite
+def _cond(draw: st.DrawFn, depth: int) -> str:
+    kind = draw(st.integers(0, 4 if depth > 0 else 0))
+    if kind == 0:
+        return draw(_call(1))
+    if kind == 1:
+        return f"not {draw(_cond(depth - 1))}"
+    if kind == 2:
+        return f"({draw(_cond(depth - 1))})"
+    return f"{draw(_cond(depth - 1))} {'or' if kind == 3 else 'and'} {draw(_cond(depth - 1))}"
+
+
+@st.composite
+def _block(draw: st.DrawFn, depth: int) -> str:
+    stmts = []
+    for _ in range(draw(st.integers(0, 3))):
+        kind = draw(st.integers(0, 7 if depth > 0 else 2))
+        if kind == 0:
+            stmts.append(draw(_call(2)))
+        elif kind == 1:
+            stmts.append("may " + draw(_call(2)))
+        elif kind == 2:
+            stmts.append("fire " + draw(_call(2)))
+        elif kind == 3:
+            els = " else " + draw(_block(depth - 1)) if draw(st.booleans()) else ""
+            stmts.append(f"if {draw(_cond(2))} {draw(_block(depth - 1))}{els}")
+        elif kind == 4:
+            options = [f"{draw(_plain_names)} {'if ' + draw(_cond(1)) + ' ' if draw(st.booleans()) else ''}"
+                       f"{draw(_block(depth - 1))}" for _ in range(draw(st.integers(1, 2)))]
+            stmts.append("choose { " + " ".join(options) + " }")
+        elif kind == 5:
+            stmts.append(f"repeat {draw(st.integers(0, 9))} {draw(_block(depth - 1))}")
+        elif kind == 6:
+            stmts.append(f"while {draw(_cond(1))} {draw(_block(depth - 1))}")
+        else:
+            stmts.append(f"for each {draw(_plain_names)} {draw(_block(depth - 1))}")
+    return "{" + draw(_gaps) + _join(draw, stmts) + "}"
+
+
+@st.composite
+def _decl(draw: st.DrawFn, depth: int) -> str:
+    head = ("errata " if draw(st.booleans()) else "") + f"{draw(_plain_names)} {draw(_names)}"
+    if draw(st.booleans()):
+        head += " extends " + ".".join(draw(st.lists(_plain_names, min_size=1, max_size=2)))
+    members = []
+    for _ in range(draw(st.integers(0, 4))):
+        kind = draw(st.integers(0, 2 if depth > 0 else 1))
+        if kind == 0:
+            members.append(f"{draw(_names)}: {draw(_value(3))}")
+        elif kind == 1:
+            cond = f" if {draw(_cond(2))}" if draw(st.booleans()) else ""
+            members.append(f"on {draw(_call(1))}{cond} {draw(_block(2))}")
+        else:
+            members.append(draw(_decl(depth - 1)))
+    return head + " {" + draw(_gaps) + _join(draw, members) + "}"
+
+
+@st.composite
+def _program(draw: st.DrawFn) -> str:
+    items = []
+    for _ in range(draw(st.integers(0, 4))):
+        kind = draw(st.integers(0, 5))
+        if kind == 0:
+            items.append("module " + ".".join(draw(st.lists(_plain_names, min_size=1, max_size=2))))
+        elif kind == 1:
+            items.append(f"import {draw(_strings)}" + (f" as {draw(_plain_names)}" if draw(st.booleans()) else ""))
+        elif kind == 2:
+            items.append(f"procedure {draw(_plain_names)} {draw(_block(3))}")
+        elif kind == 3:
+            items.append(f"end when {draw(_cond(3))}")
+        elif kind == 4:
+            items.append(f"winner by {draw(_call(2))}")
+        else:
+            items.append(draw(_decl(2)))
+    return draw(_gaps) + _join(draw, items)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(text=_program())
+def test_programs_drawn_from_the_grammar_give_what_lark_gives(text: str) -> None:
+    """Every rule of the grammar, nested at random (inlined lists of members, statements, values and arguments,
+    optional parts absent and present, `?rule`s of one symbol), keywords where names may stand, line breaks and
+    comments anywhere, strings with escapes and control characters: the fast parser's tree, diagnostics and pickled
+    bytes are Lark's, and it leaves nothing Lark parses cleanly to Lark."""
+    items, reported = _by_lark(text)
+    fast = _fast(text)
+    if items is None:
+        assert fast is None
+        return
+    assert fast is not None
+    _same(fast, (items, reported))
+
+
+@given(body=_string_chars, extra=st.text(max_size=6))
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+def test_a_strings_text_is_read_as_before(body: str, extra: str) -> None:
+    """`AstBuilder._text` (which skips the search for control characters in a printable text) gives the text and
+    the W105 warning the plain reading gives: the string's text without its control characters."""
+    from cardc.astbuild import AstBuilder
+    from cardc.lexemes import CONTROL, string_text
+
+    raw = '"' + (body + extra).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    builder = AstBuilder()
+    sink = DiagnosticSink()
+    builder.reset("f.cardc", sink)
+
+    class Tok(str):
+        line, column, end_line, end_column = 1, 1, 1, len(raw) + 1
+
+    read = builder._text(Tok(raw))
+    plain = string_text(raw)
+    assert read == CONTROL.sub("", plain)
+    found = CONTROL.search(plain)
+    assert [d.code for d in sink.items] == ([] if found is None else ["W105"])
+
+
+@given(file=st.text(max_size=8), numbers=st.lists(st.integers(0, 10**6), min_size=4, max_size=4))
+@settings(max_examples=100, deadline=None, derandomize=True, database=None)
+def test_spans_made_without_init_are_spans(file: str, numbers: list[int]) -> None:
+    """The parser's spans, made by the slots' setters, are the objects `Span(...)` makes: class, fields, equality,
+    hash, pickled bytes; and they stay frozen."""
+    import dataclasses
+
+    from cardc.astbuild import _make_span
+    from cardc.diagnostics import Span
+
+    assert _make_span is not Span  # the fast path is taken for today's Span
+    made, plain = _make_span(file, *numbers), Span(file, *numbers)
+    assert type(made) is Span and made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
+    assert dataclasses.astuple(made) == (file, *numbers)
+    _same(made, plain)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.line = 2  # type: ignore[misc]

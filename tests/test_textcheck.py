@@ -89,3 +89,33 @@ def test_an_article_before_the_counted_noun_reads_one(tmp_path: Path) -> None:
   on turn_start { lose_life(1) }
 }
 """) == []
+
+
+def _bundled_hand_texts() -> list[tuple[object, str, str]]:
+    from cardc.frontend import compile_paths
+
+    root = Path(__file__).resolve().parent.parent / "content"
+    project = compile_paths(sorted(root.rglob("*.cardc"))).project
+    return [(e, entry.text, entry.lang) for e in project.entities if e.text is not None and e.effects
+            for entry in e.text.entries]
+
+
+def test_missing_numbers_are_text_numbers_taken_from_the_wanted() -> None:
+    """W501's lazy reading (digits first, then words, then the counted nouns, each only while a number is still
+    missing) gives `wanted - text_numbers(...)` for every hand-written text of the bundled content, each language,
+    against every set of small numbers and the entity's own, also with the words and digits of other texts."""
+    from itertools import combinations
+
+    from cardc.textcheck import _missing, counted_nouns, effect_numbers
+
+    texts = _bundled_hand_texts()
+    assert texts
+    numbers = [1, 2, 3, 4, 5, 6, 7, 12]
+    wanted_sets = [set(c) for k in (1, 2, 3) for c in combinations(numbers, k)]
+    others = [t for _, t, _ in texts[::7]] + ["a life", "ein Leben, zwei", "une vie", "lose a life", "One life."]
+    for i, (entity, text, lang) in enumerate(texts):
+        for candidate in [text, others[i % len(others)]]:
+            for wanted in [effect_numbers(entity) or {1}, *wanted_sets[i % 5::5]]:
+                counted = counted_nouns(entity, lang) if 1 in wanted else frozenset()
+                expected = sorted(wanted - text_numbers(candidate, lang, counted))
+                assert _missing(entity, candidate, lang, wanted) == expected, (candidate, lang, wanted)
