@@ -105,11 +105,11 @@ def defeat_monster(ctx: Context) -> None:
     play.tokens_moved()
     placed.defeated.append(fight.monster.id)
     if reward:
-        placed.items.append(str(reward))
+        play.put_item(placed, str(reward))
     for item in list(placed.staked):  # whoever defeats the monster takes what was staked under it
         placed.staked.remove(item)
         if not _give(ctx, who, item, placed):
-            placed.items.append(item)
+            play.put_item(placed, item)
 
 
 def _stake(ctx: Context, side: Side) -> None:
@@ -827,6 +827,14 @@ def _list(who: Character, slot: str) -> list[str]:
     return who.items
 
 
+def _lay(ctx: Context, placed: Placed, item: str) -> None:
+    """Leave an item on a tile (through `Play.put_item` in a game, which keeps count of items moved)."""
+    if ctx.play is not None:
+        ctx.play.put_item(placed, item)
+    else:
+        placed.items.append(item)
+
+
 def _give(ctx: Context, who: Character, item: str, placed: Placed | None) -> bool:
     """Put the item into its slot; with the slot full the player may drop one held there (left on the
     tile) or give the new one up. Returns whether it was taken."""
@@ -842,7 +850,7 @@ def _give(ctx: Context, who: Character, item: str, placed: Placed | None) -> boo
             return False
         held.remove(drop)
         if placed is not None:
-            placed.items.append(drop)
+            _lay(ctx, placed, drop)
         ctx.log.append((who.id, "drop_item", drop, "here"))
     held.append(item)
     if ctx.play is not None:
@@ -869,9 +877,9 @@ def take_item(ctx: Context, from_: str = "tile", chosen_by: str = "self", refuse
             reward = ctx.fight.monster.attr("reward")
             pool = [str(reward)] if reward in placed.items else pool
         item = pool[0] if len(pool) == 1 else str(ctx.ask("take_which", tuple(pool), who.id))
-        placed.items.remove(item)
+        play.take_item(placed, item)
         if not _give(ctx, who, item, placed):
-            placed.items.append(item)
+            play.put_item(placed, item)
         return
     other_side = ctx.fight.other(ctx.side) if ctx.fight is not None and ctx.side is not None else None
     if other_side is None:
@@ -884,7 +892,7 @@ def take_item(ctx: Context, from_: str = "tile", chosen_by: str = "self", refuse
     item = items[0] if len(items) == 1 else str(ctx.ask("give_which", tuple(items), picker))
     _list(loser, _slot_of(ctx, item)).remove(item)
     if not _give(ctx, who, item, placed) and placed is not None:
-        placed.items.append(item)
+        play.put_item(placed, item)
 
 
 def drop_item(ctx: Context, where: str = "here") -> None:
@@ -899,7 +907,7 @@ def drop_item(ctx: Context, where: str = "here") -> None:
             pos = ctx.play.came_from.get(who.id) if where == "came_from" else ctx.play.position.get(who.id)
             target = ctx.play.board.get(pos) if pos is not None else None
             if target is not None:
-                target.items.append(item)
+                ctx.play.put_item(target, item)
             else:
                 ctx.play.zones.setdefault("removed", []).append(item)
     ctx.record("drop_item", item, where)
@@ -943,7 +951,7 @@ def open_chest(ctx: Context, ends_turn: bool = False) -> None:
     placed.defeated.append(chest)
     contents = ctx.rules.entity(chest).attr("contents")
     if contents:
-        placed.items.append(str(contents))
+        play.put_item(placed, str(contents))
     if ends_turn:
         end_turn(ctx)
 

@@ -91,6 +91,7 @@ class Placed:
     face_down: bool = False
     corridor: bool = False  # works as an ordinary corridor from now on (its effects stop)
     order: int = 0  # the how-many-th tile placed
+    held_items: bool = field(default=False, repr=False, compare=False)  # listed in `Play.item_tiles`
 
     def __init__(self, tile: str, pos: Pos, exits: frozenset[int], tokens: list[str] | None = None,
                  items: list[str] | None = None, defeated: list[str] | None = None, staked: list[str] | None = None,
@@ -107,6 +108,7 @@ class Placed:
         self.face_down = face_down
         self.corridor = corridor
         self.order = order
+        self.held_items = False
 
 
 class Search:
@@ -332,6 +334,42 @@ class Play:
     def tokens_moved(self) -> None:
         """Say that a token was put on a laid tile or taken off one (every verb that does calls this)."""
         self.token_moves += 1
+
+    # items put on laid tiles or taken off them so far, and the tiles that ever held one, in the order they first
+    # did (a superset of the tiles with items: the sensible bot looks there, not over the whole board)
+    item_moves: int = 0
+    item_tiles: list[Placed] = field(default_factory=list, init=False, repr=False, compare=False)
+
+    # the tiles `item_places` has looked at (for items they were laid with)
+    _items_seen: int = field(default_factory=int, init=False, repr=False, compare=False)
+
+    def item_places(self) -> list[Placed]:
+        """The tiles that ever held an item (a superset of those holding one now) in the order they first did,
+        a tile laid with items from when it was laid (which counts as an item moved: ask this before reading
+        `item_moves`). The caller must not change the list."""
+        board = self.board
+        if self._items_seen != len(board):
+            for pos in _laid_since(board, self._items_seen):
+                placed = board[pos]
+                if placed.items and not placed.held_items:  # (laid with items: counts as items moved)
+                    placed.held_items = True
+                    self.item_tiles.append(placed)
+                    self.item_moves += 1
+            self._items_seen = len(board)
+        return self.item_tiles
+
+    def put_item(self, placed: Placed, item: str) -> None:
+        """Lay `item` on the tile `placed` (every verb that puts an item on a tile does it so)."""
+        placed.items.append(item)
+        self.item_moves += 1
+        if not placed.held_items:
+            placed.held_items = True
+            self.item_tiles.append(placed)
+
+    def take_item(self, placed: Placed, item: str) -> None:
+        """Take `item` off the tile `placed` (every verb that takes an item off a tile does it so)."""
+        placed.items.remove(item)
+        self.item_moves += 1
 
     def search(self, sources: Iterable[Pos], blocked: Iterable[Pos] = (), until: Iterable[Pos] = (),
                first: bool = False) -> Search:
