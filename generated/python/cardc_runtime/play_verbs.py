@@ -336,11 +336,16 @@ def _neighbours(play: Play, pos: Pos | None, *, walls: bool = False, ctx: Contex
 
 
 def _portals(ctx: Context, play: Play) -> list[Pos]:
-    """The laid tiles linked by portals, in board order (remembered until a tile is laid)."""
-    memo = play.board_memo()
-    found: list[Pos] | None = memo.get("portals")
+    """The laid tiles linked by portals, in board order: kept all game, the tiles laid since the last call
+    looked at (a board only grows, in order; a laid tile never changes). The caller must not change the list."""
+    kept = play.laid_memo()
+    found: list[Pos] | None = kept.get("portals")
     if found is None:
-        found = memo["portals"] = [p for p, t in play.board.items() if _tile_has(ctx, t.tile, "portal_link")]
+        found = kept["portals"] = []
+    board = play.board
+    for p in play.laid_since("portals"):
+        if _tile_has(ctx, board[p].tile, "portal_link"):
+            found.append(p)
     return found
 
 

@@ -71,6 +71,20 @@ def _laid_since(board: dict[Pos, Placed], size: int) -> list[Pos]:
     return new
 
 
+def _any_reached(steps: list[int], tiles: list[int]) -> bool:
+    for i in tiles:
+        if steps[i] >= 0:
+            return True
+    return False
+
+
+def _all_reached(steps: list[int], tiles: list[int]) -> bool:
+    for i in tiles:
+        if steps[i] < 0:
+            return False
+    return True
+
+
 def step(pos: Pos, side: int) -> Pos:
     dx, dy = DELTA[side]
     return (pos[0] + dx, pos[1] + dy)
@@ -282,9 +296,13 @@ class Play:
             codes = self._codes
             for i in range(size, n):  # (only the squares next to a new tile can change, and its own)
                 code = codes[i]
-                known.pop(code, None)
+                # (`in` and `del`, not `pop(code, None)`: compiled, `pop` with a default is a call by name)
+                if code in known:
+                    del known[code]
                 for side in range(4):
-                    known.pop(_beyond(code, side), None)
+                    there = _beyond(code, side)
+                    if there in known:
+                        del known[there]
             self._near = (n, known)
         code = _code(pos)
         found = known.get(code)
@@ -318,6 +336,24 @@ class Play:
             memo = {}
             self._board_memo = (len(self.board), memo)
         return memo
+
+    # answers about the laid tiles kept all game and caught up with the tiles laid since (`laid_since`)
+    _laid_memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _laid_seen: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def laid_memo(self) -> dict[Any, Any]:
+        """Answers about the laid tiles that are kept all game and extended tile by tile (see `laid_since`)."""
+        return self._laid_memo
+
+    def laid_since(self, reader: str) -> list[Pos]:
+        """The positions of the tiles laid since `reader` last asked (all of them the first time), in the order
+        laid; each reader keeps its own place."""
+        seen = self._laid_seen.get(reader, 0)
+        board = self.board
+        if seen == len(board):
+            return []
+        self._laid_seen[reader] = len(board)
+        return _laid_since(board, seen)
 
     token_moves: int = 0  # tokens put on or taken off laid tiles so far (see `token_memo`)
     _token_memo: tuple[tuple[int, int], dict[Any, Any]] = field(default_factory=lambda: ((0, 0), {}), init=False,
@@ -419,7 +455,7 @@ class Play:
         # the numbers of the tiles wanted and not reached yet; a tile wanted that is not on the board is never
         # reached (unless it is a start), and the search then runs to its end, as a search without `until` does
         steps = search.steps
-        left: set[int] = set()
+        left: list[int] = []  # (a few tiles at most: a list, looked at once per level, not a set per tile reached)
         endless = not wanted
         for p, i in wanted:
             if i < 0:
@@ -432,7 +468,7 @@ class Play:
                 if first:
                     return search
             else:
-                left.add(i)
+                left.append(i)
         if not left:
             if not first and not endless:
                 return search  # (every tile wanted has its distance)
@@ -449,15 +485,12 @@ class Play:
                         steps[q] = d
                         nxt.append(q)
             level = nxt
-            if not endless:
+            if not endless:  # (a tile wanted is reached when its steps are known: all of them, or with `first` one)
                 if first:
-                    if any(q in left for q in nxt):
+                    if _any_reached(steps, left):
                         break
-                else:
-                    for q in nxt:
-                        left.discard(q)
-                    if not left:
-                        break
+                elif _all_reached(steps, left):
+                    break
         search.frontier, search.d = level, d
         return search
 
