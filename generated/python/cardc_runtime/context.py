@@ -292,7 +292,7 @@ class _FirePlan:
         if shape == _SCOPED:
             return self.of(ctx, self.glob if actor is None else ctx._reacting(self, actor))
         if actor is None or shape == _EVERYONE:
-            found = self.common_of(ctx).get(None)
+            found = (self.last_mine if ctx.variants is self.last_variants else self.common_of(ctx)).get(None)
             return self.usual(ctx, None, self.glob) if found is None else found
         local = self.local
         if actor.id in local or (self.curse and actor.cursed):
@@ -315,7 +315,7 @@ class _FirePlan:
                     placed.tile in local or (placed.tokens and not local.isdisjoint(placed.tokens))):
                 return self.of(ctx, ctx._reacting(self, actor))
         who = None if actor.no_abilities or abilities is not None else actor.id
-        found = self.common_of(ctx).get(who)
+        found = (self.last_mine if ctx.variants is self.last_variants else self.common_of(ctx)).get(who)
         if found is not None:
             return found
         if who is None:

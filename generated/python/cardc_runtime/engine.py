@@ -92,11 +92,13 @@ def _holding(me: Character) -> tuple[Any, ...]:
 
 def _slot(ctx: Context, item: str) -> str:
     """The item's `slot` attribute ("" without one), looked up once per ruleset."""
-    known: dict[str, str] = ctx.rules.memo(("bot slot",), dict)
-    try:
-        return known[item]
-    except KeyError:
-        pass
+    cache = ctx.rules._cache
+    known: dict[str, str] | None = cache.get("bot slot")  # (a string key: compiled, a tuple is made and hashed)
+    if known is None:
+        known = cache["bot slot"] = {}
+    found = known.get(item)
+    if found is not None:
+        return found
     slot = known[item] = str(ctx.rules.entity(item).attr("slot", ""))
     return slot
 
@@ -280,11 +282,13 @@ class SensibleBot(RandomBot):
 
     @staticmethod
     def _attack(ctx: Context, item: str) -> float:
-        known: dict[str, float] = ctx.rules.memo(("bot attack",), dict)
-        try:
-            return known[item]
-        except KeyError:
-            pass
+        cache = ctx.rules._cache
+        known: dict[str, float] | None = cache.get("bot attack")  # (a string key, as `_slot`'s)
+        if known is None:
+            known = cache["bot attack"] = {}
+        found = known.get(item)
+        if found is not None:
+            return found
         e = ctx.rules.get(item)
         value = 0.0 if e is None else float(e.attr("attack", 0) or 0) + float(e.attr("value", 0) or 0) * 2
         known[item] = value

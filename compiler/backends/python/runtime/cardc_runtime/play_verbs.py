@@ -308,18 +308,29 @@ def portal_link(ctx: Context) -> None:
 
 
 def _tile_has(ctx: Context, tile: str, modifier: str) -> bool:
-    """Whether the tile's own `always` effects set `modifier` (e.g. portal_link)."""
-    try:
-        return bool(ctx.rules._cache[("tile has", tile, modifier, ctx.variants)])
-    except KeyError:
-        pass
+    """Whether the tile's own `always` effects set `modifier` (e.g. portal_link). Remembered per ruleset by the
+    variants, the modifier and the tile (nested dicts: compiled, a tuple key is made and hashed at each ask)."""
+    cache = ctx.rules._cache
+    by_variants: dict[frozenset[str], dict[str, dict[str, bool]]] | None = cache.get("tile has")
+    if by_variants is None:
+        by_variants = cache["tile has"] = {}
+    by_modifier = by_variants.get(ctx.variants)
+    if by_modifier is None:
+        by_modifier = by_variants[ctx.variants] = {}
+    known = by_modifier.get(modifier)
+    if known is None:
+        known = by_modifier[modifier] = {}
+    found = known.get(tile)
+    if found is None:
+        found = known[tile] = _probe_tile(ctx, tile, modifier)
+    return found
 
-    def probe() -> bool:
-        test = Context(ctx.rules, ctx.inputs, ctx.variants)
-        for fx in ctx.rules.effects_of([tile], "always", ctx.variants):
-            test.run(fx)
-        return modifier in test.setup
-    return bool(ctx.rules.memo(("tile has", tile, modifier, ctx.variants), probe))
+
+def _probe_tile(ctx: Context, tile: str, modifier: str) -> bool:
+    test = Context(ctx.rules, ctx.inputs, ctx.variants)
+    for fx in ctx.rules.effects_of([tile], "always", ctx.variants):
+        test.run(fx)
+    return modifier in test.setup
 
 
 def _neighbours(play: Play, pos: Pos | None, *, walls: bool = False, ctx: Context | None = None) -> list[Pos]:
