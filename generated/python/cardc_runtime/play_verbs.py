@@ -310,10 +310,7 @@ def portal_link(ctx: Context) -> None:
 def _tile_has(ctx: Context, tile: str, modifier: str) -> bool:
     """Whether the tile's own `always` effects set `modifier` (e.g. portal_link). Remembered per ruleset by the
     variants, the modifier and the tile (nested dicts: compiled, a tuple key is made and hashed at each ask)."""
-    cache = ctx.rules._cache
-    by_variants: dict[frozenset[str], dict[str, dict[str, bool]]] | None = cache.get("tile has")
-    if by_variants is None:
-        by_variants = cache["tile has"] = {}
+    by_variants: dict[frozenset[str], dict[str, dict[str, bool]]] = ctx.rules.table("tile has")
     by_modifier = by_variants.get(ctx.variants)
     if by_modifier is None:
         by_modifier = by_variants[ctx.variants] = {}
@@ -575,7 +572,8 @@ def _takeable(ctx: Context, who: Character, placed: Placed) -> list[str]:
         return []
     limits = fights.slot_limits(ctx.rules, ctx.variants)
     out = []
-    for item in sorted(set(placed.items)):
+    items = placed.items
+    for item in sorted(set(items)) if len(items) > 1 else items:  # (one item: no set made and sorted)
         slot = _slot_of(ctx, item)
         held = _list(who, slot)
         if slot not in limits or len(held) < limits[slot] or any(h != item for h in held):  # (= set(held) - {item})
@@ -636,7 +634,7 @@ def teleport(ctx: Context, to: str = "fountain", who: str = "self", pick: str = 
 
 def _values(ctx: Context, tile: str) -> set[Any]:
     """The tile's attribute values that are words (remembered per ruleset; callers only read the set)."""
-    known: dict[str, set[Any]] = ctx.rules.memo(("word values",), dict)
+    known: dict[str, set[Any]] = ctx.rules.table("word values")
     found = known.get(tile)
     if found is None:
         found = known[tile] = {v for k in ctx.rules.entity(tile).attrs for v in [ctx.rules.entity(tile).attr(k)]
@@ -820,7 +818,7 @@ def heal_choose(ctx: Context) -> None:
 
 def _slot_of(ctx: Context, item: str) -> str:
     """The item's `slot` attribute ("item" without one), looked up once per ruleset."""
-    known: dict[str, str] = ctx.rules.memo(("slot of",), dict)
+    known: dict[str, str] = ctx.rules.table("slot of")
     slot = known.get(item)
     if slot is None:
         slot = known[item] = str(ctx.rules.entity(item).attr("slot", "item"))

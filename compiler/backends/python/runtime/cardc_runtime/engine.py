@@ -92,10 +92,7 @@ def _holding(me: Character) -> tuple[Any, ...]:
 
 def _slot(ctx: Context, item: str) -> str:
     """The item's `slot` attribute ("" without one), looked up once per ruleset."""
-    cache = ctx.rules._cache
-    known: dict[str, str] | None = cache.get("bot slot")  # (a string key: compiled, a tuple is made and hashed)
-    if known is None:
-        known = cache["bot slot"] = {}
+    known: dict[str, str] = ctx.rules.table("bot slot")
     found = known.get(item)
     if found is not None:
         return found
@@ -282,10 +279,7 @@ class SensibleBot(RandomBot):
 
     @staticmethod
     def _attack(ctx: Context, item: str) -> float:
-        cache = ctx.rules._cache
-        known: dict[str, float] | None = cache.get("bot attack")  # (a string key, as `_slot`'s)
-        if known is None:
-            known = cache["bot attack"] = {}
+        known: dict[str, float] = ctx.rules.table("bot attack")
         found = known.get(item)
         if found is not None:
             return found

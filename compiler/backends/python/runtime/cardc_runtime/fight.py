@@ -7,7 +7,7 @@ The order of a fight (who rolls, when spells are chosen, when effects fire) is t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
 from .context import Character, Context, Fight, Outcome, Side
 from .inputs import Inputs
@@ -46,16 +46,14 @@ def make_hero(rules: Ruleset, hero_id: str, *, lives: int | None = None, weapons
 
 def slot_limits(rules: Ruleset, variants: frozenset[str] = frozenset()) -> dict[str, int]:
     """How many items of each slot a character may carry, as the content's `set_limit` modifiers say."""
-    try:
-        return rules._cache[("slot limits", variants)]  # type: ignore[no-any-return]
-    except KeyError:
-        pass
-
-    def compute() -> dict[str, int]:
+    known: dict[frozenset[str], dict[str, int]] = rules.table("slot limits")  # (by variants)
+    found = known.get(variants)
+    if found is None:
         probe = Context(rules, _FirstOption(), variants)
         probe.fire("always", None)
-        return {k.split(":", 1)[1]: v for k, v in probe.setup.items() if k.startswith("base_limit:")}
-    return rules.memo(("slot limits", variants), compute)  # type: ignore[no-any-return]
+        found = known[variants] = {k.split(":", 1)[1]: v for k, v in probe.setup.items()
+                                   if k.startswith("base_limit:")}
+    return found
 
 
 def check_spell_slots(ctx: Context, who: Character) -> None:
@@ -92,7 +90,7 @@ def _usable_spells(ctx: Context, side: Side) -> list[str]:
     spells = side.who.spells
     if not spells:
         return []
-    known: dict[str, bool] = ctx.rules.memo(_FIGHT_SPELL, dict)  # (entity attributes: once per ruleset)
+    known: dict[str, bool] = ctx.rules.table("spell works in a fight")  # (entity attributes: once per ruleset)
     out = []
     for s in spells:
         works = known.get(s)
@@ -102,9 +100,6 @@ def _usable_spells(ctx: Context, side: Side) -> list[str]:
         if works:
             out.append(s)
     return out
-
-
-_FIGHT_SPELL: Final = ("spell works in a fight",)
 
 
 def offer_spells(ctx: Context, side: Side, *, after: bool) -> None:
