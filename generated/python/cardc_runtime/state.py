@@ -284,30 +284,28 @@ class Play:
                 return
         found.discard(self._at[i])
 
-    _near: tuple[int, dict[int, dict[Any, Any]]] = field(default_factory=lambda: (0, {}), init=False, repr=False,
+    _near: tuple[int, dict[Pos, dict[Any, Any]]] = field(default_factory=lambda: (0, {}), init=False, repr=False,
                                                           compare=False)
 
     def near_memo(self, pos: Pos) -> dict[Any, Any]:
         """Answers about the tile at `pos` that depend only on the tiles next to it: kept until a tile is laid
-        next to it (the board memo forgets everything whenever a tile is laid anywhere)."""
+        next to it (the board memo forgets everything whenever a tile is laid anywhere). By position: a
+        position's tuple hash costs less than making its square code (a new integer object) and hashing that."""
         size, known = self._near
         if size != len(self.board):
             n = self._number()
-            codes = self._codes
+            at = self._at
             for i in range(size, n):  # (only the squares next to a new tile can change, and its own)
-                code = codes[i]
-                # (`in` and `del`, not `pop(code, None)`: compiled, `pop` with a default is a call by name)
-                if code in known:
-                    del known[code]
-                for side in range(4):
-                    there = _beyond(code, side)
+                p = at[i]
+                x, y = p[0], p[1]
+                # (`in` and `del`, not `pop(key, None)`: compiled, `pop` with a default is a call by name)
+                for there in (p, (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
                     if there in known:
                         del known[there]
             self._near = (n, known)
-        code = _code(pos)
-        found = known.get(code)
+        found = known.get(pos)
         if found is None:
-            found = known[code] = {}
+            found = known[pos] = {}
         return found
 
     def open_sides(self, pos: Pos) -> list[int]:
