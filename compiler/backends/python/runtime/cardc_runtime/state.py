@@ -132,18 +132,18 @@ class Search:
 
     __slots__ = ("cell", "start", "steps", "frontier", "d")
 
-    def __init__(self, cell: dict[int, int], size: int, start: frozenset[Pos], avoid: frozenset[Pos]) -> None:
-        self.cell = cell  # the board's tile numbers by square code (`Play` keeps it); this search knows `size`
+    def __init__(self, cell: dict[Pos, int], size: int, start: frozenset[Pos], avoid: frozenset[Pos]) -> None:
+        self.cell = cell  # the board's tile numbers by position (`Play` keeps it); this search knows `size`
         self.start = start
         # steps from the nearest start per tile number: -1 not reached (yet), -2 avoided (never entered)
         steps = [-1] * size
         for p in avoid:
-            i = cell.get(_code(p))
+            i = cell.get(p)
             if i is not None and i < size:
                 steps[i] = -2
         frontier: list[int] = []
         for p in start:  # (a start is always in, avoided or not)
-            i = cell.get(_code(p))
+            i = cell.get(p)
             if i is not None and i < size:
                 steps[i] = 0
                 frontier.append(i)
@@ -153,7 +153,7 @@ class Search:
 
     def to(self, pos: Any) -> int:
         """The steps from the nearest start to `pos`, or -1 if the search has not reached it."""
-        i = self.cell.get(_code(pos))
+        i = self.cell.get(pos)
         if i is None or i >= len(self.steps):
             return 0 if pos in self.start else -1  # (a start off the board is at 0, as it always was)
         found = self.steps[i]
@@ -200,6 +200,8 @@ class Play:
     _codes: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
     _exits: list[frozenset[int]] = field(default_factory=list, init=False, repr=False, compare=False)
     _cell: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # the same numbers by position (the board's own key tuples): a tuple hash costs less than making a code
+    _num: dict[Pos, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     _adj: list[list[int]] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def _number(self) -> int:
@@ -213,6 +215,7 @@ class Play:
                     raise ValueError(f"the board reaches too far: a tile at {pos}")
                 code = _code(pos)
                 cell[code] = len(at)
+                self._num[pos] = len(at)
                 at.append(pos)
                 codes.append(code)
                 exits.append(board[pos].exits)
@@ -434,10 +437,10 @@ class Play:
     def _numbered(self, tiles: Iterable[Pos]) -> list[tuple[Pos, int]]:
         """Each tile with its number (-1 off the board), the passages caught up with the board first."""
         self.passages()
-        cell = self._cell
+        num = self._num
         out: list[tuple[Pos, int]] = []
         for p in tiles:
-            i = cell.get(_code(p))
+            i = num.get(p)
             out.append((p, -1 if i is None else i))
         return out
 
@@ -447,7 +450,7 @@ class Play:
         key = ("distances", frozenset(sources), frozenset(blocked))
         search: Search | None = known.get(key)
         if search is None:
-            search = known[key] = Search(self._cell, len(self._at), key[1], key[2])
+            search = known[key] = Search(self._num, len(self._at), key[1], key[2])
         if not search.frontier:
             return search
         # the numbers of the tiles wanted and not reached yet; a tile wanted that is not on the board is never
