@@ -239,6 +239,20 @@ class FightReport:
 
 def fight_monster(ctx: Context, who: Character, monster_id: str) -> FightReport:
     """A hero fights a monster through the game's procedure `fight`."""
+    side, against = _fight_monster(ctx, who, monster_id)
+    assert side.total is not None and side.outcome is not None
+    return FightReport(side.outcome, side.total, against, tuple(side.dice), side.first_dice,
+                       tuple(side.spells_used), who, ctx.log, tuple(sorted(ctx.provisional)), side.margin, side)
+
+
+def play_monster_fight(ctx: Context, who: Character, monster_id: str) -> None:
+    """`fight_monster` for a game in play, which reads no report (none is made: its sorted notes cost a sort of
+    every provisional note per fight)."""
+    _fight_monster(ctx, who, monster_id)
+
+
+def _fight_monster(ctx: Context, who: Character, monster_id: str) -> tuple[Side, int]:
+    """The fight of `fight_monster`: the hero's side and the value it fought against."""
     monster = ctx.rules.entity(monster_id)
     stat = str(ctx.facts.get("fight_stat", "strength"))  # the stat fought with (a situation's fact)
     if not isinstance(monster.attr(stat), int):
@@ -260,8 +274,7 @@ def fight_monster(ctx: Context, who: Character, monster_id: str) -> FightReport:
     assert side.total is not None and side.outcome is not None
     ctx.fights.append(side)
     against = (strength if fight.target is None else fight.target) + side.opponent_mod  # the opponent may roll too
-    return FightReport(side.outcome, side.total, against, tuple(side.dice), side.first_dice,
-                       tuple(side.spells_used), who, ctx.log, tuple(sorted(ctx.provisional)), side.margin, side)
+    return side, against
 
 
 @dataclass

@@ -741,7 +741,7 @@ def fight_monster(ctx: Context) -> None:
     ctx.facts["fight_by"] = ctx.owner or None
     ctx.facts["fought_at"] = play.position.get(who.id)
     try:
-        fights.fight_monster(ctx, who, monster)
+        fights.play_monster_fight(ctx, who, monster)  # (the report is not read: none made)
     finally:
         ctx.facts["fight_by"] = saved
 
