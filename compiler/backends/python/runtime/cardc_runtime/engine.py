@@ -202,21 +202,40 @@ class SensibleBot(RandomBot):
         point, kind = _point_kind(point_id)
         opts = options  # (read only: indexed and searched, never changed)
         if kind is _STEP:
+            # the first place of each name offered, found in one pass (compiled, each `in` and `index` on the
+            # options walked them with generic comparisons); only `pick_up` may be left out of `opts_left`
+            pick = use = explore = walk = -1
+            i = 0
+            for o in opts:
+                if isinstance(o, str):
+                    if o == "pick_up":
+                        if pick < 0:
+                            pick = i
+                    elif o == "use_item":
+                        if use < 0:
+                            use = i
+                    elif o == "explore":
+                        if explore < 0:
+                            explore = i
+                    elif o == "walk" and walk < 0:
+                        walk = i
+                i += 1
             opts_left: Sequence[Any]
-            if "pick_up" in opts and not self._worth_taking(ctx, chooser):
+            if pick >= 0 and not self._worth_taking(ctx, chooser):
                 opts_left = [o for o in opts if o != "pick_up"]
+                pick = -1
             else:
                 opts_left = opts
             # (in order, a draw for each option offered; written out: compiled, no tuples walked)
             rng = self.rng
-            if "pick_up" in opts_left and uniform(rng) < 0.9:
-                return opts.index("pick_up")
-            if "use_item" in opts_left and uniform(rng) < 0.15:
-                return opts.index("use_item")
-            if "explore" in opts_left and uniform(rng) < 0.75:
-                return opts.index("explore")
-            if "walk" in opts_left and uniform(rng) < 0.95:
-                return opts.index("walk")
+            if pick >= 0 and uniform(rng) < 0.9:
+                return pick
+            if use >= 0 and uniform(rng) < 0.15:
+                return use
+            if explore >= 0 and uniform(rng) < 0.75:
+                return explore
+            if walk >= 0 and uniform(rng) < 0.95:
+                return walk
             return opts.index(opts_left[below(rng, len(opts_left))])  # (= rng.choice(opts_left))
         if kind is _MAY:
             return opts.index(True) if True in opts and uniform(self.rng) < 0.8 else 0
