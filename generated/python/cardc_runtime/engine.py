@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple, Protocol
@@ -20,7 +20,7 @@ from .fight import make_hero, slot_limits
 from .inputs import Choice, Inputs, below, shuffle_in_place, uniform
 from .model import Ruleset
 from .play_verbs import _takeable
-from .state import Play, Pos
+from .state import Placed, Play, Pos
 from .table_verbs import _team_win, _teams
 
 
@@ -70,6 +70,15 @@ def _label_pos(label: str) -> Pos:
     return pos
 
 
+class _Wanted:
+    """`SensibleBot._wanted`'s answer and when it was found (`Play.item_moves`)."""
+
+    __slots__ = ("moves", "tiles")
+
+    def __init__(self, moves: int, tiles: list[Pos]) -> None:
+        self.moves, self.tiles = moves, tiles
+
+
 def _items_key(items: list[str]) -> Any:
     """What lies on a tile, as the key of the sensible bot's memo of its worth: the item itself when it is
     alone (the usual case: a string, hashed once and found by identity), else the tuple of them (no tuple is
@@ -83,11 +92,10 @@ def _holding(me: Character) -> tuple[Any, ...]:
 
 def _slot(ctx: Context, item: str) -> str:
     """The item's `slot` attribute ("" without one), looked up once per ruleset."""
-    known: dict[str, str] = ctx.rules.memo(("bot slot",), dict)
-    try:
-        return known[item]
-    except KeyError:
-        pass
+    known: dict[str, str] = ctx.rules.table("bot slot")
+    found = known.get(item)
+    if found is not None:
+        return found
     slot = known[item] = str(ctx.rules.entity(item).attr("slot", ""))
     return slot
 
@@ -182,6 +190,9 @@ class SensibleBot(RandomBot):
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
         self._worth_seen: dict[Any, Any] = {}
+        # `_wanted`'s answers by the `id` of their `_worth_for` dict (kept alive in `_worth_seen`, and cleared
+        # with it: an id is never reused while its entry is here)
+        self._wanted_kept: dict[int, _Wanted] = {}
 
     def choose(self, view: View, options: Sequence[Any]) -> int:
         return self.decide(view.chooser, view.point, view.ctx, options)
@@ -191,21 +202,40 @@ class SensibleBot(RandomBot):
         point, kind = _point_kind(point_id)
         opts = options  # (read only: indexed and searched, never changed)
         if kind is _STEP:
+            # the first place of each name offered, found in one pass (compiled, each `in` and `index` on the
+            # options walked them with generic comparisons); only `pick_up` may be left out of `opts_left`
+            pick = use = explore = walk = -1
+            i = 0
+            for o in opts:
+                if isinstance(o, str):
+                    if o == "pick_up":
+                        if pick < 0:
+                            pick = i
+                    elif o == "use_item":
+                        if use < 0:
+                            use = i
+                    elif o == "explore":
+                        if explore < 0:
+                            explore = i
+                    elif o == "walk" and walk < 0:
+                        walk = i
+                i += 1
             opts_left: Sequence[Any]
-            if "pick_up" in opts and not self._worth_taking(ctx, chooser):
+            if pick >= 0 and not self._worth_taking(ctx, chooser):
                 opts_left = [o for o in opts if o != "pick_up"]
+                pick = -1
             else:
                 opts_left = opts
             # (in order, a draw for each option offered; written out: compiled, no tuples walked)
             rng = self.rng
-            if "pick_up" in opts_left and uniform(rng) < 0.9:
-                return opts.index("pick_up")
-            if "use_item" in opts_left and uniform(rng) < 0.15:
-                return opts.index("use_item")
-            if "explore" in opts_left and uniform(rng) < 0.75:
-                return opts.index("explore")
-            if "walk" in opts_left and uniform(rng) < 0.95:
-                return opts.index("walk")
+            if pick >= 0 and uniform(rng) < 0.9:
+                return pick
+            if use >= 0 and uniform(rng) < 0.15:
+                return use
+            if explore >= 0 and uniform(rng) < 0.75:
+                return explore
+            if walk >= 0 and uniform(rng) < 0.95:
+                return walk
             return opts.index(opts_left[below(rng, len(opts_left))])  # (= rng.choice(opts_left))
         if kind is _MAY:
             return opts.index(True) if True in opts and uniform(self.rng) < 0.8 else 0
@@ -248,6 +278,7 @@ class SensibleBot(RandomBot):
         seen = self._worth_seen
         if seen.get("_table") is not ctx:  # a new game (or another table): start afresh
             seen.clear()
+            self._wanted_kept.clear()
             seen["_table"] = ctx
         known: dict[Any, bool] | None = seen.get(holds)
         if known is None:
@@ -267,11 +298,10 @@ class SensibleBot(RandomBot):
 
     @staticmethod
     def _attack(ctx: Context, item: str) -> float:
-        known: dict[str, float] = ctx.rules.memo(("bot attack",), dict)
-        try:
-            return known[item]
-        except KeyError:
-            pass
+        known: dict[str, float] = ctx.rules.table("bot attack")
+        found = known.get(item)
+        if found is not None:
+            return found
         e = ctx.rules.get(item)
         value = 0.0 if e is None else float(e.attr("attack", 0) or 0) + float(e.attr("value", 0) or 0) * 2
         known[item] = value
@@ -316,19 +346,7 @@ class SensibleBot(RandomBot):
         drawn = len(goals) > 1 or (len(goals) == 1 and here not in goals)
         if drawn and uniform(self.rng) < 0.2:
             return below(self.rng, len(labels))
-        wanted = []
-        known = self._worth_for(ctx, _holding(me))  # (what `_worth` answers, without a call per tile)
-        # (a plain loop: compiled, a native attribute read per tile, in CPython a specialised one; both cheaper
-        # than `filter(attrgetter("items"), ...)`, which reads the attribute generically. The values are walked
-        # as a view: compiled, `for t in d.values()` walks a dict by a slower generic helper)
-        for t in tiles:
-            if t.items:
-                items = _items_key(t.items)
-                worth = known.get(items)
-                if worth is None:
-                    worth = known[items] = self._worth_now(ctx, me, t)
-                if worth:
-                    wanted.append(t.pos)
+        wanted = self._wanted(ctx, me, play)
         if wanted or here in goals:
             goals = {*goals, *wanted}
             goals.discard(here)
@@ -349,6 +367,36 @@ class SensibleBot(RandomBot):
             if d < best_d:
                 best, best_d = i, d
         return best
+
+    def _wanted(self, ctx: Context, me: Character, play: Play) -> list[Pos]:
+        """The tiles with an item worth taking for `me` (`_worth`), kept with what the hero holds until an item is
+        put on a tile or taken off one (`Play.item_moves`): the same tiles `_wanted_now`
+        finds (in another order, which no caller depends on: the positions are made a set)."""
+        known = self._worth_for(ctx, _holding(me))  # (what `_worth` answers, without a call per tile)
+        places = play.item_places()  # (first: a tile laid with items counts as items moved)
+        moves = play.item_moves
+        kept = self._wanted_kept.get(id(known))  # (`known` lives as long as this entry: see `_worth_for`)
+        if kept is not None and kept.moves == moves:
+            return kept.tiles
+        tiles = self._wanted_now(ctx, me, places, known)
+        self._wanted_kept[id(known)] = _Wanted(moves, tiles)
+        return tiles
+
+    def _wanted_now(self, ctx: Context, me: Character, places: Iterable[Placed],
+                    known: dict[Any, bool]) -> list[Pos]:
+        """`_wanted` from scratch, over `places` (every tile that may hold an item)."""
+        wanted: list[Pos] = []
+        # (a plain loop: compiled, a native attribute read per tile, in CPython a specialised one; both cheaper
+        # than `filter(attrgetter("items"), ...)`, which reads the attribute generically)
+        for t in places:
+            if t.items:
+                items = _items_key(t.items)
+                worth = known.get(items)
+                if worth is None:
+                    worth = known[items] = self._worth_now(ctx, me, t)
+                if worth:
+                    wanted.append(t.pos)
+        return wanted
 
     def _strengths(self, ctx: Context) -> dict[str, int]:
         def compute() -> dict[str, int]:

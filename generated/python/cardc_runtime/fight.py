@@ -7,7 +7,7 @@ The order of a fight (who rolls, when spells are chosen, when effects fire) is t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
 from .context import Character, Context, Fight, Outcome, Side
 from .inputs import Inputs
@@ -46,16 +46,14 @@ def make_hero(rules: Ruleset, hero_id: str, *, lives: int | None = None, weapons
 
 def slot_limits(rules: Ruleset, variants: frozenset[str] = frozenset()) -> dict[str, int]:
     """How many items of each slot a character may carry, as the content's `set_limit` modifiers say."""
-    try:
-        return rules._cache[("slot limits", variants)]  # type: ignore[no-any-return]
-    except KeyError:
-        pass
-
-    def compute() -> dict[str, int]:
+    known: dict[frozenset[str], dict[str, int]] = rules.table("slot limits")  # (by variants)
+    found = known.get(variants)
+    if found is None:
         probe = Context(rules, _FirstOption(), variants)
         probe.fire("always", None)
-        return {k.split(":", 1)[1]: v for k, v in probe.setup.items() if k.startswith("base_limit:")}
-    return rules.memo(("slot limits", variants), compute)  # type: ignore[no-any-return]
+        found = known[variants] = {k.split(":", 1)[1]: v for k, v in probe.setup.items()
+                                   if k.startswith("base_limit:")}
+    return found
 
 
 def check_spell_slots(ctx: Context, who: Character) -> None:
@@ -106,7 +104,7 @@ def _usable_spells(ctx: Context, side: Side) -> list[str]:
     spells = side.who.spells
     if not spells:
         return []
-    known: dict[str, bool] = ctx.rules.memo(_FIGHT_SPELL, dict)  # (entity attributes: once per ruleset)
+    known: dict[str, bool] = ctx.rules.table("spell works in a fight")  # (entity attributes: once per ruleset)
     out = []
     for s in spells:
         works = known.get(s)
@@ -116,9 +114,6 @@ def _usable_spells(ctx: Context, side: Side) -> list[str]:
         if works:
             out.append(s)
     return out
-
-
-_FIGHT_SPELL: Final = ("spell works in a fight",)
 
 
 def offer_spells(ctx: Context, side: Side, *, after: bool) -> None:
@@ -267,7 +262,8 @@ def fight_monster(ctx: Context, who: Character, monster_id: str) -> FightReport:
 
 def monster_fight(ctx: Context, who: Character, monster_id: str) -> tuple[Side, Fight, int]:
     """`fight_monster` without its report: the hero's side, the fight and the monster's value (for the exact
-    odds' runs, which read the side alone)."""
+    odds' runs, which read the side alone, and for a game in play, which reads no report: its sorted notes
+    cost a sort of every provisional note per fight)."""
     monster = ctx.rules.entity(monster_id)
     stat = str(ctx.facts.get("fight_stat", "strength"))  # the stat fought with (a situation's fact)
     if not isinstance(monster.attr(stat), int):

@@ -189,6 +189,14 @@ class Ruleset:
                                              if fx.owner in self.entities)
         return found
 
+    def table(self, name: str) -> dict[Any, Any]:
+        """A dict of answers kept with the ruleset under the string `name` (empty at first, and again after the
+        cache is cleared): compiled, a string key is hashed once, where a tuple key is made and hashed per ask."""
+        found: dict[Any, Any] | None = self._cache.get(name)
+        if found is None:
+            found = self._cache[name] = {}
+        return found
+
     def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
         """A value derived from the ruleset, computed once."""
         try:

@@ -71,6 +71,20 @@ def _laid_since(board: dict[Pos, Placed], size: int) -> list[Pos]:
     return new
 
 
+def _any_reached(steps: list[int], tiles: list[int]) -> bool:
+    for i in tiles:
+        if steps[i] >= 0:
+            return True
+    return False
+
+
+def _all_reached(steps: list[int], tiles: list[int]) -> bool:
+    for i in tiles:
+        if steps[i] < 0:
+            return False
+    return True
+
+
 def step(pos: Pos, side: int) -> Pos:
     dx, dy = DELTA[side]
     return (pos[0] + dx, pos[1] + dy)
@@ -91,6 +105,7 @@ class Placed:
     face_down: bool = False
     corridor: bool = False  # works as an ordinary corridor from now on (its effects stop)
     order: int = 0  # the how-many-th tile placed
+    held_items: bool = field(default=False, repr=False, compare=False)  # listed in `Play.item_tiles`
 
     def __init__(self, tile: str, pos: Pos, exits: frozenset[int], tokens: list[str] | None = None,
                  items: list[str] | None = None, defeated: list[str] | None = None, staked: list[str] | None = None,
@@ -107,6 +122,7 @@ class Placed:
         self.face_down = face_down
         self.corridor = corridor
         self.order = order
+        self.held_items = False
 
 
 class Search:
@@ -116,18 +132,18 @@ class Search:
 
     __slots__ = ("cell", "start", "steps", "frontier", "d")
 
-    def __init__(self, cell: dict[int, int], size: int, start: frozenset[Pos], avoid: frozenset[Pos]) -> None:
-        self.cell = cell  # the board's tile numbers by square code (`Play` keeps it); this search knows `size`
+    def __init__(self, cell: dict[Pos, int], size: int, start: frozenset[Pos], avoid: frozenset[Pos]) -> None:
+        self.cell = cell  # the board's tile numbers by position (`Play` keeps it); this search knows `size`
         self.start = start
         # steps from the nearest start per tile number: -1 not reached (yet), -2 avoided (never entered)
         steps = [-1] * size
         for p in avoid:
-            i = cell.get(_code(p))
+            i = cell.get(p)
             if i is not None and i < size:
                 steps[i] = -2
         frontier: list[int] = []
         for p in start:  # (a start is always in, avoided or not)
-            i = cell.get(_code(p))
+            i = cell.get(p)
             if i is not None and i < size:
                 steps[i] = 0
                 frontier.append(i)
@@ -137,7 +153,7 @@ class Search:
 
     def to(self, pos: Any) -> int:
         """The steps from the nearest start to `pos`, or -1 if the search has not reached it."""
-        i = self.cell.get(_code(pos))
+        i = self.cell.get(pos)
         if i is None or i >= len(self.steps):
             return 0 if pos in self.start else -1  # (a start off the board is at 0, as it always was)
         found = self.steps[i]
@@ -184,6 +200,8 @@ class Play:
     _codes: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
     _exits: list[frozenset[int]] = field(default_factory=list, init=False, repr=False, compare=False)
     _cell: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # the same numbers by position (the board's own key tuples): a tuple hash costs less than making a code
+    _num: dict[Pos, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     _adj: list[list[int]] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def _number(self) -> int:
@@ -197,6 +215,7 @@ class Play:
                     raise ValueError(f"the board reaches too far: a tile at {pos}")
                 code = _code(pos)
                 cell[code] = len(at)
+                self._num[pos] = len(at)
                 at.append(pos)
                 codes.append(code)
                 exits.append(board[pos].exits)
@@ -268,26 +287,28 @@ class Play:
                 return
         found.discard(self._at[i])
 
-    _near: tuple[int, dict[int, dict[Any, Any]]] = field(default_factory=lambda: (0, {}), init=False, repr=False,
+    _near: tuple[int, dict[Pos, dict[Any, Any]]] = field(default_factory=lambda: (0, {}), init=False, repr=False,
                                                           compare=False)
 
     def near_memo(self, pos: Pos) -> dict[Any, Any]:
         """Answers about the tile at `pos` that depend only on the tiles next to it: kept until a tile is laid
-        next to it (the board memo forgets everything whenever a tile is laid anywhere)."""
+        next to it (the board memo forgets everything whenever a tile is laid anywhere). By position: a
+        position's tuple hash costs less than making its square code (a new integer object) and hashing that."""
         size, known = self._near
         if size != len(self.board):
             n = self._number()
-            codes = self._codes
+            at = self._at
             for i in range(size, n):  # (only the squares next to a new tile can change, and its own)
-                code = codes[i]
-                known.pop(code, None)
-                for side in range(4):
-                    known.pop(_beyond(code, side), None)
+                p = at[i]
+                x, y = p[0], p[1]
+                # (`in` and `del`, not `pop(key, None)`: compiled, `pop` with a default is a call by name)
+                for there in (p, (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
+                    if there in known:
+                        del known[there]
             self._near = (n, known)
-        code = _code(pos)
-        found = known.get(code)
+        found = known.get(pos)
         if found is None:
-            found = known[code] = {}
+            found = known[pos] = {}
         return found
 
     def open_sides(self, pos: Pos) -> list[int]:
@@ -317,6 +338,24 @@ class Play:
             self._board_memo = (len(self.board), memo)
         return memo
 
+    # answers about the laid tiles kept all game and caught up with the tiles laid since (`laid_since`)
+    _laid_memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _laid_seen: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def laid_memo(self) -> dict[Any, Any]:
+        """Answers about the laid tiles that are kept all game and extended tile by tile (see `laid_since`)."""
+        return self._laid_memo
+
+    def laid_since(self, reader: str) -> list[Pos]:
+        """The positions of the tiles laid since `reader` last asked (all of them the first time), in the order
+        laid; each reader keeps its own place."""
+        seen = self._laid_seen.get(reader, 0)
+        board = self.board
+        if seen == len(board):
+            return []
+        self._laid_seen[reader] = len(board)
+        return _laid_since(board, seen)
+
     token_moves: int = 0  # tokens put on or taken off laid tiles so far (see `token_memo`)
     _token_memo: tuple[tuple[int, int], dict[Any, Any]] = field(default_factory=lambda: ((0, 0), {}), init=False,
                                                                 repr=False, compare=False)
@@ -332,6 +371,42 @@ class Play:
     def tokens_moved(self) -> None:
         """Say that a token was put on a laid tile or taken off one (every verb that does calls this)."""
         self.token_moves += 1
+
+    # items put on laid tiles or taken off them so far, and the tiles that ever held one, in the order they first
+    # did (a superset of the tiles with items: the sensible bot looks there, not over the whole board)
+    item_moves: int = 0
+    item_tiles: list[Placed] = field(default_factory=list, init=False, repr=False, compare=False)
+
+    # the tiles `item_places` has looked at (for items they were laid with)
+    _items_seen: int = field(default_factory=int, init=False, repr=False, compare=False)
+
+    def item_places(self) -> list[Placed]:
+        """The tiles that ever held an item (a superset of those holding one now) in the order they first did,
+        a tile laid with items from when it was laid (which counts as an item moved: ask this before reading
+        `item_moves`). The caller must not change the list."""
+        board = self.board
+        if self._items_seen != len(board):
+            for pos in _laid_since(board, self._items_seen):
+                placed = board[pos]
+                if placed.items and not placed.held_items:  # (laid with items: counts as items moved)
+                    placed.held_items = True
+                    self.item_tiles.append(placed)
+                    self.item_moves += 1
+            self._items_seen = len(board)
+        return self.item_tiles
+
+    def put_item(self, placed: Placed, item: str) -> None:
+        """Lay `item` on the tile `placed` (every verb that puts an item on a tile does it so)."""
+        placed.items.append(item)
+        self.item_moves += 1
+        if not placed.held_items:
+            placed.held_items = True
+            self.item_tiles.append(placed)
+
+    def take_item(self, placed: Placed, item: str) -> None:
+        """Take `item` off the tile `placed` (every verb that takes an item off a tile does it so)."""
+        placed.items.remove(item)
+        self.item_moves += 1
 
     def search(self, sources: Iterable[Pos], blocked: Iterable[Pos] = (), until: Iterable[Pos] = (),
                first: bool = False) -> Search:
@@ -362,10 +437,10 @@ class Play:
     def _numbered(self, tiles: Iterable[Pos]) -> list[tuple[Pos, int]]:
         """Each tile with its number (-1 off the board), the passages caught up with the board first."""
         self.passages()
-        cell = self._cell
+        num = self._num
         out: list[tuple[Pos, int]] = []
         for p in tiles:
-            i = cell.get(_code(p))
+            i = num.get(p)
             out.append((p, -1 if i is None else i))
         return out
 
@@ -375,13 +450,13 @@ class Play:
         key = ("distances", frozenset(sources), frozenset(blocked))
         search: Search | None = known.get(key)
         if search is None:
-            search = known[key] = Search(self._cell, len(self._at), key[1], key[2])
+            search = known[key] = Search(self._num, len(self._at), key[1], key[2])
         if not search.frontier:
             return search
         # the numbers of the tiles wanted and not reached yet; a tile wanted that is not on the board is never
         # reached (unless it is a start), and the search then runs to its end, as a search without `until` does
         steps = search.steps
-        left: set[int] = set()
+        left: list[int] = []  # (a few tiles at most: a list, looked at once per level, not a set per tile reached)
         endless = not wanted
         for p, i in wanted:
             if i < 0:
@@ -394,7 +469,7 @@ class Play:
                 if first:
                     return search
             else:
-                left.add(i)
+                left.append(i)
         if not left:
             if not first and not endless:
                 return search  # (every tile wanted has its distance)
@@ -411,15 +486,12 @@ class Play:
                         steps[q] = d
                         nxt.append(q)
             level = nxt
-            if not endless:
+            if not endless:  # (a tile wanted is reached when its steps are known: all of them, or with `first` one)
                 if first:
-                    if any(q in left for q in nxt):
+                    if _any_reached(steps, left):
                         break
-                else:
-                    for q in nxt:
-                        left.discard(q)
-                    if not left:
-                        break
+                elif _all_reached(steps, left):
+                    break
         search.frontier, search.d = level, d
         return search
 

@@ -265,10 +265,10 @@ class _FirePlan:
     entities that have one (`local`), each character's own abilities among them (filled as characters act),
     and the rules that act only where a card of their kinds takes part (`scoped`, with `every` the global
     owners in order including those). `react(ctx, actor)` answers for a character: made once per trigger,
-    for the shape of its plan (see `_reactor`)."""
+    for the shape of its plan (see `_reactor`); `find` gives the effects of an event without values."""
 
     __slots__ = ("trigger", "glob", "local", "every", "scoped", "tile", "own", "curse", "effects", "commons",
-                 "last", "react", "find")
+                 "last_variants", "last_mine", "react", "shape")
 
     def __init__(self, trigger: str, glob: tuple[str, ...], local: frozenset[str], every: tuple[str, ...],
                  scoped: dict[str, tuple[str, ...]], tile: bool, curse: tuple[str, ...] = ()) -> None:
@@ -278,22 +278,23 @@ class _FirePlan:
         self.curse = curse  # the curse cards among `local` (a cursed character carries them)
         # the effects of a list of owners, by the owners and the variants switched on (events without values)
         self.effects: dict[tuple[tuple[str, ...], frozenset[str]], list[EffectDef]] = {}
-        # (for `find`) variants -> character id (or None for the global owners only) -> effects; `last` holds
+        # (for `find`) variants -> character id (or None for the global owners only) -> effects; `last_*` hold
         # the variants asked about last and their dict (a game asks with the same variants all along)
         self.commons: dict[frozenset[str], dict[str | None, list[EffectDef]]] = {}
-        self.last: list[Any] = [None, {}]
+        self.last_variants: frozenset[str] | None = None
+        self.last_mine: dict[str | None, list[EffectDef]] = {}
         self.react: Callable[[Context, Character], tuple[str, ...]] = _reactor(self)
-        # the effects that run for a character (or None: the table) on an event without values
-        self.find: Callable[[Context, Character | None], list[EffectDef]] = _finder(self)
+        # which way `find` answers: rules scoped to kinds of cards, no local owner, or local owners
+        self.shape = _SCOPED if scoped else _EVERYONE if not local else _LOCAL
 
-    # (`_finder`'s helpers, methods rather than nested functions: compiled, a direct call)
     def common_of(self, ctx: Context) -> dict[str | None, list[EffectDef]]:
         variants = ctx.variants
+        if variants is self.last_variants:
+            return self.last_mine
         mine = self.commons.get(variants)
         if mine is None:
             mine = self.commons[variants] = {}
-        last = self.last
-        last[0], last[1] = variants, mine
+        self.last_variants, self.last_mine = variants, mine
         return mine
 
     def of(self, ctx: Context, owners: tuple[str, ...]) -> list[EffectDef]:
@@ -309,69 +310,54 @@ class _FirePlan:
         found = self.common_of(ctx)[who] = self.of(ctx, owners)
         return found
 
-
-def _finder(plan: _FirePlan) -> Callable[[Context, Character | None], list[EffectDef]]:
-    """The effects `Context._fire` runs for an event without values: the effects of `react`'s owners. In the
-    usual case (see `_reactor`: nothing carried, stood on or fought has an effect of the trigger) the owners
-    are the global ones plus the character's own abilities, so the effects are remembered by the character
-    and the variants alone: no owners tuple is built or hashed per event. Same lists, same order."""
-    glob, local, curse, own_of, tile = plan.glob, plan.local, plan.curse, plan.own, plan.tile
-    last = plan.last
-    # (the plan's helpers and `Context._reacting` called as methods: compiled, direct calls)
-    if plan.scoped:
-        def scoped(ctx: Context, actor: Character | None) -> list[EffectDef]:
-            return plan.of(ctx, glob if actor is None else ctx._reacting(plan, actor))
-        return scoped
-    if not local:
-        def everyone(ctx: Context, actor: Character | None) -> list[EffectDef]:
-            mine = last[1] if ctx.variants is last[0] else plan.common_of(ctx)
-            try:
-                return mine[None]
-            except KeyError:
-                return plan.usual(ctx, None, glob)
-        return everyone
-    isdisjoint = local.isdisjoint
-
-    def find(ctx: Context, actor: Character | None) -> list[EffectDef]:
-        if actor is None:
-            mine = last[1] if ctx.variants is last[0] else plan.common_of(ctx)
-            try:
-                return mine[None]
-            except KeyError:
-                return plan.usual(ctx, None, glob)
-        if actor.id in local or (curse and actor.cursed):
-            return plan.of(ctx, ctx._reacting(plan, actor))
+    def find(self, ctx: Context, actor: Character | None) -> list[EffectDef]:
+        """The effects `Context._fire` runs for an event without values: the effects of `react`'s owners. In
+        the usual case (see `_reactor`: nothing carried, stood on or fought has an effect of the trigger) the
+        owners are the global ones plus the character's own abilities, so the effects are remembered by the
+        character and the variants alone: no owners tuple is built or hashed per event. Same lists, same
+        order. (A method, not a closure per plan: compiled, a direct call.)"""
+        shape = self.shape
+        if shape == _SCOPED:
+            return self.of(ctx, self.glob if actor is None else ctx._reacting(self, actor))
+        if actor is None or shape == _EVERYONE:
+            found = (self.last_mine if ctx.variants is self.last_variants else self.common_of(ctx)).get(None)
+            return self.usual(ctx, None, self.glob) if found is None else found
+        local = self.local
+        if actor.id in local or (self.curse and actor.cursed):
+            return self.of(ctx, ctx._reacting(self, actor))
         abilities = actor.abilities
         if actor.has_any(local):
-            return plan.of(ctx, ctx._reacting(plan, actor))
+            return self.of(ctx, ctx._reacting(self, actor))
         fight = ctx.fight
         if fight is not None and fight.monster is not None and fight.monster.id in local:
-            return plan.of(ctx, ctx._reacting(plan, actor))
+            return self.of(ctx, ctx._reacting(self, actor))
         facts = ctx.facts
         if "place" in facts and str(facts["place"]) in local:
-            return plan.of(ctx, ctx._reacting(plan, actor))
-        if tile:
+            return self.of(ctx, ctx._reacting(self, actor))
+        if self.tile:
             play = ctx.play
             if play is None:
-                return plan.of(ctx, ctx._reacting(plan, actor))
+                return self.of(ctx, ctx._reacting(self, actor))
             placed = play.last_revealed if facts.get("revealing") else play.board.get(play.position.get(actor.id))  # type: ignore[arg-type]
             if placed is not None and not placed.corridor and (
-                    placed.tile in local or (placed.tokens and not isdisjoint(placed.tokens))):
-                return plan.of(ctx, ctx._reacting(plan, actor))
+                    placed.tile in local or (placed.tokens and not local.isdisjoint(placed.tokens))):
+                return self.of(ctx, ctx._reacting(self, actor))
         who = None if actor.no_abilities or abilities is not None else actor.id
-        mine = last[1] if ctx.variants is last[0] else plan.common_of(ctx)
-        try:
-            return mine[who]
-        except KeyError:
-            pass
+        found = (self.last_mine if ctx.variants is self.last_variants else self.common_of(ctx)).get(who)
+        if found is not None:
+            return found
         if who is None:
-            return plan.usual(ctx, None, glob)
-        own = own_of.get(who)
+            return self.usual(ctx, None, self.glob)
+        own = self.own.get(who)
         if own is None:  # the character's own abilities of the trigger are not known yet: found by `_reacting`
-            return plan.of(ctx, ctx._reacting(plan, actor))
-        return plan.usual(ctx, who, glob + own if own else glob)
+            return self.of(ctx, ctx._reacting(self, actor))
+        return self.usual(ctx, who, self.glob + own if own else self.glob)
 
-    return find
+
+# `_FirePlan.shape` (written out where compared: compiled, a literal is a constant)
+_SCOPED: Final = 0
+_EVERYONE: Final = 1
+_LOCAL: Final = 2
 
 
 def _reactor(plan: _FirePlan) -> Callable[[Context, Character], tuple[str, ...]]:
@@ -513,10 +499,15 @@ class Context:
         actor = self.actor
         if actor is not None and trigger == "always":
             actor.no_abilities = False  # `always` modifiers hold while their card or rule does: recomputed
-        try:
-            plan: _FirePlan | None = self.rules._cache[_PLANS][trigger]
-        except KeyError:
+        plans: dict[str, _FirePlan | None] | None = self.rules._cache.get(_PLANS)  # (typed: compiled, a dict's
+        plan: _FirePlan | None                                                   # own look-up, not a generic one)
+        if plans is None:
             plan = self._new_plan(trigger)
+        else:
+            try:
+                plan = plans[trigger]
+            except KeyError:
+                plan = self._new_plan(trigger)
         if plan is None:
             return
         effects = plan.find(self, actor)
@@ -782,7 +773,7 @@ class Context:
             if not owners:
                 return []
             effects = self.rules.effects_of(owners, trigger, self.variants, event)
-        else:  # (the same list `effects_of` gives, remembered by the plan: see `_finder`)
+        else:  # (the same list `effects_of` gives, remembered by the plan: see `_FirePlan.find`)
             effects = plan.find(self, actor)
         if effects:
             self._run(effects, actor, side)

@@ -105,11 +105,11 @@ def defeat_monster(ctx: Context) -> None:
     play.tokens_moved()
     placed.defeated.append(fight.monster.id)
     if reward:
-        placed.items.append(str(reward))
+        play.put_item(placed, str(reward))
     for item in list(placed.staked):  # whoever defeats the monster takes what was staked under it
         placed.staked.remove(item)
         if not _give(ctx, who, item, placed):
-            placed.items.append(item)
+            play.put_item(placed, item)
 
 
 def _stake(ctx: Context, side: Side) -> None:
@@ -308,18 +308,26 @@ def portal_link(ctx: Context) -> None:
 
 
 def _tile_has(ctx: Context, tile: str, modifier: str) -> bool:
-    """Whether the tile's own `always` effects set `modifier` (e.g. portal_link)."""
-    try:
-        return bool(ctx.rules._cache[("tile has", tile, modifier, ctx.variants)])
-    except KeyError:
-        pass
+    """Whether the tile's own `always` effects set `modifier` (e.g. portal_link). Remembered per ruleset by the
+    variants, the modifier and the tile (nested dicts: compiled, a tuple key is made and hashed at each ask)."""
+    by_variants: dict[frozenset[str], dict[str, dict[str, bool]]] = ctx.rules.table("tile has")
+    by_modifier = by_variants.get(ctx.variants)
+    if by_modifier is None:
+        by_modifier = by_variants[ctx.variants] = {}
+    known = by_modifier.get(modifier)
+    if known is None:
+        known = by_modifier[modifier] = {}
+    found = known.get(tile)
+    if found is None:
+        found = known[tile] = _probe_tile(ctx, tile, modifier)
+    return found
 
-    def probe() -> bool:
-        test = Context(ctx.rules, ctx.inputs, ctx.variants)
-        for fx in ctx.rules.effects_of([tile], "always", ctx.variants):
-            test.run(fx)
-        return modifier in test.setup
-    return bool(ctx.rules.memo(("tile has", tile, modifier, ctx.variants), probe))
+
+def _probe_tile(ctx: Context, tile: str, modifier: str) -> bool:
+    test = Context(ctx.rules, ctx.inputs, ctx.variants)
+    for fx in ctx.rules.effects_of([tile], "always", ctx.variants):
+        test.run(fx)
+    return modifier in test.setup
 
 
 def _neighbours(play: Play, pos: Pos | None, *, walls: bool = False, ctx: Context | None = None) -> list[Pos]:
@@ -336,11 +344,16 @@ def _neighbours(play: Play, pos: Pos | None, *, walls: bool = False, ctx: Contex
 
 
 def _portals(ctx: Context, play: Play) -> list[Pos]:
-    """The laid tiles linked by portals, in board order (remembered until a tile is laid)."""
-    memo = play.board_memo()
-    found: list[Pos] | None = memo.get("portals")
+    """The laid tiles linked by portals, in board order: kept all game, the tiles laid since the last call
+    looked at (a board only grows, in order; a laid tile never changes). The caller must not change the list."""
+    kept = play.laid_memo()
+    found: list[Pos] | None = kept.get("portals")
     if found is None:
-        found = memo["portals"] = [p for p, t in play.board.items() if _tile_has(ctx, t.tile, "portal_link")]
+        found = kept["portals"] = []
+    board = play.board
+    for p in play.laid_since("portals"):
+        if _tile_has(ctx, board[p].tile, "portal_link"):
+            found.append(p)
     return found
 
 
@@ -559,7 +572,8 @@ def _takeable(ctx: Context, who: Character, placed: Placed) -> list[str]:
         return []
     limits = fights.slot_limits(ctx.rules, ctx.variants)
     out = []
-    for item in sorted(set(placed.items)):
+    items = placed.items
+    for item in sorted(set(items)) if len(items) > 1 else items:  # (one item: no set made and sorted)
         slot = _slot_of(ctx, item)
         held = _list(who, slot)
         if slot not in limits or len(held) < limits[slot] or any(h != item for h in held):  # (= set(held) - {item})
@@ -620,7 +634,7 @@ def teleport(ctx: Context, to: str = "fountain", who: str = "self", pick: str = 
 
 def _values(ctx: Context, tile: str) -> set[Any]:
     """The tile's attribute values that are words (remembered per ruleset; callers only read the set)."""
-    known: dict[str, set[Any]] = ctx.rules.memo(("word values",), dict)
+    known: dict[str, set[Any]] = ctx.rules.table("word values")
     found = known.get(tile)
     if found is None:
         found = known[tile] = {v for k in ctx.rules.entity(tile).attrs for v in [ctx.rules.entity(tile).attr(k)]
@@ -727,7 +741,7 @@ def fight_monster(ctx: Context) -> None:
     ctx.facts["fight_by"] = ctx.owner or None
     ctx.facts["fought_at"] = play.position.get(who.id)
     try:
-        fights.fight_monster(ctx, who, monster)
+        fights.monster_fight(ctx, who, monster)  # (the report is not read: none made, no sort of its notes)
     finally:
         ctx.facts["fight_by"] = saved
 
@@ -804,7 +818,7 @@ def heal_choose(ctx: Context) -> None:
 
 def _slot_of(ctx: Context, item: str) -> str:
     """The item's `slot` attribute ("item" without one), looked up once per ruleset."""
-    known: dict[str, str] = ctx.rules.memo(("slot of",), dict)
+    known: dict[str, str] = ctx.rules.table("slot of")
     slot = known.get(item)
     if slot is None:
         slot = known[item] = str(ctx.rules.entity(item).attr("slot", "item"))
@@ -827,6 +841,14 @@ def _list(who: Character, slot: str) -> list[str]:
     return who.items
 
 
+def _lay(ctx: Context, placed: Placed, item: str) -> None:
+    """Leave an item on a tile (through `Play.put_item` in a game, which keeps count of items moved)."""
+    if ctx.play is not None:
+        ctx.play.put_item(placed, item)
+    else:
+        placed.items.append(item)
+
+
 def _give(ctx: Context, who: Character, item: str, placed: Placed | None) -> bool:
     """Put the item into its slot; with the slot full the player may drop one held there (left on the
     tile) or give the new one up. Returns whether it was taken."""
@@ -842,7 +864,7 @@ def _give(ctx: Context, who: Character, item: str, placed: Placed | None) -> boo
             return False
         held.remove(drop)
         if placed is not None:
-            placed.items.append(drop)
+            _lay(ctx, placed, drop)
         ctx.log.append((who.id, "drop_item", drop, "here"))
     held.append(item)
     if ctx.play is not None:
@@ -869,9 +891,9 @@ def take_item(ctx: Context, from_: str = "tile", chosen_by: str = "self", refuse
             reward = ctx.fight.monster.attr("reward")
             pool = [str(reward)] if reward in placed.items else pool
         item = pool[0] if len(pool) == 1 else str(ctx.ask("take_which", tuple(pool), who.id))
-        placed.items.remove(item)
+        play.take_item(placed, item)
         if not _give(ctx, who, item, placed):
-            placed.items.append(item)
+            play.put_item(placed, item)
         return
     other_side = ctx.fight.other(ctx.side) if ctx.fight is not None and ctx.side is not None else None
     if other_side is None:
@@ -884,7 +906,7 @@ def take_item(ctx: Context, from_: str = "tile", chosen_by: str = "self", refuse
     item = items[0] if len(items) == 1 else str(ctx.ask("give_which", tuple(items), picker))
     _list(loser, _slot_of(ctx, item)).remove(item)
     if not _give(ctx, who, item, placed) and placed is not None:
-        placed.items.append(item)
+        play.put_item(placed, item)
 
 
 def drop_item(ctx: Context, where: str = "here") -> None:
@@ -899,7 +921,7 @@ def drop_item(ctx: Context, where: str = "here") -> None:
             pos = ctx.play.came_from.get(who.id) if where == "came_from" else ctx.play.position.get(who.id)
             target = ctx.play.board.get(pos) if pos is not None else None
             if target is not None:
-                target.items.append(item)
+                ctx.play.put_item(target, item)
             else:
                 ctx.play.zones.setdefault("removed", []).append(item)
     ctx.record("drop_item", item, where)
@@ -943,7 +965,7 @@ def open_chest(ctx: Context, ends_turn: bool = False) -> None:
     placed.defeated.append(chest)
     contents = ctx.rules.entity(chest).attr("contents")
     if contents:
-        placed.items.append(str(contents))
+        play.put_item(placed, str(contents))
     if ends_turn:
         end_turn(ctx)
 
