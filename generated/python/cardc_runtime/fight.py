@@ -85,18 +85,11 @@ def _attack_of(ctx: Context, side: Side, item: str) -> int:
         return values[item]
     # an item's own attack, an entity attribute: looked up once per ruleset (counted for every weapon at every
     # fight, and the exact odds count ~3,000 fights a game)
-    cache = ctx.rules._cache
-    try:
-        known: dict[str, int] = cache[_ATTACKS]
-    except KeyError:
-        known = cache[_ATTACKS] = {}
+    known: dict[str, int] = ctx.rules.table("attack of items")
     found = known.get(item)
     if found is None:
         found = known[item] = int(ctx.rules.entity(item).attr("attack", 0) or 0)
     return found
-
-
-_ATTACKS: Final = "attack of items"  # ruleset cache: item -> its `attack` attribute as a whole number
 
 
 def _usable_spells(ctx: Context, side: Side) -> list[str]:
