@@ -58,6 +58,13 @@ def _replayed(process: Callable[[Replay], Any], value: Callable[[Any], Dist], me
     return explore(()), runs
 
 
+# a random fight: a hero with up to 2 weapons and 3 spells against a monster, some variants switched on
+_FIGHT = dict(hero=st.sampled_from(_ids("hero")), monster=st.sampled_from(_ids("monster")),
+              weapons=st.lists(st.sampled_from(_ids("weapon")), max_size=2),
+              spells=st.lists(st.sampled_from(_ids("spell")), max_size=3),
+              variants=st.sets(st.sampled_from(rules().variant_ids())))
+
+
 def _same(hero: object, monster: str, variants: tuple[str, ...] = ()) -> tuple[int, int]:
     """Asserts the fast paths agree with the oracle; returns (oracle runs, shared runs)."""
     r = rules()
@@ -71,11 +78,7 @@ def _same(hero: object, monster: str, variants: tuple[str, ...] = ()) -> tuple[i
 
 @settings(max_examples=40, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
-@given(hero=st.sampled_from(_ids("hero")), monster=st.sampled_from(_ids("monster")),
-       weapons=st.lists(st.sampled_from(_ids("weapon")), max_size=2),
-       spells=st.lists(st.sampled_from(_ids("spell")), max_size=3),
-       variants=st.sets(st.sampled_from(rules().variant_ids())), cursed=st.booleans(),
-       lives=st.integers(min_value=1, max_value=5))
+@given(**_FIGHT, cursed=st.booleans(), lives=st.integers(min_value=1, max_value=5))
 def test_fast_paths_agree_with_the_full_enumeration(hero: str, monster: str, weapons: list[str], spells: list[str],
                                                     variants: set[str], cursed: bool, lives: int) -> None:
     r = rules()
@@ -89,10 +92,7 @@ def test_fast_paths_agree_with_the_full_enumeration(hero: str, monster: str, wea
 
 @settings(max_examples=25, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
-@given(hero=st.sampled_from(_ids("hero")), monster=st.sampled_from(_ids("monster")),
-       weapons=st.lists(st.sampled_from(_ids("weapon")), max_size=2),
-       spells=st.lists(st.sampled_from(_ids("spell")), max_size=3),
-       variants=st.sets(st.sampled_from(rules().variant_ids())))
+@given(**_FIGHT)
 def test_runs_that_go_on_past_a_node_give_what_rerunning_from_the_start_gives(
         hero: str, monster: str, weapons: list[str], spells: list[str], variants: set[str]) -> None:
     """A run of the enumeration goes on past the nodes it reaches along their first answers (only leaves cost
@@ -174,11 +174,7 @@ def test_the_policy_of_a_shared_enumeration_is_the_full_one() -> None:
 
 @settings(max_examples=60, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
-@given(hero=st.sampled_from(_ids("hero")), monster=st.sampled_from(_ids("monster")),
-       weapons=st.lists(st.sampled_from(_ids("weapon")), max_size=2),
-       spells=st.lists(st.sampled_from(_ids("spell")), max_size=3),
-       variants=st.sets(st.sampled_from(rules().variant_ids())), cursed=st.booleans(),
-       lives=st.integers(min_value=1, max_value=5))
+@given(**_FIGHT, cursed=st.booleans(), lives=st.integers(min_value=1, max_value=5))
 def test_the_win_by_sums_is_the_win_of_the_enumeration(hero: str, monster: str, weapons: list[str],
                                                        spells: list[str], variants: set[str], cursed: bool,
                                                        lives: int) -> None:
