@@ -16,8 +16,8 @@ run 2.3x slower on some mornings than on a quiet evening). `--instructions` coun
 games execute, under valgrind's callgrind: the same count on any day and at any load. With the compiled runtime
 it counts inside `play_game` only (`--toggle-collect`); with the Python runtime it runs twice, with the games and
 without them, and subtracts. `machine_probe_s` is the CPU time of `sum(range(10**8))` in this process, best of 3
-(1.1 s on this machine on a quiet evening, 2.5 s on its slowest morning): the day's speed, printed next to the
-figures so that runs of different days can be told apart.
+(2.48 s on this project's machine on its slowest morning, 1.67-2.28 s later that day): the day's speed, printed
+next to the figures so that runs of different days can be told apart.
 
 Timing only: nothing is asserted.
 """
