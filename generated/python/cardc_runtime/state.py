@@ -377,22 +377,17 @@ class Play:
     item_moves: int = 0
     item_tiles: list[Placed] = field(default_factory=list, init=False, repr=False, compare=False)
 
-    # the tiles `item_places` has looked at (for items they were laid with)
-    _items_seen: int = field(default_factory=int, init=False, repr=False, compare=False)
-
     def item_places(self) -> list[Placed]:
         """The tiles that ever held an item (a superset of those holding one now) in the order they first did,
         a tile laid with items from when it was laid (which counts as an item moved: ask this before reading
         `item_moves`). The caller must not change the list."""
         board = self.board
-        if self._items_seen != len(board):
-            for pos in _laid_since(board, self._items_seen):
-                placed = board[pos]
-                if placed.items and not placed.held_items:  # (laid with items: counts as items moved)
-                    placed.held_items = True
-                    self.item_tiles.append(placed)
-                    self.item_moves += 1
-            self._items_seen = len(board)
+        for pos in self.laid_since("item places"):
+            placed = board[pos]
+            if placed.items and not placed.held_items:  # (laid with items: counts as items moved)
+                placed.held_items = True
+                self.item_tiles.append(placed)
+                self.item_moves += 1
         return self.item_tiles
 
     def put_item(self, placed: Placed, item: str) -> None:
@@ -500,7 +495,7 @@ class Play:
         """`search`'s answer as a dict: each tile reached -> its steps from the nearest source."""
         found = self.search(sources, blocked, until, first)
         at = self._at
-        out = {p: 0 for p in found.start if _code(p) not in self._cell}
+        out = {p: 0 for p in found.start if p not in self._num}
         for i, d in enumerate(found.steps):
             if d >= 0:
                 out[at[i]] = d

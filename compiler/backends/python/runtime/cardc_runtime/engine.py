@@ -70,13 +70,16 @@ def _label_pos(label: str) -> Pos:
     return pos
 
 
-class _Wanted:
-    """`SensibleBot._wanted`'s answer and when it was found (`Play.item_moves`)."""
+class _Worth:
+    """What the sensible bot knows for a hero holding some items: `_worth`'s answers by the items lying on a
+    tile, and `_wanted`'s tiles with when they were found (`Play.item_moves`; -1: not yet)."""
 
-    __slots__ = ("moves", "tiles")
+    __slots__ = ("answers", "moves", "tiles")
 
-    def __init__(self, moves: int, tiles: list[Pos]) -> None:
-        self.moves, self.tiles = moves, tiles
+    def __init__(self) -> None:
+        self.answers: dict[Any, bool] = {}
+        self.moves = -1
+        self.tiles: list[Pos] = []
 
 
 def _items_key(items: list[str]) -> Any:
@@ -190,9 +193,6 @@ class SensibleBot(RandomBot):
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
         self._worth_seen: dict[Any, Any] = {}
-        # `_wanted`'s answers by the `id` of their `_worth_for` dict (kept alive in `_worth_seen`, and cleared
-        # with it: an id is never reused while its entry is here)
-        self._wanted_kept: dict[int, _Wanted] = {}
 
     def choose(self, view: View, options: Sequence[Any]) -> int:
         return self.decide(view.chooser, view.point, view.ctx, options)
@@ -263,7 +263,7 @@ class SensibleBot(RandomBot):
     def _worth(self, ctx: Context, me: Character, placed: Any, holds: tuple[Any, ...] | None = None) -> bool:
         """An item lies there that fills a free slot or beats the weakest item of its full slot. Remembered
         per game by what the hero holds and what lies there (all the answer depends on)."""
-        known = self._worth_for(ctx, holds or _holding(me))
+        known = self._worth_for(ctx, holds or _holding(me)).answers
         items = _items_key(placed.items)
         try:
             return bool(known[items])
@@ -272,17 +272,16 @@ class SensibleBot(RandomBot):
         found = known[items] = self._worth_now(ctx, me, placed)
         return found
 
-    def _worth_for(self, ctx: Context, holds: tuple[Any, ...]) -> dict[Any, bool]:
-        """`_worth`'s answers for a hero holding `holds` (`_holding`), by the items lying there; per game.
-        (By what is held first: the nested tuple is hashed once per question, not once per tile.)"""
+    def _worth_for(self, ctx: Context, holds: tuple[Any, ...]) -> _Worth:
+        """What is known for a hero holding `holds` (`_holding`); per game. (By what is held first: the nested
+        tuple is hashed once per question, not once per tile.)"""
         seen = self._worth_seen
         if seen.get("_table") is not ctx:  # a new game (or another table): start afresh
             seen.clear()
-            self._wanted_kept.clear()
             seen["_table"] = ctx
-        known: dict[Any, bool] | None = seen.get(holds)
+        known: _Worth | None = seen.get(holds)
         if known is None:
-            known = seen[holds] = {}
+            known = seen[holds] = _Worth()
         return known
 
     def _worth_now(self, ctx: Context, me: Character, placed: Any) -> bool:
@@ -375,12 +374,9 @@ class SensibleBot(RandomBot):
         known = self._worth_for(ctx, _holding(me))  # (what `_worth` answers, without a call per tile)
         places = play.item_places()  # (first: a tile laid with items counts as items moved)
         moves = play.item_moves
-        kept = self._wanted_kept.get(id(known))  # (`known` lives as long as this entry: see `_worth_for`)
-        if kept is not None and kept.moves == moves:
-            return kept.tiles
-        tiles = self._wanted_now(ctx, me, places, known)
-        self._wanted_kept[id(known)] = _Wanted(moves, tiles)
-        return tiles
+        if known.moves != moves:
+            known.tiles, known.moves = self._wanted_now(ctx, me, places, known.answers), moves
+        return known.tiles
 
     def _wanted_now(self, ctx: Context, me: Character, places: Iterable[Placed],
                     known: dict[Any, bool]) -> list[Pos]:
