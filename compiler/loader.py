@@ -282,11 +282,12 @@ def _store_parse(text: str, display: str, parsed: tuple[s.FileS, list[Diagnostic
 
 
 def stored_parse(text: str, display: str) -> tuple[s.FileS, list[Diagnostic]] | None:
-    """The stored parse of `text` (a tree and its parse warnings), or None."""
+    """The stored parse of `text` (a tree and its parse warnings), or None (always with the cache off: nothing is
+    stored then, and keying the text hashed every source of a check)."""
     from cardc import diskcache
     from cardc import syntax as s  # noqa: F811
 
-    if len(text) > MAX_CACHED_TEXT:
+    if len(text) > MAX_CACHED_TEXT or diskcache.cache_root() is None:
         return None
     key = _parse_key(text, display)
     known = _memo.get(_memo_key(key))
