@@ -58,6 +58,8 @@ class Lookup:
     trees: str | None = None  # the key of the parse-tree entry, once `lookup_trees` has computed it
     # the stored entry when it is for other file contents: its files' hashes and result (never with --schema)
     previous: tuple[dict[str, str], CheckResult] | None = None
+    # `lookup_trees` found no parse-tree entry in the cache folder, so did not hash the trees: `remember` does
+    trees_later: bool = False
 
 
 def _content_hashes(root: Path) -> dict[str, str] | None:
@@ -97,6 +99,7 @@ def lookup(paths: list[Path], schema: bool) -> tuple[CheckResult | None, Lookup 
 
     if diskcache.cache_root() is None:
         return None, None
+    diskcache.wait_for_writer()  # the entries of a check that has just ended, still being written
     root = find_content_root(paths).resolve()
     try:
         catalogue = cat.CATALOGUE_PATH.read_bytes()
@@ -177,21 +180,16 @@ def lookup_trees(state: Lookup | None) -> tuple[CheckResult | None, Lookup | Non
     or their trees' hashes taken from the cache) and the same other files; and the state with its key."""
     if state is None or state.files is None or state.root is None:
         return None, state
-    from cardc.collector import paused
-
-    parts = [state.key]
-    earlier = state.previous[1].sources if state.previous is not None else {}  # texts of the last stored check
-    with paused():  # the trees parsed here live on (the front end takes them): acyclic, nothing for the collector
-        for rel, hashed in state.files.items():  # sorted by name
-            if rel.endswith(".cardc"):
-                tree = _tree_digest(state.root / rel, earlier)
-                if tree is None:
-                    return None, state
-                parts += [rel, "tree", tree]
-            else:
-                parts += [rel, "bytes", hashed]
-    state = Lookup(state.key, state.files, state.root, diskcache.digest(*parts))
-    entry = diskcache.load("check-trees", state.trees or "")
+    if not _may_hold("check-trees"):
+        # No entry can match: the trees' hashes (each tree pickled and hashed) are for storing the result, which
+        # `remember` does, after the command's report when writes are deferred. (Parsing the files first here
+        # made no difference: the loader parses each once either way.)
+        return None, dataclasses.replace(state, trees_later=True)
+    trees = _trees_key(state)
+    if trees is None:
+        return None, state
+    state = dataclasses.replace(state, trees=trees)
+    entry = diskcache.load("check-trees", trees)
     if not isinstance(entry, CheckResult):
         return None, state
     sources = {}
@@ -203,6 +201,32 @@ def lookup_trees(state: Lookup | None) -> tuple[CheckResult | None, Lookup | Non
                 return None, state
         sources[shown] = text
     return CheckResult(entry.diagnostics, sources, entry.modules, entry.entities, entry.files), state
+
+
+def _may_hold(namespace: str) -> bool:
+    """Whether the cache folder may hold an entry of `namespace` (its folder exists)."""
+    root = diskcache.cache_root()
+    return root is not None and os.path.isdir(os.path.join(root, namespace))
+
+
+def _trees_key(state: Lookup) -> str | None:
+    """The key of the parse-tree entry for `state`'s files (`lookup_trees`), parsing those whose parse is neither
+    stored nor made in this process; None if one cannot be read or does not parse cleanly."""
+    from cardc.collector import paused
+
+    assert state.files is not None and state.root is not None
+    parts = [state.key]
+    earlier = state.previous[1].sources if state.previous is not None else {}  # texts of the last stored check
+    with paused():  # the trees parsed here live on (the front end takes them): acyclic, nothing for the collector
+        for rel, hashed in state.files.items():  # sorted by name
+            if rel.endswith(".cardc"):
+                tree = _tree_digest(state.root / rel, earlier)
+                if tree is None:
+                    return None
+                parts += [rel, "tree", tree]
+            else:
+                parts += [rel, "bytes", hashed]
+    return diskcache.digest(*parts)
 
 
 def _tree_digest(path: Path, earlier: dict[str, str]) -> str | None:
@@ -233,11 +257,18 @@ def _tree_digest(path: Path, earlier: dict[str, str]) -> str | None:
 
 def remember(state: Lookup | None, paths: list[Path], result: CheckResult, trace: Trace | None = None) -> None:
     """Store `result` for the next run, if it has no error and no file changed since `lookup` hashed them;
-    with the `trace` of the run that made it (`cardc.recheck`)."""
-    from cardc.loader import find_content_root
-
+    with the `trace` of the run that made it (`cardc.recheck`). Deferred with the cache's other writes
+    (`diskcache.later`)."""
     if state is None or state.files is None or any(d.is_error for d in result.diagnostics):
         return
+    diskcache.later(lambda: _remember(state, paths, result, trace))
+
+
+def _remember(state: Lookup, paths: list[Path], result: CheckResult, trace: Trace | None) -> None:
+    from cardc.loader import find_content_root
+
+    if state.trees_later:  # as `lookup_trees` would have made it (the trees are the loader's, remembered)
+        state = dataclasses.replace(state, trees=_trees_key(state), trees_later=False)
     if _content_hashes(find_content_root(paths).resolve()) != state.files:
         return  # edited while the check ran: the result may describe either version
     if state.trees is not None:  # the result is pickled and written once, found from both keys

@@ -76,6 +76,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     from cardc import checkcache
     from cardc.loader import find_content_root
 
+    if _process_ends:  # what the check stores is written after its report, by another process (`run`)
+        from cardc import diskcache
+
+        diskcache.defer()
+
     paths = args.paths or [DEFAULT_CONTENT]
     checked, state = checkcache.lookup(paths, args.schema)
     if checked is None:
@@ -527,8 +532,11 @@ def run() -> NoReturn:
     global _process_ends
     _process_ends = True
     code = main()
+    diskcache = sys.modules.get("cardc.diskcache")
     threading = sys.modules.get("threading")  # not imported: no thread an ordinary exit would wait for
     if threading is not None and threading.active_count() > 1:
+        if diskcache is not None:
+            diskcache.run_later()
         sys.exit(code)
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
@@ -536,4 +544,6 @@ def run() -> NoReturn:
             stream.flush()
         except (OSError, ValueError):  # a closed pipe or stream: nothing more can be said on it
             pass
+    if diskcache is not None and diskcache.deferring():  # the cache writes a check deferred past its report
+        diskcache.write_behind()
     os._exit(code)

@@ -16,6 +16,7 @@ import gc
 import os
 import pickle
 import sys
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -243,6 +244,117 @@ def _content_fingerprint(head: str, files: list[tuple[str, str]]) -> str:
         with open(path, "rb") as f:
             h.update(blake2b(f.read(), digest_size=20).digest())
     return h.hexdigest()
+
+
+# Writes kept for after the command's report (`defer`): `cardc check` hands them to a process of its own, so that
+# what a first check stores (its parse trees pickled, hashed and written: an eighth of its instructions) is not
+# paid for before the command ends. None: every write happens at once (tests, the language server, `watch`).
+_later: list[Callable[[], object]] | None = None
+WRITER_LOCK = ".writing"  # in the cache folder: held (flock) by a process still writing a command's entries
+
+
+def defer() -> None:
+    """From now on, `later` keeps its jobs for `run_later` instead of running them (only with the cache on)."""
+    global _later
+    if _later is None and cache_root() is not None:
+        _later = []
+
+
+def deferring() -> bool:
+    """Whether `later` keeps its jobs."""
+    return _later is not None
+
+
+def later(job: Callable[[], object]) -> None:
+    """Run `job` (a write into the cache) now, or after the command's report if writes are deferred."""
+    if _later is None:
+        job()
+    else:
+        _later.append(job)
+
+
+def run_later() -> None:
+    """Run the jobs `later` kept, in order, and write at once from now on."""
+    global _later
+    jobs, _later = _later or [], None
+    for job in jobs:
+        job()
+
+
+def write_behind() -> None:
+    """Run the kept jobs in a child process, for a command about to end (`cli.run`, its output flushed): the
+    command's exit status and output are its own, and the writes are the ones it would have made (each entry
+    written atomically, as `store` does). The child keeps the command's standard streams open, so that a caller
+    reading its output to the end also waits for its writes; and it holds `WRITER_LOCK`, which `wait_for_writer`
+    (the next check's first look into the cache) waits for. Without `fork`, or when it fails, they run here."""
+    if not _later:
+        run_later()
+        return
+    root = cache_root()
+    lock = _lock_for_writing(root) if root is not None and hasattr(os, "fork") else None
+    if root is None or lock is None:
+        run_later()
+        return
+    try:
+        pid = os.fork()
+    except OSError:
+        pid = -1
+    if pid != 0:
+        os.close(lock)  # the child's copy holds the lock until it ends
+        if pid < 0:
+            run_later()
+        return
+    try:  # the child: the writes, then an exit without the parent's exit handlers or flushes
+        run_later()
+        try:
+            os.unlink(os.path.join(root, WRITER_LOCK))
+        except OSError:
+            pass
+    finally:
+        os._exit(0)
+
+
+def _lock_for_writing(root: Path) -> int | None:
+    """An open file holding `WRITER_LOCK` of `root` exclusively, made if need be; None if it cannot be had."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not a POSIX system
+        return None
+    path = os.path.join(root, WRITER_LOCK)
+    for _ in range(10):
+        try:
+            os.makedirs(root, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            if os.fstat(fd).st_ino == os.stat(path).st_ino:  # not a file a writer that ended has removed
+                return fd
+        except OSError:
+            pass
+        os.close(fd)
+    return None
+
+
+def wait_for_writer() -> None:
+    """Wait until no process is still writing a command's entries into the cache folder (`write_behind`), so that
+    a check that starts after another has ended finds what it stored. One failed `open` when none is."""
+    root = cache_root()
+    if root is None:
+        return
+    try:
+        fd = os.open(os.path.join(root, WRITER_LOCK), os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_SH)
+    except (ImportError, OSError):
+        pass
+    finally:
+        os.close(fd)
 
 
 def _entry(namespace: str, key: str) -> Path | None:

@@ -229,21 +229,27 @@ def _memo_key(key: str) -> tuple[str, str]:
     return str(diskcache.cache_root()), key
 
 
-# Parses this process made or read, by parse key: the tree, its warnings and the hash of its pickle. A check
-# whose cached result missed hashes every file's tree (`checkcache.lookup_trees`) and then loads the same files:
-# without this, each tree was pickled twice (once to hash, once to store) and read back from disk. Bounded by
-# the texts' length, for the language server and `watch`, which live long. Keyed by the cache folder too: a
-# parse remembered for one folder is still stored into another.
+# Parses this process made or read, by parse key: the tree, its warnings, the hash of its pickle (None until it is
+# asked for, while the parse's store is deferred: `diskcache.later`) and the text's length. A check whose cached
+# result missed hashes every file's tree (`checkcache.lookup_trees`) and then loads the same files: without this,
+# each tree was pickled twice (once to hash, once to store) and read back from disk. Bounded by the texts' length,
+# for the language server and `watch`, which live long. Keyed by the cache folder too: a parse remembered for one
+# folder is still stored into another.
 _MEMO_CHARS = 4_000_000
-_memo: dict[tuple[str, str], tuple[s.FileS, list[Diagnostic], str, int]] = {}
+_memo: dict[tuple[str, str], tuple[s.FileS, list[Diagnostic], str | None, int]] = {}
 _memo_chars = 0
+_pickled: dict[tuple[str, str], bytes] = {}  # a deferred parse's pickle, made early to hash it: for its store
 
 
-def _remember(key: tuple[str, str], parsed: tuple[s.FileS, list[Diagnostic]], pickled: bytes, size: int) -> None:
+def _remember(key: tuple[str, str], parsed: tuple[s.FileS, list[Diagnostic]], pickled: bytes | None,
+              size: int) -> None:
     global _memo_chars
     from cardc import diskcache
 
-    _memo[key] = (parsed[0], parsed[1], diskcache.blake2b(pickled, digest_size=20).hexdigest(), size)
+    digest = None if pickled is None else diskcache.blake2b(pickled, digest_size=20).hexdigest()
+    if key in _memo:
+        _memo_chars -= _memo[key][3]
+    _memo[key] = (parsed[0], parsed[1], digest, size)
     _memo_chars += size
     while _memo_chars > _MEMO_CHARS and len(_memo) > 1:
         _memo_chars -= _memo.pop(next(iter(_memo)))[3]
@@ -257,28 +263,56 @@ def parse_digest(text: str, display: str) -> str | None:
     if len(text) > MAX_CACHED_TEXT:
         return None
     key = _parse_key(text, display)
-    known = _memo.get(_memo_key(key))
+    memo_key = _memo_key(key)
+    known = _memo.get(memo_key)
     if known is not None:
-        return known[2]
+        if known[2] is not None:
+            return known[2]
+        made = _pickle_parse((known[0], known[1]))  # a parse whose store is deferred: pickled now, kept for it
+        if made is None:
+            return None
+        _pickled[memo_key] = made
+        _remember(memo_key, (known[0], known[1]), made, known[3])
+        return _memo[memo_key][2]
     pickled = diskcache.load("parse", key)
     return diskcache.blake2b(pickled, digest_size=20).hexdigest() if isinstance(pickled, bytes) else None
 
 
 def _store_parse(text: str, display: str, parsed: tuple[s.FileS, list[Diagnostic]]) -> None:
-    import pickle
-
     from cardc import diskcache
-    from cardc.records import dumps  # pickle.dumps, the same bytes
 
     if diskcache.cache_root() is None:
         return
-    try:
-        pickled = dumps(parsed)
-    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
-        return
     key = _parse_key(text, display)
-    diskcache.store("parse", key, pickled)  # stored pickled: the bytes whose hash `parse_digest` gives
-    _remember(_memo_key(key), parsed, pickled, len(text))
+    memo_key = _memo_key(key)
+    if not diskcache.deferring():
+        pickled = _pickle_parse(parsed)
+        if pickled is not None:
+            diskcache.store("parse", key, pickled)  # stored pickled: the bytes whose hash `parse_digest` gives
+            _remember(memo_key, parsed, pickled, len(text))
+        return
+    _remember(memo_key, parsed, None, len(text))  # found by `stored_parse` now, pickled when stored or hashed
+
+    def store() -> None:
+        pickled = _pickled.pop(memo_key, None) or _pickle_parse(parsed)
+        if pickled is not None:
+            diskcache.store("parse", key, pickled)
+            if memo_key in _memo and _memo[memo_key][0] is parsed[0]:
+                _remember(memo_key, parsed, pickled, len(text))
+
+    diskcache.later(store)
+
+
+def _pickle_parse(parsed: tuple[s.FileS, list[Diagnostic]]) -> bytes | None:
+    """The parse pickled (`records.dumps`), or None if it cannot be."""
+    import pickle
+
+    from cardc.records import dumps  # pickle.dumps, the same bytes
+
+    try:
+        return dumps(parsed)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return None
 
 
 def stored_parse(text: str, display: str) -> tuple[s.FileS, list[Diagnostic]] | None:

@@ -413,3 +413,109 @@ def test_records_are_pickled_to_the_same_bytes_as_pickle_dumps(monkeypatch: pyte
     result = compile_paths([ROOT / "content"])
     for value in ((tree, sink.items), default_catalogue(), result.diagnostics, ("key", result.project.entities[:50])):
         assert records.dumps(value) == pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _stored(cache: Path) -> dict[str, bytes]:
+    """Every entry of the cache folder (but the code fingerprint's memo) by its path, with its bytes."""
+    return {str(p.relative_to(cache)): p.read_bytes() for p in sorted(cache.rglob("*.pickle"))
+            if p.parent.name != "fingerprint"}
+
+
+def test_deferred_writes_store_what_immediate_ones_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The `cardc check` command keeps its cache writes for after its report (`diskcache.defer`): nothing is
+    written before `run_later`, each tree is still pickled once, and the entries are byte for byte those of a
+    check that writes at once; the next check finds its result."""
+    from cardc import loader, records, syntax
+
+    folder = tmp_path / "bundled"
+    shutil.copytree(ROOT / "content", folder)
+    files = len(list(folder.rglob("*.cardc")))
+    now, deferred = tmp_path / "now", tmp_path / "deferred"
+    monkeypatch.delenv("CARDC_CACHE", raising=False)
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(now))
+    monkeypatch.setattr(loader, "_memo", {})
+    first = _check(folder, ".")
+    assert first[0] == 0
+
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(deferred))
+    monkeypatch.setattr(loader, "_memo", {})
+    real_dumps = records.dumps
+    trees: list[object] = []
+
+    def dumps(value: object) -> bytes:
+        if isinstance(value, tuple) and value and isinstance(value[0], syntax.FileS):
+            trees.append(value[0])
+        return real_dumps(value)
+
+    monkeypatch.setattr(records, "dumps", dumps)
+    diskcache.defer()
+    cwd = Path.cwd()
+    try:
+        assert _check(folder, ".") == first
+        assert not trees and not _entries(deferred, "parse") and not _entries(deferred, "check")
+        os.chdir(folder)  # as in the command, where they run in its folder (paths are shown relative to it)
+    finally:
+        diskcache.run_later()
+        os.chdir(cwd)
+    assert not diskcache.deferring()
+    assert len(trees) == files and len({id(t) for t in trees}) == files  # each tree pickled once
+    assert _stored(deferred) == _stored(now)
+
+    monkeypatch.setattr(loader, "_memo", {})
+    trees.clear()
+    assert _check(folder, ".") == first
+    assert not trees
+
+
+def test_the_check_command_writes_its_entries_before_the_next_check_looks(tmp_path: Path) -> None:
+    """The command's writes are done by a process of its own after the report; the next check waits for it
+    (`diskcache.wait_for_writer`), even when nothing reads the command's output to its end: it finds the
+    result, and the entries are the ones an in-process check stores."""
+    import subprocess
+    import sys
+
+    folder = tmp_path / "bundled"
+    shutil.copytree(ROOT / "content", folder)
+    env = {**os.environ, "CARDC_CACHE_DIR": str(tmp_path / "command")}
+    env.pop("CARDC_CACHE", None)
+    done = subprocess.run([sys.executable, "-m", "cardc", "check", "."], env=env, cwd=folder, check=False,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert done.returncode == 0
+    from cardc import checkcache
+
+    old = os.environ.get("CARDC_CACHE_DIR")
+    os.environ["CARDC_CACHE_DIR"] = str(tmp_path / "command")
+    cwd = Path.cwd()
+    os.chdir(folder)
+    try:
+        found, _ = checkcache.lookup([Path(".")], False)
+    finally:
+        os.chdir(cwd)
+        if old is None:
+            del os.environ["CARDC_CACHE_DIR"]
+        else:
+            os.environ["CARDC_CACHE_DIR"] = old
+    assert found is not None
+    assert not (tmp_path / "command" / diskcache.WRITER_LOCK).exists()
+    command = _stored(tmp_path / "command")
+    env["CARDC_CACHE_DIR"] = str(tmp_path / "in-process")
+    subprocess.run([sys.executable, "-c", "import sys; from cardc.cli import main; sys.exit(main(['check', '.']))"],
+                   env=env, cwd=folder, check=True, capture_output=True)
+    assert command == _stored(tmp_path / "in-process")
+
+
+def test_a_check_waits_for_the_writer_of_the_last_one(tmp_path: Path, cache: Path) -> None:
+    import threading
+    import time
+
+    lock = diskcache._lock_for_writing(cache)  # noqa: SLF001 - as `write_behind` takes it
+    assert lock is not None
+    waited = threading.Event()
+    waiter = threading.Thread(target=lambda: (diskcache.wait_for_writer(), waited.set()))
+    waiter.start()
+    time.sleep(0.2)
+    assert not waited.is_set()
+    os.close(lock)
+    waiter.join(10)
+    assert waited.is_set()
+    diskcache.wait_for_writer()  # a lock file left by a writer that ended does not hold anyone up
