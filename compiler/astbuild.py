@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from cardc import syntax as s
 from cardc.diagnostics import DiagnosticSink, Span
@@ -23,32 +23,81 @@ MAX_VALUE_DEPTH = 8  # lists in lists, provisional values, calls as arguments
 MAX_DECL_DEPTH = 6  # declarations inside declarations
 
 
-def _span_maker() -> Callable[[str, int, int, int, int], Span]:
-    """`Span(file, line, col, end_line, end_col)`, made without the frozen dataclass's `__init__`: that sets each
-    field by `object.__setattr__` (about 1,300 instructions a field); the slots' own setters take two thirds of
-    that, and a parse makes 8,000 spans. The same object (class, fields, equality, pickle); `Span` itself when
-    its fields are not these five slots or it has a `__post_init__`."""
-    names = ("file", "line", "col", "end_line", "end_col")
-    setters: list[Any] = [getattr(Span.__dict__.get(n), "__set__", None) for n in names]
-    if tuple(f for f in getattr(Span, "__dataclass_fields__", {})) != names or getattr(Span, "__slots__", ()) != names \
-            or hasattr(Span, "__post_init__") or not all(type(Span.__dict__.get(n)).__name__ == "member_descriptor"
-                                                         for n in names):
-        return Span
-    new = object.__new__
-    set_file, set_line, set_col, set_end_line, set_end_col = setters
+T = TypeVar("T")
 
-    def make(file: str, line: int, col: int, end_line: int, end_col: int) -> Span:
-        span = new(Span)
-        set_file(span, file)
-        set_line(span, line)
-        set_col(span, col)
-        set_end_line(span, end_line)
-        set_end_col(span, end_col)
-        return span
+
+def _maker(cls: type[T], names: tuple[str, ...]) -> Callable[..., T]:
+    """`cls(*fields)` for a frozen, slotted dataclass whose fields are `names`, made without its `__init__`: that
+    sets each field by `object.__setattr__` (about 1,300 instructions a field); the slots' own setters take two
+    thirds of that, and a parse sets some 75,000 fields (8,000 spans of five). The same object (class, fields,
+    equality, pickle); `cls` itself when its fields are not these slots (all given, in this order, by position)
+    or it has a `__post_init__`. Called with every field, by position."""
+    fields = getattr(cls, "__dataclass_fields__", {})
+    params = getattr(cls, "__dataclass_params__", None)
+    setters: list[Any] = [getattr(cls.__dict__.get(n), "__set__", None) for n in names]
+    if tuple(fields) != names or getattr(cls, "__slots__", ()) != names or hasattr(cls, "__post_init__") \
+            or params is None or not params.frozen or any(not f.init or f.kw_only for f in fields.values()) \
+            or not all(type(cls.__dict__.get(n)).__name__ == "member_descriptor" for n in names) \
+            or cls.__new__ is not object.__new__:
+        return cls
+    new = object.__new__
+    if len(names) == 2:
+        set0, set1 = setters
+
+        def make2(a: object, b: object) -> T:
+            node = new(cls)
+            set0(node, a)
+            set1(node, b)
+            return node
+        return make2
+    if len(names) == 3:
+        set0, set1, set2 = setters
+
+        def make3(a: object, b: object, c: object) -> T:
+            node = new(cls)
+            set0(node, a)
+            set1(node, b)
+            set2(node, c)
+            return node
+        return make3
+    if len(names) == 5:
+        set0, set1, set2, set3, set4 = setters
+
+        def make5(a: object, b: object, c: object, d: object, e: object) -> T:
+            node = new(cls)
+            set0(node, a)
+            set1(node, b)
+            set2(node, c)
+            set3(node, d)
+            set4(node, e)
+            return node
+        return make5
+    pairs = tuple(zip(range(len(names)), setters, strict=True))
+
+    def make(*values: object) -> T:
+        if len(values) != len(pairs):
+            raise TypeError(f"{cls.__name__} takes {len(pairs)} fields, not {len(values)}")
+        node = new(cls)
+        for i, set_field in pairs:
+            set_field(node, values[i])
+        return node
     return make
 
 
-_make_span = _span_maker()
+_make_span = _maker(Span, ("file", "line", "col", "end_line", "end_col"))
+# The nodes a parse makes most often (the bundled content: 1,900 text entries, 1,700 attributes, 1,600 calls...)
+_TextEntry = _maker(s.TextEntry, ("lang", "text", "span"))
+_AttrS = _maker(s.AttrS, ("name", "value", "span"))
+_CallV = _maker(s.CallV, ("name", "args", "span"))
+_Arg = _maker(s.Arg, ("name", "value", "span"))
+_LocalizedV = _maker(s.LocalizedV, ("entries", "span"))
+_StrV = _maker(s.StrV, ("value", "span"))
+_IntV = _maker(s.IntV, ("value", "span"))
+_DoS = _maker(s.DoS, ("call", "span"))
+_ProvisionalV = _maker(s.ProvisionalV, ("value", "note", "span"))
+_UnknownV = _maker(s.UnknownV, ("note", "span"))
+_RuleS = _maker(s.RuleS, ("trigger", "cond", "body", "span"))
+_DeclS = _maker(s.DeclS, ("kind", "id", "errata", "extends", "attrs", "decls", "rules", "span", "id_span"))
 
 
 class AstBuilder:
@@ -103,7 +152,7 @@ class AstBuilder:
 
     # values
     def int_value(self, c: list[Any]) -> s.IntV:
-        return s.IntV(int(c[0]), self._span(c[0]))
+        return _IntV(int(c[0]), self._span(c[0]))
 
     def signed_value(self, c: list[Any]) -> s.SignedV:
         return s.SignedV(int(c[0]), self._span(c[0]))
@@ -122,7 +171,7 @@ class AstBuilder:
         return s.DiceV(int(count or 1), int(sides), self._span(c[0]))
 
     def string_value(self, c: list[Any]) -> s.StrV:
-        return s.StrV(self._text(c[0]), self._span(c[0]))
+        return _StrV(self._text(c[0]), self._span(c[0]))
 
     def icon_value(self, c: list[Any]) -> s.IconV:
         return s.IconV(str(c[0])[1:-1], self._span(c[0]))
@@ -134,10 +183,10 @@ class AstBuilder:
         return s.BoolV(False, self._span(c[0]))
 
     def text_entry(self, c: list[Any]) -> s.TextEntry:
-        return s.TextEntry(str(c[0]), self._text(c[1]), self._span(c[0]))
+        return _TextEntry(str(c[0]), self._text(c[1]), self._span(c[0]))
 
     def localized_value(self, c: list[Any]) -> s.LocalizedV:
-        return s.LocalizedV(tuple(c[1:]), self._span(c[0]))
+        return _LocalizedV(tuple(c[1:]), self._span(c[0]))
 
     def list_value(self, c: list[Any]) -> s.ListV:
         node = s.ListV(tuple(v for v in c[1:] if v is not None), self._span(c[0]))
@@ -146,10 +195,10 @@ class AstBuilder:
 
     def unknown_value(self, c: list[Any]) -> s.UnknownV:
         note = self._text(c[1]) if len(c) > 1 and c[1] is not None else None
-        return s.UnknownV(note, self._span(c[0]))
+        return _UnknownV(note, self._span(c[0]))
 
     def provisional_value(self, c: list[Any]) -> s.ProvisionalV:
-        node = s.ProvisionalV(c[1], self._text(c[2]), self._span(c[0]))
+        node = _ProvisionalV(c[1], self._text(c[2]), self._span(c[0]))
         self._nest(node, [c[1]], MAX_VALUE_DEPTH, "values", node.span)
         return node
 
@@ -163,7 +212,7 @@ class AstBuilder:
 
     def call(self, c: list[Any]) -> s.CallV:
         (name, span), args = c
-        node = s.CallV(name, args, span)
+        node = _CallV(name, args, span)
         self._nest(node, [a.value for a in args] if args else (), MAX_VALUE_DEPTH, "calls and values", span)
         return node
 
@@ -173,8 +222,8 @@ class AstBuilder:
     def arg(self, c: list[Any]) -> s.Arg:
         name, value = c
         if name is None:
-            return s.Arg(None, value, value.span)
-        return s.Arg(str(name), value, self._span(name))
+            return _Arg(None, value, value.span)
+        return _Arg(str(name), value, self._span(name))
 
     # effects
     def or_cond(self, c: list[Any]) -> s.OrC:
@@ -203,7 +252,7 @@ class AstBuilder:
         return node
 
     def do_stmt(self, c: list[Any]) -> s.DoS:
-        return s.DoS(c[0], c[0].span)
+        return _DoS(c[0], c[0].span)
 
     def may_stmt(self, c: list[Any]) -> s.MayS:
         return s.MayS(c[0], c[0].span)
@@ -250,11 +299,11 @@ class AstBuilder:
 
     def rule(self, c: list[Any]) -> s.RuleS:
         trigger, cond, body = c
-        return s.RuleS(trigger, cond, body, trigger.span)
+        return _RuleS(trigger, cond, body, trigger.span)
 
     # declarations
     def attr(self, c: list[Any]) -> s.AttrS:
-        return s.AttrS(str(c[0]), c[1], self._span(c[0]))
+        return _AttrS(str(c[0]), c[1], self._span(c[0]))
 
     def extends(self, c: list[Any]) -> tuple[str, Span]:
         return c[0]  # type: ignore[no-any-return]
@@ -269,16 +318,16 @@ class AstBuilder:
         kind, ident = c[0], c[1]
         extends = c[2][0] if len(c) == 4 else None
         members = c[-1]
-        node = s.DeclS(
-            kind=str(kind),
-            id=str(ident),
-            errata=errata,
-            extends=extends,
-            attrs=tuple(m for m in members if isinstance(m, s.AttrS)),
-            decls=tuple(m for m in members if isinstance(m, s.DeclS)),
-            rules=tuple(m for m in members if isinstance(m, s.RuleS)),
-            span=self._span(kind),
-            id_span=self._span(ident),
+        node = _DeclS(
+            str(kind),  # kind
+            str(ident),  # id
+            errata,
+            extends,
+            tuple(m for m in members if isinstance(m, s.AttrS)),  # attrs
+            tuple(m for m in members if isinstance(m, s.DeclS)),  # decls
+            tuple(m for m in members if isinstance(m, s.RuleS)),  # rules
+            self._span(kind),  # span
+            self._span(ident),  # id_span
         )
         self._nest(node, node.decls, MAX_DECL_DEPTH, "declarations", node.span)
         return node
