@@ -51,6 +51,27 @@ class LoadedSources:
     # spreadsheets imported `as KIND`: (file, kind, the importing file's module, the import's span)
     sheets: list[tuple[Path, str, s.ModuleS | None, Span]] = field(default_factory=list)
     overlay: dict[Path, str] = field(default_factory=dict)  # resolved path -> unsaved text
+    # each folder a path was resolved in during this load -> its resolved path (`_resolve`)
+    folders: dict[str, Path] = field(default_factory=dict, repr=False, compare=False)
+
+
+def _resolve(path: Path, folders: dict[str, Path]) -> Path:
+    """`path.resolve()`, with the resolved folder remembered in `folders` (for one load: the files of a folder
+    and their imports share it). `Path.resolve` looks at every component of every path: a check resolved some
+    100 paths, 600 `lstat`s and 8 ms. Only the last component is looked at here; a symbolic link there, a name
+    that moves up (`..`) and other systems than POSIX go the whole way."""
+    if os.sep != "/":  # pragma: no cover - Windows
+        return path.resolve()
+    head, name = os.path.split(os.fspath(path))
+    if name in ("", ".", "..") or not head:
+        return path.resolve()
+    real = folders.get(head)
+    if real is None:
+        real = folders[head] = Path(head).resolve()  # raises as `path.resolve()` would for a loop in the folders
+    found = real / name
+    if os.path.islink(found):
+        return path.resolve()
+    return found
 
 
 def load(paths: list[Path], sink: DiagnosticSink, overlay: Mapping[Path, str] | None = None) -> LoadedSources:
@@ -73,7 +94,7 @@ def load(paths: list[Path], sink: DiagnosticSink, overlay: Mapping[Path, str] | 
             sink.error("E110", f"no such file or folder: {p}", NO_SPAN)
     done: dict[Path, s.FileS | None] = {}
     for path, span in queue:
-        _load_file(path.resolve(), span, out, done, sink, stack=[])
+        _load_file(_resolve(path, out.folders), span, out, done, sink, stack=[])
     _load_sheets(out, sink)
     return out
 
@@ -160,7 +181,7 @@ def _load_file(path: Path, span: Span, out: LoadedSources, done: dict[Path, s.Fi
     stack.append(path)
     for imp in parsed.imports:
         try:
-            target = (path.parent / imp.path).resolve()
+            target = _resolve(path.parent / imp.path, out.folders)
             found = target.is_file() or target in out.overlay
         except (OSError, ValueError) as err:  # a name too long for the file system, a NUL byte
             sink.error("E110", f"imported file `{imp.path}` cannot be opened: {_reason(err)}", imp.span)

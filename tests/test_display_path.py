@@ -47,3 +47,34 @@ def test_display_path_of_fixed_paths(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.chdir(tmp_path)
     for path in (tmp_path / rel, Path(rel), tmp_path.parent / rel):
         assert display_path(path) == _by_paths(path)
+
+
+@pytest.mark.skipif(os.sep != "/", reason="POSIX paths")
+def test_paths_resolved_in_remembered_folders_are_what_resolve_gives(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """`loader._resolve` (a folder's resolution remembered for one load) against `Path.resolve`: plain files,
+    missing ones, symbolic links to files and folders, `..` after a linked folder, relative paths, a loop."""
+    from cardc.loader import _resolve
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "c").mkdir()
+    (tmp_path / "a" / "b" / "x.cardc").write_text("", encoding="utf-8")
+    (tmp_path / "c" / "y.cardc").write_text("", encoding="utf-8")
+    (tmp_path / "link-b").symlink_to(tmp_path / "a" / "b")
+    (tmp_path / "a" / "link-y.cardc").symlink_to(tmp_path / "c" / "y.cardc")
+    (tmp_path / "a" / "rel-y.cardc").symlink_to(Path("..") / "c" / "y.cardc")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    monkeypatch.chdir(tmp_path / "a")
+    paths = [tmp_path / "a" / "b" / "x.cardc", tmp_path / "a" / "b" / "none.cardc", tmp_path / "link-b" / "x.cardc",
+             tmp_path / "link-b" / ".." / "link-y.cardc", tmp_path / "link-b" / ".." / "c" / "y.cardc",
+             tmp_path / "a" / "link-y.cardc", tmp_path / "a" / "rel-y.cardc", tmp_path / "a" / "b" / "..",
+             tmp_path / "a" / ".", Path("b") / "x.cardc", Path("link-y.cardc"), Path("..") / "link-b" / "x.cardc",
+             Path("x.cardc"), tmp_path / "a" / "b" / "x.cardc" / "under-a-file.cardc", Path("/")]
+    folders: dict[str, Path] = {}
+    for _ in range(2):  # the second time from remembered folders
+        for path in paths:
+            assert _resolve(path, folders) == path.resolve(), path
+    with pytest.raises(RuntimeError):
+        (tmp_path / "loop" / "z.cardc").resolve()
+    with pytest.raises(RuntimeError):
+        _resolve(tmp_path / "loop" / "z.cardc", folders)
