@@ -337,9 +337,13 @@ def _lock_for_writing(root: Path) -> int | None:
     return None
 
 
+WRITER_WAIT = 5.0  # seconds a check waits at most for a writer (a stuck one must not stop every check)
+
+
 def wait_for_writer() -> None:
     """Wait until no process is still writing a command's entries into the cache folder (`write_behind`), so that
-    a check that starts after another has ended finds what it stored. One failed `open` when none is."""
+    a check that starts after another has ended finds what it stored; at most `WRITER_WAIT` seconds (the entries
+    are whole or absent either way: not waiting only costs a miss). One failed `open` when no writer is."""
     root = cache_root()
     if root is None:
         return
@@ -349,8 +353,17 @@ def wait_for_writer() -> None:
         return
     try:
         import fcntl
+        import time
 
-        fcntl.flock(fd, fcntl.LOCK_SH)
+        deadline = time.monotonic() + WRITER_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.002)
     except (ImportError, OSError):
         pass
     finally:

@@ -519,3 +519,17 @@ def test_a_check_waits_for_the_writer_of_the_last_one(tmp_path: Path, cache: Pat
     waiter.join(10)
     assert waited.is_set()
     diskcache.wait_for_writer()  # a lock file left by a writer that ended does not hold anyone up
+
+
+def test_a_stuck_writer_holds_a_check_up_only_so_long(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    lock = diskcache._lock_for_writing(cache)  # noqa: SLF001 - as `write_behind` takes it
+    assert lock is not None
+    monkeypatch.setattr(diskcache, "WRITER_WAIT", 0.1)
+    try:
+        started = time.monotonic()
+        diskcache.wait_for_writer()
+        assert 0.1 <= time.monotonic() - started < 5
+    finally:
+        os.close(lock)
