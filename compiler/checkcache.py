@@ -134,11 +134,11 @@ def lookup_moved(state: Lookup | None) -> CheckResult | None:
     and only in their comments, blank lines and spacing (`cardc.spanmap`: the same tokens, so the same parse
     trees but for positions, so the same diagnostics at the tokens' new positions). Neither parses nor loads a
     tree: the edited texts are compared with the ones the stored result was made from."""
-    from cardc.loader import display_path
-    from cardc.spanmap import SpanMap
-
     if state is None or state.files is None or state.root is None or state.previous is None:
         return None
+    from cardc.loader import display_path
+    from cardc.spanmap import SpanMap  # (not imported by a check with nothing stored before)
+
     before, result = state.previous
     changed = [rel for rel in sorted(set(before) | set(state.files)) if before.get(rel) != state.files.get(rel)]
     if not changed or any(not rel.endswith(".cardc") or rel not in before or rel not in state.files

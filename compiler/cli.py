@@ -86,7 +86,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if checked is None:
         checked = checkcache.lookup_moved(state)
     trace = None
-    if checked is None:
+    if checked is None and state is not None and state.previous is not None:  # (else it has nothing to recheck)
         from cardc import recheck
 
         checked, trace = recheck.recheck(state)
