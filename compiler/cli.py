@@ -538,12 +538,14 @@ def run() -> NoReturn:
         if diskcache is not None:
             diskcache.run_later()
         sys.exit(code)
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe or stream: nothing more can be said on it
-            pass
-    if diskcache is not None and diskcache.deferring():  # the cache writes a check deferred past its report
-        diskcache.write_behind()
+    try:
+        atexit._run_exitfuncs()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # a closed pipe or stream: nothing more can be said on it
+                pass
+    finally:  # (also when the flush fails otherwise: a stream closed before the start is None)
+        if diskcache is not None and diskcache.deferring():  # the cache writes a check deferred past its report
+            diskcache.write_behind()
     os._exit(code)
