@@ -26,12 +26,13 @@ MAX_DECL_DEPTH = 6  # declarations inside declarations
 T = TypeVar("T")
 
 
-def _maker(cls: type[T], names: tuple[str, ...]) -> Callable[..., T]:
+def slot_maker(cls: type[T], names: tuple[str, ...]) -> Callable[..., T]:
     """`cls(*fields)` for a frozen, slotted dataclass whose fields are `names`, made without its `__init__`: that
     sets each field by `object.__setattr__` (about 1,300 instructions a field); the slots' own setters take two
     thirds of that, and a parse sets some 75,000 fields (8,000 spans of five). The same object (class, fields,
     equality, pickle); `cls` itself when its fields are not these slots (all given, in this order, by position)
-    or it has a `__post_init__`. Called with every field, by position."""
+    or it has a `__post_init__`. Called with every field, by position (the parser's nodes here, the IR's in
+    `cardc.lower`)."""
     fields = getattr(cls, "__dataclass_fields__", {})
     params = getattr(cls, "__dataclass_params__", None)
     setters: list[Any] = [getattr(cls.__dict__.get(n), "__set__", None) for n in names]
@@ -60,6 +61,17 @@ def _maker(cls: type[T], names: tuple[str, ...]) -> Callable[..., T]:
             set2(node, c)
             return node
         return make3
+    if len(names) == 4:
+        set0, set1, set2, set3 = setters
+
+        def make4(a: object, b: object, c: object, d: object) -> T:
+            node = new(cls)
+            set0(node, a)
+            set1(node, b)
+            set2(node, c)
+            set3(node, d)
+            return node
+        return make4
     if len(names) == 5:
         set0, set1, set2, set3, set4 = setters
 
@@ -84,20 +96,20 @@ def _maker(cls: type[T], names: tuple[str, ...]) -> Callable[..., T]:
     return make
 
 
-_make_span = _maker(Span, ("file", "line", "col", "end_line", "end_col"))
+_make_span = slot_maker(Span, ("file", "line", "col", "end_line", "end_col"))
 # The nodes a parse makes most often (the bundled content: 1,900 text entries, 1,700 attributes, 1,600 calls...)
-_TextEntry = _maker(s.TextEntry, ("lang", "text", "span"))
-_AttrS = _maker(s.AttrS, ("name", "value", "span"))
-_CallV = _maker(s.CallV, ("name", "args", "span"))
-_Arg = _maker(s.Arg, ("name", "value", "span"))
-_LocalizedV = _maker(s.LocalizedV, ("entries", "span"))
-_StrV = _maker(s.StrV, ("value", "span"))
-_IntV = _maker(s.IntV, ("value", "span"))
-_DoS = _maker(s.DoS, ("call", "span"))
-_ProvisionalV = _maker(s.ProvisionalV, ("value", "note", "span"))
-_UnknownV = _maker(s.UnknownV, ("note", "span"))
-_RuleS = _maker(s.RuleS, ("trigger", "cond", "body", "span"))
-_DeclS = _maker(s.DeclS, ("kind", "id", "errata", "extends", "attrs", "decls", "rules", "span", "id_span"))
+_TextEntry = slot_maker(s.TextEntry, ("lang", "text", "span"))
+_AttrS = slot_maker(s.AttrS, ("name", "value", "span"))
+_CallV = slot_maker(s.CallV, ("name", "args", "span"))
+_Arg = slot_maker(s.Arg, ("name", "value", "span"))
+_LocalizedV = slot_maker(s.LocalizedV, ("entries", "span"))
+_StrV = slot_maker(s.StrV, ("value", "span"))
+_IntV = slot_maker(s.IntV, ("value", "span"))
+_DoS = slot_maker(s.DoS, ("call", "span"))
+_ProvisionalV = slot_maker(s.ProvisionalV, ("value", "note", "span"))
+_UnknownV = slot_maker(s.UnknownV, ("note", "span"))
+_RuleS = slot_maker(s.RuleS, ("trigger", "cond", "body", "span"))
+_DeclS = slot_maker(s.DeclS, ("kind", "id", "errata", "extends", "attrs", "decls", "rules", "span", "id_span"))
 
 
 class AstBuilder:

@@ -15,11 +15,20 @@ from pathlib import Path
 
 from cardc import model as m
 from cardc import syntax as s
+from cardc.astbuild import slot_maker
 from cardc.catalogue import Catalogue, Verb
 from cardc.diagnostics import Diagnostic, DiagnosticSink, Span, did_you_mean
 from cardc.irvisit import SyntaxVisitor
 from cardc.loader import LoadedSources
 from cardc.types import ValueContext, check_value, parse_type_string, type_from_value
+
+# The IR nodes lowering makes most, made by the slots' setters (`astbuild.slot_maker`: the frozen dataclasses'
+# `__init__` sets each field by `object.__setattr__`); called with every field, by position.
+_Invocation = slot_maker(m.Invocation, ("verb", "role", "args", "span"))
+_Do = slot_maker(m.Do, ("call", "span"))
+_Effect = slot_maker(m.Effect, ("index", "trigger", "condition", "body", "span"))
+_Entity = slot_maker(m.Entity, ("kind", "kinds", "id", "game", "module", "name", "text", "copies", "tags", "source",
+                                "variant", "parent", "errata", "attrs", "effects", "provisional", "span"))
 
 BUILTIN_DECLS = ("game", "expansion", "kind")
 VARIANT_KIND = "variant"
@@ -639,24 +648,24 @@ class Lowering:
             copies = kind.copies
         if copies_v is not None:
             self._check_copies(copies, copies_v.span)
-        return m.Entity(
-            kind=d.kind,
-            kinds=self._ancestors(ctx.game, d.kind),
-            id=d.id,
-            game=ctx.game,
-            module=ctx.module,
-            name=name if isinstance(name, s.LocalizedV) else s.LocalizedV((), d.id_span),
-            text=text if isinstance(text, s.LocalizedV) else None,
-            copies=copies,
-            tags=self._idents(tags_v),
-            source=source_v.value if isinstance(source_v, s.StrV) else None,
-            variant=variant_v.name if isinstance(variant_v, s.CallV) else None,
-            parent=p.parent,
-            errata=d.errata,
-            attrs=values,
-            effects=effects,
-            provisional=tuple(provisional),
-            span=d.id_span,
+        return _Entity(
+            d.kind,  # kind
+            self._ancestors(ctx.game, d.kind),  # kinds
+            d.id,  # id
+            ctx.game,  # game
+            ctx.module,  # module
+            name if isinstance(name, s.LocalizedV) else s.LocalizedV((), d.id_span),  # name
+            text if isinstance(text, s.LocalizedV) else None,  # text
+            copies,
+            self._idents(tags_v),  # tags
+            source_v.value if isinstance(source_v, s.StrV) else None,  # source
+            variant_v.name if isinstance(variant_v, s.CallV) else None,  # variant
+            p.parent,  # parent
+            d.errata,  # errata
+            values,  # attrs
+            effects,
+            tuple(provisional),  # provisional
+            d.id_span,  # span
         )
 
     def _check_odds(self, d: s.DeclS, p: _Pending, values: dict[str, s.Value]) -> None:
@@ -694,7 +703,7 @@ class Lowering:
                             did_you_mean(call.name, [*self.catalogue.names(*_roles_for(role)), *(procs or ())])
                             or did_you_mean(call.name, self.catalogue.verbs)
                             or "see the effect catalogue in dsl/README.md")
-            return m.Invocation(call.name, role, (), call.span)
+            return _Invocation(call.name, role, (), call.span)
         if verb.role not in _roles_for(role):
             wanted = "modifier or an action" if role == "effect" else role
             hint = (f"`may` offers a choice of an action; a modifier simply applies: write `{call.name}(...)` "
@@ -702,8 +711,8 @@ class Lowering:
                     did_you_mean(call.name, self.catalogue.names(*_roles_for(role))) or _role_place(verb.role))
             self.sink.error("E301", f"`{call.name}` is {_a(verb.role)}, but {_a(wanted)} is expected here", call.span,
                             hint)
-            return m.Invocation(call.name, verb.role, (), call.span)
-        return m.Invocation(verb.name, verb.role, self._bind(verb, call, vctx, where, fire), call.span)
+            return _Invocation(call.name, verb.role, (), call.span)
+        return _Invocation(verb.name, verb.role, self._bind(verb, call, vctx, where, fire), call.span)
 
     def _bind(self, verb: Verb, call: s.CallV, vctx: ValueContext, where: list[str],
               fire: bool = False) -> tuple[tuple[str, s.Value], ...]:
@@ -800,7 +809,7 @@ class Lowering:
     def _lower_rule(self, index: int, r: s.RuleS, vctx: ValueContext, where: list[str]) -> m.Effect:
         trigger = self._invocation(r.trigger, "trigger", vctx, where)
         cond = self._cond(r.cond, vctx, where) if r.cond is not None else None
-        return m.Effect(index, trigger, cond, self._stmts(r.body, vctx, where), r.span)
+        return _Effect(index, trigger, cond, self._stmts(r.body, vctx, where), r.span)
 
     # ---- errata -----------------------------------------------------------------
 
@@ -1025,7 +1034,7 @@ class _LowerBody(SyntaxVisitor[m.Condition | m.Statement | None]):
             if st.call.args:
                 lw.sink.error("E304", f"procedure `{st.call.name}` takes no arguments", st.call.span)
             return m.Run(st.call.name, st.span)
-        return m.Do(lw._invocation(st.call, "effect", self.vctx, self.where, procs), st.span)
+        return _Do(lw._invocation(st.call, "effect", self.vctx, self.where, procs), st.span)
 
     def visit_fire(self, st: s.FireS) -> m.Statement | None:
         if self._in_effect("fire", st.span):

@@ -324,21 +324,24 @@ def test_spans_made_without_init_are_spans(file: str, numbers: list[int]) -> Non
 
 
 def test_nodes_made_without_init_are_the_nodes() -> None:
-    """Every node class the parser makes by the slots' setters (`astbuild._maker`) gives what the class itself
-    makes from the same fields: class, equality, hash, repr, pickled bytes; still frozen. A class whose fields
-    are not the ones named is made by the class itself, and a maker takes every field."""
+    """Every node class the parser and lowering make by the slots' setters (`astbuild.slot_maker`) gives what the
+    class itself makes from the same fields: class, equality, hash, repr, pickled bytes; still frozen. A class
+    whose fields are not the ones named is made by the class itself, and a maker takes every field."""
     import dataclasses
 
-    from cardc import astbuild
+    from cardc import astbuild, lower
+    from cardc import model as m
     from cardc import syntax as s
     from cardc.diagnostics import Span
 
     span = Span("a.cardc", 1, 2, 3, 4)
-    makers = {name: value for name, value in vars(astbuild).items()
-              if name.startswith("_") and name[1:2].isupper() and isinstance(getattr(s, name[1:], None), type)}
+    makers = [(value, getattr(s, name[1:])) for name, value in vars(astbuild).items()
+              if name.startswith("_") and name[1:2].isupper() and isinstance(getattr(s, name[1:], None), type)]
     assert len(makers) >= 12
-    for name, make in makers.items():
-        cls = getattr(s, name[1:])
+    makers += [(value, getattr(m, name[1:])) for name, value in vars(lower).items()
+               if name.startswith("_") and name[1:2].isupper() and isinstance(getattr(m, name[1:], None), type)]
+    assert len(makers) >= 16
+    for make, cls in makers:
         assert make is not cls  # the fast path is taken for today's classes
         values = [f"v{i}" if i < len(dataclasses.fields(cls)) - 1 else span
                   for i in range(len(dataclasses.fields(cls)))]
@@ -355,5 +358,5 @@ def test_nodes_made_without_init_are_the_nodes() -> None:
         a: int
         b: int = 0
 
-    assert astbuild._maker(Other, ("b", "a")) is Other  # noqa: SLF001 - fields named in another order
-    assert astbuild._maker(Other, ("a",)) is Other  # noqa: SLF001 - a field left out
+    assert astbuild.slot_maker(Other, ("b", "a")) is Other  # noqa: SLF001 - fields named in another order
+    assert astbuild.slot_maker(Other, ("a",)) is Other  # noqa: SLF001 - a field left out
