@@ -251,6 +251,7 @@ def _content_fingerprint(head: str, files: list[tuple[str, str]]) -> str:
 # paid for before the command ends. None: every write happens at once (tests, the language server, `watch`).
 _later: list[Callable[[], object]] | None = None
 WRITER_LOCK = ".writing"  # in the cache folder: held (flock) by a process still writing a command's entries
+WRITER_WAIT = 5.0  # seconds a check waits at most for a writer (a stuck one must not stop every check)
 
 
 def defer() -> None:
@@ -315,12 +316,15 @@ def write_behind() -> None:
 
 
 def _lock_for_writing(root: Path) -> int | None:
-    """An open file holding `WRITER_LOCK` of `root` exclusively, made if need be; None if it cannot be had."""
+    """An open file holding `WRITER_LOCK` of `root` exclusively, made if need be; None if it cannot be had
+    within `WRITER_WAIT` seconds (another writer is stuck: then the writes are made in the process)."""
     try:
         import fcntl
+        import time
     except ImportError:  # pragma: no cover - not a POSIX system
         return None
     path = os.path.join(root, WRITER_LOCK)
+    deadline = time.monotonic() + WRITER_WAIT
     for _ in range(10):
         try:
             os.makedirs(root, exist_ok=True)
@@ -328,16 +332,23 @@ def _lock_for_writing(root: Path) -> int | None:
         except OSError:
             return None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.002)
             if os.fstat(fd).st_ino == os.stat(path).st_ino:  # not a file a writer that ended has removed
                 return fd
+        except BlockingIOError:
+            os.close(fd)
+            return None
         except OSError:
             pass
         os.close(fd)
     return None
-
-
-WRITER_WAIT = 5.0  # seconds a check waits at most for a writer (a stuck one must not stop every check)
 
 
 def wait_for_writer() -> None:

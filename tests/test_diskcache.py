@@ -533,3 +533,25 @@ def test_a_stuck_writer_holds_a_check_up_only_so_long(cache: Path, monkeypatch: 
         assert 0.1 <= time.monotonic() - started < 5
     finally:
         os.close(lock)
+
+
+def test_a_stuck_writer_holds_the_next_writer_up_only_so_long(tmp_path: Path, cache: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command whose writes find another writer's lock held past `WRITER_WAIT` makes them itself."""
+    import time
+
+    lock = diskcache._lock_for_writing(cache)  # noqa: SLF001 - as `write_behind` takes it
+    assert lock is not None
+    monkeypatch.setattr(diskcache, "WRITER_WAIT", 0.1)
+    written: list[int] = []
+    try:
+        started = time.monotonic()
+        assert diskcache._lock_for_writing(cache) is None  # noqa: SLF001
+        assert 0.1 <= time.monotonic() - started < 5
+        diskcache.defer()
+        diskcache.later(lambda: written.append(os.getpid()))
+        diskcache.write_behind()  # no fork without the lock: written here
+        assert written == [os.getpid()] and not diskcache.deferring()
+    finally:
+        os.close(lock)
+        diskcache.run_later()
