@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from itertools import count
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from .inputs import Choice, Inputs
+from .inputs import Choice, Inputs, point_id
 from .model import EffectDef, EntityData, Ruleset
 
 if TYPE_CHECKING:
@@ -244,20 +244,7 @@ class Fight:
 _tuple_new: Final = tuple.__new__  # makes a Choice (a named tuple) without its Python-level __new__
 
 _PLANS: Final = "fire plans"  # the ruleset cache entry: trigger -> _FirePlan | None
-_POINT_IDS: Final[dict[str, dict[str, str]]] = {}  # chooser -> point -> `chooser:point` (made once)
-
-
-def _point_id(who: str, point: str) -> str:
-    """`f"{who}:{point}"`, the id of a choice point, remembered (points repeat all game)."""
-    mine = _POINT_IDS.get(who)
-    if mine is None:
-        mine = _POINT_IDS[who] = {}
-    found = mine.get(point)
-    if found is None:
-        if len(mine) >= 4096:
-            mine.clear()
-        found = mine[point] = f"{who}:{point}"
-    return found
+_point_id: Final = point_id  # (the name this module used before it moved to `inputs`)
 
 
 class _FirePlan:
@@ -559,27 +546,28 @@ class Context:
         if offer:
             self.record("offered", *offer)
         who = self.who()
-        inputs, point_id = self.inputs, _point_id(who, point)
-        if inputs.direct:  # (the bots' inputs: no `Choice` made)
-            return bool(inputs.pick(who, point_id, (False, True)))
-        return bool(inputs.choose(_tuple_new(Choice, (who, point_id, (False, True)))))
+        inputs = self.inputs
+        if inputs.direct:  # (the bots' inputs: no `Choice` made, the point's id made only if read)
+            return bool(inputs.pick_at(who, point, (False, True)))
+        return bool(inputs.choose(_tuple_new(Choice, (who, point_id(who, point), (False, True)))))
 
     def choose(self, point: str, options: tuple[str, ...]) -> str:
         """A `choose` statement: the acting player picks one of the legal options; with none, nothing is done."""
         if not options:
             return ""
         who = self.who()
-        inputs, point_id = self.inputs, _point_id(who, point)
+        inputs = self.inputs
         if inputs.direct:
-            return str(inputs.pick(who, point_id, options))
-        return str(inputs.choose(_tuple_new(Choice, (who, point_id, options))))
+            found = inputs.pick_at(who, point, options)
+            return found if isinstance(found, str) else str(found)
+        return str(inputs.choose(_tuple_new(Choice, (who, point_id(who, point), options))))
 
     def ask(self, point: str, options: tuple[Any, ...], chooser: str | None = None) -> Any:
         who = chooser or self.who()
-        inputs, point_id = self.inputs, _point_id(who, point)
+        inputs = self.inputs
         if inputs.direct:
-            return inputs.pick(who, point_id, options)
-        return inputs.choose(_tuple_new(Choice, (who, point_id, options)))
+            return inputs.pick_at(who, point, options)
+        return inputs.choose(_tuple_new(Choice, (who, point_id(who, point), options)))
 
     def roll(self, sides: int = 6) -> int:
         return self.inputs.roll(sides)

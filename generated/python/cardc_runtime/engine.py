@@ -17,7 +17,7 @@ from typing import Any, Final, NamedTuple, Protocol
 from .context import Character, Context, TurnCap
 from .errors import SetupError
 from .fight import make_hero, slot_limits
-from .inputs import Choice, Inputs, below, shuffle_in_place, uniform
+from .inputs import Choice, Inputs, below, point_id, shuffle_in_place, uniform
 from .model import Ruleset
 from .play_verbs import _takeable
 from .state import Placed, Play, Pos
@@ -445,6 +445,23 @@ class BotInputs(Inputs):
             index = bot.choose(_tuple_new(View, (chooser, point, self.ctx_ref[0])), options)
         if not 0 <= index < len(options):
             raise ValueError(f"bot chose option {index} of {len(options)} at {point}")
+        return options[index]
+
+    def pick_at(self, chooser: str, name: str, options: tuple[Any, ...]) -> Any:
+        """`pick(chooser, point_id(chooser, name), options)`; the random bot does not read the point, so its
+        id is neither made nor looked up for it (nor for a lone option)."""
+        if len(options) == 1:
+            return options[0]
+        self.decisions += 1
+        bot = self.bots.get(chooser, self.default)
+        if type(bot) is RandomBot:
+            index = below(bot.rng, len(options))
+        elif type(bot) is SensibleBot:
+            index = bot.decide(chooser, point_id(chooser, name), self.ctx_ref[0], options)
+        else:
+            index = bot.choose(_tuple_new(View, (chooser, point_id(chooser, name), self.ctx_ref[0])), options)
+        if not 0 <= index < len(options):
+            raise ValueError(f"bot chose option {index} of {len(options)} at {point_id(chooser, name)}")
         return options[index]
 
 
