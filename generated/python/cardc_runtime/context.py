@@ -776,8 +776,12 @@ class Context:
                 if (self.inactive or (self.side is not None and self.side.inactive)) and self._inactive(fx.owner):
                     continue
                 self.owner, self.effect = fx.owner, fx.key
-                if fx.provisional:
-                    self.provisional.update(fx.provisional)
+                notes = fx.provisional
+                if notes:  # (note by note: compiled, `set.update` with a tuple is a generic call, and the notes
+                    known = self.provisional  # are nearly always known already)
+                    for note in notes:
+                        if note not in known:
+                            known.add(note)
                 fx.run(self)
         finally:
             self.actor, self.side, self.owner, self.effect = saved

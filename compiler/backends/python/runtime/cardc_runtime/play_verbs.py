@@ -430,6 +430,17 @@ def _move(ctx: Context, who: Character, to: Pos, *, came_from: bool = True) -> N
     placed.face_down = False
 
 
+def _index(options: tuple[str, ...], got: Any) -> int:
+    """`options.index(str(got))`, by a loop (compiled, `index` on a tuple is a method call by name)."""
+    text = got if isinstance(got, str) else str(got)
+    i = 0
+    for o in options:
+        if o is text or o == text:
+            return i
+        i += 1
+    raise ValueError(f"{text!r} is not one of the options")
+
+
 def _label(play: Play, pos: Pos) -> str:
     return play.label(pos)
 
@@ -440,7 +451,7 @@ def walk(ctx: Context) -> None:
     options, labels = _steps(ctx, who)
     if not options:
         return
-    chosen = options[labels.index(str(ctx.ask("walk_to", labels, who.id)))] if len(labels) > 1 else options[0]
+    chosen = options[_index(labels, ctx.ask("walk_to", labels, who.id))] if len(labels) > 1 else options[0]
     _move(ctx, who, chosen)
     play.steps_left -= 1
     play.steps_taken += 1
@@ -458,12 +469,12 @@ def explore(ctx: Context, enter: bool = True) -> None:
     if not sides or not play.zones.get("stack"):
         return
     names = tuple(SIDES[s] for s in sides)
-    side = sides[names.index(str(ctx.ask("explore_side", names, who.id)))] if len(names) > 1 else sides[0]
+    side = sides[_index(names, ctx.ask("explore_side", names, who.id))] if len(names) > 1 else sides[0]
     here = play.position[who.id]
     pos = step(here, side)
     tile = play.zones["stack"].pop()
     fits, labels = _turnings(_exits(ctx, tile), side)
-    pick = labels.index(str(ctx.ask("explore_turn", labels, who.id))) if len(labels) > 1 else 0
+    pick = _index(labels, ctx.ask("explore_turn", labels, who.id)) if len(labels) > 1 else 0
     placed = Placed(tile, pos, fits[pick], order=len(play.board))
     play.board[pos] = placed
     play.last_revealed = placed
@@ -554,7 +565,12 @@ def other_hero_here(ctx: Context) -> bool:
     who = (ctx.actor or actor_of(ctx)).id
     position = play.position
     pos = position.get(who)
-    return any(c != who and position.get(c) == pos for c in play.order)  # (= bool(play.others_at(who)))
+    for c in play.order:  # (= bool(play.others_at(who)); a plain loop: compiled, `any(...)` made a generator)
+        if c != who:
+            there = position.get(c)
+            if there is pos or there == pos:
+                return True
+    return False
 
 
 def items_here(ctx: Context) -> bool:
@@ -626,7 +642,7 @@ def teleport(ctx: Context, to: str = "fountain", who: str = "self", pick: str = 
         targets = [p for p in targets if dist.get(p, 10**6) == best]
     targets.sort()
     labels = tuple(_label(play, p) for p in targets)
-    chosen = targets[labels.index(str(ctx.ask("teleport_to", labels, me.id)))] if len(labels) > 1 else targets[0]
+    chosen = targets[_index(labels, ctx.ask("teleport_to", labels, me.id))] if len(labels) > 1 else targets[0]
     _move(ctx, mover, chosen, came_from=False)
     play.came_from.pop(mover.id, None)
     ctx.actor = mover
@@ -691,7 +707,7 @@ def flee(ctx: Context, steps: int = 5) -> None:
             break
         options.sort()
         labels = tuple(_label(play, p) for p in options)
-        chosen = options[labels.index(str(ctx.ask("flee_to", labels, who.id)))] if len(labels) > 1 else options[0]
+        chosen = options[_index(labels, ctx.ask("flee_to", labels, who.id))] if len(labels) > 1 else options[0]
         _move(ctx, who, chosen)
         seen.add(chosen)
 
