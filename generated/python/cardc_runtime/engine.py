@@ -518,16 +518,19 @@ def play_turn(ctx: Context, who: str) -> None:
     play.turn_over = False
     ctx.turn = play.turns
     ctx.loops.clear()
-    ctx.facts.pop("turn_flags", None)
-    ctx.facts.pop("first_entry", None)
+    facts = ctx.facts  # (`in` and `del`, not `pop(key, None)`: compiled, `pop` with a default is a call by name)
+    if "turn_flags" in facts:
+        del facts["turn_flags"]
+    if "first_entry" in facts:
+        del facts["first_entry"]
     ctx.log.append(("table", "turn", play.turns, who))
     me = ctx.characters[who]
-    saved = ctx.actor, ctx.side
+    saved_actor, saved_side = ctx.actor, ctx.side  # (two locals: no tuple made)
     ctx.actor, ctx.side = me, None
     try:
         ctx.run_procedure("turn")
     finally:
-        ctx.actor, ctx.side = saved
+        ctx.actor, ctx.side = saved_actor, saved_side
     for c in ctx.characters.values():  # a character with lives is conscious again
         if c.unconscious and c.lives > 0:
             c.unconscious = False

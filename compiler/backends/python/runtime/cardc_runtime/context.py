@@ -14,7 +14,7 @@ from .inputs import Choice, Inputs, point_id
 from .model import EffectDef, EntityData, Ruleset
 
 if TYPE_CHECKING:
-    from .state import Play
+    from .state import Placed, Play, Pos
 
 
 class TurnCap(Exception):  # noqa: N818 - a signal that stops a game that does not end
@@ -51,6 +51,9 @@ class Character:
     max_stats: dict[str, int] = field(default_factory=dict)  # the most of each stat it may own
     spent: dict[str, int] = field(default_factory=dict)  # of each stat spent (wounds, magic used)
     no_abilities: bool = False
+    # the tile it was last found standing on and the board it lies on (see `standing_on`; not part of its state)
+    on_tile: Placed | None = field(default=None, repr=False, compare=False)
+    on_board: dict[Pos, Placed] | None = field(default=None, repr=False, compare=False)
 
     def __init__(self, id: str, lives: int = 5, max_lives: int = 5, weapons: list[str] | None = None,  # noqa: A002
                  spells: list[str] | None = None, keys: list[str] | None = None,
@@ -79,6 +82,23 @@ class Character:
         self.max_stats = {} if max_stats is None else max_stats
         self.spent = {} if spent is None else spent
         self.no_abilities = no_abilities
+        self.on_tile = None
+        self.on_board = None
+
+    def standing_on(self, play: Play) -> Placed | None:
+        """`play.here(self.id)`, the tile it stands on (None: off the board), remembered while it stands there:
+        compiled, a board look-up by a position tuple costs ~300 instructions, and most events ask. The same
+        position tuple on the same board is the same tile: a hero's position is the board's own key, which is
+        the tile's `pos`, and a laid tile is never replaced (`place_start` forgets the answers if it lays the
+        start tile again)."""
+        pos = play.position.get(self.id)
+        kept = self.on_tile
+        board = play.board
+        if kept is not None and kept.pos is pos and self.on_board is board:
+            return kept
+        placed = board.get(pos) if pos is not None else None
+        self.on_tile, self.on_board = placed, board
+        return placed
 
     def held(self) -> list[str]:
         return [*self.weapons, *self.spells, *self.keys, *self.treasures, *self.items]
@@ -325,7 +345,7 @@ class _FirePlan:
             play = ctx.play
             if play is None:
                 return self.of(ctx, ctx._reacting(self, actor))
-            placed = play.last_revealed if facts.get("revealing") else play.board.get(play.position.get(actor.id))  # type: ignore[arg-type]
+            placed = play.last_revealed if facts.get("revealing") else actor.standing_on(play)
             if placed is not None and not placed.corridor and (
                     placed.tile in local or (placed.tokens and not local.isdisjoint(placed.tokens))):
                 return self.of(ctx, ctx._reacting(self, actor))
@@ -375,7 +395,7 @@ def _reactor(plan: _FirePlan) -> Callable[[Context, Character], tuple[str, ...]]
             play = ctx.play
             if play is None:
                 return ctx._reacting(plan, actor)
-            placed = play.last_revealed if facts.get("revealing") else play.board.get(play.position.get(actor.id))  # type: ignore[arg-type]
+            placed = play.last_revealed if facts.get("revealing") else actor.standing_on(play)
             if placed is not None and not placed.corridor and (
                     placed.tile in local or (placed.tokens and not isdisjoint(placed.tokens))):
                 return ctx._reacting(plan, actor)
@@ -658,7 +678,7 @@ class Context:
         if plan.tile:
             play = self.play
             if play is not None:
-                placed = play.last_revealed if self.facts.get("revealing") else play.here(actor.id)
+                placed = play.last_revealed if self.facts.get("revealing") else actor.standing_on(play)
                 if placed is not None and not placed.corridor:
                     if placed.tile in local:
                         mine.append(placed.tile)
@@ -769,7 +789,8 @@ class Context:
 
     def _run(self, effects: list[EffectDef], actor: Character | None, side: Side | None) -> None:
         """Run the effects of a fired event for `actor` on `side` (skipping those of decks switched off)."""
-        saved = (self.actor, self.side, self.owner, self.effect)
+        # (four locals, not a tuple of them: compiled, no tuple made per event that runs effects)
+        saved_actor, saved_side, saved_owner, saved_effect = self.actor, self.side, self.owner, self.effect
         self.actor, self.side = actor, side
         try:
             for fx in effects:
@@ -784,7 +805,7 @@ class Context:
                             known.add(note)
                 fx.run(self)
         finally:
-            self.actor, self.side, self.owner, self.effect = saved
+            self.actor, self.side, self.owner, self.effect = saved_actor, saved_side, saved_owner, saved_effect
 
     def _inactive(self, owner: str) -> bool:
         if not self.inactive and (self.side is None or not self.side.inactive):

@@ -140,6 +140,9 @@ def place_start(ctx: Context) -> None:
         raise RuntimeError("no tile is marked `start: true`")
     tile = sorted(start, key=lambda e: e.id)[0].id
     origin: Pos = (0, 0)  # (one tuple: the board's key and the tile's `pos`)
+    if origin in play.board:  # laid again: what the characters remember standing on is forgotten
+        for c in ctx.characters.values():
+            c.on_tile = None
     play.board[origin] = Placed(tile, origin, _exits(ctx, tile), entered=True, order=0)
     play.revealed[ctx.rules.entity(tile).kind] += 1
     ctx.record("place_start", tile)
@@ -518,7 +521,7 @@ def _focus(ctx: Context) -> Placed | None:
         return None
     if ctx.facts.get("revealing"):
         return ctx.play.last_revealed
-    return ctx.play.here(actor_of(ctx).id)
+    return actor_of(ctx).standing_on(ctx.play)
 
 
 def tile_attr(ctx: Context, name: str) -> bool:
@@ -554,7 +557,7 @@ def monster_here(ctx: Context) -> bool:
     play = ctx.play
     if play is None:
         return False
-    placed = play.board.get(play.position.get((ctx.actor or actor_of(ctx)).id))  # type: ignore[arg-type]
+    placed = (ctx.actor or actor_of(ctx)).standing_on(play)
     return placed is not None and bool(placed.tokens) and _monster_token(ctx, placed) is not None
 
 
@@ -579,7 +582,7 @@ def items_here(ctx: Context) -> bool:
     if play is None:
         return False
     who = ctx.actor or actor_of(ctx)
-    placed = play.board.get(play.position.get(who.id))  # type: ignore[arg-type]  # (= play.here(who.id))
+    placed = who.standing_on(play)  # (= play.here(who.id))
     return placed is not None and bool(placed.items) and bool(_takeable(ctx, who, placed))
 
 
@@ -750,7 +753,7 @@ def fight_monster(ctx: Context) -> None:
         ctx.record("fight_monster")
         return
     who = actor_of(ctx)
-    monster = _monster_token(ctx, play.here(who.id))
+    monster = _monster_token(ctx, who.standing_on(play))
     if monster is None:
         return
     saved = ctx.facts.get("fight_by")
@@ -1015,9 +1018,8 @@ def can_use_item(ctx: Context) -> bool:
     who = ctx.actor or actor_of(ctx)
     if not (who.weapons or who.spells or who.keys or who.treasures or who.items):
         return False
-    try:
-        usable: frozenset[str] = ctx.rules._cache[_USABLE, ctx.variants]
-    except KeyError:
+    usable: frozenset[str] | None = ctx.rules.table(_USABLE).get(ctx.variants)  # (no key tuple made per ask)
+    if usable is None:
         usable = _usable_set(ctx)
     return who.has_any(usable, cards=False)
 
@@ -1031,7 +1033,10 @@ def _usable_set(ctx: Context) -> frozenset[str]:
     usable = _usable_items(ctx)
     owners = {fx.owner for fx in ctx.rules.by_trigger().get("use", ())}
     found = frozenset(o for o in sorted(owners) if o in ctx.rules.entities and usable(o))
-    return ctx.rules.memo((_USABLE, ctx.variants), lambda: found)  # type: ignore[no-any-return]
+    table = ctx.rules.table(_USABLE)
+    if ctx.variants not in table:
+        table[ctx.variants] = found
+    return table[ctx.variants]  # type: ignore[no-any-return]
 
 
 def _usable_items(ctx: Context) -> Any:
