@@ -284,7 +284,7 @@ class _FirePlan:
         self.own: dict[str, tuple[str, ...]] = {}
         self.curse = curse  # the curse cards among `local` (a cursed character carries them)
         # the effects of a list of owners, by the owners and the variants switched on (events without values)
-        self.effects: dict[tuple[tuple[str, ...], frozenset[str]], list[EffectDef]] = {}
+        self.effects: dict[tuple[str, ...], dict[frozenset[str], list[EffectDef]]] = {}
         # (for `find`) variants -> character id (or None for the global owners only) -> effects; `last_*` hold
         # the variants asked about last and their dict (a game asks with the same variants all along)
         self.commons: dict[frozenset[str], dict[str | None, list[EffectDef]]] = {}
@@ -305,13 +305,15 @@ class _FirePlan:
         return mine
 
     def of(self, ctx: Context, owners: tuple[str, ...]) -> list[EffectDef]:
-        key = (owners, ctx.variants)
-        effects = self.effects
-        try:
-            return effects[key]
-        except KeyError:
-            found = effects[key] = ctx.rules.effects_of(owners, self.trigger, ctx.variants)
-            return found
+        # (by the owners, then by the variants: no key tuple made, hashed and compared per event)
+        variants = ctx.variants
+        by_variants = self.effects.get(owners)
+        if by_variants is None:
+            by_variants = self.effects[owners] = {}
+        found = by_variants.get(variants)
+        if found is None:
+            found = by_variants[variants] = ctx.rules.effects_of(owners, self.trigger, variants)
+        return found
 
     def usual(self, ctx: Context, who: str | None, owners: tuple[str, ...]) -> list[EffectDef]:
         found = self.common_of(ctx)[who] = self.of(ctx, owners)

@@ -216,7 +216,8 @@ def game_over(ctx: Context) -> bool:
 
 
 def end_turn(ctx: Context) -> None:
-    ctx.record("end_turn")
+    actor = ctx.actor
+    ctx.log.append((actor.id if actor else "table", "end_turn"))  # (= ctx.record("end_turn"), no tuples joined)
     if ctx.play is not None and ctx.actor is not None and ctx.actor.id == ctx.play.current:
         ctx.play.turn_over = True
 
@@ -568,11 +569,14 @@ def other_hero_here(ctx: Context) -> bool:
     who = (ctx.actor or actor_of(ctx)).id
     position = play.position
     pos = position.get(who)
-    for c in play.order:  # (= bool(play.others_at(who)); a plain loop: compiled, `any(...)` made a generator)
-        if c != who:
-            there = position.get(c)
-            if there is pos or there == pos:
+    if pos is not None:  # (= bool(play.others_at(who)): the heroes placed, walked once, not looked up one by one)
+        for c, there in position.items():
+            if (there is pos or there == pos) and c != who and c in play.order:
                 return True
+        return False
+    for c in play.order:
+        if c != who and position.get(c) is None:
+            return True
     return False
 
 
