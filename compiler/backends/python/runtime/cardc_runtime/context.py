@@ -440,6 +440,9 @@ class Context:
     event_values: dict[str, Any] = field(default_factory=dict)  # values of the next fired event (e.g. count)
     fired: set[str] = field(default_factory=set)  # every trigger fired so far (conditions such as final_battle)
     loop_cap: int = 10_000  # a `while` of a procedure runs at most this often per call
+    # the ruleset's fire plans (its cache entry `_PLANS`), held from the first event fired: not looked up in the
+    # ruleset's cache at every event (a context lives while its ruleset does not change)
+    fire_plans: dict[str, _FirePlan | None] | None = field(default=None, repr=False, compare=False)
 
     def __init__(self, rules: Ruleset, inputs: Inputs, variants: frozenset[str] = frozenset(),
                  facts: dict[str, Any] | None = None, characters: dict[str, Character] | None = None,
@@ -479,6 +482,7 @@ class Context:
         self.event_values = {} if event_values is None else event_values
         self.fired = set() if fired is None else fired
         self.loop_cap = loop_cap
+        self.fire_plans = None
 
     # ---- procedures ---------------------------------------------------------------
 
@@ -508,15 +512,14 @@ class Context:
         actor = self.actor
         if actor is not None and trigger == "always":
             actor.no_abilities = False  # `always` modifiers hold while their card or rule does: recomputed
-        plans: dict[str, _FirePlan | None] | None = self.rules._cache.get(_PLANS)  # (typed: compiled, a dict's
-        plan: _FirePlan | None                                                   # own look-up, not a generic one)
+        plans = self.fire_plans
         if plans is None:
+            plans = self.fire_plans = self.rules.memo(_PLANS, dict)
+        plan: _FirePlan | None
+        try:
+            plan = plans[trigger]
+        except KeyError:
             plan = self._new_plan(trigger)
-        else:
-            try:
-                plan = plans[trigger]
-            except KeyError:
-                plan = self._new_plan(trigger)
         if plan is None:
             return
         effects = plan.find(self, actor)
