@@ -52,8 +52,8 @@ class Character:
     spent: dict[str, int] = field(default_factory=dict)  # of each stat spent (wounds, magic used)
     no_abilities: bool = False
     # the tile it was last found standing on and the board it lies on (see `standing_on`; not part of its state)
-    on_tile: Placed | None = field(default=None, repr=False, compare=False)
-    on_board: dict[Pos, Placed] | None = field(default=None, repr=False, compare=False)
+    on_tile: Placed | None = field(default=None, init=False, repr=False, compare=False)
+    on_board: dict[Pos, Placed] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __init__(self, id: str, lives: int = 5, max_lives: int = 5, weapons: list[str] | None = None,  # noqa: A002
                  spells: list[str] | None = None, keys: list[str] | None = None,
@@ -442,7 +442,7 @@ class Context:
     loop_cap: int = 10_000  # a `while` of a procedure runs at most this often per call
     # the ruleset's fire plans (its cache entry `_PLANS`), held from the first event fired: not looked up in the
     # ruleset's cache at every event (a context lives while its ruleset does not change)
-    fire_plans: dict[str, _FirePlan | None] | None = field(default=None, repr=False, compare=False)
+    fire_plans: dict[str, _FirePlan | None] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __init__(self, rules: Ruleset, inputs: Inputs, variants: frozenset[str] = frozenset(),
                  facts: dict[str, Any] | None = None, characters: dict[str, Character] | None = None,
