@@ -17,7 +17,7 @@ from typing import Any, Final, NamedTuple, Protocol
 from .context import Character, Context, TurnCap
 from .errors import SetupError
 from .fight import make_hero, slot_limits
-from .inputs import Choice, Inputs, below, shuffle_in_place, uniform
+from .inputs import Choice, Inputs, below, point_id, shuffle_in_place, uniform
 from .model import Ruleset
 from .play_verbs import _takeable
 from .state import Placed, Play, Pos
@@ -57,6 +57,7 @@ _MONSTERS: Final = ("sensible monsters",)  # `Play.token_memo` entry: board posi
 _MEMO_SIZE: Final = 4096
 _LABEL_POS: Final[dict[str, Pos]] = {}
 _POINT_KINDS: Final[dict[str, tuple[str, str]]] = {}
+_NAME_KINDS: Final[dict[str, tuple[str, str]]] = {}  # the same answers by the point's name alone (see `_name_kind`)
 
 
 def _label_pos(label: str) -> Pos:
@@ -173,6 +174,16 @@ def _point_kind(point: str) -> tuple[str, str]:
     return known
 
 
+def _name_kind(name: str) -> tuple[str, str]:
+    """`_point_kind(f"{who}:{name}")` for any `who` without a colon: by the point's name alone."""
+    known = _NAME_KINDS.get(name)
+    if known is None:
+        if len(_NAME_KINDS) >= _MEMO_SIZE:
+            _NAME_KINDS.clear()
+        known = _NAME_KINDS[name] = _new_point_kind(":" + name)
+    return known
+
+
 def _new_point_kind(point: str) -> tuple[str, str]:
     name = point.split(":", 1)[-1]
     if name.startswith("step"):
@@ -198,8 +209,17 @@ class SensibleBot(RandomBot):
         return self.decide(view.chooser, view.point, view.ctx, options)
 
     def decide(self, chooser: str, point_id: str, ctx: Context, options: Sequence[Any]) -> int:
-        """`choose`, from the view's parts (`BotInputs` asks a `SensibleBot` so, without making a view)."""
+        """`choose`, from the view's parts."""
         point, kind = _point_kind(point_id)
+        return self._decide(chooser, point, kind, ctx, options)
+
+    def decide_at(self, chooser: str, name: str, ctx: Context, options: Sequence[Any]) -> int:
+        """`decide(chooser, f"{chooser}:{name}", ctx, options)`, for a chooser whose id has no colon (`BotInputs`
+        asks a `SensibleBot` so, without making a view or the point's id)."""
+        point, kind = _name_kind(name)
+        return self._decide(chooser, point, kind, ctx, options)
+
+    def _decide(self, chooser: str, point: str, kind: str, ctx: Context, options: Sequence[Any]) -> int:
         opts = options  # (read only: indexed and searched, never changed)
         if kind is _STEP:
             # the first place of each name offered, found in one pass (compiled, each `in` and `index` on the
@@ -447,6 +467,24 @@ class BotInputs(Inputs):
             raise ValueError(f"bot chose option {index} of {len(options)} at {point}")
         return options[index]
 
+    def pick_at(self, chooser: str, name: str, options: tuple[Any, ...]) -> Any:
+        """`pick(chooser, point_id(chooser, name), options)`; the random bot does not read the point, so its
+        id is neither made nor looked up for it (nor for a lone option)."""
+        if len(options) == 1:
+            return options[0]
+        self.decisions += 1
+        bot = self.bots.get(chooser, self.default)
+        if type(bot) is RandomBot:
+            index = below(bot.rng, len(options))
+        elif type(bot) is SensibleBot:
+            index = (bot.decide_at(chooser, name, self.ctx_ref[0], options) if ":" not in chooser
+                     else bot.decide(chooser, point_id(chooser, name), self.ctx_ref[0], options))
+        else:
+            index = bot.choose(_tuple_new(View, (chooser, point_id(chooser, name), self.ctx_ref[0])), options)
+        if not 0 <= index < len(options):
+            raise ValueError(f"bot chose option {index} of {len(options)} at {point_id(chooser, name)}")
+        return options[index]
+
 
 @dataclass
 class GameResult:
@@ -501,16 +539,19 @@ def play_turn(ctx: Context, who: str) -> None:
     play.turn_over = False
     ctx.turn = play.turns
     ctx.loops.clear()
-    ctx.facts.pop("turn_flags", None)
-    ctx.facts.pop("first_entry", None)
+    facts = ctx.facts  # (`in` and `del`, not `pop(key, None)`: compiled, `pop` with a default is a call by name)
+    if "turn_flags" in facts:
+        del facts["turn_flags"]
+    if "first_entry" in facts:
+        del facts["first_entry"]
     ctx.log.append(("table", "turn", play.turns, who))
     me = ctx.characters[who]
-    saved = ctx.actor, ctx.side
+    saved_actor, saved_side = ctx.actor, ctx.side  # (two locals: no tuple made)
     ctx.actor, ctx.side = me, None
     try:
         ctx.run_procedure("turn")
     finally:
-        ctx.actor, ctx.side = saved
+        ctx.actor, ctx.side = saved_actor, saved_side
     for c in ctx.characters.values():  # a character with lives is conscious again
         if c.unconscious and c.lives > 0:
             c.unconscious = False

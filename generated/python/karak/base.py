@@ -7,7 +7,6 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import compress
 
 from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef
 from cardc_runtime import verbs as v
@@ -1701,14 +1700,17 @@ def proc_step(ctx: Context) -> None:
     """Procedure `step` (karak/base/play.cardc:34)."""
     ctx.fire_here('step_action')
     if v.steps_left(ctx) and not v.turn_over(ctx):
-        choice1_options = tuple(compress(('explore', 'walk', 'use_item', 'pick_up', 'stop'), (
-            v.can_explore(ctx),
-            v.can_walk(ctx),
-            v.can_use_item(ctx),
-            v.items_here(ctx),
-            True,
-        )))
-        choice1 = ctx.choose('step', choice1_options)
+        choice1_options: list[str] = []
+        if v.can_explore(ctx):
+            choice1_options.append('explore')
+        if v.can_walk(ctx):
+            choice1_options.append('walk')
+        if v.can_use_item(ctx):
+            choice1_options.append('use_item')
+        if v.items_here(ctx):
+            choice1_options.append('pick_up')
+        choice1_options.append('stop')
+        choice1 = ctx.choose('step', tuple(choice1_options))
         if choice1 == 'explore':
             v.explore(ctx, True)
             ctx.run_procedure('reveal')

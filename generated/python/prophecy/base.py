@@ -6,8 +6,6 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from itertools import compress
-
 from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef, Provisional
 from cardc_runtime import verbs as v
 
@@ -1999,14 +1997,16 @@ def proc_turn(ctx: Context) -> None:
 
 def proc_main_board_move(ctx: Context) -> None:
     """Procedure `main_board_move` (prophecy/base/play.cardc:104)."""
-    choice1_options = tuple(compress(('walk', 'ride', 'sail', 'magic_gate', 'stay'), (
-        True,
-        v.resource_at_least(ctx, 'gold', 1),
-        v.can_travel(ctx, 'ports') and v.resource_at_least(ctx, 'gold', 1),
-        v.can_travel(ctx, 'gates') and v.resource_at_least(ctx, 'gold', 2),
-        True,
-    )))
-    choice1 = ctx.choose('main_board_move', choice1_options)
+    choice1_options: list[str] = []
+    choice1_options.append('walk')
+    if v.resource_at_least(ctx, 'gold', 1):
+        choice1_options.append('ride')
+    if v.can_travel(ctx, 'ports') and v.resource_at_least(ctx, 'gold', 1):
+        choice1_options.append('sail')
+    if v.can_travel(ctx, 'gates') and v.resource_at_least(ctx, 'gold', 2):
+        choice1_options.append('magic_gate')
+    choice1_options.append('stay')
+    choice1 = ctx.choose('main_board_move', tuple(choice1_options))
     if choice1 == 'walk':
         v.move_along(ctx, 1)
     elif choice1 == 'ride':
@@ -2025,15 +2025,20 @@ def proc_main_board_move(ctx: Context) -> None:
 def proc_main_board_turn(ctx: Context) -> None:
     """Procedure `main_board_turn` (prophecy/base/play.cardc:126)."""
     ctx.provisional.update(("stand-in: what a stone costs is the base game's rule, not in the seeds",))
-    choice1_options = tuple(compress(('learn', 'train', 'attack', 'final_battle', 'use_card', 'rest'), (
-        v.can_learn(ctx, 'experience', True) and not v.final_battle(ctx),
-        v.resource_at_least(ctx, 'experience', 2) and not v.final_battle(ctx),
-        v.can_attack_sphere(ctx, True) and not v.final_battle(ctx),
-        v.final_battle(ctx),
-        v.can_use_card(ctx),
-        v.spent(ctx, 'strength'),
-    )))
-    choice1 = ctx.choose('main_board_turn', choice1_options)
+    choice1_options: list[str] = []
+    if v.can_learn(ctx, 'experience', True) and not v.final_battle(ctx):
+        choice1_options.append('learn')
+    if v.resource_at_least(ctx, 'experience', 2) and not v.final_battle(ctx):
+        choice1_options.append('train')
+    if v.can_attack_sphere(ctx, True) and not v.final_battle(ctx):
+        choice1_options.append('attack')
+    if v.final_battle(ctx):
+        choice1_options.append('final_battle')
+    if v.can_use_card(ctx):
+        choice1_options.append('use_card')
+    if v.spent(ctx, 'strength'):
+        choice1_options.append('rest')
+    choice1 = ctx.choose('main_board_turn', tuple(choice1_options))
     if choice1 == 'learn':
         v.learn(ctx, 'experience', True)
     elif choice1 == 'train':

@@ -6,8 +6,6 @@ Each effect is a function; ENTITIES and EFFECTS register them.
 
 from __future__ import annotations
 
-from itertools import compress
-
 from cardc_runtime import Context, EffectDef, EntityData, ProcedureDef, Provisional
 from cardc_runtime import verbs as v
 
@@ -1693,13 +1691,13 @@ def fx_realm_movement_1(ctx: Context) -> None:
     """
     if not (v.on_board(ctx, 'dragon_realm_board')):
         return
-    choice1_options = tuple(compress(('forward', 'stand', 'instead', 'go_back'), (
-        True,
-        True,
-        v.can_use_instead(ctx),
-        True,
-    )))
-    choice1 = ctx.choose('realm_movement#1', choice1_options)
+    choice1_options: list[str] = []
+    choice1_options.append('forward')
+    choice1_options.append('stand')
+    if v.can_use_instead(ctx):
+        choice1_options.append('instead')
+    choice1_options.append('go_back')
+    choice1 = ctx.choose('realm_movement#1', tuple(choice1_options))
     if choice1 == 'forward':
         v.advance(ctx)
         if v.field_clear(ctx):

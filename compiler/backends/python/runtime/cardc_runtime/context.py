@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from itertools import count
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from .inputs import Choice, Inputs
+from .inputs import Choice, Inputs, point_id
 from .model import EffectDef, EntityData, Ruleset
 
 if TYPE_CHECKING:
-    from .state import Play
+    from .state import Placed, Play, Pos
 
 
 class TurnCap(Exception):  # noqa: N818 - a signal that stops a game that does not end
@@ -51,6 +51,9 @@ class Character:
     max_stats: dict[str, int] = field(default_factory=dict)  # the most of each stat it may own
     spent: dict[str, int] = field(default_factory=dict)  # of each stat spent (wounds, magic used)
     no_abilities: bool = False
+    # the tile it was last found standing on and the board it lies on (see `standing_on`; not part of its state)
+    on_tile: Placed | None = field(default=None, init=False, repr=False, compare=False)
+    on_board: dict[Pos, Placed] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __init__(self, id: str, lives: int = 5, max_lives: int = 5, weapons: list[str] | None = None,  # noqa: A002
                  spells: list[str] | None = None, keys: list[str] | None = None,
@@ -79,6 +82,23 @@ class Character:
         self.max_stats = {} if max_stats is None else max_stats
         self.spent = {} if spent is None else spent
         self.no_abilities = no_abilities
+        self.on_tile = None
+        self.on_board = None
+
+    def standing_on(self, play: Play) -> Placed | None:
+        """`play.here(self.id)`, the tile it stands on (None: off the board), remembered while it stands there:
+        compiled, a board look-up by a position tuple costs ~300 instructions, and most events ask. The same
+        position tuple on the same board is the same tile: a hero's position is the board's own key, which is
+        the tile's `pos`, and a laid tile is never replaced (`place_start` forgets the answers if it lays the
+        start tile again)."""
+        pos = play.position.get(self.id)
+        kept = self.on_tile
+        board = play.board
+        if kept is not None and kept.pos is pos and self.on_board is board:
+            return kept
+        placed = board.get(pos) if pos is not None else None
+        self.on_tile, self.on_board = placed, board
+        return placed
 
     def held(self) -> list[str]:
         return [*self.weapons, *self.spells, *self.keys, *self.treasures, *self.items]
@@ -244,20 +264,7 @@ class Fight:
 _tuple_new: Final = tuple.__new__  # makes a Choice (a named tuple) without its Python-level __new__
 
 _PLANS: Final = "fire plans"  # the ruleset cache entry: trigger -> _FirePlan | None
-_POINT_IDS: Final[dict[str, dict[str, str]]] = {}  # chooser -> point -> `chooser:point` (made once)
-
-
-def _point_id(who: str, point: str) -> str:
-    """`f"{who}:{point}"`, the id of a choice point, remembered (points repeat all game)."""
-    mine = _POINT_IDS.get(who)
-    if mine is None:
-        mine = _POINT_IDS[who] = {}
-    found = mine.get(point)
-    if found is None:
-        if len(mine) >= 4096:
-            mine.clear()
-        found = mine[point] = f"{who}:{point}"
-    return found
+_point_id: Final = point_id  # (the name this module used before it moved to `inputs`)
 
 
 class _FirePlan:
@@ -277,7 +284,7 @@ class _FirePlan:
         self.own: dict[str, tuple[str, ...]] = {}
         self.curse = curse  # the curse cards among `local` (a cursed character carries them)
         # the effects of a list of owners, by the owners and the variants switched on (events without values)
-        self.effects: dict[tuple[tuple[str, ...], frozenset[str]], list[EffectDef]] = {}
+        self.effects: dict[tuple[str, ...], dict[frozenset[str], list[EffectDef]]] = {}
         # (for `find`) variants -> character id (or None for the global owners only) -> effects; `last_*` hold
         # the variants asked about last and their dict (a game asks with the same variants all along)
         self.commons: dict[frozenset[str], dict[str | None, list[EffectDef]]] = {}
@@ -298,13 +305,15 @@ class _FirePlan:
         return mine
 
     def of(self, ctx: Context, owners: tuple[str, ...]) -> list[EffectDef]:
-        key = (owners, ctx.variants)
-        effects = self.effects
-        try:
-            return effects[key]
-        except KeyError:
-            found = effects[key] = ctx.rules.effects_of(owners, self.trigger, ctx.variants)
-            return found
+        # (by the owners, then by the variants: no key tuple made, hashed and compared per event)
+        variants = ctx.variants
+        by_variants = self.effects.get(owners)
+        if by_variants is None:
+            by_variants = self.effects[owners] = {}
+        found = by_variants.get(variants)
+        if found is None:
+            found = by_variants[variants] = ctx.rules.effects_of(owners, self.trigger, variants)
+        return found
 
     def usual(self, ctx: Context, who: str | None, owners: tuple[str, ...]) -> list[EffectDef]:
         found = self.common_of(ctx)[who] = self.of(ctx, owners)
@@ -338,7 +347,7 @@ class _FirePlan:
             play = ctx.play
             if play is None:
                 return self.of(ctx, ctx._reacting(self, actor))
-            placed = play.last_revealed if facts.get("revealing") else play.board.get(play.position.get(actor.id))  # type: ignore[arg-type]
+            placed = play.last_revealed if facts.get("revealing") else actor.standing_on(play)
             if placed is not None and not placed.corridor and (
                     placed.tile in local or (placed.tokens and not local.isdisjoint(placed.tokens))):
                 return self.of(ctx, ctx._reacting(self, actor))
@@ -388,7 +397,7 @@ def _reactor(plan: _FirePlan) -> Callable[[Context, Character], tuple[str, ...]]
             play = ctx.play
             if play is None:
                 return ctx._reacting(plan, actor)
-            placed = play.last_revealed if facts.get("revealing") else play.board.get(play.position.get(actor.id))  # type: ignore[arg-type]
+            placed = play.last_revealed if facts.get("revealing") else actor.standing_on(play)
             if placed is not None and not placed.corridor and (
                     placed.tile in local or (placed.tokens and not isdisjoint(placed.tokens))):
                 return ctx._reacting(plan, actor)
@@ -431,6 +440,9 @@ class Context:
     event_values: dict[str, Any] = field(default_factory=dict)  # values of the next fired event (e.g. count)
     fired: set[str] = field(default_factory=set)  # every trigger fired so far (conditions such as final_battle)
     loop_cap: int = 10_000  # a `while` of a procedure runs at most this often per call
+    # the ruleset's fire plans (its cache entry `_PLANS`), held from the first event fired: not looked up in the
+    # ruleset's cache at every event (a context lives while its ruleset does not change)
+    fire_plans: dict[str, _FirePlan | None] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __init__(self, rules: Ruleset, inputs: Inputs, variants: frozenset[str] = frozenset(),
                  facts: dict[str, Any] | None = None, characters: dict[str, Character] | None = None,
@@ -470,6 +482,7 @@ class Context:
         self.event_values = {} if event_values is None else event_values
         self.fired = set() if fired is None else fired
         self.loop_cap = loop_cap
+        self.fire_plans = None
 
     # ---- procedures ---------------------------------------------------------------
 
@@ -499,15 +512,14 @@ class Context:
         actor = self.actor
         if actor is not None and trigger == "always":
             actor.no_abilities = False  # `always` modifiers hold while their card or rule does: recomputed
-        plans: dict[str, _FirePlan | None] | None = self.rules._cache.get(_PLANS)  # (typed: compiled, a dict's
-        plan: _FirePlan | None                                                   # own look-up, not a generic one)
+        plans = self.fire_plans
         if plans is None:
+            plans = self.fire_plans = self.rules.memo(_PLANS, dict)
+        plan: _FirePlan | None
+        try:
+            plan = plans[trigger]
+        except KeyError:
             plan = self._new_plan(trigger)
-        else:
-            try:
-                plan = plans[trigger]
-            except KeyError:
-                plan = self._new_plan(trigger)
         if plan is None:
             return
         effects = plan.find(self, actor)
@@ -559,27 +571,28 @@ class Context:
         if offer:
             self.record("offered", *offer)
         who = self.who()
-        inputs, point_id = self.inputs, _point_id(who, point)
-        if inputs.direct:  # (the bots' inputs: no `Choice` made)
-            return bool(inputs.pick(who, point_id, (False, True)))
-        return bool(inputs.choose(_tuple_new(Choice, (who, point_id, (False, True)))))
+        inputs = self.inputs
+        if inputs.direct:  # (the bots' inputs: no `Choice` made, the point's id made only if read)
+            return bool(inputs.pick_at(who, point, (False, True)))
+        return bool(inputs.choose(_tuple_new(Choice, (who, point_id(who, point), (False, True)))))
 
     def choose(self, point: str, options: tuple[str, ...]) -> str:
         """A `choose` statement: the acting player picks one of the legal options; with none, nothing is done."""
         if not options:
             return ""
         who = self.who()
-        inputs, point_id = self.inputs, _point_id(who, point)
+        inputs = self.inputs
         if inputs.direct:
-            return str(inputs.pick(who, point_id, options))
-        return str(inputs.choose(_tuple_new(Choice, (who, point_id, options))))
+            found = inputs.pick_at(who, point, options)
+            return found if isinstance(found, str) else str(found)
+        return str(inputs.choose(_tuple_new(Choice, (who, point_id(who, point), options))))
 
     def ask(self, point: str, options: tuple[Any, ...], chooser: str | None = None) -> Any:
         who = chooser or self.who()
-        inputs, point_id = self.inputs, _point_id(who, point)
+        inputs = self.inputs
         if inputs.direct:
-            return inputs.pick(who, point_id, options)
-        return inputs.choose(_tuple_new(Choice, (who, point_id, options)))
+            return inputs.pick_at(who, point, options)
+        return inputs.choose(_tuple_new(Choice, (who, point_id(who, point), options)))
 
     def roll(self, sides: int = 6) -> int:
         return self.inputs.roll(sides)
@@ -670,7 +683,7 @@ class Context:
         if plan.tile:
             play = self.play
             if play is not None:
-                placed = play.last_revealed if self.facts.get("revealing") else play.here(actor.id)
+                placed = play.last_revealed if self.facts.get("revealing") else actor.standing_on(play)
                 if placed is not None and not placed.corridor:
                     if placed.tile in local:
                         mine.append(placed.tile)
@@ -781,18 +794,23 @@ class Context:
 
     def _run(self, effects: list[EffectDef], actor: Character | None, side: Side | None) -> None:
         """Run the effects of a fired event for `actor` on `side` (skipping those of decks switched off)."""
-        saved = (self.actor, self.side, self.owner, self.effect)
+        # (four locals, not a tuple of them: compiled, no tuple made per event that runs effects)
+        saved_actor, saved_side, saved_owner, saved_effect = self.actor, self.side, self.owner, self.effect
         self.actor, self.side = actor, side
         try:
             for fx in effects:
                 if (self.inactive or (self.side is not None and self.side.inactive)) and self._inactive(fx.owner):
                     continue
                 self.owner, self.effect = fx.owner, fx.key
-                if fx.provisional:
-                    self.provisional.update(fx.provisional)
+                notes = fx.provisional
+                if notes:  # (note by note: compiled, `set.update` with a tuple is a generic call, and the notes
+                    known = self.provisional  # are nearly always known already)
+                    for note in notes:
+                        if note not in known:
+                            known.add(note)
                 fx.run(self)
         finally:
-            self.actor, self.side, self.owner, self.effect = saved
+            self.actor, self.side, self.owner, self.effect = saved_actor, saved_side, saved_owner, saved_effect
 
     def _inactive(self, owner: str) -> bool:
         if not self.inactive and (self.side is None or not self.side.inactive):

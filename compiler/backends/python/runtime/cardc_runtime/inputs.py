@@ -15,6 +15,22 @@ _GETRANDBITS: Final = random.Random.getrandbits  # `_random.Random`'s own, which
 _RANDOM_FLOAT: Final = random.Random.random
 
 
+_POINT_IDS: Final[dict[str, dict[str, str]]] = {}  # chooser -> point -> `chooser:point` (made once)
+
+
+def point_id(who: str, point: str) -> str:
+    """`f"{who}:{point}"`, the id of a choice point, remembered (points repeat all game)."""
+    mine = _POINT_IDS.get(who)
+    if mine is None:
+        mine = _POINT_IDS[who] = {}
+    found = mine.get(point)
+    if found is None:
+        if len(mine) >= 4096:
+            mine.clear()
+        found = mine[point] = f"{who}:{point}"
+    return found
+
+
 def below(rng: random.Random, n: int) -> int:
     """`rng.randrange(n)`: the same number from the same generator, without `randrange`'s argument checks
     (`randrange(n)` is `_randbelow(n)` for n > 0; an empty range still raises as before). For a plain
@@ -96,6 +112,11 @@ class Inputs:
     def pick(self, chooser: str, point: str, options: tuple[Any, ...]) -> Any:
         """`choose(Choice(chooser, point, options))`, for inputs that are `direct`."""
         return self.choose(Choice(chooser, point, options))
+
+    def pick_at(self, chooser: str, name: str, options: tuple[Any, ...]) -> Any:
+        """`pick` at the choice point `name` of `chooser` (its id `chooser:name` made here, so that inputs that
+        do not read it, such as the random bot's, need not make or look it up)."""
+        return self.pick(chooser, point_id(chooser, name), options)
 
     def shuffle(self, items: Sequence[Any]) -> list[Any]:
         """The items in a random order (Fisher-Yates over rolled dice, so scripted inputs can fix it)."""

@@ -140,6 +140,9 @@ def place_start(ctx: Context) -> None:
         raise RuntimeError("no tile is marked `start: true`")
     tile = sorted(start, key=lambda e: e.id)[0].id
     origin: Pos = (0, 0)  # (one tuple: the board's key and the tile's `pos`)
+    if origin in play.board:  # laid again: what the characters remember standing on is forgotten
+        for c in ctx.characters.values():
+            c.on_tile = None
     play.board[origin] = Placed(tile, origin, _exits(ctx, tile), entered=True, order=0)
     play.revealed[ctx.rules.entity(tile).kind] += 1
     ctx.record("place_start", tile)
@@ -213,7 +216,8 @@ def game_over(ctx: Context) -> bool:
 
 
 def end_turn(ctx: Context) -> None:
-    ctx.record("end_turn")
+    actor = ctx.actor
+    ctx.log.append((actor.id if actor else "table", "end_turn"))  # (= ctx.record("end_turn"), no tuples joined)
     if ctx.play is not None and ctx.actor is not None and ctx.actor.id == ctx.play.current:
         ctx.play.turn_over = True
 
@@ -430,6 +434,17 @@ def _move(ctx: Context, who: Character, to: Pos, *, came_from: bool = True) -> N
     placed.face_down = False
 
 
+def _index(options: tuple[str, ...], got: Any) -> int:
+    """`options.index(str(got))`, by a loop (compiled, `index` on a tuple is a method call by name)."""
+    text = got if isinstance(got, str) else str(got)
+    i = 0
+    for o in options:
+        if o is text or o == text:
+            return i
+        i += 1
+    raise ValueError(f"{text!r} is not one of the options")
+
+
 def _label(play: Play, pos: Pos) -> str:
     return play.label(pos)
 
@@ -440,7 +455,7 @@ def walk(ctx: Context) -> None:
     options, labels = _steps(ctx, who)
     if not options:
         return
-    chosen = options[labels.index(str(ctx.ask("walk_to", labels, who.id)))] if len(labels) > 1 else options[0]
+    chosen = options[_index(labels, ctx.ask("walk_to", labels, who.id))] if len(labels) > 1 else options[0]
     _move(ctx, who, chosen)
     play.steps_left -= 1
     play.steps_taken += 1
@@ -458,12 +473,12 @@ def explore(ctx: Context, enter: bool = True) -> None:
     if not sides or not play.zones.get("stack"):
         return
     names = tuple(SIDES[s] for s in sides)
-    side = sides[names.index(str(ctx.ask("explore_side", names, who.id)))] if len(names) > 1 else sides[0]
+    side = sides[_index(names, ctx.ask("explore_side", names, who.id))] if len(names) > 1 else sides[0]
     here = play.position[who.id]
     pos = step(here, side)
     tile = play.zones["stack"].pop()
     fits, labels = _turnings(_exits(ctx, tile), side)
-    pick = labels.index(str(ctx.ask("explore_turn", labels, who.id))) if len(labels) > 1 else 0
+    pick = _index(labels, ctx.ask("explore_turn", labels, who.id)) if len(labels) > 1 else 0
     placed = Placed(tile, pos, fits[pick], order=len(play.board))
     play.board[pos] = placed
     play.last_revealed = placed
@@ -507,7 +522,7 @@ def _focus(ctx: Context) -> Placed | None:
         return None
     if ctx.facts.get("revealing"):
         return ctx.play.last_revealed
-    return ctx.play.here(actor_of(ctx).id)
+    return actor_of(ctx).standing_on(ctx.play)
 
 
 def tile_attr(ctx: Context, name: str) -> bool:
@@ -543,7 +558,7 @@ def monster_here(ctx: Context) -> bool:
     play = ctx.play
     if play is None:
         return False
-    placed = play.board.get(play.position.get((ctx.actor or actor_of(ctx)).id))  # type: ignore[arg-type]
+    placed = (ctx.actor or actor_of(ctx)).standing_on(play)
     return placed is not None and bool(placed.tokens) and _monster_token(ctx, placed) is not None
 
 
@@ -554,7 +569,15 @@ def other_hero_here(ctx: Context) -> bool:
     who = (ctx.actor or actor_of(ctx)).id
     position = play.position
     pos = position.get(who)
-    return any(c != who and position.get(c) == pos for c in play.order)  # (= bool(play.others_at(who)))
+    if pos is not None:  # (= bool(play.others_at(who)): the heroes placed, walked once, not looked up one by one)
+        for c, there in position.items():
+            if (there is pos or there == pos) and c != who and c in play.order:
+                return True
+        return False
+    for c in play.order:
+        if c != who and position.get(c) is None:
+            return True
+    return False
 
 
 def items_here(ctx: Context) -> bool:
@@ -563,7 +586,7 @@ def items_here(ctx: Context) -> bool:
     if play is None:
         return False
     who = ctx.actor or actor_of(ctx)
-    placed = play.board.get(play.position.get(who.id))  # type: ignore[arg-type]  # (= play.here(who.id))
+    placed = who.standing_on(play)  # (= play.here(who.id))
     return placed is not None and bool(placed.items) and bool(_takeable(ctx, who, placed))
 
 
@@ -626,7 +649,7 @@ def teleport(ctx: Context, to: str = "fountain", who: str = "self", pick: str = 
         targets = [p for p in targets if dist.get(p, 10**6) == best]
     targets.sort()
     labels = tuple(_label(play, p) for p in targets)
-    chosen = targets[labels.index(str(ctx.ask("teleport_to", labels, me.id)))] if len(labels) > 1 else targets[0]
+    chosen = targets[_index(labels, ctx.ask("teleport_to", labels, me.id))] if len(labels) > 1 else targets[0]
     _move(ctx, mover, chosen, came_from=False)
     play.came_from.pop(mover.id, None)
     ctx.actor = mover
@@ -691,7 +714,7 @@ def flee(ctx: Context, steps: int = 5) -> None:
             break
         options.sort()
         labels = tuple(_label(play, p) for p in options)
-        chosen = options[labels.index(str(ctx.ask("flee_to", labels, who.id)))] if len(labels) > 1 else options[0]
+        chosen = options[_index(labels, ctx.ask("flee_to", labels, who.id))] if len(labels) > 1 else options[0]
         _move(ctx, who, chosen)
         seen.add(chosen)
 
@@ -734,7 +757,7 @@ def fight_monster(ctx: Context) -> None:
         ctx.record("fight_monster")
         return
     who = actor_of(ctx)
-    monster = _monster_token(ctx, play.here(who.id))
+    monster = _monster_token(ctx, who.standing_on(play))
     if monster is None:
         return
     saved = ctx.facts.get("fight_by")
@@ -999,9 +1022,8 @@ def can_use_item(ctx: Context) -> bool:
     who = ctx.actor or actor_of(ctx)
     if not (who.weapons or who.spells or who.keys or who.treasures or who.items):
         return False
-    try:
-        usable: frozenset[str] = ctx.rules._cache[_USABLE, ctx.variants]
-    except KeyError:
+    usable: frozenset[str] | None = ctx.rules.table(_USABLE).get(ctx.variants)  # (no key tuple made per ask)
+    if usable is None:
         usable = _usable_set(ctx)
     return who.has_any(usable, cards=False)
 
@@ -1015,7 +1037,10 @@ def _usable_set(ctx: Context) -> frozenset[str]:
     usable = _usable_items(ctx)
     owners = {fx.owner for fx in ctx.rules.by_trigger().get("use", ())}
     found = frozenset(o for o in sorted(owners) if o in ctx.rules.entities and usable(o))
-    return ctx.rules.memo((_USABLE, ctx.variants), lambda: found)  # type: ignore[no-any-return]
+    table = ctx.rules.table(_USABLE)
+    if ctx.variants not in table:
+        table[ctx.variants] = found
+    return table[ctx.variants]  # type: ignore[no-any-return]
 
 
 def _usable_items(ctx: Context) -> Any:
