@@ -108,10 +108,21 @@ def _deflate_bands(rows: bytes | bytearray, stride: int, height: int, frame: Fra
                 if piece is None:
                     piece = pieces[i] = _band(band)
                 part = sums[i]
-            else:
-                piece = _band(view[a:a + size])
-                part = _adler32(view[a:a + size])
+            else:  # drawn on: deflated, unless these rows were seen twice at this place before (kept)
                 dirty.append(i)
+                drawn = view[a:a + size]
+                part = _adler32(drawn)
+                seen = frame.seen[i]
+                got = seen.get(part, _UNSEEN)
+                if got is not None and got is not _UNSEEN and rows.startswith(got[0], a):
+                    piece = got[1]
+                else:
+                    piece = _band(drawn)
+                    if got is None and frame.kept < KEPT_BANDS:  # seen once before (or the same Adler-32)
+                        seen[part] = (bytes(drawn), piece)
+                        frame.kept += 1
+                    elif got is _UNSEEN and len(seen) < SEEN_BANDS:
+                        seen[part] = None
             out.append(piece)
             # the Adler-32 of the rows so far followed by this band's (zlib's adler32_combine)
             check = ((check & 0xFFFF) + (part & 0xFFFF) - 1) % 65521 | (
@@ -121,14 +132,25 @@ def _deflate_bands(rows: bytes | bytearray, stride: int, height: int, frame: Fra
     return b"".join(out)
 
 
+SEEN_BANDS = 512  # Adler-32 sums of drawn bands remembered at each place of a frame
+KEPT_BANDS = 128  # drawn bands (and their deflated bytes) a frame keeps
+_UNSEEN: Any = object()
+
+
 class Frame:
     """A frame's rows (`render_rows` of a page: PNG rows `stride` bytes long, `height` of them) that faces are
     drawn over, one face after another, on one copy of them (`canvas`), and its bands' deflated bytes.
 
     After a face is deflated (`_deflate_bands`), `dirty` lists the bands it drew on; `canvas` puts only those
-    back to the frame's pixels for the next face (a 300 dpi card is 2.7 MB, most of it the frame's)."""
+    back to the frame's pixels for the next face (a 300 dpi card is 2.7 MB, most of it the frame's).
 
-    __slots__ = ("rows", "stride", "height", "bands", "pieces", "sums", "dirty", "_canvas")
+    Faces drawn on a frame often draw the same thing at one place (a label, a footer, one of a few kinds or
+    costs): `seen[i]` maps the Adler-32 of rows drawn in band `i` to None when they were deflated once, and to
+    those rows and their deflated bytes from their second time on (compared whole before use: a band's bytes
+    are a function of its rows alone, whichever face deflated them). At most SEEN_BANDS sums and KEPT_BANDS
+    kept bands (8 MB at most)."""
+
+    __slots__ = ("rows", "stride", "height", "bands", "pieces", "sums", "dirty", "seen", "kept", "_canvas")
 
     def __init__(self, rows: bytearray, stride: int, height: int) -> None:
         if len(rows) != stride * height + 1:
@@ -139,6 +161,8 @@ class Frame:
         self.pieces: list[bytes | None] = [None] * len(self.bands)  # each band deflated, when a face needs it
         self.sums = [_adler32(band) for band in self.bands]  # each band's Adler-32
         self.dirty: list[int] = []
+        self.seen: list[dict[int, tuple[bytes, bytes] | None]] = [{} for _ in self.bands]
+        self.kept = 0
         self._canvas: bytearray | None = None
 
     def canvas(self) -> bytearray:
