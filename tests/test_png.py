@@ -81,6 +81,56 @@ def test_a_face_drawn_over_its_backdrop_is_the_face_drawn_at_once() -> None:
         render_png(_page("text"), 150, under)
 
 
+def _card_page(text: str, frame: bool = True) -> pdfium.PdfPage:
+    """A 63 x 88 mm page: a frame (a fill and a panel) and a line of `text` at the top, bottom or middle."""
+    buf = io.BytesIO()
+    c = canvas(buf, (178.6, 249.4))
+    if frame:
+        c.setFillColorRGB(0.3, 0.5, 0.7)
+        c.rect(0, 0, 178.6, 249.4, fill=1, stroke=0)
+        c.setFillColorRGB(0.98, 0.97, 0.94)
+        c.roundRect(8, 8, 162.6, 233.4, 6, fill=1, stroke=0)
+    c.setFillColorRGB(0.1, 0.1, 0.1)
+    for word, y in (("top", 230.0), ("bottom", 12.0), ("middle", 120.0)):
+        if word in text:
+            c.drawString(20, y, text)
+    c.save()
+    return pdfium.PdfDocument(buf.getvalue())[0]
+
+
+def test_faces_over_a_frame_are_deflated_in_bands_with_the_same_bytes() -> None:
+    """A card PNG's rows are deflated band by band (each under zlib-ng's first window slide): a face drawn over
+    a `Frame` takes the frame's deflated bands where its rows are still the frame's, and puts back only the bands
+    it drew on before the next face. Every face has the bytes of the same face drawn whole, in any order."""
+    import struct
+    import zlib
+
+    from cardc.backends.print.png import BAND_BYTES, Frame, _size, band_size, card_png, render_rows
+
+    frame_page = _card_page("", frame=True)
+    w, h = _size(frame_page, 300)
+    stride = 3 * w + 1
+    assert h * stride > 10 * BAND_BYTES and band_size(stride) <= BAND_BYTES and band_size(stride) % stride == 0
+    frame = Frame(render_rows(frame_page, 300), stride, h)
+    texts = ["top Ag", "bottom Wq", "middle Ǻj top", "top Ag", "bottom middle Ŷy"]
+    for text in texts:  # each drawn over what the one before left, which `Frame.canvas` puts back
+        drawn = render_png(_card_page(text, frame=False), 300, frame)
+        whole_rows = render_rows(_card_page(text), 300)
+        assert drawn == card_png(w, h, 300, whole_rows) == render_png(_card_page(text), 300)
+        assert 0 < len(frame.dirty) < len(frame.bands) // 2  # a line of text: a band or two, not the card
+        with Image.open(io.BytesIO(drawn)) as img:
+            img.load()
+            assert img.size == (w, h) and img.tobytes() == bytes(
+                b for r in range(h) for b in whole_rows[r * stride + 1:(r + 1) * stride])
+        idat_at = drawn.index(b"IDAT")
+        (length,) = struct.unpack(">I", drawn[idat_at - 4:idat_at])
+        assert zlib.decompress(drawn[idat_at + 4:idat_at + 4 + length]) == bytes(whole_rows[:h * stride])
+    assert render_png(_card_page(texts[0], frame=False), 300, frame) == render_png(_card_page(texts[0]), 300)
+    assert bytes(frame.canvas()) == bytes(frame.rows)  # the last face's bands put back: the frame's pixels
+    with pytest.raises(ValueError):
+        render_png(_card_page("top", frame=False), 150, frame)
+
+
 def test_printed_pngs_are_the_faces_rendered_whole(tmp_path: Path) -> None:
     """The print backend draws faces that share a frame over one rasterized backdrop: every PNG it writes has
     the bytes of its face rasterized whole (and of its screen face, inside it)."""
@@ -192,7 +242,7 @@ def test_an_art_box_apart_from_the_text_joins_the_frame() -> None:
     """A face's art placeholder and shapes below its name are drawn with its frame when nothing drawn before them
     can share a pixel with them (then every face of the template shares them); one that touches the text stays in
     its place. Either way, the face over its frame is the face drawn whole."""
-    from cardc.backends.print.png import _png
+    from cardc.backends.print.png import card_png
     from cardc.backends.print.render import draw_face, footprint
     from cardc.backends.print.settings import parse_settings
     from cardc.backends.print.sheets import backdrop
@@ -227,7 +277,7 @@ def test_an_art_box_apart_from_the_text_joins_the_frame() -> None:
         c.showPage()
         c.save()
         drawn = render_png(pdfium.PdfDocument(buf.getvalue())[0], 300, frame_rows)
-        assert drawn == _png(w, h, 300, memoryview(whole)[:(3 * w + 1) * h])
+        assert drawn == card_png(w, h, 300, whole)
     assert backdrop(parse_elements(apart, "test"))[0] == parse_elements(frame, "test")  # without `where`: leading
     # elements after the last shape are not measured: nothing after them could move before them
     measured: list[str] = []

@@ -1,8 +1,10 @@
 """A small PNG writer for rendered cards: no row filters and a fast deflate, several times faster than Pillow's.
 
 Pillow tries every row filter for RGB images, which costs more than rendering the card; flat card art
-compresses well without filters. The deflate is zlib-ng's level 1 (the `zlib-ng` package), given all the rows
-in one call: its bytes are a function of the rows (and zlib-ng's version) alone, as zlib's are: it clears its
+compresses well without filters. The deflate is zlib-ng's level 1 (the `zlib-ng` package); a card face's rows
+are deflated in bands of about 64 KB, each a function of its rows alone (`_deflate_bands`), so that the bands of
+a face still equal to its frame's are deflated once per frame (`Frame`). zlib-ng's bytes are a function of the
+rows (and zlib-ng's version) alone, as zlib's are: it clears its
 hash table and zeroes the window past the data, and picks the same matches whatever CPU code it runs. ISA-L's
 deflate (used before, a little faster) is not: in about one fresh process in a hundred it picked other matches
 for a few faces (valid streams, the same pixels, other bytes), and its bytes also depend on how its output
@@ -49,9 +51,133 @@ try:
     def _deflate(data: bytes | bytearray | memoryview) -> bytes:
         # one call with every row: level 1 (deflate_quick) would end its blocks elsewhere if fed in pieces
         return zlib_ng.compress(data, 1)
+
+    _compressobj: Callable[[int, int, int], Any] = zlib_ng.compressobj
+    _SYNC: int = zlib_ng.Z_SYNC_FLUSH
+    _adler32: Callable[[bytes | bytearray | memoryview], int] = zlib_ng.adler32
 except ImportError:  # pragma: no cover - zlib-ng is a dependency; zlib keeps the writer working without it
     def _deflate(data: bytes | bytearray | memoryview) -> bytes:
         return zlib.compress(data, 1)
+
+    _compressobj = zlib.compressobj
+    _SYNC = zlib.Z_SYNC_FLUSH
+    _adler32 = zlib.adler32
+
+# A card PNG's rows are deflated band by band, each band a raw deflate stream of its own ended by a sync flush
+# (whole bytes, no final block), one after the other in one zlib stream: each band's bytes are a function of
+# its rows alone, so a band of a face that is still its frame's (its backdrop, `Frame`) takes the bytes deflated
+# once for that frame, and only the bands a face drew on are deflated (about a third of a card's rows). A band
+# stays under zlib-ng's first window slide (2 x 32 KiB less 262 bytes): no hash table slid in it at all.
+BAND_BYTES = 65_000
+_ZLIB_HEAD = b"\x78\x01"  # deflate, 32 KiB window, fastest level
+_LAST_BLOCK = b"\x03\x00"  # an empty final block (fixed codes): ends the stream after the bands' flushes
+
+
+def _band(data: bytes | bytearray | memoryview) -> bytes:
+    """`data` as a raw deflate stream of its own (level 1, as `_deflate`) ending on a whole byte, not final."""
+    c = _compressobj(1, 8, -15)
+    out: bytes = c.compress(data) + c.flush(_SYNC)
+    return out
+
+
+def band_size(stride: int) -> int:
+    """The bytes of a band of rows `stride` bytes long: whole rows, at most BAND_BYTES but at least a row."""
+    return max(1, BAND_BYTES // stride) * stride
+
+
+def _deflate_bands(rows: bytes | bytearray, stride: int, height: int, frame: Frame | None = None) -> bytes:
+    """The first `height` PNG rows `stride` bytes long of `rows` as a zlib stream of bands (`band_size`) deflated
+    one by one; with `frame` (the rows these were drawn over, of their size), each band still equal to the
+    frame's takes the frame's deflated band, and the others are recorded in `frame.dirty`. The bytes are the
+    same with or without it."""
+    n = stride * height
+    view = memoryview(rows)[:n]
+    step = band_size(stride)
+    out = [_ZLIB_HEAD]
+    if frame is None:
+        out.extend([_band(view[a:a + step]) for a in range(0, n, step)])
+        check = _adler32(view)
+    else:
+        pieces, sums, dirty = frame.pieces, frame.sums, frame.dirty
+        check = 1
+        for i, band in enumerate(frame.bands):
+            a = i * step
+            size = len(band)
+            if rows.startswith(band, a):  # compared in place (memcmp), nothing copied
+                piece = pieces[i]
+                if piece is None:
+                    piece = pieces[i] = _band(band)
+                part = sums[i]
+            else:  # drawn on: deflated, unless these rows were seen twice at this place before (kept)
+                dirty.append(i)
+                drawn = view[a:a + size]
+                part = _adler32(drawn)
+                seen = frame.seen[i]
+                got = seen.get(part, _UNSEEN)
+                if got is not None and got is not _UNSEEN and rows.startswith(got[0], a):
+                    piece = got[1]
+                else:
+                    piece = _band(drawn)
+                    if got is None and frame.kept < KEPT_BANDS:  # seen once before (or the same Adler-32)
+                        seen[part] = (bytes(drawn), piece)
+                        frame.kept += 1
+                    elif got is _UNSEEN and len(seen) < SEEN_BANDS:
+                        seen[part] = None
+            out.append(piece)
+            # the Adler-32 of the rows so far followed by this band's (zlib's adler32_combine)
+            check = ((check & 0xFFFF) + (part & 0xFFFF) - 1) % 65521 | (
+                ((check >> 16) + (part >> 16) + size * ((check & 0xFFFF) - 1)) % 65521) << 16
+    out.append(_LAST_BLOCK)
+    out.append(struct.pack(">I", check))
+    return b"".join(out)
+
+
+SEEN_BANDS = 512  # Adler-32 sums of drawn bands remembered at each place of a frame
+KEPT_BANDS = 128  # drawn bands (and their deflated bytes) a frame keeps
+_UNSEEN: Any = object()
+
+
+class Frame:
+    """A frame's rows (`render_rows` of a page: PNG rows `stride` bytes long, `height` of them) that faces are
+    drawn over, one face after another, on one copy of them (`canvas`), and its bands' deflated bytes.
+
+    After a face is deflated (`_deflate_bands`), `dirty` lists the bands it drew on; `canvas` puts only those
+    back to the frame's pixels for the next face (a 300 dpi card is 2.7 MB, most of it the frame's).
+
+    Faces drawn on a frame often draw the same thing at one place (a label, a footer, one of a few kinds or
+    costs): `seen[i]` maps the Adler-32 of rows drawn in band `i` to None when they were deflated once, and to
+    those rows and their deflated bytes from their second time on (compared whole before use: a band's bytes
+    are a function of its rows alone, whichever face deflated them). At most SEEN_BANDS sums and KEPT_BANDS
+    kept bands (8 MB at most)."""
+
+    __slots__ = ("rows", "stride", "height", "bands", "pieces", "sums", "dirty", "seen", "kept", "_canvas")
+
+    def __init__(self, rows: bytearray, stride: int, height: int) -> None:
+        if len(rows) != stride * height + 1:
+            raise ValueError("the frame's rows are not of its size")
+        self.rows, self.stride, self.height = rows, stride, height
+        n, step = stride * height, band_size(stride)
+        self.bands = [bytes(rows[a:min(a + step, n)]) for a in range(0, n, step)]
+        self.pieces: list[bytes | None] = [None] * len(self.bands)  # each band deflated, when a face needs it
+        self.sums = [_adler32(band) for band in self.bands]  # each band's Adler-32
+        self.dirty: list[int] = []
+        self.seen: list[dict[int, tuple[bytes, bytes] | None]] = [{} for _ in self.bands]
+        self.kept = 0
+        self._canvas: bytearray | None = None
+
+    def canvas(self) -> bytearray:
+        """The copy of the frame's rows to draw the next face on (one spare byte at the end, as `render_rows`)."""
+        buf = self._canvas
+        if buf is None:
+            buf = self._canvas = bytearray(self.rows)
+        else:
+            step = band_size(self.stride)
+            for i in self.dirty:
+                a = i * step
+                band = self.bands[i]
+                buf[a:a + len(band)] = band
+        self.dirty = []
+        return buf
 
 
 def _chunk(tag: bytes, data: bytes) -> tuple[bytes, bytes, bytes, bytes]:
@@ -63,12 +189,23 @@ def _chunk(tag: bytes, data: bytes) -> tuple[bytes, bytes, bytes, bytes]:
 def _png(w: int, h: int, dpi: int, rows: bytes | bytearray | memoryview, screen: bytes | None = None) -> bytes:
     """A PNG of `h` unfiltered RGB rows of width `w` (each row: a 0 byte, then its pixels); with `screen` (PNG
     bytes), that PNG as a `SCREEN_CHUNK` chunk after the pixels."""
+    return _png_of(w, h, dpi, _deflate(rows), screen)
+
+
+def card_png(w: int, h: int, dpi: int, rows: bytes | bytearray, screen: bytes | None = None) -> bytes:
+    """`_png` as the print backend writes a face: its rows deflated in bands (`_deflate_bands`), the bytes
+    `render_png` gives for those pixels whether or not it drew them over a frame."""
+    return _png_of(w, h, dpi, _deflate_bands(rows, 3 * w + 1, h), screen)
+
+
+def _png_of(w: int, h: int, dpi: int, idat: bytes, screen: bytes | None = None) -> bytes:
+    """`_png` of the rows whose zlib stream is `idat`."""
     ppm = round(dpi / 0.0254)
     return b"".join((
         b"\x89PNG\r\n\x1a\n",
         *_chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)),
         *_chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)),
-        *_chunk(b"IDAT", _deflate(rows)),
+        *_chunk(b"IDAT", idat),
         *(_chunk(SCREEN_CHUNK, screen) if screen is not None else ()),
         *_chunk(b"IEND", b""),
     ))
@@ -210,20 +347,28 @@ def _draw(page: Any, pixels: Any, w: int, h: int, stride: int, matrix: Any = Non
         raw.FPDFBitmap_Destroy(bitmap)
 
 
-def render_png(page: Any, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None,
+def render_png(page: Any, dpi: int, under: bytearray | Frame | None = None, scratch: bytearray | None = None,
                screen: bytes | None = None, swapped: bool = False) -> bytes:
     """PDF page `page` rasterized at `dpi` as PNG bytes, the same pixels as
     `encode_png(page.render(scale=dpi / 72).to_pil(), dpi)`; with `screen` (`screen_png` of the same page), that
     face inside it (`SCREEN_CHUNK`).
 
-    With `under` (`render_rows` of a page of the same size), the page is drawn over a copy of those pixels
-    instead of over white: a face whose first elements (a template's frame and panel) were drawn once as
-    `under` is then drawn with only its other elements, and comes out as the same pixels as the whole face
-    drawn at once (PDFium paints a page's objects one after the other onto the bitmap, so what came before
-    is only the pixels it left). `scratch` (a buffer of `under`'s size) holds that copy: see `render_over`.
+    With `under` (`render_rows` of a page of the same size, or a `Frame` of them), the page is drawn over a copy
+    of those pixels instead of over white: a face whose first elements (a template's frame and panel) were drawn
+    once as `under` is then drawn with only its other elements, and comes out as the same pixels and bytes as
+    the whole face drawn at once (PDFium paints a page's objects one after the other onto the bitmap, so what
+    came before is only the pixels it left). A `Frame` keeps its copy and its deflated bands between faces;
+    otherwise `scratch` (a buffer of `under`'s size) holds the copy: see `render_over`.
     `swapped`: the page (and `under`'s) was drawn with red and blue exchanged, see `render_rows`."""
     w, h = _size(page, dpi)
-    return _png(w, h, dpi, memoryview(render_over(page, dpi, under, scratch, swapped))[:(3 * w + 1) * h], screen)
+    stride = 3 * w + 1
+    if isinstance(under, Frame):
+        if under.stride != stride or under.height != h:
+            raise ValueError("the pixels to draw over are not of the page's size")
+        buf = under.canvas()
+        _draw(page, (ctypes.c_ubyte * (stride * h)).from_buffer(buf, 1), w, h, stride, swapped=swapped)
+        return _png_of(w, h, dpi, _deflate_bands(buf, stride, h, under), screen)
+    return _png_of(w, h, dpi, _deflate_bands(render_over(page, dpi, under, scratch, swapped), stride, h), screen)
 
 
 def render_over(page: Any, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None,
@@ -263,13 +408,14 @@ def screen_size(w_mm: float, h_mm: float) -> tuple[int, int]:
     return max(16, int(w_mm * k)), max(16, int(h_mm * k))
 
 
-def render_screen(page: Any, bleed_mm: float, w_mm: float, h_mm: float, under: bytearray | None = None,
+def render_screen(page: Any, bleed_mm: float, w_mm: float, h_mm: float, under: bytearray | Frame | None = None,
                   scratch: bytearray | None = None, swapped: bool = False) -> bytearray:
     """The face on `page` (a `w_mm` x `h_mm` card inside `bleed_mm` of bleed) at SCREEN_DPI without its bleed:
     `screen_size(w_mm, h_mm)` pixels centred on the trim, as unfiltered PNG rows (one spare byte at the end), drawn
     over white or over a copy of `under` (what this gave for the face's backdrop; the copy in `scratch` if it is of
-    that size, as `render_over`). PDFium draws straight into the cell at exactly SCREEN_DPI: no page stretched to
-    whole pixels, no bleed rasterized and cut off. `swapped`: as `render_rows`."""
+    that size, as `render_over`; or a `Frame` of those rows: its canvas, to be given to `screen_png` with it).
+    PDFium draws straight into the cell at exactly SCREEN_DPI: no page stretched to whole pixels, no bleed
+    rasterized and cut off. `swapped`: as `render_rows`."""
     import pypdfium2 as pdfium
 
     w, h = screen_size(w_mm, h_mm)
@@ -277,6 +423,10 @@ def render_screen(page: Any, bleed_mm: float, w_mm: float, h_mm: float, under: b
     if under is None:
         buf = bytearray(b"\xff") * (stride * h + 1)
         buf[0:stride * h:stride] = bytes(h)  # each row's filter byte
+    elif isinstance(under, Frame):
+        if under.stride != stride or under.height != h:
+            raise ValueError("the pixels to draw over are not of the cell's size")
+        buf = under.canvas()
     elif len(under) != stride * h + 1:
         raise ValueError("the pixels to draw over are not of the cell's size")
     else:
@@ -292,7 +442,8 @@ def render_screen(page: Any, bleed_mm: float, w_mm: float, h_mm: float, under: b
     return buf
 
 
-def screen_png(rows: bytearray, w_mm: float, h_mm: float) -> bytes:
-    """`render_screen`'s rows of a `w_mm` x `h_mm` card as PNG bytes."""
+def screen_png(rows: bytearray, w_mm: float, h_mm: float, frame: Frame | None = None) -> bytes:
+    """`render_screen`'s rows of a `w_mm` x `h_mm` card as PNG bytes; `frame`: the `Frame` they were drawn over
+    (`render_screen(..., under=frame)`), whose deflated bands serve (the same bytes as without it)."""
     w, h = screen_size(w_mm, h_mm)
-    return _png(w, h, SCREEN_DPI, memoryview(rows)[:(3 * w + 1) * h])
+    return _png_of(w, h, SCREEN_DPI, _deflate_bands(rows, 3 * w + 1, h, frame))

@@ -18,7 +18,17 @@ from cardc.backends import BuildOptions
 from cardc.backends.print.cards import CardTexts, image_path
 from cardc.backends.print.imposition import Page, Placement, impose
 from cardc.backends.print.names import sheet_name
-from cardc.backends.print.png import SCREEN_DPI, render_png, render_rows, render_screen, screen_png, write_file
+from cardc.backends.print.png import (
+    SCREEN_DPI,
+    Frame,
+    _size,
+    render_png,
+    render_rows,
+    render_screen,
+    screen_png,
+    screen_size,
+    write_file,
+)
 from cardc.backends.print.presets import CardSize, card_size, known_sizes
 from cardc.backends.print.render import (
     DrawReport,
@@ -410,9 +420,8 @@ class PrintBuild:
             swapped[g] = swapped.get(g, True) and not any(face.images) and swappable(self.parsed[face.text])
         rank = {g: i for i, g in enumerate(count)}
         order.sort(key=lambda item: rank[group[item[0]]])  # stable: sheet and card order within a group
-        under: dict[tuple[float, float, str], bytearray] = {}  # the background of the group being drawn
-        small_under: dict[tuple[float, float, str], bytearray] = {}  # the same at SCREEN_DPI
-        scratch, small_scratch = bytearray(), bytearray()  # the copy of it each face is drawn on, reused
+        under: dict[tuple[float, float, str], Frame] = {}  # the background of the group being drawn
+        small_under: dict[tuple[float, float, str], Frame] = {}  # the same at SCREEN_DPI
         for start in range(0, len(order), PNG_BATCH):
             batch = order[start:start + PNG_BATCH]
             buf = io.BytesIO()
@@ -443,19 +452,22 @@ class PrintBuild:
                 page = pdf[i] if drawn_face is None or count[g] == 1 else pdfium.raw.FPDF_LoadPage(pdf, i)
                 swap = swapped[g]
                 if drawn_face is None:
-                    under = {g: render_rows(page, self.s.png_dpi, swap)}  # the group before it is done
-                    scratch = bytearray(len(under[g]))
+                    # the group before it is done: its frames go; each face of this one is drawn over a copy of
+                    # this frame, and its bands still the frame's take the frame's deflated bytes (`Frame`)
+                    w, h = _size(page, self.s.png_dpi)
+                    under = {g: Frame(render_rows(page, self.s.png_dpi, swap), 3 * w + 1, h)}
                     if screens:
-                        small_under = {g: render_screen(page, self.s.bleed, g[0], g[1], swapped=swap)}
-                        small_scratch = bytearray(len(small_under[g]))
+                        w, h = screen_size(g[0], g[1])
+                        small_under = {g: Frame(render_screen(page, self.s.bleed, g[0], g[1], swapped=swap),
+                                                3 * w + 1, h)}
                 else:
                     small = None
+                    frame = under[g] if count[g] > 1 else None
                     if screens:
-                        rows = render_screen(page, self.s.bleed, g[0], g[1], small_under[g] if count[g] > 1 else None,
-                                             small_scratch, swap)
-                        small = screen_png(rows, g[0], g[1])
-                    put(drawn_face, render_png(page, self.s.png_dpi, under[g] if count[g] > 1 else None, scratch,
-                                               small, swap))
+                        small_frame = small_under[g] if count[g] > 1 else None
+                        rows = render_screen(page, self.s.bleed, g[0], g[1], small_frame, swapped=swap)
+                        small = screen_png(rows, g[0], g[1], small_frame)
+                    put(drawn_face, render_png(page, self.s.png_dpi, frame, None, small, swap))
                 if isinstance(page, pdfium.PdfPage):
                     page.close()
                 else:
