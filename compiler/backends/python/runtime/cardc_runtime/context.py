@@ -264,7 +264,6 @@ class Fight:
 _tuple_new: Final = tuple.__new__  # makes a Choice (a named tuple) without its Python-level __new__
 
 _PLANS: Final = "fire plans"  # the ruleset cache entry: trigger -> _FirePlan | None
-_point_id: Final = point_id  # (the name this module used before it moved to `inputs`)
 
 
 class _FirePlan:

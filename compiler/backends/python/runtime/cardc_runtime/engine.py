@@ -468,22 +468,21 @@ class BotInputs(Inputs):
         return options[index]
 
     def pick_at(self, chooser: str, name: str, options: tuple[Any, ...]) -> Any:
-        """`pick(chooser, point_id(chooser, name), options)`; the random bot does not read the point, so its
-        id is neither made nor looked up for it (nor for a lone option)."""
+        """`pick(chooser, point_id(chooser, name), options)`; the built-in bots are asked without the point's id
+        (the random bot does not read it; the sensible bot reads its name), other bots through `pick`."""
         if len(options) == 1:
             return options[0]
-        self.decisions += 1
         bot = self.bots.get(chooser, self.default)
         if type(bot) is RandomBot:
-            index = below(bot.rng, len(options))
-        elif type(bot) is SensibleBot:
-            index = (bot.decide_at(chooser, name, self.ctx_ref[0], options) if ":" not in chooser
-                     else bot.decide(chooser, point_id(chooser, name), self.ctx_ref[0], options))
-        else:
-            index = bot.choose(_tuple_new(View, (chooser, point_id(chooser, name), self.ctx_ref[0])), options)
-        if not 0 <= index < len(options):
-            raise ValueError(f"bot chose option {index} of {len(options)} at {point_id(chooser, name)}")
-        return options[index]
+            self.decisions += 1
+            return options[below(bot.rng, len(options))]
+        if type(bot) is SensibleBot and ":" not in chooser:
+            self.decisions += 1
+            index = bot.decide_at(chooser, name, self.ctx_ref[0], options)
+            if not 0 <= index < len(options):
+                raise ValueError(f"bot chose option {index} of {len(options)} at {point_id(chooser, name)}")
+            return options[index]
+        return self.pick(chooser, point_id(chooser, name), options)
 
 
 @dataclass
