@@ -140,7 +140,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     if _flag_errors("build", check_build_flags(args, [name for name, _ in backends.BACKENDS], settings)):
         return 2
     content = [args.path or DEFAULT_CONTENT]
-    protected = [*content, find_content_root(content)]
+    # A content path that does not exist protects no folder: the front end reports it (E110), where a refusal
+    # would name the folder around the typo as "the content folder".
+    protected = [*content, find_content_root(content)] if content[0].exists() else []
     try:
         check_output(args.out, protected)  # before any work: a refused folder costs no compile
     except OutputRefused as refused:

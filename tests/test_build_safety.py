@@ -119,6 +119,16 @@ def test_content_folder_inside_or_itself_is_refused(project: Path, out: str) -> 
     assert snapshot(project) == before
 
 
+def test_a_missing_content_path_is_reported_not_taken_for_a_content_folder(project: Path) -> None:
+    """A typo in the content path: the error names the missing path; nothing is written or refused as content."""
+    before = snapshot(project)
+    code, err = run(["build", "contnet", "--only", "ir", "--out", "gen"], project)
+    assert code == 1
+    assert "no such file or folder: contnet" in err
+    assert "content folder" not in err
+    assert snapshot(project) == before
+
+
 def test_ancestor_of_the_content_folder_is_refused(project: Path) -> None:
     before = snapshot(project.parent)
     code, err = run(["build", "project/content", "--only", "ir", "--out", "project"], project.parent)
