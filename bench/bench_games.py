@@ -5,11 +5,12 @@
     python3 bench/bench_games.py --bot sensible --games 10 --instructions  # instructions per game (valgrind)
 
 Compiles content/ and plays games FIRST .. FIRST+N-1 (seed 1: each game's seed from (1, index)) of 4-player
-Karak with Regent in this process, by `play_batch`, as one worker of `cardc simulate` does. It prints games per
-CPU second (user + system of this process, the table and the package loaded before timing) and the sha256 of
-the records' `repr`: the same digest means the same games, so two versions of the code can be compared on the
-same games. The greedy bot's exact odds kept between runs (`cardc.simulation.odds_store`) are not used: each run
-starts without them, as a first run does.
+Karak with Regent in this process, by `play_batch`, as one worker of `cardc simulate` does (`--runtime
+compiled`: on the build of the runtime with the game's rules that a run of 50,000 games or more makes,
+compiled_rules.py). It prints games per CPU second (user + system of this process, the table and the package
+loaded before timing) and the sha256 of the records' `repr`: the same digest means the same games, so two
+versions of the code can be compared on the same games. The greedy bot's exact odds kept between runs
+(`cardc.simulation.odds_store`) are not used: each run starts without them, as a first run does.
 
 On a shared or throttled virtual machine a CPU second is not a fixed amount of work (this project's machine has
 run 2.3x slower on some mornings than on a quiet evening). `--instructions` counts instead the instructions the
@@ -57,24 +58,30 @@ def machine_probe() -> float:
 
 def play(args: argparse.Namespace) -> dict[str, object]:
     """Play the games in this process; their CPU time, rate and digest (and a second round with `--again`)."""
-    if args.runtime == "compiled":  # before anything imports a runtime
+    from cardc.frontend import compile_paths
+    from cardc.simulation.jobs import Job, package_files, package_name
+
+    project = compile_paths([Path(args.content)]).project
+    files, digest = package_files(project, "karak")
+    if args.runtime == "compiled":  # before anything imports a runtime: as `cardc simulate` does for a big run
+        from cardc.backends.python import compiled_rules
         from cardc.backends.python.accel import ENV, build
 
-        where = build(lambda text: print(f"note: {text}", file=sys.stderr))
+        def note(text: str) -> None:
+            print(f"note: {text}", file=sys.stderr)
+
+        where = build(note)
         if where is None:
             raise SystemExit("the compiled runtime could not be built")
-        os.environ[ENV] = str(where)
+        os.environ[ENV] = str(compiled_rules.runtime_for(files, package_name("karak", digest), digest, note)
+                              or where)
     from cardc.simulation import odds_store
 
     odds_store.path_for = lambda *_: None  # every run starts without kept odds
     from cardc.backends.python.accel import is_compiled
-    from cardc.frontend import compile_paths
-    from cardc.simulation.jobs import Job, package_files
     from cardc.simulation.runner import play_batch
     from cardc.simulation.table import validate
 
-    project = compile_paths([Path(args.content)]).project
-    files, digest = package_files(project, "karak")
     job = validate(Job("karak", files, digest, args.players, tuple(args.expansion or ["regent"]), (), args.bot))
     play_batch(job, 0, [])  # the package loaded and the table built before timing
     if is_compiled() != (args.runtime == "compiled"):

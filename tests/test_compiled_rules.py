@@ -1,6 +1,6 @@
-"""Generated rules compiled by mypyc on the compiled runtime (compiled_rules.py): the rewrite made for mypyc, and
-the fallbacks to the Python rules (none of these tests builds anything; test_simulate_compiled.py compares the
-records of compiled and Python rules where mypyc is installed)."""
+"""Generated rules compiled by mypyc with the runtime (compiled_rules.py): the rewrite made for mypyc, where a
+run finds the build, and the fallbacks to the Python rules (none of these tests builds anything;
+test_simulate_compiled.py compares the records of compiled and Python rules where mypyc is installed)."""
 
 from __future__ import annotations
 
@@ -32,10 +32,11 @@ def h(x: int) -> int:
 '''
 
 
-def test_rewrite_binds_the_verbs_once_and_means_the_same() -> None:
-    text = compiled_rules.for_mypyc(SOURCE)
+def test_rewrite_imports_the_verbs_from_their_modules_and_means_the_same() -> None:
+    text = compiled_rules.for_mypyc(SOURCE, {"neg": "operator", "mul": "operator"})
     assert text.startswith('# mypy: disable-error-code="attr-defined"\n')  # (never ignore-errors: see for_mypyc)
-    assert "_v_neg: Final = v.neg" in text and "_v_mul: Final = v.mul" in text
+    assert "from operator import neg as _v_neg" in text and "from operator import mul as _v_mul" in text
+    assert "_v_add: Final = v.add" in text  # a verb of no known module: bound once
     f = next(n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == "f")
     assert "v." not in ast.unparse(f)
     assert "def g(v: int) -> int:\n    return v + 1" in text and "v = x\n    return v * 2" in text  # own `v`s kept
@@ -47,15 +48,26 @@ def test_rewrite_binds_the_verbs_once_and_means_the_same() -> None:
         assert before[name](5) == after[name](5)  # type: ignore[operator]
 
 
-def test_rewrite_binds_context_methods_of_a_context_parameter() -> None:
-    text = compiled_rules.for_mypyc(
-        "from __future__ import annotations\n\nfrom cardc_runtime import Context\n\n\n"
-        "def f(ctx: Context) -> str:\n    return ctx.who() + ctx.owner + str(ctx.choose('p', ('a',)))\n\n\n"
-        "def g(ctx: Context) -> str:\n    ctx = ctx\n    return ctx.who()\n\n\n"
-        "def h(ctx: object) -> str:\n    return ctx.who()\n")
-    assert "_ctx_who: Final = Context.who" in text and "_ctx_choose: Final = Context.choose" in text
-    assert "return _ctx_who(ctx) + ctx.owner + str(_ctx_choose(ctx, 'p', ('a',)))" in text  # data stays
-    assert "ctx = ctx\n    return ctx.who()" in text and "def h(ctx: object) -> str:\n    return ctx.who()" in text
+def test_rewrite_leaves_context_calls_to_the_native_class() -> None:
+    source = ("from __future__ import annotations\n\nfrom cardc_runtime import Context\n\n\n"
+              "def f(ctx: Context) -> str:\n    return ctx.who() + ctx.owner + str(ctx.choose('p', ('a',)))\n")
+    assert compiled_rules.for_mypyc(source, {}) == compiled_rules._HEADER + ast.unparse(ast.parse(source)) + "\n"
+
+
+def test_verb_homes_are_where_the_runtime_defines_each_verb() -> None:
+    """Every function `cardc_runtime.verbs` offers is imported by the compiled rules from the module named for it:
+    the same function object there (a later module's verb replaces an earlier one's of the same name)."""
+    import importlib
+
+    from cardc.backends.python.loader import ensure_runtime
+
+    ensure_runtime()
+    verbs = importlib.import_module("cardc_runtime.verbs")
+    homes = compiled_rules.verb_homes()
+    assert len(homes) > 150 and homes["turn_over"] == "cardc_runtime.play_verbs"
+    for name, home in homes.items():
+        assert getattr(importlib.import_module(home), name) is getattr(verbs, name), name
+        assert home == "cardc_runtime." + getattr(verbs, name).__module__.rsplit(".", 1)[1], name  # where defined
 
 
 def test_generated_modules_rewrite(repo_root: Path) -> None:
@@ -68,7 +80,7 @@ def test_generated_modules_rewrite(repo_root: Path) -> None:
         for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
             assert not any(isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "v"
                            for a in ast.walk(fn)), (path, fn.name)
-            assert "ctx.fire_here(" not in ast.unparse(fn), (path, fn.name)
+        assert "Final = v." not in ast.unparse(tree), path  # every verb imported from its module
 
 
 FILES = (("game/__init__.py", "from . import base\n"), ("game/base.py", "X = 1\n"))
@@ -99,8 +111,9 @@ def test_no_mypyc_no_cache_folder_or_a_failed_build_leave_the_rules_python(
 
     monkeypatch.setattr(accel.subprocess, "run", failing)
     assert compiled_rules.build(FILES, "_t_game", "d1", notes.append) is None
-    assert "could not compile the rules (base.py:1: error: something mypy says)" in notes[-1]
-    assert calls[0][-1] == "_t_game/base.py" and len(calls[0]) == 4  # the package's modules, not `__init__`
+    assert "could not compile the runtime with the rules (base.py:1: error: something mypy says)" in notes[-1]
+    # the runtime's modules and the package's, not its `__init__`
+    assert calls[0][3:] == [f"cardc_runtime/{m}.py" for m in accel.COMPILED] + ["_t_game/base.py"]
     assert compiled_rules.build(FILES, "_t_game", "d1", notes.append) is None and len(calls) == 1  # not again
     assert [p.name for p in (tmp_path / "rules").iterdir()] == [f"{compiled_rules.key('d1', '_t_game')}.failed"]
     monkeypatch.setenv("CARDC_CACHE", "off")
@@ -166,3 +179,57 @@ def test_simulate_builds_compiled_rules_for_big_runs_only(tmp_path: Path, monkey
             monkeypatch.setenv(compiled_rules.ENV, preset)
         simulate.use_runtime(argparse.Namespace(bot="random", sweep=[], runtime="compiled", games=games))
         assert os.environ[compiled_rules.ENV] == expected
+        assert os.environ[accel.ENV] == str(tmp_path)  # (no package: the compiled runtime alone)
+
+
+def test_simulate_imports_the_build_of_the_runtime_with_the_rules(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the game's package, a run on the compiled runtime imports the build that holds its rules, when
+    `runtime_for` has one (built for a big run, a finished one otherwise), else the compiled runtime alone."""
+    import argparse
+
+    from cardc.backends.python import loader
+    from cardc.commands import simulate
+
+    fused = tmp_path / "fused"
+    asked: list[tuple[str, str, str]] = []
+
+    def runtime_for(files: object, name: str, digest: str, note: object) -> Path | None:
+        asked.append((name, digest, os.environ[compiled_rules.ENV]))
+        return fused if os.environ[compiled_rules.ENV] == "build" else None
+
+    monkeypatch.setattr(accel, "choose", lambda *a: tmp_path)
+    monkeypatch.setattr(loader, "ensure_runtime", lambda: None)
+    monkeypatch.setattr(accel, "is_compiled", lambda: True)
+    monkeypatch.setattr(compiled_rules, "runtime_for", runtime_for)
+    monkeypatch.setenv(accel.ENV, "")
+    for games, expected in ((compiled_rules.BUILD_FROM, fused), (100, tmp_path)):
+        monkeypatch.delenv(compiled_rules.ENV, raising=False)
+        simulate.use_runtime(argparse.Namespace(bot="random", sweep=[], runtime="compiled", games=games,
+                                                game="g"), (FILES, "d" * 64))
+        assert os.environ[accel.ENV] == str(expected)
+    assert asked == [(f"_cardc_sim_{'d' * 16}_g", "d" * 64, "build"), (f"_cardc_sim_{'d' * 16}_g", "d" * 64, "cached")]
+
+
+def test_runtime_for_follows_the_switch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finished build is used unless the switch is off; none is made unless it says `build`."""
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path))
+    builds: list[str] = []
+    monkeypatch.setattr(compiled_rules, "build", lambda files, name, digest, note: builds.append(name))
+    for value in ("off", "cached"):
+        monkeypatch.setenv(compiled_rules.ENV, value)
+        assert compiled_rules.runtime_for(FILES, "_t_game", "d1") is None
+    assert builds == []
+    monkeypatch.setenv(compiled_rules.ENV, "build")
+    compiled_rules.runtime_for(FILES, "_t_game", "d1")
+    assert builds == ["_t_game"]
+    where = compiled_rules.folder("d1", "_t_game")
+    assert where is not None
+    where.mkdir(parents=True)
+    (where / "built").write_text("x\n", encoding="utf-8")
+    for value in ("cached", "build"):
+        monkeypatch.setenv(compiled_rules.ENV, value)
+        assert compiled_rules.runtime_for(FILES, "_t_game", "d1") == where
+    monkeypatch.setenv(compiled_rules.ENV, "off")
+    assert compiled_rules.runtime_for(FILES, "_t_game", "d1") is None
+    assert builds == ["_t_game"]

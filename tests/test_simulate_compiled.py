@@ -52,6 +52,20 @@ def compiled() -> Path:
     return where
 
 
+@pytest.fixture(scope="module")
+def fused(compiled: Path) -> Path:
+    """The build of the runtime with the bundled Karak's rules (compiled_rules.py), as a big run makes it."""
+    from cardc.frontend import compile_paths
+    from cardc.simulation.jobs import package_files, package_name
+
+    files, digest = package_files(compile_paths([ROOT / "content"]).project, "karak")
+    notes: list[str] = []
+    where = compiled_rules.build(files, package_name("karak", digest), digest, notes.append)
+    if where is None:
+        pytest.skip(f"no build of the runtime with the rules on this machine: {'; '.join(notes)}")
+    return where
+
+
 # A designer's bot: a plain class (no built-in bot as its base), from a file, which plays on either runtime.
 OWN_BOT = """
 class Cautious:
@@ -80,7 +94,7 @@ class Bold(GreedyBot):
 @pytest.mark.parametrize("bot, players, games", [("sensible", 4, 12), ("random", 4, 12), ("sensible", 2, 6),
                                                  ("greedy", 4, 10), ("greedy", 2, 4), ("own", 3, 4),
                                                  ("bold", 4, 4)])
-def test_compiled_runtime_plays_the_same_games(compiled: Path, tmp_path: Path, bot: str, players: int,
+def test_compiled_runtime_plays_the_same_games(compiled: Path, fused: Path, tmp_path: Path, bot: str, players: int,
                                                games: int) -> None:
     if bot == "own":
         (tmp_path / "cautious.py").write_text(OWN_BOT, encoding="utf-8")
@@ -89,23 +103,26 @@ def test_compiled_runtime_plays_the_same_games(compiled: Path, tmp_path: Path, b
         (tmp_path / "bold.py").write_text(BOLD_BOT, encoding="utf-8")
         bot = f"{tmp_path / 'bold.py'}:Bold"
     runs = {}
-    settings = [("python", _env()), ("compiled", _env(**{accel.ENV: str(compiled)}))]
-    if players == 4:  # the compiled runtime with the rules left Python, too
-        settings.append(("python rules", _env(**{accel.ENV: str(compiled), compiled_rules.ENV: "off"})))
+    settings = [("python", _env()), ("compiled", _env(**{accel.ENV: str(fused)})),
+                ("runtime alone", _env(**{accel.ENV: str(compiled)}))]
+    if players == 4:  # the build with the rules, its rules left Python by the switch, too
+        settings.append(("python rules", _env(**{accel.ENV: str(fused), compiled_rules.ENV: "off"})))
     for name, env in settings:
         out = subprocess.run([sys.executable, "-c", PLAY, bot, str(players), str(games), str(ROOT / "content")],
                              env=env, capture_output=True, text=True, check=True).stdout.split()
         runs[name] = out
     assert runs["python"][:2] == ["False", "False"] and runs["compiled"][0] == "True"
     assert int(runs["python"][3]) > 0
-    if not accel.missing_tools():  # (the rules are compiled where the runtime could be)
-        assert runs["compiled"][1] == "True"
+    assert runs["compiled"][:2] == ["True", "True"]  # (the fixture skips where the build cannot be made)
+    assert runs["runtime alone"][:2] == ["True", "False"]
     assert runs["compiled"][2:] == runs["python"][2:]  # every game's record the same
+    assert runs["runtime alone"][2:] == runs["python"][2:]
     if "python rules" in runs:
         assert runs["python rules"][:2] == ["True", "False"] and runs["python rules"][2:] == runs["python"][2:]
 
 
-def test_simulate_command_compiled_and_python_report_the_same(compiled: Path) -> None:
+def test_simulate_command_compiled_and_python_report_the_same(fused: Path) -> None:
+    """(`--runtime compiled` finds the build of the runtime with the rules that the fixture made, and uses it.)"""
     reports = {}
     for runtime in ("python", "compiled"):
         done = subprocess.run([sys.executable, "-m", "cardc", "simulate", "--game", "karak", "--players", "3",

@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
 
     before = {name: os.environ.get(name) for name in (ENV, compiled_rules.ENV)}
     try:
-        use_runtime(args)
+        use_runtime(args, _package(result.project, args.game))
         try:
             jobs, cells = make_jobs(result.project, args)
         except UsageError as e:
@@ -93,15 +93,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def use_runtime(args: argparse.Namespace) -> None:
+def _package(project: Any, game: str) -> tuple[tuple[tuple[str, str], ...], str] | None:
+    """The game's generated files and their digest, if the content has the game (else make_jobs says so)."""
+    from cardc.simulation.jobs import package_files
+
+    return package_files(project, game) if game in project.games else None
+
+
+def use_runtime(args: argparse.Namespace, package: tuple[tuple[tuple[str, str], ...], str] | None = None) -> None:
     """Choose the runtime of this run (`--runtime`) before anything imports one; the processes the run starts
     find the compiled one's folder in the environment. A run that cannot use it plays on the Python runtime
     (the same games), with a note when one was asked for or would be worth it. On the compiled runtime the
-    rules are compiled too (compiled_rules.py): built for a run of `compiled_rules.BUILD_FROM` games or more,
-    else only if a build is there (unless `CARDC_COMPILED_RULES` says otherwise)."""
+    game's rules (`package`: its files and digest) are compiled with it where a build of both is there, or
+    built for a run of `compiled_rules.BUILD_FROM` games or more (compiled_rules.py; unless
+    `CARDC_COMPILED_RULES` says otherwise)."""
     from cardc.backends.python import compiled_rules
     from cardc.backends.python.accel import ENV, MODES, choose, is_compiled
     from cardc.backends.python.loader import ensure_runtime
+    from cardc.simulation.jobs import package_name
     from cardc.simulation.sweep import SweepError, parse_axis
 
     def note(text: str) -> None:
@@ -122,9 +131,12 @@ def use_runtime(args: argparse.Namespace) -> None:
     where = choose(mode, bots, args.games * cells, note)
     if where is None:
         return
-    os.environ[ENV] = str(where)
     if compiled_rules.ENV not in os.environ:
         os.environ[compiled_rules.ENV] = "build" if args.games * cells >= compiled_rules.BUILD_FROM else "cached"
+    if package is not None:
+        files, digest = package
+        where = compiled_rules.runtime_for(files, package_name(args.game, digest), digest, note) or where
+    os.environ[ENV] = str(where)
     ensure_runtime()
     if not is_compiled() and mode == "compiled":
         note("this process imported the Python runtime before: playing on it")

@@ -37,6 +37,11 @@ class Job:
 _last: tuple[Project, object, dict[str, tuple[tuple[tuple[str, str], ...], str]]] | None = None
 
 
+def package_name(game: str, digest: str) -> str:
+    """The name a process imports a game's generated package under (one per content version)."""
+    return f"_cardc_sim_{digest[:16]}_{game}"
+
+
 def package_files(project: Project, game: str) -> tuple[tuple[tuple[str, str], ...], str]:
     """The generated files of `game` and their digest (generated once per project and catalogue)."""
     global _last

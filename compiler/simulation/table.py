@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any
 
 from cardc.simulation import odds_store
-from cardc.simulation.jobs import Job
+from cardc.simulation.jobs import Job, package_name
 from cardc.simulation.stats import GameRecord, Tally
 
 DEFAULT_TURN_CAP = 400
@@ -44,7 +44,7 @@ def load_package(job: Job) -> ModuleType:
     from cardc.backends.python.loader import ensure_runtime
 
     ensure_runtime()
-    name = f"_cardc_sim_{job.digest[:16]}_{job.game}"
+    name = package_name(job.game, job.digest)
     compiled = compiled_rules.package(job.files, name, job.digest, _note)  # (on the compiled runtime)
     if compiled is not None:
         _PACKAGES[job.digest] = compiled

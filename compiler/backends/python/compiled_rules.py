@@ -1,16 +1,19 @@
-"""Generated rule modules compiled by mypyc, for games played on the compiled runtime (accel.py).
+"""Generated rule modules compiled by mypyc together with the runtime, for games played on the compiled
+runtime (accel.py).
 
-On the compiled runtime the interpreted rule modules are what is left of the CPython eval loop in a game. Compiled
-as they are, they are no faster: mypyc reads `v.<verb>` as a lookup of `v` in the module's dict and then of the
-verb in `cardc_runtime.verbs`' dict at every call, and `ctx.<method>(...)` as a method lookup on the object,
-which the interpreter's inline caches do for less. So the copy compiled binds every verb and `Context` method its
-functions call once, at import, to a `Final` name of the module (a C static in the compiled module), and calls
-that. The rules' meaning does not change (the tests compare the records of both).
+On the compiled runtime the rules are what is left of the interpreter in a game, and the calls between them and
+the runtime cost more than most verbs do: a verb called through a Python object parses its arguments, a
+`ctx.<method>(...)` looks the method up. Compiled in one mypyc build with the runtime's modules (one C
+library), a verb imported from the module that defines it and a method of the native `Context` are called as
+C functions: 7-14% fewer instructions per game than rules compiled on their own. The rules' meaning does not
+change (the tests compare the records of both).
 
-A build is made once per generated package (its digest, which names the package) and compiled runtime, about
-20 s for a game of a few thousand lines, and kept in the user's cache folder beside the runtime's builds. It is
-optional: without mypyc, a C compiler or a cache folder, or when mypyc cannot compile the modules, the rules
-stay Python (the same games), with a note saying why.
+Such a build holds the runtime too, so a process must choose it before it imports any runtime
+(`runtime_for`, called by `cardc simulate` and the benchmarks; the processes a run starts find it through
+accel's environment variable). It is made once per generated package (its digest, which names the package)
+and runtime source, about two minutes of one core, and kept in the user's cache folder. It is optional:
+without mypyc, a C compiler or a cache folder, or when mypyc cannot compile the modules, the games run on the
+compiled runtime alone with the rules Python (the same games), with a note saying why.
 
 `CARDC_COMPILED_RULES` says what a process does on the compiled runtime: `build` (the default) uses a build and
 makes one if there is none, `cached` only uses a finished build, `off` keeps the rules Python.
@@ -19,11 +22,13 @@ makes one if there is none, `cached` only uses a finished build, `off` keeps the
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import os
+import shutil
 import sys
 import sysconfig
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 
@@ -31,14 +36,16 @@ from cardc.backends.python import RUNTIME_SOURCE, accel
 
 ENV = "CARDC_COMPILED_RULES"
 CHOICES = ("build", "cached", "off")
-# Games in a `cardc simulate` run from which it builds compiled rules (for fewer it uses a finished build only):
-# the build costs about 20 s of one core per content version, compiled rules save about 1 ms a game.
-BUILD_FROM = 20_000
-REWRITE = "2"  # the version of `for_mypyc`'s rewrite: a change makes new builds
+# Games in a `cardc simulate` run from which it builds one (for fewer it uses a finished build only): the build
+# costs about two minutes of one core per content version, and saves about 1-3 ms of CPU a game (random 1, sensible
+# 1.5, greedy 3 at 4 players) against the compiled runtime with Python rules.
+BUILD_FROM = 50_000
+REWRITE = "3"  # the version of `for_mypyc`'s rewrite and of the build's layout: a change makes new builds
 _DONE = "built"
-KEEP = 5  # finished rules builds kept (the newest)
-_HEADER = '# mypy: disable-error-code="attr-defined"\n'  # (`verbs` fills its namespace at import: mypy sees no verb)
+KEEP = 5  # finished builds kept (the newest)
+_HEADER = '# mypy: disable-error-code="attr-defined"\n'  # (a verb of no module (see `for_mypyc`) stays `v.<verb>`)
 _VERBS = "v"  # the name generated modules import `cardc_runtime.verbs` as
+_RUNTIME = "cardc_runtime"
 
 
 def mode() -> str:
@@ -63,76 +70,57 @@ def folder(digest: str, name: str) -> Path | None:
     return None if root is None else root / "rules" / key(digest, name)
 
 
-def for_mypyc(text: str) -> str:
-    """A generated module as compiled: every `v.<verb>` read in a function becomes a module `Final` bound once,
-    and so does every `ctx.<method>(...)` call of a `Context` method (`Context.<method>(ctx, ...)`: mypyc would
-    look the method up on the object at each call; nothing derives from `Context`). A function with a name `v`
-    or `ctx` of its own is left as it is. mypy is told not to look for the verbs.
+def for_mypyc(text: str, homes: Mapping[str, str] | None = None) -> str:
+    """A generated module as compiled with the runtime: every `v.<verb>` read in a function becomes the verb
+    imported from the module that defines it (`homes`: verb -> module; by default the runtime's, `verb_homes`),
+    which mypyc calls as a C function; a verb of no module (not a function) is bound once to a module `Final`.
+    `ctx.<method>(...)` is left as it is: `Context` is a native class of the same build. A function with a name
+    `v` of its own is left as it is.
 
     mypy must check the bodies: `# mypy: ignore-errors` would make mypy skip them, and mypyc would then compile
     each function as an empty one that returns None (games that end at once, or never)."""
+    known = verb_homes() if homes is None else homes
     tree = ast.parse(text)
-    bound: dict[str, str] = {}  # module name -> what it is bound to
-    methods = _context_methods() if _imports_context(tree) else frozenset()
+    imported: dict[str, str] = {}  # local name -> its import
+    bound: dict[str, str] = {}  # local name -> what it is bound to
 
     class Bind(ast.NodeTransformer):
-        def __init__(self, ctx: bool) -> None:
-            self.ctx = ctx  # the function's `ctx` is its `Context` parameter, never rebound
-
-        def visit_Call(self, node: ast.Call) -> ast.AST:
-            f = node.func
-            if (self.ctx and isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "ctx"
-                    and f.attr in methods):
-                self.generic_visit(node)
-                bound[f"_ctx_{f.attr}"] = f"Context.{f.attr}"
-                return ast.copy_location(ast.Call(ast.Name(f"_ctx_{f.attr}", ast.Load()),
-                                                  [ast.Name("ctx", ast.Load()), *node.args], node.keywords), node)
-            self.generic_visit(node)
-            return node
-
         def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
             self.generic_visit(node)
             if isinstance(node.value, ast.Name) and node.value.id == _VERBS and isinstance(node.ctx, ast.Load):
-                bound[f"_v_{node.attr}"] = f"{_VERBS}.{node.attr}"
-                return ast.copy_location(ast.Name(f"_v_{node.attr}", ast.Load()), node)
+                local = f"_v_{node.attr}"
+                home = known.get(node.attr)
+                if home is None:
+                    bound[local] = f"{_VERBS}.{node.attr}"
+                else:
+                    imported[local] = f"from {home} import {node.attr} as {local}\n"
+                return ast.copy_location(ast.Name(local, ast.Load()), node)
             return node
 
     for i, stmt in enumerate(tree.body):
         if isinstance(stmt, ast.FunctionDef) and not _rebinds(stmt, _VERBS):
-            tree.body[i] = Bind(_takes_context(stmt)).visit(stmt)
+            tree.body[i] = Bind().visit(stmt)
     imports = [i for i, s in enumerate(tree.body) if isinstance(s, (ast.Import, ast.ImportFrom))]
-    if bound and imports:
-        binds = ast.parse("from typing import Final\n" +
-                          "".join(f"{name}: Final = {what}\n" for name, what in bound.items())).body
-        tree.body[imports[-1] + 1:imports[-1] + 1] = binds
+    if (imported or bound) and imports:
+        lines = "".join(sorted(imported.values()))
+        if bound:
+            lines += "from typing import Final\n" + "".join(f"{name}: Final = {what}\n" for name, what in bound.items())
+        tree.body[imports[-1] + 1:imports[-1] + 1] = ast.parse(lines).body
     return _HEADER + ast.unparse(tree) + "\n"
 
 
-def _context_methods() -> frozenset[str]:
-    """The names of `Context`'s plain methods (Python functions, or a compiled class's method descriptors; not
-    static or class methods, properties or fields), of the runtime this process runs."""
-    import inspect
+@functools.cache
+def verb_homes() -> dict[str, str]:
+    """Each function `cardc_runtime.verbs` offers -> the runtime module that defines it (`cardc_runtime.<module>`):
+    `verbs` gathers the verbs of several modules at import, which mypy cannot follow. Read from the Python
+    runtime's own modules, imported under their package name (whatever runtime this process plays on)."""
+    import importlib
     from types import FunctionType
 
-    from cardc.backends.python.loader import ensure_runtime
-
-    context = ensure_runtime().Context
-    return frozenset(n for n in dir(context) if not n.startswith("__")
-                     and (isinstance(raw := inspect.getattr_static(context, n), FunctionType)
-                          or type(raw).__name__ == "method_descriptor"))
-
-
-def _imports_context(tree: ast.Module) -> bool:
-    """Whether the module imports `Context` by that name from the runtime."""
-    return any(isinstance(s, ast.ImportFrom) and s.module == "cardc_runtime"
-               and any(a.name == "Context" and a.asname is None for a in s.names) for s in tree.body)
-
-
-def _takes_context(fn: ast.FunctionDef) -> bool:
-    """Whether the function's first parameter is `ctx: Context`, and nothing in it rebinds `ctx`."""
-    args = fn.args.posonlyargs + fn.args.args
-    return (bool(args) and args[0].arg == "ctx" and isinstance(args[0].annotation, ast.Name)
-            and args[0].annotation.id == "Context" and not _rebinds(fn, "ctx", skip=args[0]))
+    package = "cardc.backends.python.runtime.cardc_runtime"
+    verbs = importlib.import_module(f"{package}.verbs")
+    return {name: _RUNTIME + fn.__module__[len(package):] for name, fn in vars(verbs).items()
+            if not name.startswith("_") and isinstance(fn, FunctionType) and fn.__module__.startswith(package + ".")}
 
 
 def _rebinds(fn: ast.FunctionDef, name: str, skip: ast.arg | None = None) -> bool:
@@ -153,8 +141,9 @@ def _modules(files: Sequence[tuple[str, str]]) -> list[str]:
 
 def build(files: Sequence[tuple[str, str]], name: str, digest: str,
           note: Callable[[str], None] = lambda _: None) -> Path | None:
-    """Compile the package's modules (`files`: paths `<game>/...` and texts) as the package `name`, and return
-    the build's folder, or None with a note saying why not."""
+    """Compile the runtime's modules and the package's (`files`: paths `<game>/...` and texts, imported as the
+    package `name`) in one mypyc build, and return the build's folder (its `cardc_runtime` and `name`
+    beside each other, as accel.load and `load` import them), or None with a note saying why not."""
     where = folder(digest, name)
     if where is None:
         note("the cache folder is off (CARDC_CACHE=off): the rules stay Python")
@@ -170,20 +159,27 @@ def build(files: Sequence[tuple[str, str]], name: str, digest: str,
     modules = _modules(files)
     if not modules:
         return None
-    note("compiling the game's rules with mypyc (once per content version; about 20 seconds)")
+    note("compiling the runtime and the game's rules together with mypyc (once per content version; about two "
+         "minutes)")
 
     def write(work: Path) -> list[str]:
+        (work / _RUNTIME).mkdir()
+        for src in sorted(RUNTIME_SOURCE.glob("*.py")):
+            shutil.copyfile(src, work / _RUNTIME / src.name)
         for rel, text in files:
             path = work / name / rel.split("/", 1)[1]
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(for_mypyc(text) if rel.split("/", 1)[1] in modules else text, encoding="utf-8")
-        return [f"{name}/{m}" for m in modules]
+        return [f"{_RUNTIME}/{m}.py" for m in accel.COMPILED] + [f"{name}/{m}" for m in modules]
 
     suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
-    return accel.run_mypyc(where, write, lambda work: [m for m in modules
-                                                       if not (work / name / f"{m[:-3]}{suffix}").is_file()],
-                           key(digest, name), "the rules", "the rules stay Python", note, _prune,
-                           {"MYPYPATH": str(RUNTIME_SOURCE.parent)})
+
+    def left_out(work: Path) -> list[str]:
+        return ([m for m in accel.COMPILED if not (work / _RUNTIME / f"{m}{suffix}").is_file()]
+                + [m for m in modules if not (work / name / f"{m[:-3]}{suffix}").is_file()])
+
+    return accel.run_mypyc(where, write, left_out, key(digest, name), "the runtime with the rules",
+                           "the rules stay Python", note, _prune)
 
 
 def _failed(where: Path) -> Path:
@@ -223,26 +219,31 @@ def load(where: Path, name: str, modules: Sequence[str]) -> ModuleType | None:
     return module
 
 
-def package(files: Sequence[tuple[str, str]], name: str, digest: str,
-            note: Callable[[str], None] = lambda _: None) -> ModuleType | None:
-    """The package compiled, imported as `name`, when this process runs the compiled runtime and
-    `CARDC_COMPILED_RULES` allows it (built first under `build`); else None: the caller imports the Python
-    rules."""
-    if not accel.is_compiled():
-        return None
+def runtime_for(files: Sequence[tuple[str, str]], name: str, digest: str,
+                note: Callable[[str], None] = lambda _: None) -> Path | None:
+    """The build of the runtime with this package's rules that a run should import as its compiled runtime
+    (before any runtime is imported), as `CARDC_COMPILED_RULES` allows: made first under `build`, a finished one
+    under `cached`; None: the compiled runtime alone, the rules Python."""
     how = mode()
-    if how == "off":
+    if how == "off" or not files:
         return None
     where = folder(digest, name)
-    if where is None:
+    if where is not None and (where / _DONE).is_file():
+        return where
+    return build(files, name, digest, note) if how == "build" else None
+
+
+def package(files: Sequence[tuple[str, str]], name: str, digest: str,
+            note: Callable[[str], None] = lambda _: None) -> ModuleType | None:
+    """The package compiled, imported as `name`, when this process runs the compiled runtime of a build that
+    holds it (`runtime_for`) and `CARDC_COMPILED_RULES` allows it; else None: the caller imports the Python
+    rules."""
+    if not accel.is_compiled() or mode() == "off":
         return None
-    if not (where / _DONE).is_file():
-        if how == "cached":
-            return None
-        built = build(files, name, digest, note)
-        if built is None:
-            return None
-        where = built
+    runtime = sys.modules[_RUNTIME]
+    where = Path(str(runtime.__file__)).parent.parent
+    if not (where / name / "__init__.py").is_file():
+        return None  # (the compiled runtime alone, or built with another package)
     module = load(where, name, _modules(files))
     if module is None:
         note("the compiled rules could not be imported: they stay Python")
