@@ -6,8 +6,7 @@ the runtime cost more than most verbs do: a verb called through a Python object 
 `ctx.<method>(...)` looks the method up. Compiled in one mypyc build with the runtime's modules (one C
 library), a verb imported from the module that defines it and a method of the native `Context` are called as
 C functions: 8-13% fewer instructions per game than rules compiled on their own (15-24% fewer than Python
-rules). The rules' meaning does not
-change (the tests compare the records of both).
+rules). The rules' meaning does not change (the tests compare the records of both).
 
 Such a build holds the runtime too, so a process must choose it before it imports any runtime
 (`runtime_for`, called by `cardc simulate` and the benchmarks; the processes a run starts find it through
