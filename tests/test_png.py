@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from cardc.backends.print.png import encode_png, render_png
+from cardc.backends.print.png import Frame, encode_png, render_png, screen_png
 from cardc.backends.print.sheets import canvas
 from PIL import Image
 
@@ -69,13 +69,17 @@ def _page(*parts: str) -> pdfium.PdfPage:
 
 
 def test_a_face_drawn_over_its_backdrop_is_the_face_drawn_at_once() -> None:
-    from cardc.backends.print.png import render_rows
+    from cardc.backends.print.png import _size, render_rows
 
     whole = render_png(_page("frame", "text"), 203)
-    under = render_rows(_page("frame"), 203)
-    kept = bytes(under)
+    rows = render_rows(_page("frame"), 203)
+    kept = bytes(rows)
+    w, h = _size(_page("frame"), 203)
+    under = Frame(rows, 3 * w + 1, h)
     assert render_png(_page("text"), 203, under) == whole
-    assert bytes(under) == kept  # drawn over a copy: the backdrop serves the next face too
+    assert bytes(rows) == kept  # drawn on the frame's canvas, a copy: the backdrop serves the next face too
+    assert render_png(_page("frame"), 203, under) == render_png(_page("frame"), 203)  # no text left over
+    assert render_png(_page("text"), 203, under) == whole
     assert render_png(_page("text"), 203) != whole  # (the backdrop does show)
     with pytest.raises(ValueError):
         render_png(_page("text"), 150, under)
@@ -105,7 +109,7 @@ def test_faces_over_a_frame_are_deflated_in_bands_with_the_same_bytes() -> None:
     import struct
     import zlib
 
-    from cardc.backends.print.png import BAND_BYTES, Frame, _size, band_size, card_png, render_rows
+    from cardc.backends.print.png import BAND_BYTES, _size, band_size, card_png, render_rows
 
     frame_page = _card_page("", frame=True)
     w, h = _size(frame_page, 300)
@@ -136,7 +140,7 @@ def test_printed_pngs_are_the_faces_rendered_whole(tmp_path: Path) -> None:
     the bytes of its face rasterized whole (and of its screen face, inside it)."""
     from cardc.backends import BuildOptions
     from cardc.backends.print import sheets as print_sheets
-    from cardc.backends.print.png import render_screen, screen_png
+    from cardc.backends.print.png import render_screen
     from cardc.frontend import compile_paths
 
     from tests.conftest import ROOT
@@ -276,7 +280,7 @@ def test_an_art_box_apart_from_the_text_joins_the_frame() -> None:
         draw_face(c, over, 40.0, 50.0, 0.0, s, lambda rel: None)
         c.showPage()
         c.save()
-        drawn = render_png(pdfium.PdfDocument(buf.getvalue())[0], 300, frame_rows)
+        drawn = render_png(pdfium.PdfDocument(buf.getvalue())[0], 300, Frame(frame_rows, 3 * w + 1, h))
         assert drawn == card_png(w, h, 300, whole)
     assert backdrop(parse_elements(apart, "test"))[0] == parse_elements(frame, "test")  # without `where`: leading
     # elements after the last shape are not measured: nothing after them could move before them
@@ -314,9 +318,9 @@ def test_faces_and_frames_shared_by_sheets_are_rasterized_once(tmp_path: Path, m
         frames.append(hashlib.sha256(made).hexdigest())
         return made
 
-    def png(page: pdfium.PdfPage, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None,
-            screen: bytes | None = None, swapped: bool = False) -> bytes:
-        made = real_png(page, dpi, under, scratch, screen, swapped)
+    def png(page: pdfium.PdfPage, dpi: int, under: Frame | None = None, screen: bytes | None = None,
+            swapped: bool = False) -> bytes:
+        made = real_png(page, dpi, under, screen, swapped)
         faces.append((under is not None, hashlib.sha256(made).hexdigest()))
         return made
 
@@ -353,9 +357,9 @@ def test_the_same_face_in_another_file_is_drawn_with_that_files_images(tmp_path:
     drawn: list[bytes] = []
     real_png = print_sheets.render_png
 
-    def png(page: pdfium.PdfPage, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None,
-            screen: bytes | None = None, swapped: bool = False) -> bytes:
-        drawn.append(real_png(page, dpi, under, scratch, screen, swapped))
+    def png(page: pdfium.PdfPage, dpi: int, under: Frame | None = None, screen: bytes | None = None,
+            swapped: bool = False) -> bytes:
+        drawn.append(real_png(page, dpi, under, screen, swapped))
         return drawn[-1]
 
     monkeypatch.setattr(print_sheets, "render_png", png)
@@ -427,36 +431,24 @@ def test_screen_face_is_the_trim_box_at_150_dpi() -> None:
 
 
 def test_a_screen_face_drawn_over_its_backdrop_is_the_face_drawn_at_once() -> None:
-    from cardc.backends.print.png import render_screen
+    from cardc.backends.print.png import render_screen, screen_size
 
     whole = render_screen(_card("frame", "text"), 3.0, 63.5, 88.9)
-    under = render_screen(_card("frame"), 3.0, 63.5, 88.9)
-    kept = bytes(under)
-    assert render_screen(_card("text"), 3.0, 63.5, 88.9, under) == whole
-    assert bytes(under) == kept
+    rows = render_screen(_card("frame"), 3.0, 63.5, 88.9)
+    kept = bytes(rows)
+    w, h = screen_size(63.5, 88.9)
+    under = Frame(rows, 3 * w + 1, h)
+    drawn = render_screen(_card("text"), 3.0, 63.5, 88.9, under)
+    assert drawn == whole
+    # (deflated with the frame, which serves its own bands and learns which the face drew on: the same bytes)
+    assert screen_png(drawn, 63.5, 88.9, under) == screen_png(whole, 63.5, 88.9)
+    assert bytes(rows) == kept
+    drawn = render_screen(_card("frame"), 3.0, 63.5, 88.9, under)
+    assert drawn == rows  # no text left over
+    assert screen_png(drawn, 63.5, 88.9, under) == screen_png(rows, 63.5, 88.9)
     assert render_screen(_card("text"), 3.0, 63.5, 88.9) != whole
     with pytest.raises(ValueError):
         render_screen(_card("text"), 3.0, 63.0, 88.9, under)
-
-
-def test_faces_drawn_in_a_reused_scratch_buffer_are_the_faces_drawn_anew() -> None:
-    """`scratch` only saves allocating the copy of the backdrop: one buffer serves face after face (each drawn over
-    a fresh copy of the backdrop, nothing of the face before it left), and a buffer of another size is not used."""
-    from cardc.backends.print.png import render_rows, render_screen
-
-    under = render_rows(_page("frame"), 203)
-    scratch = bytearray(len(under))
-    first = render_png(_page("text"), 203, under, scratch)
-    assert first == render_png(_page("frame", "text"), 203)
-    assert render_png(_page("frame"), 203, under, scratch) == render_png(_page("frame"), 203)  # no text left over
-    assert render_png(_page("text"), 203, under, scratch) == first
-    small = bytearray(10)
-    assert render_png(_page("text"), 203, under, small) == first and small == bytearray(10)
-    screen_under = render_screen(_card("frame"), 3.0, 63.5, 88.9)
-    screen_scratch = bytearray(len(screen_under))
-    whole = render_screen(_card("frame", "text"), 3.0, 63.5, 88.9)
-    assert render_screen(_card("text"), 3.0, 63.5, 88.9, screen_under, screen_scratch) == whole
-    assert render_screen(_card("frame"), 3.0, 63.5, 88.9, screen_under, screen_scratch) == screen_under
 
 
 def test_every_chunk_carries_zlibs_crc() -> None:

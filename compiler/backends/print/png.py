@@ -14,7 +14,7 @@ times slower) where `zlib-ng` is missing.
 `render_png` rasterizes a PDF page straight into PNG scanlines: PDFium draws RGB pixels into a buffer whose
 rows are laid out one byte apart, so the filter byte of every row is already in place and the pixels are
 never copied before they are compressed. `render_rows` keeps such rows (a template's background, drawn once)
-and `render_png(page, dpi, under=rows)` draws a page over a copy of them instead of over white.
+and `render_png(page, dpi, under=Frame(rows, ...))` draws a page over them instead of over white.
 
 `render_screen` draws the same page a second time for screens: the card without its bleed at SCREEN_DPI, PDFium
 drawing straight into PNG rows of the cell's size (about a quarter of the 300 dpi render's cost, and far less
@@ -347,54 +347,28 @@ def _draw(page: Any, pixels: Any, w: int, h: int, stride: int, matrix: Any = Non
         raw.FPDFBitmap_Destroy(bitmap)
 
 
-def render_png(page: Any, dpi: int, under: bytearray | Frame | None = None, scratch: bytearray | None = None,
-               screen: bytes | None = None, swapped: bool = False) -> bytes:
+def render_png(page: Any, dpi: int, under: Frame | None = None, screen: bytes | None = None,
+               swapped: bool = False) -> bytes:
     """PDF page `page` rasterized at `dpi` as PNG bytes, the same pixels as
     `encode_png(page.render(scale=dpi / 72).to_pil(), dpi)`; with `screen` (`screen_png` of the same page), that
     face inside it (`SCREEN_CHUNK`).
 
-    With `under` (`render_rows` of a page of the same size, or a `Frame` of them), the page is drawn over a copy
-    of those pixels instead of over white: a face whose first elements (a template's frame and panel) were drawn
-    once as `under` is then drawn with only its other elements, and comes out as the same pixels and bytes as
-    the whole face drawn at once (PDFium paints a page's objects one after the other onto the bitmap, so what
-    came before is only the pixels it left). A `Frame` keeps its copy and its deflated bands between faces;
-    otherwise `scratch` (a buffer of `under`'s size) holds the copy: see `render_over`.
-    `swapped`: the page (and `under`'s) was drawn with red and blue exchanged, see `render_rows`."""
+    With `under` (a `Frame` of `render_rows` of a page of the same size), the page is drawn over the frame's
+    pixels (its canvas) instead of over white: a face whose first elements (a template's frame and panel) were
+    drawn once as the frame is then drawn with only its other elements, and comes out as the same pixels and
+    bytes as the whole face drawn at once (PDFium paints a page's objects one after the other onto the bitmap,
+    so what came before is only the pixels it left); the frame's deflated bands serve where the face left them
+    as they were. `swapped`: the page (and the frame's) was drawn with red and blue exchanged, see
+    `render_rows`."""
     w, h = _size(page, dpi)
     stride = 3 * w + 1
-    if isinstance(under, Frame):
-        if under.stride != stride or under.height != h:
-            raise ValueError("the pixels to draw over are not of the page's size")
-        buf = under.canvas()
-        _draw(page, (ctypes.c_ubyte * (stride * h)).from_buffer(buf, 1), w, h, stride, swapped=swapped)
-        return _png_of(w, h, dpi, _deflate_bands(buf, stride, h, under), screen)
-    return _png_of(w, h, dpi, _deflate_bands(render_over(page, dpi, under, scratch, swapped), stride, h), screen)
-
-
-def render_over(page: Any, dpi: int, under: bytearray | None = None, scratch: bytearray | None = None,
-                swapped: bool = False) -> bytearray:
-    """`render_rows(page, dpi)`, drawn over a copy of `under` (rows of a page of the same size) if given.
-
-    The copy goes into `scratch` when it is of `under`'s size (and that is what is returned, overwritten by the
-    next call given it): a 300 dpi card is 2.7 MB, and a new buffer for each face cost its pages' faults and
-    zeroing in the kernel as well as the copy."""
     if under is None:
-        return render_rows(page, dpi, swapped)
-    w, h = _size(page, dpi)
-    stride = 3 * w + 1
-    if len(under) != stride * h + 1:
+        return _png_of(w, h, dpi, _deflate_bands(render_rows(page, dpi, swapped), stride, h), screen)
+    if under.stride != stride or under.height != h:
         raise ValueError("the pixels to draw over are not of the page's size")
-    buf = _copy(under, scratch)
+    buf = under.canvas()
     _draw(page, (ctypes.c_ubyte * (stride * h)).from_buffer(buf, 1), w, h, stride, swapped=swapped)
-    return buf
-
-
-def _copy(under: bytearray, scratch: bytearray | None) -> bytearray:
-    """`under`'s bytes in `scratch` if it is of their size, else in a new buffer."""
-    if scratch is None or len(scratch) != len(under):
-        return bytearray(under)
-    scratch[:] = under  # same size: copied in place, nothing allocated
-    return scratch
+    return _png_of(w, h, dpi, _deflate_bands(buf, stride, h, under), screen)
 
 
 # Faces on screen (Tabletop Simulator's sprite sheets): 150 dpi is sharp on the table and a quarter of the pixels
@@ -408,14 +382,13 @@ def screen_size(w_mm: float, h_mm: float) -> tuple[int, int]:
     return max(16, int(w_mm * k)), max(16, int(h_mm * k))
 
 
-def render_screen(page: Any, bleed_mm: float, w_mm: float, h_mm: float, under: bytearray | Frame | None = None,
-                  scratch: bytearray | None = None, swapped: bool = False) -> bytearray:
+def render_screen(page: Any, bleed_mm: float, w_mm: float, h_mm: float, under: Frame | None = None,
+                  swapped: bool = False) -> bytearray:
     """The face on `page` (a `w_mm` x `h_mm` card inside `bleed_mm` of bleed) at SCREEN_DPI without its bleed:
     `screen_size(w_mm, h_mm)` pixels centred on the trim, as unfiltered PNG rows (one spare byte at the end), drawn
-    over white or over a copy of `under` (what this gave for the face's backdrop; the copy in `scratch` if it is of
-    that size, as `render_over`; or a `Frame` of those rows: its canvas, to be given to `screen_png` with it).
-    PDFium draws straight into the cell at exactly SCREEN_DPI: no page stretched to whole pixels, no bleed
-    rasterized and cut off. `swapped`: as `render_rows`."""
+    over white or over a `Frame` of what this gave for the face's backdrop (its canvas, to be given to
+    `screen_png` with it). PDFium draws straight into the cell at exactly SCREEN_DPI: no page stretched to whole
+    pixels, no bleed rasterized and cut off. `swapped`: as `render_rows`."""
     import pypdfium2 as pdfium
 
     w, h = screen_size(w_mm, h_mm)
@@ -423,14 +396,10 @@ def render_screen(page: Any, bleed_mm: float, w_mm: float, h_mm: float, under: b
     if under is None:
         buf = bytearray(b"\xff") * (stride * h + 1)
         buf[0:stride * h:stride] = bytes(h)  # each row's filter byte
-    elif isinstance(under, Frame):
+    else:
         if under.stride != stride or under.height != h:
             raise ValueError("the pixels to draw over are not of the cell's size")
         buf = under.canvas()
-    elif len(under) != stride * h + 1:
-        raise ValueError("the pixels to draw over are not of the cell's size")
-    else:
-        buf = _copy(under, scratch)
     k = SCREEN_DPI / 25.4  # pixels per mm
     # PDFium applies the matrix to the page in points, top left at 0: scale to SCREEN_DPI, then shift the trim's
     # centre to the cell's

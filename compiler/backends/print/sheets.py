@@ -467,7 +467,7 @@ class PrintBuild:
                         small_frame = small_under[g] if count[g] > 1 else None
                         rows = render_screen(page, self.s.bleed, g[0], g[1], small_frame, swapped=swap)
                         small = screen_png(rows, g[0], g[1], small_frame)
-                    put(drawn_face, render_png(page, self.s.png_dpi, frame, None, small, swap))
+                    put(drawn_face, render_png(page, self.s.png_dpi, frame, small, swap))
                 if isinstance(page, pdfium.PdfPage):
                     page.close()
                 else:
