@@ -69,12 +69,12 @@ def _page(*parts: str) -> pdfium.PdfPage:
 
 
 def test_a_face_drawn_over_its_backdrop_is_the_face_drawn_at_once() -> None:
-    from cardc.backends.print.png import _size, render_rows
+    from cardc.backends.print.png import pixel_size, render_rows
 
     whole = render_png(_page("frame", "text"), 203)
     rows = render_rows(_page("frame"), 203)
     kept = bytes(rows)
-    w, h = _size(_page("frame"), 203)
+    w, h = pixel_size(_page("frame"), 203)
     under = Frame(rows, 3 * w + 1, h)
     assert render_png(_page("text"), 203, under) == whole
     assert bytes(rows) == kept  # drawn on the frame's canvas, a copy: the backdrop serves the next face too
@@ -109,10 +109,10 @@ def test_faces_over_a_frame_are_deflated_in_bands_with_the_same_bytes() -> None:
     import struct
     import zlib
 
-    from cardc.backends.print.png import BAND_BYTES, _size, band_size, card_png, render_rows
+    from cardc.backends.print.png import BAND_BYTES, band_size, card_png, pixel_size, render_rows
 
     frame_page = _card_page("", frame=True)
-    w, h = _size(frame_page, 300)
+    w, h = pixel_size(frame_page, 300)
     stride = 3 * w + 1
     assert h * stride > 10 * BAND_BYTES and band_size(stride) <= BAND_BYTES and band_size(stride) % stride == 0
     frame = Frame(render_rows(frame_page, 300), stride, h)
@@ -197,9 +197,9 @@ def _rows(elements: str, w: float = 40.0, h: float = 50.0, dpi: int = 300) -> tu
     c.showPage()
     c.save()
     page = pdfium.PdfDocument(buf.getvalue())[0]
-    from cardc.backends.print.png import _size
+    from cardc.backends.print.png import pixel_size
 
-    return render_rows(page, dpi), *_size(page, dpi)
+    return render_rows(page, dpi), *pixel_size(page, dpi)
 
 
 ELEMENTS = [

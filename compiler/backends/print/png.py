@@ -315,7 +315,7 @@ def render_rows(page: Any, dpi: int, swapped: bool = False) -> bytearray:
     return made[0]
 
 
-def _size(page: Any, dpi: int) -> tuple[int, int]:
+def pixel_size(page: Any, dpi: int) -> tuple[int, int]:
     """The pixel size `page.render(scale=dpi / 72)` gives (`page` a PdfPage or PDFium's raw handle of one)."""
     import pypdfium2 as pdfium
 
@@ -360,7 +360,7 @@ def render_png(page: Any, dpi: int, under: Frame | None = None, screen: bytes | 
     so what came before is only the pixels it left); the frame's deflated bands serve where the face left them
     as they were. `swapped`: the page (and the frame's) was drawn with red and blue exchanged, see
     `render_rows`."""
-    w, h = _size(page, dpi)
+    w, h = pixel_size(page, dpi)
     stride = 3 * w + 1
     if under is None:
         return _png_of(w, h, dpi, _deflate_bands(render_rows(page, dpi, swapped), stride, h), screen)

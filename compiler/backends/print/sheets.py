@@ -21,7 +21,7 @@ from cardc.backends.print.names import sheet_name
 from cardc.backends.print.png import (
     SCREEN_DPI,
     Frame,
-    _size,
+    pixel_size,
     render_png,
     render_rows,
     render_screen,
@@ -454,7 +454,7 @@ class PrintBuild:
                 if drawn_face is None:
                     # the group before it is done: its frames go; each face of this one is drawn over a copy of
                     # this frame, and its bands still the frame's take the frame's deflated bytes (`Frame`)
-                    w, h = _size(page, self.s.png_dpi)
+                    w, h = pixel_size(page, self.s.png_dpi)
                     under = {g: Frame(render_rows(page, self.s.png_dpi, swap), 3 * w + 1, h)}
                     if screens:
                         w, h = screen_size(g[0], g[1])
