@@ -123,10 +123,10 @@ def verb_homes() -> dict[str, str]:
             if not name.startswith("_") and isinstance(fn, FunctionType) and fn.__module__.startswith(package + ".")}
 
 
-def _rebinds(fn: ast.FunctionDef, name: str, skip: ast.arg | None = None) -> bool:
-    """Whether the function has a local `name` (a parameter other than `skip`, or an assignment)."""
+def _rebinds(fn: ast.FunctionDef, name: str) -> bool:
+    """Whether the function has a local `name` (a parameter, or an assignment)."""
     for node in ast.walk(fn):
-        if isinstance(node, ast.arg) and node.arg == name and node is not skip:
+        if isinstance(node, ast.arg) and node.arg == name:
             return True
         if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
             return True
