@@ -72,6 +72,22 @@ def test_same_numbers_for_any_number_of_workers(job: Job) -> None:
     assert play_batch(job, 42, [5])[0] == next(r for r in one.records[0] if r.index == 5)
 
 
+def test_games_do_not_depend_on_the_collector_and_the_threshold_comes_back(job: Job) -> None:
+    """`play_batch` raises the young collections' threshold while it plays: the same records as with the
+    collector off, and the threshold the caller had afterwards."""
+    import gc
+
+    before = gc.get_threshold()
+    played = play_batch(job, 7, [0, 1])
+    assert gc.get_threshold() == before
+    gc.disable()
+    try:
+        quiet = play_batch(job, 7, [0, 1])
+    finally:
+        gc.enable()
+    assert played == quiet and gc.get_threshold() == before
+
+
 def test_unknown_names_and_bad_values_are_usage_errors() -> None:
     code, _, err = cli(["simulate", *QUICK, "--games", "1", "--variant", "critical_hit"])
     assert code == 2 and "unknown variant `critical_hit`" in err and "critical_hits" in err
