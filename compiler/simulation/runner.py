@@ -61,7 +61,8 @@ def play_batch(job: Job, seed: int, indices: Sequence[int]) -> list[GameRecord]:
     # allocations walked those still alive again and again (a few % of a game). Fewer, larger young
     # collections while the games play; the threshold is as it was afterwards.
     threshold = gc.get_threshold()
-    gc.set_threshold(max(threshold[0], GAMES_YOUNG_THRESHOLD), *threshold[1:])
+    if threshold[0]:  # (0: the caller turned collections off; left so)
+        gc.set_threshold(max(threshold[0], GAMES_YOUNG_THRESHOLD), *threshold[1:])
     try:
         records = [table.play(i, game_seed(seed, i)) for i in indices]
     finally:
