@@ -172,7 +172,17 @@ class _Block(Visitor[list[str]]):
         return [head, *self.inner(st.body)]
 
     def visit_for_each(self, st: m.ForEach) -> list[str]:
-        return [f"{self.pad}for _ in ctx.each({st.what!r}):", *self.inner(st.body)]
+        # a plain loop over the members, not a generator (`Context.each`, which says the same): compiled, a
+        # generator object and its resumptions cost ~1,200 instructions a loop, and a fight runs four
+        self.w.temps += 1
+        saved, member, pad = f"each{self.w.temps}", f"member{self.w.temps}", self.pad
+        return [f"{pad}{saved} = ctx.actor, ctx.side",
+                f"{pad}try:",
+                f"{pad}    for {member} in ctx.members({st.what!r}):",
+                f"{pad}        ctx.actor, ctx.side = {member}",
+                *(self.w.stmts(st.body, self.depth + 2) or [f"{pad}        pass"]),
+                f"{pad}finally:",
+                f"{pad}    ctx.actor, ctx.side = {saved}"]
 
     def visit_if(self, st: m.If) -> list[str]:
         out = [f"{self.pad}if {self.w.cond(st.cond, len(self.pad) + 8)}:", *self.inner(st.then)]

@@ -1747,9 +1747,14 @@ def proc_arrive(ctx: Context) -> None:
             v.fight_monster(ctx)
     if v.other_hero_here(ctx) and not v.turn_over(ctx):
         ctx.fire_here('heroes_meet')
-        for _ in ctx.each('other_here'):
-            if not v.turn_over(ctx):
-                ctx.fire_here('heroes_meet')
+        each1 = ctx.actor, ctx.side
+        try:
+            for member1 in ctx.members('other_here'):
+                ctx.actor, ctx.side = member1
+                if not v.turn_over(ctx):
+                    ctx.fire_here('heroes_meet')
+        finally:
+            ctx.actor, ctx.side = each1
 
 
 def proc_attack_roll(ctx: Context) -> None:
@@ -1766,24 +1771,44 @@ def proc_attack_roll(ctx: Context) -> None:
 
 def proc_fight(ctx: Context) -> None:
     """Procedure `fight` (karak/base/play.cardc:99)."""
-    for _ in ctx.each('side'):
-        if not v.rolled(ctx):
-            ctx.run_procedure('attack_roll')
+    each1 = ctx.actor, ctx.side
+    try:
+        for member1 in ctx.members('side'):
+            ctx.actor, ctx.side = member1
+            if not v.rolled(ctx):
+                ctx.run_procedure('attack_roll')
+    finally:
+        ctx.actor, ctx.side = each1
     v.compare_totals(ctx)
-    for _ in ctx.each('side'):
-        ctx.fire_here('fight_result')
-    for _ in ctx.each('side'):
-        v.settle_fight(ctx)
-        if v.must_retreat(ctx):
-            v.retreat(ctx)
-            ctx.fire_here('enter_tile')
-    for _ in ctx.each('side'):
-        if v.result(ctx, 'win') and v.against(ctx, 'monster'):
-            v.defeat_monster(ctx)
-            ctx.fire_here('monster_defeated')
-            if v.items_here(ctx) and not v.game_over(ctx):
-                if ctx.may('fight.may.take_item', 'take_item', 'tile', 'self', 'stays'):
-                    v.take_item(ctx, 'tile', 'self', 'stays')
+    each2 = ctx.actor, ctx.side
+    try:
+        for member2 in ctx.members('side'):
+            ctx.actor, ctx.side = member2
+            ctx.fire_here('fight_result')
+    finally:
+        ctx.actor, ctx.side = each2
+    each3 = ctx.actor, ctx.side
+    try:
+        for member3 in ctx.members('side'):
+            ctx.actor, ctx.side = member3
+            v.settle_fight(ctx)
+            if v.must_retreat(ctx):
+                v.retreat(ctx)
+                ctx.fire_here('enter_tile')
+    finally:
+        ctx.actor, ctx.side = each3
+    each4 = ctx.actor, ctx.side
+    try:
+        for member4 in ctx.members('side'):
+            ctx.actor, ctx.side = member4
+            if v.result(ctx, 'win') and v.against(ctx, 'monster'):
+                v.defeat_monster(ctx)
+                ctx.fire_here('monster_defeated')
+                if v.items_here(ctx) and not v.game_over(ctx):
+                    if ctx.may('fight.may.take_item', 'take_item', 'tile', 'self', 'stays'):
+                        v.take_item(ctx, 'tile', 'self', 'stays')
+    finally:
+        ctx.actor, ctx.side = each4
 
 
 def end_when_1(ctx: Context) -> bool:

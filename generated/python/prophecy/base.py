@@ -1929,13 +1929,23 @@ def fx_apocalypse_2(ctx: Context) -> None:
 
 def proc_fight(ctx: Context) -> None:
     """Procedure `fight` (prophecy/base/play.cardc:16)."""
-    for _ in ctx.each('side'):
-        if not v.rolled(ctx):
-            ctx.run_procedure('attack_roll')
+    each1 = ctx.actor, ctx.side
+    try:
+        for member1 in ctx.members('side'):
+            ctx.actor, ctx.side = member1
+            if not v.rolled(ctx):
+                ctx.run_procedure('attack_roll')
+    finally:
+        ctx.actor, ctx.side = each1
     v.opponent_rolls(ctx, (1, 6))
     v.compare_totals(ctx)
-    for _ in ctx.each('side'):
-        ctx.fire_here('fight_result')
+    each2 = ctx.actor, ctx.side
+    try:
+        for member2 in ctx.members('side'):
+            ctx.actor, ctx.side = member2
+            ctx.fire_here('fight_result')
+    finally:
+        ctx.actor, ctx.side = each2
 
 
 def proc_attack_roll(ctx: Context) -> None:
@@ -1956,9 +1966,14 @@ def proc_setup(ctx: Context) -> None:
     v.shuffle(ctx, 'adventure_cards')
     v.lay_on_spaces(ctx, 'adventure_cards', 'main_ring', ('plains', 'forest', 'mountains'))
     v.start_on(ctx, 'main_ring', 1)
-    for _ in ctx.each('player'):
-        v.gain(ctx, 'gold', 3)
-        v.gain(ctx, 'experience', 3)
+    each1 = ctx.actor, ctx.side
+    try:
+        for member1 in ctx.members('player'):
+            ctx.actor, ctx.side = member1
+            v.gain(ctx, 'gold', 3)
+            v.gain(ctx, 'experience', 3)
+    finally:
+        ctx.actor, ctx.side = each1
     v.pick_first_player(ctx)
 
 

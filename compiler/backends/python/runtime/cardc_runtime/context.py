@@ -534,8 +534,18 @@ class Context:
         return True
 
     def each(self, what: str) -> Iterator[None]:
-        """`for each`: the body runs once per member, each acting (and fighting on its side) in turn."""
+        """`for each`: the body runs once per member, each acting (and fighting on its side) in turn. (The
+        generated rules write this loop out over `members`, setting and restoring `actor` and `side` as here.)"""
         saved = (self.actor, self.side)
+        try:
+            for who, side in self.members(what):
+                self.actor, self.side = who, side
+                yield
+        finally:
+            self.actor, self.side = saved
+
+    def members(self, what: str) -> list[tuple[Character, Side | None]]:
+        """Who a `for each` runs over, in order, with the fight side each acts on (None outside a fight)."""
         members: list[tuple[Character, Side | None]]
         if what == "side":
             if self.fight is None:
@@ -553,12 +563,7 @@ class Context:
                 here = self.play.position.get(self.actor.id)
                 ids = [i for i in ids if self.play.position.get(i) == here]
             members = [(self.characters[i], None) for i in ids]
-        try:
-            for who, side in members:
-                self.actor, self.side = who, side
-                yield
-        finally:
-            self.actor, self.side = saved
+        return members
 
     # ---- decisions and randomness ---------------------------------------------
 
