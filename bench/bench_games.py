@@ -64,17 +64,14 @@ def play(args: argparse.Namespace) -> dict[str, object]:
     project = compile_paths([Path(args.content)]).project
     files, digest = package_files(project, "karak")
     if args.runtime == "compiled":  # before anything imports a runtime: as `cardc simulate` does for a big run
-        from cardc.backends.python import compiled_rules
-        from cardc.backends.python.accel import ENV, build
+        from cardc.backends.python.accel import ENV
+        from cardc.backends.python.compiled_rules import compiled_runtime
 
-        def note(text: str) -> None:
-            print(f"note: {text}", file=sys.stderr)
-
-        where = build(note)
+        where = compiled_runtime(files, package_name("karak", digest), digest,
+                                 lambda text: print(f"note: {text}", file=sys.stderr))
         if where is None:
             raise SystemExit("the compiled runtime could not be built")
-        os.environ[ENV] = str(compiled_rules.runtime_for(files, package_name("karak", digest), digest, note)
-                              or where)
+        os.environ[ENV] = str(where)
     from cardc.simulation import odds_store
 
     odds_store.path_for = lambda *_: None  # every run starts without kept odds

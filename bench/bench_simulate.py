@@ -101,19 +101,16 @@ def main() -> int:
     project = compile_paths([ROOT / "content"]).project
     files, digest = package_files(project, "karak")
     if args.runtime == "compiled":  # before anything imports a runtime; the forked workers inherit it
-        from cardc.backends.python import compiled_rules
-        from cardc.backends.python.accel import ENV, build
+        from cardc.backends.python.accel import ENV
+        from cardc.backends.python.compiled_rules import compiled_runtime
         from cardc.simulation.jobs import package_name
 
-        def note(text: str) -> None:
-            print(f"note: {text}", file=sys.stderr)
-
-        where = build(note)
+        # (the build of the runtime with the game's rules, as a run of 50,000 games or more makes it)
+        where = compiled_runtime(files, package_name("karak", digest), digest,
+                                 lambda text: print(f"note: {text}", file=sys.stderr))
         if where is None:
             return 1
-        # (the build of the runtime with the game's rules, as a run of 50,000 games or more makes it)
-        os.environ[ENV] = str(compiled_rules.runtime_for(files, package_name("karak", digest), digest, note)
-                              or where)
+        os.environ[ENV] = str(where)
     if not args.odds_store:  # (forked workers inherit it)
         from cardc.simulation import odds_store
 

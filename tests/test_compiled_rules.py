@@ -233,3 +233,14 @@ def test_runtime_for_follows_the_switch(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv(compiled_rules.ENV, "off")
     assert compiled_rules.runtime_for(FILES, "_t_game", "d1") is None
     assert builds == ["_t_game"]
+
+
+def test_compiled_runtime_prefers_the_build_with_the_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The benchmarks' runtime: the build with the rules when `runtime_for` gives one (the runtime alone is then
+    not built), else the runtime compiled alone."""
+    built: list[str] = []
+    monkeypatch.setattr(accel, "build", lambda note: built.append("runtime") or tmp_path / "alone")
+    monkeypatch.setattr(compiled_rules, "runtime_for", lambda *a: tmp_path / "fused")
+    assert compiled_rules.compiled_runtime(FILES, "_t_game", "d1") == tmp_path / "fused" and built == []
+    monkeypatch.setattr(compiled_rules, "runtime_for", lambda *a: None)
+    assert compiled_rules.compiled_runtime(FILES, "_t_game", "d1") == tmp_path / "alone" and built == ["runtime"]

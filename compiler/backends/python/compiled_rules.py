@@ -233,6 +233,13 @@ def runtime_for(files: Sequence[tuple[str, str]], name: str, digest: str,
     return build(files, name, digest, note) if how == "build" else None
 
 
+def compiled_runtime(files: Sequence[tuple[str, str]], name: str, digest: str,
+                     note: Callable[[str], None] = lambda _: None) -> Path | None:
+    """The compiled runtime a big run of this package plays on, made if needed: the build with its rules (as
+    `runtime_for`), else the runtime compiled alone (accel.build); None when neither can be made."""
+    return runtime_for(files, name, digest, note) or accel.build(note)
+
+
 def package(files: Sequence[tuple[str, str]], name: str, digest: str,
             note: Callable[[str], None] = lambda _: None) -> ModuleType | None:
     """The package compiled, imported as `name`, when this process runs the compiled runtime of a build that
