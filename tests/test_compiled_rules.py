@@ -198,7 +198,14 @@ def test_simulate_imports_the_build_of_the_runtime_with_the_rules(tmp_path: Path
         asked.append((name, digest, os.environ[compiled_rules.ENV]))
         return fused if os.environ[compiled_rules.ENV] == "build" else None
 
-    monkeypatch.setattr(accel, "choose", lambda *a: tmp_path)
+    alone: list[int] = []  # the runs that asked for the compiled runtime alone (built, if need be)
+    real_choose = accel.choose
+
+    def choose(mode: str, bots: object, games: int, note: object) -> Path:
+        alone.append(games)
+        return tmp_path
+
+    monkeypatch.setattr(accel, "choose", choose)
     monkeypatch.setattr(loader, "ensure_runtime", lambda: None)
     monkeypatch.setattr(accel, "is_compiled", lambda: True)
     monkeypatch.setattr(compiled_rules, "runtime_for", runtime_for)
@@ -209,6 +216,17 @@ def test_simulate_imports_the_build_of_the_runtime_with_the_rules(tmp_path: Path
                                                 game="g"), (FILES, "d" * 64))
         assert os.environ[accel.ENV] == str(expected)
     assert asked == [(f"_cardc_sim_{'d' * 16}_g", "d" * 64, "build"), (f"_cardc_sim_{'d' * 16}_g", "d" * 64, "cached")]
+    # the big run took the build with the rules without compiling the runtime alone first (a minute for nothing)
+    assert alone == [100]
+    # a designer's bot plays on the Python runtime unless told otherwise: no build of either kind is asked for
+    asked.clear()
+    alone.clear()
+    monkeypatch.setattr(accel, "choose", real_choose)  # (which answers at once for a designer's bot)
+    monkeypatch.delenv(compiled_rules.ENV, raising=False)
+    monkeypatch.setenv(accel.ENV, "")
+    simulate.use_runtime(argparse.Namespace(bot="mine", sweep=[], runtime=None, games=compiled_rules.BUILD_FROM,
+                                            game="g"), (FILES, "d" * 64))
+    assert asked == [] and alone == [] and os.environ[accel.ENV] == ""
 
 
 def test_runtime_for_follows_the_switch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -108,7 +108,7 @@ def use_runtime(args: argparse.Namespace, package: tuple[tuple[tuple[str, str], 
     built for a run of `compiled_rules.BUILD_FROM` games or more (compiled_rules.py; unless
     `CARDC_COMPILED_RULES` says otherwise)."""
     from cardc.backends.python import compiled_rules
-    from cardc.backends.python.accel import ENV, MODES, choose, is_compiled
+    from cardc.backends.python.accel import BOTS, ENV, MODES, choose, is_compiled
     from cardc.backends.python.loader import ensure_runtime
     from cardc.simulation.jobs import package_name
     from cardc.simulation.sweep import SweepError, parse_axis
@@ -128,14 +128,19 @@ def use_runtime(args: argparse.Namespace, package: tuple[tuple[tuple[str, str], 
     if mode not in MODES:
         note(f"CARDC_RUNTIME={mode!r} is not one of {', '.join(MODES)}: auto")
         mode = "auto"
-    where = choose(mode, bots, args.games * cells, note)
+    compiled = mode == "compiled" or (mode == "auto" and bots <= BOTS)  # (as `choose` decides)
+    if compiled and compiled_rules.ENV not in os.environ:
+        os.environ[compiled_rules.ENV] = "build" if args.games * cells >= compiled_rules.BUILD_FROM else "cached"
+    where: Path | None = None
+    if package is not None and compiled:
+        # the build with the rules first: it holds the runtime, so a run that makes it (or finds it) does not
+        # also compile the runtime alone, a minute for nothing; the runtime alone when it cannot be had
+        files, digest = package
+        where = compiled_rules.runtime_for(files, package_name(args.game, digest), digest, note)
+    if where is None:
+        where = choose(mode, bots, args.games * cells, note)
     if where is None:
         return
-    if compiled_rules.ENV not in os.environ:
-        os.environ[compiled_rules.ENV] = "build" if args.games * cells >= compiled_rules.BUILD_FROM else "cached"
-    if package is not None:
-        files, digest = package
-        where = compiled_rules.runtime_for(files, package_name(args.game, digest), digest, note) or where
     os.environ[ENV] = str(where)
     ensure_runtime()
     if not is_compiled() and mode == "compiled":

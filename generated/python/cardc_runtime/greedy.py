@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from hashlib import blake2b
 from typing import Any, ClassVar
@@ -250,6 +251,7 @@ def _strength(rules: Ruleset, token: str) -> int | None:
 
 
 _ORDER = ("greedy monster order",)
+_BAG = ("greedy last bag",)  # ruleset memo: the last bag a greedy bot asked about and its answer
 
 
 def _monster_order(rules: Ruleset) -> tuple[dict[str, int], list[str]]:
@@ -325,6 +327,7 @@ def _monsters(ctx: Context, play: Play) -> dict[Pos, str]:
 
 _MONSTERS = ("greedy monsters",)
 _BLOCKED = ("greedy avoided",)  # `Play.token_memo` entries: the monsters a loadout avoids
+_GOALS = ("greedy goals",)  # `Play.token_memo` entries: where a step may head (`GreedyBot._goals`)
 
 
 @lru_cache(maxsize=4096)
@@ -349,7 +352,7 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self.target: Pos | None = None
-        self.avoid: set[Pos] = set()  # tiles whose monster the last step decided not to fight
+        self.avoid: AbstractSet[Pos] = frozenset()  # tiles whose monster the last step decided not to fight
         self._bag: tuple[Ruleset, tuple[str, ...], tuple[int, str]] | None = None  # see `_bag_monsters`
 
     # ---- the decision points -------------------------------------------------------------------
@@ -400,7 +403,6 @@ class GreedyBot:
             heal = self._heal_step(ctx, me, here, opts)
             if heal is not None:
                 return heal
-        tiles = play.board.values()  # (walked as a view: see `SensibleBot._towards`)
         monsters = _monsters(ctx, play)
         # the monsters this loadout avoids: kept with the monsters' places (`Play.token_memo`) by what the
         # odds depend on, so a step of an unchanged hero on an unchanged board looks up no odds
@@ -412,27 +414,16 @@ class GreedyBot:
             # each monster's odds once (in the order met: a computation the memo lacks runs as before)
             weak = {m for m in dict.fromkeys(monsters.values()) if odds(m) < self.WIN_ENOUGH}
             avoided = memo[loadout] = frozenset(p for p, m in monsters.items() if m in weak)
-        blocked = set(avoided)
+        blocked = avoided
         self.avoid = blocked
-        # the monsters not avoided and the tiles with items the hero wants (a plain loop over the tiles: on the
-        # compiled runtime `t.items` is a native read, a filter with an attrgetter a generic one per tile)
-        goals = {p for p in monsters if p != here and p not in blocked}
-        wants = _wants_for(ctx, _holds(me))
-        for t in tiles:
-            if not t.items:
-                continue
-            p = t.pos
-            if p != here and p not in blocked and p not in goals:
-                items = tuple(t.items)
-                wanted = wants.get(items)
-                if wanted is None:
-                    wanted = wants[items] = _wants_now(ctx, me, t.items)
-                if wanted:
-                    goals.add(p)
+        goals: AbstractSet[Pos] = self._goals(ctx, play, me, monsters, avoided, memo, loadout)
+        if here in goals:
+            goals = goals - {here}
         # (a search only when it can find something: without goals, edges or monsters to try, nothing is
-        # reachable, and the search from a new place would walk the whole board for nothing)
+        # reachable, and the search from a new place would walk the whole board for nothing; no goal is
+        # avoided, so the search avoids `blocked` itself)
         if "walk" in opts and here is not None and goals:
-            dist = play.steps_to((here,), blocked - goals, goals, first=True)
+            dist = play.steps_to((here,), blocked, goals, first=True)
             reachable = list(dist)
             if reachable:
                 self.target = min(reachable, key=lambda g: (dist[g], g))
@@ -459,6 +450,38 @@ class GreedyBot:
                 self.target = max(chances, key=lambda p: (chances[p], -dist[p], p))
                 return "walk"
         return "stop" if "stop" in opts else opts[0]
+
+    @staticmethod
+    def _goals(ctx: Context, play: Play, me: Character, monsters: dict[Pos, str], avoided: frozenset[Pos],
+               memo: dict[Any, Any], loadout: tuple[Any, ...]) -> frozenset[Pos]:
+        """The tiles a step may head for, the hero's own included: the monsters not `avoided` and the tiles
+        with items the hero wants (`_wants`) that are not avoided. Kept in the monsters' memo (`memo`:
+        `Play.token_memo`, by `loadout`, which `avoided` depends on) with what the hero holds and the items
+        moved so far, all the rest of the answer depends on (a step of an unchanged hero on an unchanged
+        board walks no tiles)."""
+        places = play.item_places()  # (first: a tile laid with items counts as items moved)
+        holds = _holds(me)
+        key = (_GOALS, loadout, holds, play.item_moves)
+        found: frozenset[Pos] | None = memo.get(key)
+        if found is not None:
+            return found
+        goals = {p for p in monsters if p not in avoided}
+        wants = _wants_for(ctx, holds)
+        # (a plain loop over the tiles that ever held an item: on the compiled runtime `t.items` is a native
+        # read, a filter with an attrgetter a generic one per tile)
+        for t in places:
+            if not t.items:
+                continue
+            p = t.pos
+            if p not in avoided and p not in goals:
+                items = tuple(t.items)
+                wanted = wants.get(items)
+                if wanted is None:
+                    wanted = wants[items] = _wants_now(ctx, me, t.items)
+                if wanted:
+                    goals.add(p)
+        found = memo[key] = frozenset(goals)
+        return found
 
     def _wants_here(self, ctx: Context, me: Character, pos: Pos | None) -> bool:
         placed = ctx.play.board.get(pos) if ctx.play is not None and pos is not None else None
@@ -518,6 +541,12 @@ class GreedyBot:
         last = self._bag
         if last is not None and last[0] is rules and last[1] == now:
             return last[2]
+        # every bot of the table asks about the same bag between two draws: the ruleset keeps the last answer
+        # for all of them (a function of the bag and the ruleset alone)
+        shared: tuple[tuple[str, ...], tuple[int, str]] | None = rules._cache.get(_BAG)
+        if shared is not None and shared[0] == now:
+            self._bag = (rules, now, shared[1])
+            return shared[1]
         # the monsters' places in the order (strength, id), sorted as integers (the same order as sorting
         # (strength, id) pairs, without a tuple per token)
         rank, by_rank = _monster_order(rules)
@@ -532,6 +561,7 @@ class GreedyBot:
         places.sort()
         found = (len(places), by_rank[places[len(places) // 2]] if places else "")
         self._bag = (rules, now, found)
+        rules._cache[_BAG] = (now, found)
         return found
 
     def _towards(self, ctx: Context, who: str, opts: list[Any]) -> int:
