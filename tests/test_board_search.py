@@ -109,3 +109,33 @@ def test_remembered_searches_match_plain_ones(laid: list[tuple[Pos, frozenset[in
             # asked again without `until`, the same search goes on to the end
             full = play.distances(sources, blocked)
             assert full == truth
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(), st.data())
+def test_nearest_is_the_least_of_the_nearest_goals_from_each_tile(laid: list[tuple[Pos, frozenset[int]]],
+                                                                  data: st.DataObject) -> None:
+    """`Play.nearest` (one search from the goals, for every tile) gives what a search from the tile itself does:
+    the steps to the nearest goal and the least goal at those steps (by position), None when none is reached,
+    as the greedy bot chooses its target; with tiles laid between questions, and blocked tiles besides."""
+    play = Play(order=["a"])
+    for n, (pos, exits) in enumerate(laid):
+        play.board[pos] = Placed("tile", pos, exits, order=n)
+        if not data.draw(st.booleans(), label="ask now"):
+            continue
+        board = play.board
+        tiles = sorted(board)
+        for _ in range(3):
+            goals = frozenset(data.draw(st.sets(st.sampled_from(tiles), min_size=1, max_size=4), label="goals"))
+            blocked = frozenset(data.draw(st.sets(st.sampled_from(tiles), max_size=4), label="blocked")) - goals
+            for here in tiles:
+                if here in goals or here in blocked:
+                    continue
+                truth = _bfs(board, [here], blocked)
+                reached = {g: truth[g] for g in goals if g in truth}
+                expected = None
+                if reached:
+                    least = min(reached, key=lambda g: (reached[g], g))
+                    expected = (reached[least], least)
+                assert play.nearest(goals, blocked, here) == expected, (here, goals, blocked)
+            assert play.nearest(goals, blocked, (99, 99)) is None  # (off the board)

@@ -160,6 +160,50 @@ class Search:
         return found if found >= 0 else -1
 
 
+class Nearest:
+    """A breadth-first search from the tiles `order` (sorted) over the whole board, never entering a tile of
+    `blocked` (a source is always in): each tile's steps to the nearest source (`steps`: -1 not reached, -2
+    blocked) and the rank in `order` of the least source at that distance (`least`). See `Play.nearest`."""
+
+    __slots__ = ("order", "steps", "least")
+
+    def __init__(self, num: dict[Pos, int], adj: list[list[int]], order: list[Pos], blocked: frozenset[Pos]) -> None:
+        size = len(adj)
+        steps = [-1] * size
+        least = [-1] * size
+        for p in blocked:
+            i = num.get(p)
+            if i is not None:
+                steps[i] = -2
+        level: list[int] = []
+        r = 0
+        for p in order:
+            i = num.get(p)
+            if i is not None and steps[i] != 0:
+                steps[i] = 0
+                least[i] = r
+                level.append(i)
+            r += 1
+        # each level is listed by its tiles' least sources in order (the sources are, and a tile is listed when
+        # first reached, from the first tile of the level before that reaches it): the first source to reach a
+        # tile is the least of its nearest
+        d = 0
+        while level:
+            d += 1
+            nxt: list[int] = []
+            for t in level:
+                lt = least[t]
+                for q in adj[t]:
+                    if steps[q] == -1:
+                        steps[q] = d
+                        least[q] = lt
+                        nxt.append(q)
+            level = nxt
+        self.order = order
+        self.steps = steps
+        self.least = least
+
+
 @dataclass
 class Play:
     """Everything that changes while a game is played, besides the characters themselves."""
@@ -489,6 +533,26 @@ class Play:
                     break
         search.frontier, search.d = level, d
         return search
+
+    def nearest(self, sources: frozenset[Pos], blocked: frozenset[Pos], pos: Pos) -> tuple[int, Pos] | None:
+        """The steps from `pos` to the nearest tile of `sources` and the least such tile (by position), as
+        `steps_to((pos,), blocked, sources, first=True)` gives them (its least-steps tiles, the least of them) for
+        a `pos` on the board that is neither a source nor blocked; None when no source is reached (or `pos` is
+        off the board). Passages join both ways, so one search from the sources answers for every tile: kept
+        until a tile is laid, it serves every step taken towards the same tiles. Sources are never blocked."""
+        self.passages()
+        known = self.board_memo()
+        key = ("nearest", sources, blocked)
+        found: Nearest | None = known.get(key)
+        if found is None:
+            found = known[key] = Nearest(self._num, self._adj, sorted(sources), blocked)
+        i = self._num.get(pos)
+        if i is None:
+            return None
+        d = found.steps[i]
+        if d < 0:
+            return None
+        return d, found.order[found.least[i]]
 
     def distances(self, sources: Iterable[Pos], blocked: Iterable[Pos] = (), until: Iterable[Pos] = (),
                   first: bool = False) -> dict[Pos, int]:

@@ -328,6 +328,7 @@ def _monsters(ctx: Context, play: Play) -> dict[Pos, str]:
 _MONSTERS = ("greedy monsters",)
 _BLOCKED = ("greedy avoided",)  # `Play.token_memo` entries: the monsters a loadout avoids
 _GOALS = ("greedy goals",)  # `Play.token_memo` entries: where a step may head (`GreedyBot._goals`)
+_EDGES = ("greedy edges",)  # `Play.board_memo` entries: the open edges not avoided (`GreedyBot._edges`)
 
 
 @lru_cache(maxsize=4096)
@@ -423,20 +424,20 @@ class GreedyBot:
         # reachable, and the search from a new place would walk the whole board for nothing; no goal is
         # avoided, so the search avoids `blocked` itself)
         if "walk" in opts and here is not None and goals:
-            dist = play.steps_to((here,), blocked, goals, first=True)
-            reachable = list(dist)
-            if reachable:
-                self.target = min(reachable, key=lambda g: (dist[g], g))
-                if dist[self.target] == 1 or "explore" not in opts or not self._explore_good(ctx, me):
+            near = self._nearest(play, goals, blocked, here)
+            if near is not None:
+                self.target = near[1]
+                if near[0] == 1 or "explore" not in opts or not self._explore_good(ctx, me):
                     return "walk"
         if "explore" in opts and self._explore_good(ctx, me):
             return "explore"
         if "walk" in opts and here is not None and play.zones.get("stack"):  # towards an open edge, to explore
-            edges = {p for p in play.open_edges() if p != here and p not in blocked}
-            dist = play.steps_to((here,), blocked - edges, edges, first=True) if edges else {}
-            reachable = list(dist)
-            if reachable:
-                self.target = min(reachable, key=lambda g: (dist[g], g))
+            edges = self._edges(play, blocked)
+            if here in edges:
+                edges = edges - {here}
+            near = self._nearest(play, edges, blocked, here) if edges else None
+            if near is not None:
+                self.target = near[1]
                 return "walk"
         if "explore" in opts:
             return "explore"
@@ -450,6 +451,30 @@ class GreedyBot:
                 self.target = max(chances, key=lambda p: (chances[p], -dist[p], p))
                 return "walk"
         return "stop" if "stop" in opts else opts[0]
+
+    @staticmethod
+    def _nearest(play: Play, goals: AbstractSet[Pos], blocked: frozenset[Pos], here: Pos) -> tuple[int, Pos] | None:
+        """The steps to the nearest goal from `here` and the least such goal (by position), found without
+        entering a tile of `blocked` (`here` itself may be one): by one search from the goals, kept for every
+        step towards them (`Play.nearest`), unless `here` is avoided; None when no goal can be reached."""
+        if here in blocked:
+            dist = play.steps_to((here,), blocked, goals, first=True)
+            if not dist:
+                return None
+            target = min(dist, key=lambda g: (dist[g], g))
+            return dist[target], target
+        return play.nearest(goals if isinstance(goals, frozenset) else frozenset(goals), blocked, here)
+
+    @staticmethod
+    def _edges(play: Play, blocked: frozenset[Pos]) -> frozenset[Pos]:
+        """The open edges (`Play.open_edges`) not `blocked`; kept until a tile is laid (`Play.board_memo`)."""
+        edges = play.open_edges()  # (first: caught up with the board)
+        memo = play.board_memo()
+        key = (_EDGES, blocked)
+        found: frozenset[Pos] | None = memo.get(key)
+        if found is None:
+            found = memo[key] = frozenset(p for p in edges if p not in blocked)
+        return found
 
     @staticmethod
     def _goals(ctx: Context, play: Play, me: Character, monsters: dict[Pos, str], avoided: frozenset[Pos],
