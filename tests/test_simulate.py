@@ -200,6 +200,36 @@ def test_greedy_plays_whole_games_and_uses_the_exact_odds(job: Job) -> None:
     assert all(0.0 <= p <= 1.0 for p in odds.values())
 
 
+def test_greedy_asked_without_a_view_plays_the_games_it_plays_through_one(job: Job,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """`BotInputs` asks a `GreedyBot` by `decide` (`engine.direct_bot`), not through a view and `choose`: the same
+    games either way; a class derived from it that chooses otherwise is still asked through `choose`."""
+    from cardc_runtime import engine
+    from cardc_runtime.greedy import GreedyBot
+
+    greedy = job.with_(bot="greedy")
+    direct = play_batch(greedy, 5, [0, 1])
+    assert engine._DIRECT.get(GreedyBot) is not None
+    monkeypatch.setattr(engine, "_DIRECT", {})
+    assert play_batch(greedy, 5, [0, 1]) == direct
+    monkeypatch.undo()
+
+    asked: list[str] = []
+
+    class Counting(GreedyBot):
+        def choose(self, view: Any, options: Any) -> int:
+            asked.append(view.point)
+            return super().choose(view, options)
+
+    from cardc.simulation.table import table_for
+
+    table = table_for(greedy)
+    heroes = table.draw_heroes(5)
+    engine.play_game(table.rules, heroes, variants=greedy.variants, seed=5,
+                     bots={h: Counting(i) for i, h in enumerate(heroes)}, turn_cap=40)
+    assert any(p.endswith(":step") for p in asked)  # (the steps too: no direct way for a derived class)
+
+
 def test_new_expansion_in_the_language_alone_shows_up(tmp_path: Path) -> None:
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)

@@ -420,6 +420,19 @@ class SensibleBot(RandomBot):
         return ctx.rules.memo("bot strengths", compute)  # type: ignore[no-any-return]
 
 
+# Bots asked without a view (`direct_bot`): exact class -> decide(bot, chooser, point without its chooser, table,
+# options) -> the index taken
+_DIRECT: Final[dict[type, Callable[[Any, str, str, Context, Sequence[Any]], int]]] = {}
+
+
+def direct_bot(cls: type, decide: Callable[[Any, str, str, Context, Sequence[Any]], int]) -> None:
+    """Let `BotInputs` ask the bots of exactly `cls` (not its subclasses, which may choose otherwise) by
+    `decide(bot, chooser, point, table, options)`, `point` without its chooser, where it would make a view for
+    `choose`: the same answer as `choose` gives, without the view and the point's id (a built-in bot defined
+    outside this module, such as `greedy`)."""
+    _DIRECT[cls] = decide
+
+
 _GAME_OVER = RandomBot()  # the bot of inputs whose game is over (see the end of `play_game`)
 
 
@@ -482,6 +495,14 @@ class BotInputs(Inputs):
             if not 0 <= index < len(options):
                 raise ValueError(f"bot chose option {index} of {len(options)} at {point_id(chooser, name)}")
             return options[index]
+        if ":" not in chooser:
+            decide = _DIRECT.get(type(bot))
+            if decide is not None:
+                self.decisions += 1
+                index = decide(bot, chooser, name, self.ctx_ref[0], options)
+                if not 0 <= index < len(options):
+                    raise ValueError(f"bot chose option {index} of {len(options)} at {point_id(chooser, name)}")
+                return options[index]
         return self.pick(chooser, point_id(chooser, name), options)
 
 

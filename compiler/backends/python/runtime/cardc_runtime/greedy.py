@@ -360,9 +360,12 @@ class GreedyBot:
 
     def choose(self, view: Any, options: Sequence[Any]) -> int:
         point = view.point.split(":", 1)[1] if ":" in view.point else view.point
+        return self.decide(view.chooser, point, view.ctx, options)
+
+    def decide(self, who: str, point: str, ctx: Context, options: Sequence[Any]) -> int:
+        """`choose`, from the view's parts (`point` without its chooser): `BotInputs` asks a `GreedyBot` so,
+        without making a view or the point's id (`engine.direct_bot`)."""
         opts = list(options)
-        ctx: Context = view.ctx
-        who = view.chooser
         name = point.split("#", 1)[0]
         if name == "step" and ctx.play is not None and who in ctx.characters:
             return opts.index(self._step(ctx, who, opts))
@@ -648,8 +651,10 @@ class GreedyBot:
 
 def _register() -> None:
     from .bots import register_bot
+    from .engine import direct_bot
 
     register_bot("greedy")(GreedyBot)
+    direct_bot(GreedyBot, GreedyBot.decide)
 
 
 _register()
