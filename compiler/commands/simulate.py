@@ -108,7 +108,7 @@ def use_runtime(args: argparse.Namespace, package: tuple[tuple[tuple[str, str], 
     built for a run of `compiled_rules.BUILD_FROM` games or more (compiled_rules.py; unless
     `CARDC_COMPILED_RULES` says otherwise)."""
     from cardc.backends.python import compiled_rules
-    from cardc.backends.python.accel import BOTS, ENV, MODES, choose, is_compiled
+    from cardc.backends.python.accel import ENV, MODES, choose, is_compiled, may_compile
     from cardc.backends.python.loader import ensure_runtime
     from cardc.simulation.jobs import package_name
     from cardc.simulation.sweep import SweepError, parse_axis
@@ -128,7 +128,7 @@ def use_runtime(args: argparse.Namespace, package: tuple[tuple[tuple[str, str], 
     if mode not in MODES:
         note(f"CARDC_RUNTIME={mode!r} is not one of {', '.join(MODES)}: auto")
         mode = "auto"
-    compiled = mode == "compiled" or (mode == "auto" and bots <= BOTS)  # (as `choose` decides)
+    compiled = may_compile(mode, bots)
     if compiled and compiled_rules.ENV not in os.environ:
         os.environ[compiled_rules.ENV] = "build" if args.games * cells >= compiled_rules.BUILD_FROM else "cached"
     where: Path | None = None

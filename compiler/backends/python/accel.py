@@ -241,15 +241,18 @@ def is_compiled() -> bool:
     return engine is not None and not str(getattr(engine, "__file__", "")).endswith(".py")
 
 
+def may_compile(mode: str, bots: Iterable[str]) -> bool:
+    """Whether a run in `mode` with `bots` may play on a compiled runtime at all: never under `python`, and under
+    `auto` only with the built-in bots (a designer's bot is compiled only when asked: see `choose`)."""
+    return mode == "compiled" or (mode == "auto" and set(bots) <= BOTS)
+
+
 def choose(mode: str, bots: Iterable[str], games: int, note: Callable[[str], None]) -> Path | None:
     """The compiled runtime a run should use, or None for the Python one. `python` never uses one; `compiled`
     builds one if needed; `auto` uses a finished build (for the built-in bots) and builds one, with a one-line
     note, for a run of `BUILD_FROM` games or more (unless mypyc failed on this runtime version before); a run
     of `WORTH_IT` games or more that does not build says that `--runtime compiled` would help."""
-    bots = set(bots)
-    if mode == "python":
-        return None
-    if mode == "auto" and not bots <= BOTS:  # a designer's bot: compiled only when asked (see the docstring)
+    if not may_compile(mode, bots):
         return None
     if mode == "compiled":
         return build(note)

@@ -354,7 +354,6 @@ class GreedyBot:
         self.rng = random.Random(seed)
         self.target: Pos | None = None
         self.avoid: AbstractSet[Pos] = frozenset()  # tiles whose monster the last step decided not to fight
-        self._bag: tuple[Ruleset, tuple[str, ...], tuple[int, str]] | None = None  # see `_bag_monsters`
 
     # ---- the decision points -------------------------------------------------------------------
 
@@ -561,20 +560,16 @@ class GreedyBot:
         rooms_hold_monster = count / max(1, len(bag))
         return rooms_hold_monster * (1 - chance) < 1 - self.WIN_ENOUGH
 
-    def _bag_monsters(self, ctx: Context, bag: list[str]) -> tuple[int, str]:
-        """How many monsters the bag holds and the median one by strength (ties by id); the answer for the
-        last bag asked about is kept (a step asks several times, and the bag changes only when drawn from)."""
+    @staticmethod
+    def _bag_monsters(ctx: Context, bag: list[str]) -> tuple[int, str]:
+        """How many monsters the bag holds and the median one by strength (ties by id). The ruleset keeps the
+        answer for the last bag asked about: a step asks several times, every bot of the table asks about the
+        same bag between two draws, and the answer is a function of the bag and the ruleset alone."""
         rules = ctx.rules
         now = tuple(bag)
-        last = self._bag
-        if last is not None and last[0] is rules and last[1] == now:
-            return last[2]
-        # every bot of the table asks about the same bag between two draws: the ruleset keeps the last answer
-        # for all of them (a function of the bag and the ruleset alone)
-        shared: tuple[tuple[str, ...], tuple[int, str]] | None = rules._cache.get(_BAG)
-        if shared is not None and shared[0] == now:
-            self._bag = (rules, now, shared[1])
-            return shared[1]
+        last: tuple[tuple[str, ...], tuple[int, str]] | None = rules._cache.get(_BAG)
+        if last is not None and last[0] == now:
+            return last[1]
         # the monsters' places in the order (strength, id), sorted as integers (the same order as sorting
         # (strength, id) pairs, without a tuple per token)
         rank, by_rank = _monster_order(rules)
@@ -588,7 +583,6 @@ class GreedyBot:
             places.append(r)
         places.sort()
         found = (len(places), by_rank[places[len(places) // 2]] if places else "")
-        self._bag = (rules, now, found)
         rules._cache[_BAG] = (now, found)
         return found
 
