@@ -230,6 +230,36 @@ def test_greedy_asked_without_a_view_plays_the_games_it_plays_through_one(job: J
     assert any(p.endswith(":step") for p in asked)  # (the steps too: no direct way for a derived class)
 
 
+def test_greedy_walks_by_its_steps_search_as_by_a_search_from_the_target(job: Job) -> None:
+    """After a step picks a target by the search from its goals, the walk answers from that search
+    (`GreedyBot._guided`) what a search from the target would: the same games with and without it."""
+    from cardc.simulation.table import table_for
+    from cardc_runtime import engine
+    from cardc_runtime.greedy import GreedyBot
+
+    answered: list[int | None] = []
+
+    class Searching(GreedyBot):  # (walks by a search from the target each time)
+        def _guided(self, *args: Any) -> int | None:
+            return None
+
+    class Guided(GreedyBot):
+        def _guided(self, *args: Any) -> int | None:
+            found = super()._guided(*args)
+            answered.append(found)
+            return found
+
+    greedy = job.with_(bot="greedy")
+    table = table_for(greedy)
+    for seed in (3, 4, 5):
+        heroes = table.draw_heroes(seed)
+        games = [engine.play_game(table.rules, heroes, variants=greedy.variants, seed=seed,
+                                  bots={h: cls(i) for i, h in enumerate(heroes)}, turn_cap=160)
+                 for cls in (Searching, Guided)]
+        assert games[0] == games[1]
+    assert sum(a is not None for a in answered) > 50  # (the guide answered, not only the search)
+
+
 def test_new_expansion_in_the_language_alone_shows_up(tmp_path: Path) -> None:
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)

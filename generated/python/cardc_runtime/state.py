@@ -540,19 +540,29 @@ class Play:
         a `pos` on the board that is neither a source nor blocked; None when no source is reached (or `pos` is
         off the board). Passages join both ways, so one search from the sources answers for every tile: kept
         until a tile is laid, it serves every step taken towards the same tiles. Sources are never blocked."""
+        found = self.nearest_search(sources, blocked)
+        d, r = self.nearest_at(found, pos)
+        return None if d < 0 else (d, found.order[r])
+
+    def nearest_search(self, sources: frozenset[Pos], blocked: frozenset[Pos]) -> Nearest:
+        """The search from `sources` around `blocked` that `nearest` answers from (kept until a tile is laid)."""
         self.passages()
         known = self.board_memo()
         key = ("nearest", sources, blocked)
         found: Nearest | None = known.get(key)
         if found is None:
             found = known[key] = Nearest(self._num, self._adj, sorted(sources), blocked)
+        return found
+
+    def nearest_at(self, found: Nearest, pos: Pos) -> tuple[int, int]:
+        """The steps from `pos` to the nearest source of `found` (made by `nearest_search` for the board as it is
+        now) and the rank in `found.order` of the least such source; (-1, -1) when none is reached, `pos` is
+        blocked or off the board."""
         i = self._num.get(pos)
         if i is None:
-            return None
+            return -1, -1
         d = found.steps[i]
-        if d < 0:
-            return None
-        return d, found.order[found.least[i]]
+        return (d, found.least[i]) if d >= 0 else (-1, -1)
 
     def distances(self, sources: Iterable[Pos], blocked: Iterable[Pos] = (), until: Iterable[Pos] = (),
                   first: bool = False) -> dict[Pos, int]:

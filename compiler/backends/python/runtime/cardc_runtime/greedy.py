@@ -27,7 +27,7 @@ from .fight import _FirstOption  # (compiled with the runtime: dice show 1, choi
 from .inputs import below
 from .model import Ruleset
 from .play_verbs import _monster_token
-from .state import Play, Pos
+from .state import Nearest, Play, Pos
 
 WIN_ENOUGH = 0.5
 LOW_LIVES = 2
@@ -256,10 +256,13 @@ _BAG = ("greedy last bag",)  # ruleset memo: the last bag a greedy bot asked abo
 
 def _monster_order(rules: Ruleset) -> tuple[dict[str, int], list[str]]:
     """Every entity with a whole-number strength (as `_strength` counts them), ranked by (strength, id): the
-    rank of each, and the entity of each rank; per ruleset."""
+    rank of each (-1 for every other entity: one look-up tells a token's rank or that it is no monster), and
+    the entity of each rank; per ruleset."""
     def compute() -> tuple[dict[str, int], list[str]]:
         ranked = sorted((s, e) for e in rules.entities if (s := _strength(rules, e)) is not None)
-        return {e: i for i, (_, e) in enumerate(ranked)}, [e for _, e in ranked]
+        rank = dict.fromkeys(rules.entities, -1)
+        rank.update((e, i) for i, (_, e) in enumerate(ranked))
+        return rank, [e for _, e in ranked]
     return rules.memo(_ORDER, compute)  # type: ignore[no-any-return]
 
 
@@ -354,6 +357,12 @@ class GreedyBot:
         self.rng = random.Random(seed)
         self.target: Pos | None = None
         self.avoid: AbstractSet[Pos] = frozenset()  # tiles whose monster the last step decided not to fight
+        # the search from the goals that gave `target` (`Play.nearest_search`), the rank of `target` in it and
+        # the board memo it belongs to (it holds while that is the board's memo): `_towards` answers from it
+        self.guide: Nearest | None = None
+        self.guide_rank = -1
+        self.guide_memo: dict[Any, Any] | None = None
+        self.guide_blocked: frozenset[Pos] = frozenset()
 
     # ---- the decision points -------------------------------------------------------------------
 
@@ -400,6 +409,7 @@ class GreedyBot:
         me = ctx.characters[who]
         here = play.position.get(who)
         self.target = None
+        self.guide = None
         if "pick_up" in opts and self._wants_here(ctx, me, here):
             return "pick_up"
         if me.lives <= self.LOW_LIVES:
@@ -454,18 +464,25 @@ class GreedyBot:
                 return "walk"
         return "stop" if "stop" in opts else opts[0]
 
-    @staticmethod
-    def _nearest(play: Play, goals: AbstractSet[Pos], blocked: frozenset[Pos], here: Pos) -> tuple[int, Pos] | None:
+    def _nearest(self, play: Play, goals: AbstractSet[Pos], blocked: frozenset[Pos],
+                 here: Pos) -> tuple[int, Pos] | None:
         """The steps to the nearest goal from `here` and the least such goal (by position), found without
         entering a tile of `blocked` (`here` itself may be one): by one search from the goals, kept for every
-        step towards them (`Play.nearest`), unless `here` is avoided; None when no goal can be reached."""
+        step towards them (`Play.nearest`) and kept as the step's guide for `_towards`, unless `here` is avoided;
+        None when no goal can be reached."""
+        self.guide = None
         if here in blocked:
             dist = play.steps_to((here,), blocked, goals, first=True)
             if not dist:
                 return None
             target = min(dist, key=lambda g: (dist[g], g))
             return dist[target], target
-        return play.nearest(goals if isinstance(goals, frozenset) else frozenset(goals), blocked, here)
+        found = play.nearest_search(goals if isinstance(goals, frozenset) else frozenset(goals), blocked)
+        d, rank = play.nearest_at(found, here)
+        if d < 0:
+            return None
+        self.guide, self.guide_rank, self.guide_memo, self.guide_blocked = found, rank, play.board_memo(), blocked
+        return d, found.order[rank]
 
     @staticmethod
     def _edges(play: Play, blocked: frozenset[Pos]) -> frozenset[Pos]:
@@ -576,11 +593,12 @@ class GreedyBot:
         places = []
         for t in bag:
             r = rank.get(t)
-            if r is None:
+            if r is None:  # (not an entity of the ruleset: as `_strength` says)
                 if _strength(rules, t) is None:
                     continue
-                r = rank[t]  # (`_monster_order` holds every entity with a whole-number strength)
-            places.append(r)
+                r = rank[t]
+            if r >= 0:
+                places.append(r)
         places.sort()
         found = (len(places), by_rank[places[len(places) // 2]] if places else "")
         rules._cache[_BAG] = (now, found)
@@ -594,12 +612,19 @@ class GreedyBot:
         # passages join both ways: one search from the target, around the monsters the step avoided
         places: list[Pos | None] = []
         for label in opts:
+            at = play.label_pos(label) if isinstance(label, str) else None  # (a label the board made: no parse)
+            if at is not None:
+                places.append(at)
+                continue
             try:
                 places.append(_pos(label))
             except (ValueError, IndexError):
                 places.append(None)
         if self.target in places:  # the target is a step away: at distance 0 it is the nearest, no search
             return places.index(self.target)
+        guided = self._guided(ctx, play, me, places)
+        if guided is not None:
+            return guided
         on_board = [p for p in places if p is not None]
         dist = play.steps_to((self.target,), self.avoid - {self.target}, on_board)
         for i, pos in enumerate(places):
@@ -612,6 +637,36 @@ class GreedyBot:
             if d < best_d:
                 best, best_d = i, d
         return best if best is not None else below(self.rng, len(opts))
+
+    def _guided(self, ctx: Context, play: Play, me: Character, places: list[Pos | None]) -> int | None:
+        """`_towards`' answer from the step's guide (the search from the goals that chose the target), without a
+        search from the target; None when the guide cannot tell (the caller then searches). Each option's steps
+        to the nearest goal are at most its steps to the target, and equal to them when the target is its least
+        nearest goal: so when the first option at the least steps has the target as its least goal, that option
+        is the first at the least steps to the target (an option the guide did not reach, the target cannot)."""
+        guide = self.guide
+        if guide is None or self.avoid is not self.guide_blocked or play.board_memo() is not self.guide_memo:
+            return None
+        first = -1
+        found: list[tuple[int, int, int]] = []  # (steps, least goal's rank, option) of the options the guide reached
+        for i, pos in enumerate(places):
+            if pos is None:
+                continue
+            m = _monster(ctx, play, pos)
+            if m is not None and pos != self.target and win_chance(ctx.rules, me, m, ctx.variants) < self.WIN_ENOUGH:
+                continue
+            if first < 0:
+                first = i
+            d, rank = play.nearest_at(guide, pos)
+            if d >= 0:
+                found.append((d, rank, i))
+        if not found:  # (no option reaches the target: the first one left, as the search's answer would be)
+            return first if first >= 0 else None
+        least = min(d for d, _, _ in found)
+        for d, rank, i in found:
+            if d == least:
+                return i if rank == self.guide_rank else None
+        return None
 
     def _use_which(self, ctx: Context, who: str, opts: list[Any]) -> int:
         me = ctx.characters.get(who)
