@@ -260,6 +260,33 @@ def test_greedy_walks_by_its_steps_search_as_by_a_search_from_the_target(job: Jo
     assert sum(a is not None for a in answered) > 50  # (the guide answered, not only the search)
 
 
+def test_greedy_monster_map_kept_up_to_date_equals_one_made_from_the_whole_board(job: Job) -> None:
+    """The greedy bot's map of the monsters on the board is brought up to date from the tiles laid and the tiles
+    whose tokens changed (`Play.token_tiles_since`): at every step of whole games it equals a map made afresh."""
+    from cardc.simulation.table import table_for
+    from cardc_runtime import engine, greedy
+    from cardc_runtime.play_verbs import _monster_token
+
+    checked: list[int] = []
+
+    class Checking(greedy.GreedyBot):
+        def choose(self, view: Any, options: Any) -> int:
+            ctx = view.ctx
+            if view.point.endswith(":step") and ctx.play is not None:
+                kept = greedy._monsters(ctx, ctx.play)
+                fresh = {t.pos: m for t in ctx.play.board.values() if (m := _monster_token(ctx, t)) is not None}
+                assert kept == fresh
+                checked.append(len(kept))
+            return super().choose(view, options)
+
+    table = table_for(job.with_(bot="greedy"))
+    for seed in (6, 7, 8):
+        heroes = table.draw_heroes(seed)
+        engine.play_game(table.rules, heroes, variants=(), seed=seed,
+                         bots={h: Checking(i) for i, h in enumerate(heroes)}, turn_cap=200)
+    assert len(checked) > 200 and max(checked) >= 3  # (many steps, with several monsters on the board)
+
+
 def test_new_expansion_in_the_language_alone_shows_up(tmp_path: Path) -> None:
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)

@@ -314,21 +314,44 @@ def _wants_now(ctx: Context, me: Character, items: list[str]) -> bool:
 
 def _monsters(ctx: Context, play: Play) -> dict[Pos, str]:
     """The monster on each tile that has one (by its position; the first token with a strength). Kept until
-    a tile is laid or a token moves (`Play.token_memo`); the caller must not change the answer."""
+    a tile is laid or a token moves (`Play.token_memo`); the caller must not change the answer, nor keep it past
+    the step. One map is kept all game (`Play.laid_memo`) and brought up to date from the tiles laid and the
+    tiles whose tokens changed since (`Play.token_tiles_since`), not from the whole board."""
     memo = play.token_memo()
     found: dict[Pos, str] | None = memo.get(_MONSTERS)
-    if found is None:
-        found = memo[_MONSTERS] = {}
-        for t in play.board.values():
-            if not t.tokens:
-                continue
+    if found is not None:
+        return found
+    kept = play.laid_memo()
+    found = kept.get(_MONSTERS)
+    laid = play.laid_since(_MONSTERS_READER)
+    changed = play.token_tiles_since(_MONSTERS_READER)
+    board = play.board
+    if found is None or changed is None:  # (the first time, or after a change on a tile not said: every tile)
+        found = kept[_MONSTERS] = {}
+        for t in board.values():
+            if t.tokens:
+                m = _monster_token(ctx, t)
+                if m is not None:
+                    found[t.pos] = m
+    else:
+        for pos in laid:
+            t = board[pos]
+            if t.tokens:
+                m = _monster_token(ctx, t)
+                if m is not None:
+                    found[pos] = m
+        for t in changed:
             m = _monster_token(ctx, t)
             if m is not None:
                 found[t.pos] = m
+            elif t.pos in found:
+                del found[t.pos]
+    memo[_MONSTERS] = found
     return found
 
 
 _MONSTERS = ("greedy monsters",)
+_MONSTERS_READER = "greedy monsters"  # (`Play.laid_since` / `token_tiles_since` reader)
 _BLOCKED = ("greedy avoided",)  # `Play.token_memo` entries: the monsters a loadout avoids
 _GOALS = ("greedy goals",)  # `Play.token_memo` entries: where a step may head (`GreedyBot._goals`)
 _EDGES = ("greedy edges",)  # `Play.board_memo` entries: the open edges not avoided (`GreedyBot._edges`)

@@ -102,7 +102,7 @@ def defeat_monster(ctx: Context) -> None:
     if placed is None or fight.monster.id not in placed.tokens:
         return
     placed.tokens.remove(fight.monster.id)
-    play.tokens_moved()
+    play.tokens_moved(placed)
     placed.defeated.append(fight.monster.id)
     if reward:
         play.put_item(placed, str(reward))
@@ -621,7 +621,7 @@ def draw_tokens(ctx: Context, count: int = 1, keep: int = 1) -> None:
     placed = _focus(ctx)
     if placed is not None:
         placed.tokens.extend(kept)
-        play.tokens_moved()
+        play.tokens_moved(placed)
     ctx.log.append((who.id, "draw_token", tuple(kept)))
 
 
@@ -984,7 +984,7 @@ def open_chest(ctx: Context, ends_turn: bool = False) -> None:
         _list(who, _slot_of(ctx, str(key))).remove(str(key))
         play.zones.setdefault("discard", []).append(str(key))
     placed.tokens.remove(chest)
-    play.tokens_moved()
+    play.tokens_moved(placed)
     placed.defeated.append(chest)
     contents = ctx.rules.entity(chest).attr("contents")
     if contents:

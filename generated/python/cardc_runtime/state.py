@@ -412,9 +412,30 @@ class Play:
             self._token_memo = (stamp, {})
         return self._token_memo[1]
 
-    def tokens_moved(self) -> None:
-        """Say that a token was put on a laid tile or taken off one (every verb that does calls this)."""
+    def tokens_moved(self, placed: Placed | None = None) -> None:
+        """Say that a token was put on a laid tile or taken off one (every verb that does calls this), on the
+        tile `placed` when the verb knows it (`token_tiles_since` lists it)."""
         self.token_moves += 1
+        if placed is None:
+            self.token_tiles_unknown += 1
+        else:
+            self.token_tiles.append(placed)
+
+    # the tiles whose tokens changed, in order (a tile once per change), and how many changes said no tile
+    token_tiles: list[Placed] = field(default_factory=list, init=False, repr=False, compare=False)
+    token_tiles_unknown: int = 0  # (a plain default, as `item_moves`: compiled, an `init=False` one is never set)
+    _token_tiles_seen: dict[str, tuple[int, int]] = field(default_factory=dict, init=False, repr=False,
+                                                          compare=False)
+
+    def token_tiles_since(self, reader: str) -> list[Placed] | None:
+        """The tiles whose tokens changed since `reader` last asked (each reader keeps its own place), in order;
+        None the first time and after a change on a tile not said (the reader then looks at every tile)."""
+        seen = self._token_tiles_seen.get(reader)
+        now = (len(self.token_tiles), self.token_tiles_unknown)
+        self._token_tiles_seen[reader] = now
+        if seen is None or seen[1] != now[1]:
+            return None
+        return self.token_tiles[seen[0]:]
 
     # items put on laid tiles or taken off them so far, and the tiles that ever held one, in the order they first
     # did (a superset of the tiles with items: the sensible bot looks there, not over the whole board)
