@@ -139,3 +139,25 @@ def test_nearest_is_the_least_of_the_nearest_goals_from_each_tile(laid: list[tup
                     expected = (reached[least], least)
                 assert play.nearest(goals, blocked, here) == expected, (here, goals, blocked)
             assert play.nearest(goals, blocked, (99, 99)) is None  # (off the board)
+
+
+def test_token_tiles_since_lists_the_tiles_each_reader_has_not_seen() -> None:
+    """`Play.token_tiles_since`: None at a reader's first question and after a change on a tile not said (the
+    reader must then look at every tile); else the tiles said since that reader last asked, in order."""
+    play = Play(order=["a"])
+    a = Placed("t", (0, 0), frozenset({0}))
+    b = Placed("t", (0, 1), frozenset({2}))
+    assert play.token_tiles_since("r") is None
+    play.tokens_moved(a)
+    play.tokens_moved(b)
+    play.tokens_moved(a)
+    assert play.token_tiles_since("r") == [a, b, a]
+    assert play.token_tiles_since("r") == []
+    assert play.token_tiles_since("other") is None  # (each reader keeps its own place)
+    play.tokens_moved(b)
+    assert play.token_tiles_since("other") == [b]
+    play.tokens_moved()  # (no tile said)
+    play.tokens_moved(a)
+    assert play.token_tiles_since("r") is None
+    assert play.token_tiles_since("r") == []
+    assert play.token_moves == 6

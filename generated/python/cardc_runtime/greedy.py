@@ -341,6 +341,8 @@ def _monsters(ctx: Context, play: Play) -> dict[Pos, str]:
                 if m is not None:
                     found[pos] = m
         for t in changed:
+            if board.get(t.pos) is not t:  # (not laid yet: counted when it is)
+                continue
             m = _monster_token(ctx, t)
             if m is not None:
                 found[t.pos] = m
