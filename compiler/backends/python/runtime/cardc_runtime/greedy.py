@@ -647,46 +647,43 @@ class GreedyBot:
                 places.append(None)
         if self.target in places:  # the target is a step away: at distance 0 it is the nearest, no search
             return places.index(self.target)
-        guided = self._guided(ctx, play, me, places)
-        if guided is not None:
-            return guided
-        on_board = [p for p in places if p is not None]
-        dist = play.steps_to((self.target,), self.avoid - {self.target}, on_board)
+        # the options on the board, but a monster the hero would not fight unless it is the target
+        open_: list[tuple[int, Pos]] = []
         for i, pos in enumerate(places):
             if pos is None:
                 continue
             m = _monster(ctx, play, pos)
             if m is not None and pos != self.target and win_chance(ctx.rules, me, m, ctx.variants) < self.WIN_ENOUGH:
                 continue
+            open_.append((i, pos))
+        guided = self._guided(play, open_)
+        if guided is not None:
+            return guided
+        on_board = [p for p in places if p is not None]
+        dist = play.steps_to((self.target,), self.avoid - {self.target}, on_board)
+        for i, pos in open_:
             d = dist.get(pos, 10**6)
             if d < best_d:
                 best, best_d = i, d
         return best if best is not None else below(self.rng, len(opts))
 
-    def _guided(self, ctx: Context, play: Play, me: Character, places: list[Pos | None]) -> int | None:
-        """`_towards`' answer from the step's guide (the search from the goals that chose the target), without a
-        search from the target; None when the guide cannot tell (the caller then searches). Each option's steps
-        to the nearest goal are at most its steps to the target, and equal to them when the target is its least
-        nearest goal: so when the first option at the least steps has the target as its least goal, that option
-        is the first at the least steps to the target (an option the guide did not reach, the target cannot)."""
+    def _guided(self, play: Play, open_: list[tuple[int, Pos]]) -> int | None:
+        """`_towards`' answer among the options `open_` (index, position) from the step's guide (the search from
+        the goals that chose the target), without a search from the target; None when the guide cannot tell (the
+        caller then searches). Each option's steps to the nearest goal are at most its steps to the target, and
+        equal to them when the target is its least nearest goal: so when the first option at the least steps has
+        the target as its least goal, that option is the first at the least steps to the target (an option the
+        guide did not reach, the target cannot)."""
         guide = self.guide
         if guide is None or self.avoid is not self.guide_blocked or play.board_memo() is not self.guide_memo:
             return None
-        first = -1
         found: list[tuple[int, int, int]] = []  # (steps, least goal's rank, option) of the options the guide reached
-        for i, pos in enumerate(places):
-            if pos is None:
-                continue
-            m = _monster(ctx, play, pos)
-            if m is not None and pos != self.target and win_chance(ctx.rules, me, m, ctx.variants) < self.WIN_ENOUGH:
-                continue
-            if first < 0:
-                first = i
+        for i, pos in open_:
             d, rank = play.nearest_at(guide, pos)
             if d >= 0:
                 found.append((d, rank, i))
         if not found:  # (no option reaches the target: the first one left, as the search's answer would be)
-            return first if first >= 0 else None
+            return open_[0][0] if open_ else None
         least = min(d for d, _, _ in found)
         for d, rank, i in found:
             if d == least:
