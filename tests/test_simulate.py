@@ -287,6 +287,28 @@ def test_greedy_monster_map_kept_up_to_date_equals_one_made_from_the_whole_board
     assert len(checked) > 200 and max(checked) >= 3  # (many steps, with several monsters on the board)
 
 
+def test_start_tile_laid_again_leaves_no_monster_of_the_old_one_in_the_greedy_map(job: Job) -> None:
+    """`place_start` laying the start tile again replaces what lay there: the greedy bot's monster map, kept up
+    to date from the tiles whose tokens changed, forgets a monster that stood on the old tile."""
+    from cardc.simulation.table import table_for
+    from cardc_runtime import engine, greedy, play_verbs
+
+    table = table_for(job.with_(bot="greedy"))
+    heroes = table.draw_heroes(3)
+    ctx = engine.new_game(table.rules, heroes)
+    play = ctx.play
+    assert play is not None
+    play_verbs.place_start(ctx)
+    monster = next(e.id for e in table.rules.entities.values() if isinstance(e.attr("strength"), int)
+                   and not e.is_a("hero"))
+    assert greedy._monsters(ctx, play) == {}
+    play.board[(0, 0)].tokens.append(monster)
+    play.tokens_moved(play.board[(0, 0)])
+    assert greedy._monsters(ctx, play) == {(0, 0): monster}
+    play_verbs.place_start(ctx)
+    assert greedy._monsters(ctx, play) == {}
+
+
 def test_new_expansion_in_the_language_alone_shows_up(tmp_path: Path) -> None:
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
