@@ -287,9 +287,10 @@ def test_greedy_monster_map_kept_up_to_date_equals_one_made_from_the_whole_board
     assert len(checked) > 200 and max(checked) >= 3  # (many steps, with several monsters on the board)
 
 
-def test_start_tile_laid_again_leaves_no_monster_of_the_old_one_in_the_greedy_map(job: Job) -> None:
+def test_start_tile_laid_again_leaves_nothing_of_the_old_one_to_the_bots(job: Job) -> None:
     """`place_start` laying the start tile again replaces what lay there: the greedy bot's monster map, kept up
-    to date from the tiles whose tokens changed, forgets a monster that stood on the old tile."""
+    to date from the tiles whose tokens changed, forgets a monster that stood on the old tile, and the tiles that
+    held items (`Play.item_places`) no longer list it."""
     from cardc.simulation.table import table_for
     from cardc_runtime import engine, greedy, play_verbs
 
@@ -305,8 +306,12 @@ def test_start_tile_laid_again_leaves_no_monster_of_the_old_one_in_the_greedy_ma
     play.board[(0, 0)].tokens.append(monster)
     play.tokens_moved(play.board[(0, 0)])
     assert greedy._monsters(ctx, play) == {(0, 0): monster}
+    play.put_item(play.board[(0, 0)], "x")
+    moves = play.item_moves
+    assert play.item_places() == [play.board[(0, 0)]]
     play_verbs.place_start(ctx)
     assert greedy._monsters(ctx, play) == {}
+    assert play.item_places() == [] and play.item_moves > moves  # (nor its items)
 
 
 def test_new_expansion_in_the_language_alone_shows_up(tmp_path: Path) -> None:
