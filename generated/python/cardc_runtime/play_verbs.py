@@ -140,16 +140,10 @@ def place_start(ctx: Context) -> None:
         raise RuntimeError("no tile is marked `start: true`")
     tile = sorted(start, key=lambda e: e.id)[0].id
     origin: Pos = (0, 0)  # (one tuple: the board's key and the tile's `pos`)
-    old = play.board.get(origin)
-    if old is not None:  # laid again: what the characters remember standing on is forgotten
+    if origin in play.board:  # laid again: what the characters remember standing on is forgotten
         for c in ctx.characters.values():
             c.on_tile = None
-    placed = play.board[origin] = Placed(tile, origin, _exits(ctx, tile), entered=True, order=0)
-    if old is not None:  # (what lay on the old tile went with it: the tokens' and the items' readers look again)
-        play.tokens_moved(placed)
-        if old.held_items:
-            play.item_tiles.remove(old)
-            play.item_moves += 1
+    play.replace_tile(Placed(tile, origin, _exits(ctx, tile), entered=True, order=0))
     play.revealed[ctx.rules.entity(tile).kind] += 1
     ctx.record("place_start", tile)
 

@@ -468,6 +468,19 @@ class Play:
         placed.items.remove(item)
         self.item_moves += 1
 
+    def replace_tile(self, placed: Placed) -> None:
+        """Lay `placed` at its position, in the stead of the tile there if one lies there (every verb that replaces a
+        laid tile does it so): the old tile's tokens and items go with it, as `token_tiles_since` and
+        `item_places` then say."""
+        old = self.board.get(placed.pos)
+        self.board[placed.pos] = placed
+        if old is None:
+            return
+        self.tokens_moved(placed)
+        if old.held_items:
+            self.item_tiles.remove(old)
+            self.item_moves += 1
+
     def search(self, sources: Iterable[Pos], blocked: Iterable[Pos] = (), until: Iterable[Pos] = (),
                first: bool = False) -> Search:
         """Steps along passages from the nearest of `sources` to every tile reached (`Search.to`), never

@@ -27,7 +27,7 @@ from .fight import _FirstOption  # (compiled with the runtime: dice show 1, choi
 from .inputs import below
 from .model import Ruleset
 from .play_verbs import _monster_token
-from .state import Nearest, Play, Pos
+from .state import Nearest, Placed, Play, Pos
 
 WIN_ENOUGH = 0.5
 LOW_LIVES = 2
@@ -326,28 +326,21 @@ def _monsters(ctx: Context, play: Play) -> dict[Pos, str]:
     laid = play.laid_since(_MONSTERS_READER)
     changed = play.token_tiles_since(_MONSTERS_READER)
     board = play.board
+    tiles: list[Placed]
     if found is None or changed is None:  # (the first time, or after a change on a tile not said: every tile)
         found = kept[_MONSTERS] = {}
-        for t in board.values():
-            if t.tokens:
-                m = _monster_token(ctx, t)
-                if m is not None:
-                    found[t.pos] = m
+        tiles = list(board.values())
     else:
-        for pos in laid:
-            t = board[pos]
-            if t.tokens:
-                m = _monster_token(ctx, t)
-                if m is not None:
-                    found[pos] = m
-        for t in changed:
-            if board.get(t.pos) is not t:  # (not laid yet: counted when it is)
-                continue
-            m = _monster_token(ctx, t)
-            if m is not None:
-                found[t.pos] = m
-            elif t.pos in found:
-                del found[t.pos]
+        tiles = [board[pos] for pos in laid]
+        tiles += changed
+    for t in tiles:
+        if board.get(t.pos) is not t:  # (not laid yet: counted when it is)
+            continue
+        m = _monster_token(ctx, t)
+        if m is not None:
+            found[t.pos] = m
+        elif t.pos in found:
+            del found[t.pos]
     memo[_MONSTERS] = found
     return found
 
@@ -382,12 +375,12 @@ class GreedyBot:
         self.rng = random.Random(seed)
         self.target: Pos | None = None
         self.avoid: AbstractSet[Pos] = frozenset()  # tiles whose monster the last step decided not to fight
-        # the search from the goals that gave `target` (`Play.nearest_search`), the rank of `target` in it and
-        # the board memo it belongs to (it holds while that is the board's memo): `_towards` answers from it
+        # the search from the goals that gave `target` (`Play.nearest_search`, around `avoid`), the rank of
+        # `target` in it and the board memo it belongs to (it holds while that is the board's memo): `_towards`
+        # answers from it
         self.guide: Nearest | None = None
         self.guide_rank = -1
         self.guide_memo: dict[Any, Any] | None = None
-        self.guide_blocked: frozenset[Pos] = frozenset()
 
     # ---- the decision points -------------------------------------------------------------------
 
@@ -506,7 +499,7 @@ class GreedyBot:
         d, rank = play.nearest_at(found, here)
         if d < 0:
             return None
-        self.guide, self.guide_rank, self.guide_memo, self.guide_blocked = found, rank, play.board_memo(), blocked
+        self.guide, self.guide_rank, self.guide_memo = found, rank, play.board_memo()
         return d, found.order[rank]
 
     @staticmethod
@@ -618,10 +611,9 @@ class GreedyBot:
         places = []
         for t in bag:
             r = rank.get(t)
-            if r is None:  # (not an entity of the ruleset: as `_strength` says)
-                if _strength(rules, t) is None:
-                    continue
-                r = rank[t]
+            if r is None:
+                rules.entity(t)  # (not an entity of the ruleset: raises, as `_strength` would)
+                continue
             if r >= 0:
                 places.append(r)
         places.sort()
@@ -675,7 +667,7 @@ class GreedyBot:
         the target as its least goal, that option is the first at the least steps to the target (an option the
         guide did not reach, the target cannot)."""
         guide = self.guide
-        if guide is None or self.avoid is not self.guide_blocked or play.board_memo() is not self.guide_memo:
+        if guide is None or play.board_memo() is not self.guide_memo:
             return None
         found: list[tuple[int, int, int]] = []  # (steps, least goal's rank, option) of the options the guide reached
         for i, pos in open_:
