@@ -43,7 +43,7 @@ def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozense
     """The exact chance that `hero` beats `monster` with its weapons and abilities, spells not counted
     (a spell can only raise it, and the bot casts one when this chance is too low), at full lives. Memoized on
     the ruleset, so the enumeration runs once per loadout and monster over all the games a worker plays."""
-    weapons = tuple(sorted(hero.weapons))
+    weapons = _in_order(hero.weapons)
     key = ("greedy odds", hero.id, weapons, hero.cursed, monster, variants)
     try:
         return rules._cache[key]  # type: ignore[no-any-return]  # (asked ~20 times per step: no closure made)
@@ -69,6 +69,12 @@ def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozense
         return found
 
     return float(rules.memo(key, compute))
+
+
+def _in_order(items: list[str]) -> tuple[str, ...]:
+    """`tuple(sorted(items))`, without sorting none or one (a hero's weapons, asked about at every step: sorting
+    even one makes a list and calls the sort)."""
+    return tuple(items) if len(items) < 2 else tuple(sorted(items))
 
 
 def _probe_win(rules: Ruleset, probe: Character, monster: str, variants: frozenset[str]) -> float:
@@ -183,7 +189,7 @@ def _odds_of(ctx: Context, hero: Character) -> Callable[[str], float]:
     (a step asks it for every monster on the board)."""
     rules, variants = ctx.rules, ctx.variants
     cache = rules._cache
-    head = ("greedy odds", hero.id, tuple(sorted(hero.weapons)), hero.cursed)
+    head = ("greedy odds", hero.id, _in_order(hero.weapons), hero.cursed)
 
     def odds(monster: str) -> float:
         try:
@@ -438,7 +444,7 @@ class GreedyBot:
         # the monsters this loadout avoids: kept with the monsters' places (`Play.token_memo`) by what the
         # odds depend on, so a step of an unchanged hero on an unchanged board looks up no odds
         memo = play.token_memo()
-        loadout = (_BLOCKED, me.id, tuple(sorted(me.weapons)), me.cursed, ctx.variants, self.WIN_ENOUGH)
+        loadout = (_BLOCKED, me.id, _in_order(me.weapons), me.cursed, ctx.variants, self.WIN_ENOUGH)
         avoided: frozenset[Pos] | None = memo.get(loadout)
         if avoided is None:
             odds = _odds_of(ctx, me)
