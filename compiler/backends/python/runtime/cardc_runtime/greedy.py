@@ -43,32 +43,47 @@ def win_chance(rules: Ruleset, hero: Character, monster: str, variants: frozense
     """The exact chance that `hero` beats `monster` with its weapons and abilities, spells not counted
     (a spell can only raise it, and the bot casts one when this chance is too low), at full lives. Memoized on
     the ruleset, so the enumeration runs once per loadout and monster over all the games a worker plays."""
-    weapons = _in_order(hero.weapons)
-    key = ("greedy odds", hero.id, weapons, hero.cursed, monster, variants)
+    known = _loadout_odds(rules, hero, variants)
     try:
-        return rules._cache[key]  # type: ignore[no-any-return]  # (asked ~20 times per step: no closure made)
+        return known[monster]  # (asked ~20 times per step: no closure made)
     except KeyError:
         pass
-
-    def compute() -> float:
-        probe = hero.copy()
-        probe.spells = []
-        probe.unconscious = False
-        probe.lives = probe.max_lives  # lives change often and rarely the odds: one figure per loadout
-        stored: dict[str, float] | Callable[[], dict[str, float]] | None = rules._cache.get(_STORED)
-        if stored is None:
-            return _probe_win(rules, probe, monster, variants)
+    probe = hero.copy()
+    probe.spells = []
+    probe.unconscious = False
+    probe.lives = probe.max_lives  # lives change often and rarely the odds: one figure per loadout
+    stored: dict[str, float] | Callable[[], dict[str, float]] | None = rules._cache.get(_STORED)
+    if stored is None:
+        found = _probe_win(rules, probe, monster, variants)
+    else:
         if not isinstance(stored, dict):  # the store's figures, read at the first miss of a process
             stored = rules._cache[_STORED] = stored()
         whole = fight_key(probe, monster, variants)
-        found = stored.get(whole)
-        if found is None:
-            found = _probe_win(rules, probe, monster, variants)
+        got = stored.get(whole)
+        if got is None:
+            got = _probe_win(rules, probe, monster, variants)
             fresh: dict[str, float] = rules.memo(_FRESH, dict)
-            fresh[whole] = found
-        return found
+            fresh[whole] = got
+        found = got
+    known[monster] = found = float(found)
+    return found
 
-    return float(rules.memo(key, compute))
+
+_ODDS = ("greedy odds",)  # ruleset memo: (hero, weapons in order, cursed, variants) -> monster -> win chance
+
+
+def _loadout_odds(rules: Ruleset, hero: Character, variants: frozenset[str]) -> dict[str, float]:
+    """The win chances `win_chance` knows for `hero`'s loadout, by monster: one look-up of the loadout, then one
+    by the monster's id per fight weighed (a key of the loadout and the monster together, a nest of tuples, cost
+    several hundred instructions to hash and compare at each ask)."""
+    tables: dict[tuple[Any, ...], dict[str, float]] | None = rules._cache.get(_ODDS)
+    if tables is None:
+        tables = rules._cache[_ODDS] = {}
+    key = (hero.id, _in_order(hero.weapons), hero.cursed, variants)
+    known = tables.get(key)
+    if known is None:
+        known = tables[key] = {}
+    return known
 
 
 def _in_order(items: list[str]) -> tuple[str, ...]:
@@ -185,44 +200,52 @@ def _state(rules: Ruleset, who: Character) -> tuple[Any, ...]:
 
 
 def _odds_of(ctx: Context, hero: Character) -> Callable[[str], float]:
-    """`win_chance` of `hero` as it is now against any monster, with the loadout's part of the key made once
+    """`win_chance` of `hero` as it is now against any monster, with the loadout's figures looked up once
     (a step asks it for every monster on the board)."""
     rules, variants = ctx.rules, ctx.variants
-    cache = rules._cache
-    head = ("greedy odds", hero.id, _in_order(hero.weapons), hero.cursed)
+    known = _loadout_odds(rules, hero, variants)
 
     def odds(monster: str) -> float:
         try:
-            return cache[(*head, monster, variants)]  # type: ignore[no-any-return]
+            return known[monster]
         except KeyError:
             return win_chance(rules, hero, monster, variants)
     return odds
 
 
 def cached_odds(rules: Ruleset) -> dict[tuple[Any, ...], float]:
-    """The win chances `win_chance` has computed on this ruleset so far (for tests and reports)."""
-    return {k: v for k, v in rules._cache.items() if isinstance(k, tuple) and k[:1] == ("greedy odds",)}
+    """The win chances `win_chance` has computed on this ruleset so far, by ("greedy odds", hero, weapons,
+    cursed, monster, variants) (for tests and reports)."""
+    tables: dict[tuple[Any, ...], dict[str, float]] = rules._cache.get(_ODDS) or {}
+    return {("greedy odds", *loadout[:3], monster, loadout[3]): chance
+            for loadout, known in tables.items() for monster, chance in known.items()}
 
 
 def _probe_heals(rules: Ruleset, owner: str, trigger: str, variants: frozenset[str]) -> bool:
-    """Whether the owner's effects of `trigger` give a wounded hero lives back (tried on a probe)."""
+    """Whether the owner's effects of `trigger` give a wounded hero lives back (tried on a probe); remembered by
+    trigger and variants, then by owner (asked for every item held and tile laid at a low hero's steps)."""
+    tables: dict[tuple[str, frozenset[str]], dict[str, bool]] = rules.memo(_HEALS, dict)
+    key = (trigger, variants)
+    known = tables.get(key)
+    if known is None:
+        known = tables[key] = {}
     try:
-        return rules._cache[("greedy heals", owner, trigger, variants)]  # type: ignore[no-any-return]
+        return known[owner]
     except KeyError:
         pass
+    probe = Character("_probe_", 1, 5)
+    ctx = Context(rules, _FirstOption(), variants, {}, {probe.id: probe})
+    ctx.actor = probe
+    try:
+        for fx in rules.effects_of([owner], trigger, variants):
+            ctx.run(fx)
+    except RuntimeError:  # an effect that needs a fight or a table (verbs say so): judged by what it did so far
+        pass
+    found = known[owner] = probe.lives > 1
+    return found
 
-    def compute() -> bool:
-        probe = Character("_probe_", 1, 5)
-        ctx = Context(rules, _FirstOption(), variants, {}, {probe.id: probe})
-        ctx.actor = probe
-        try:
-            for fx in rules.effects_of([owner], trigger, variants):
-                ctx.run(fx)
-        except RuntimeError:  # an effect that needs a fight or a table (verbs say so): judged by what it did so far
-            pass
-        return probe.lives > 1
 
-    return bool(rules.memo(("greedy heals", owner, trigger, variants), compute))
+_HEALS = ("greedy heals",)
 
 
 def worth(rules: Ruleset, item: str) -> float:
