@@ -8,6 +8,8 @@ A text is parsed first by `cardc.fastparse` (the grammar's tables read ahead, no
 from __future__ import annotations
 
 import gc
+import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
@@ -127,15 +129,20 @@ def _token_text(tok: Token) -> str:
 
 
 def parse_text(text: str, file: str, sink: DiagnosticSink) -> s.FileS | None:
-    """Parse one source text; on a syntax error, report it and return None."""
+    """Parse one source text; on a syntax error, report it, and the first syntax error of each later top-level
+    item that has one (`_later_syntax_errors`), and return None."""
     from cardc import fastparse
 
+    reported = len(sink.items)
     gc_was_enabled = gc.isenabled()
     gc.disable()  # the parse allocates many small objects; the cyclic GC only slows it
     try:
         parsed = fastparse.parse(text, file, sink)
         if parsed is None:
             parsed = _parse_with_lark(text, file, sink)
+            if parsed is None:
+                lines = [d.span.line for d in sink.items[reported:] if d.is_error]
+                _later_syntax_errors(text, file, sink, max(lines, default=1))
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -154,8 +161,82 @@ def parse_text(text: str, file: str, sink: DiagnosticSink) -> s.FileS | None:
     )
 
 
-def _parse_with_lark(text: str, file: str, sink: DiagnosticSink) -> tuple[list[Any], bool] | None:
-    """The file's items (and whether they nest too deep) by Lark's tables; None after a syntax error (reported)."""
+# At most this many syntax errors are reported per file (the first, then one per later broken item).
+MAX_SYNTAX_ERRORS = 50
+# The start of a top-level item, at a line's first column: a declaration (`card a {`, `errata card a {`,
+# `expansion e extends g {`), a procedure or a module, import, end or winner statement.
+_ITEM_START = re.compile(r"(?:errata[ \t]+)?[A-Za-z_]\w*[ \t]+[A-Za-z_]\w*(?:[ \t]+extends[ \t]+[\w.]+)?[ \t]*\{"
+                         r"|(?:procedure|module|import|end|winner)\b")
+
+
+def _item_starts(text: str) -> list[tuple[int, int]]:
+    """The (line, offset) of each line that starts a top-level item (`_ITEM_START`) outside every brace, string
+    and comment of the lines before it."""
+    found: list[tuple[int, int]] = []
+    depth, line, i, n = 0, 1, 0, len(text)
+    at_line_start = True
+    while i < n:
+        if at_line_start:
+            at_line_start = False
+            if depth == 0 and _ITEM_START.match(text, i):
+                found.append((line, i))
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+            at_line_start = True
+        elif ch == '"':  # (a string ends on its line, closed or not)
+            i += 1
+            while i < n and text[i] not in '"\n':
+                i += 2 if text[i] == "\\" else 1
+            if i < n and text[i] == '"':
+                i += 1
+            continue
+        elif ch == "#" or text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                i += 1
+            continue
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            line += text.count("\n", i, end)
+            i = end
+            continue
+        elif ch == "{":
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+        i += 1
+    return found
+
+
+def _later_syntax_errors(text: str, file: str, sink: DiagnosticSink, after: int) -> None:
+    """After the file's syntax error at line `after`: the first syntax error of each top-level item that starts
+    after it (`_item_starts`), each item parsed alone (so a designer sees every broken card of a file at once,
+    not one per run, in time linear in the file). Only syntax errors are kept: a file with one is not checked
+    further."""
+    from cardc import fastparse
+
+    starts = [st for st in _item_starts(text) if st[0] > after]
+    count = 1
+    for k, (line, offset) in enumerate(starts):
+        if count >= MAX_SYNTAX_ERRORS:
+            break
+        chunk = text[offset:starts[k + 1][1] if k + 1 < len(starts) else len(text)]
+        own = DiagnosticSink()
+        if fastparse.parse(chunk, file, own) is not None or _parse_with_lark(chunk, file, own, line - 1) is not None:
+            continue
+        first = next((d for d in own.items if d.is_error and d.code in _SYNTAX_CODES), None)
+        if first is not None:
+            sink.items.append(first)
+            count += 1
+
+
+_SYNTAX_CODES = frozenset({"E100", "E101", "E102", "E103", "E104", "E105", "E106"})
+
+
+def _parse_with_lark(text: str, file: str, sink: DiagnosticSink, base: int = 0) -> tuple[list[Any], bool] | None:
+    """The file's items (and whether they nest too deep) by Lark's tables; None after a syntax error (reported).
+    `base`: the lines of the file before `text` (a part of it), added to the lines reported."""
     from lark.exceptions import LarkError, UnexpectedInput
 
     lark, transformer = _parser()
@@ -165,7 +246,7 @@ def _parse_with_lark(text: str, file: str, sink: DiagnosticSink) -> tuple[list[A
             transformer.reset(file, sink)
             items = cast("list[Any]", lark.parse(text))  # the transformer returns the file's items
     except UnexpectedInput as err:
-        _report_syntax_error(err, text, file, lark, sink)
+        _report_syntax_error(err, text, file, lark, sink, base)
         return None
     except LarkError as err:  # pragma: no cover - defensive: any other Lark failure
         sink.error("E100", f"cannot parse this file: {err}", Span(file, 1, 1))
@@ -192,7 +273,22 @@ def _driven(lark: Lark, transformer: AstBuilder, text: str, file: str, sink: Dia
     return items
 
 
-def _report_syntax_error(err: UnexpectedInput, text: str, file: str, lark: Lark, sink: DiagnosticSink) -> None:
+def _report_syntax_error(err: UnexpectedInput, text: str, file: str, lark: Lark, sink: DiagnosticSink,
+                         base: int = 0) -> None:
+    """The diagnostic of Lark's `err` in `text`, its lines counted from `base` lines before `text`."""
+    if not base:
+        _report_error_at(err, text, file, lark, sink, 0)
+        return
+    own = DiagnosticSink()
+    _report_error_at(err, text, file, lark, own, base)
+    for d in own.items:
+        span = d.span
+        sink.items.append(replace(d, span=replace(span, line=span.line + base,
+                                                  end_line=span.end_line + base if span.end_line else 0)))
+
+
+def _report_error_at(err: UnexpectedInput, text: str, file: str, lark: Lark, sink: DiagnosticSink,
+                     base: int) -> None:
     from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
     line, col = getattr(err, "line", 1) or 1, getattr(err, "column", 1) or 1
@@ -227,7 +323,7 @@ def _report_syntax_error(err: UnexpectedInput, text: str, file: str, lark: Lark,
             where = _unclosed_brace(text)
             if where:
                 sink.error("E104", "unexpected end of file", Span(file, line, col),
-                           f"the `{{` opened at line {where[0]}, column {where[1]} is never closed")
+                           f"the `{{` opened at line {where[0] + base}, column {where[1]} is never closed")
             else:
                 sink.error("E104", "unexpected end of file", Span(file, line, col), f"expected {expected}")
             return

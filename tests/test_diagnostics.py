@@ -80,3 +80,35 @@ def test_all_errors_of_a_run_are_reported() -> None:
     assert len(files) >= 6
     assert len(set(files)) >= 3
     assert files == sorted(files)
+
+
+def test_each_broken_item_of_a_file_is_reported_once_at_its_line() -> None:
+    """After a file's first syntax error, each later top-level item is parsed alone: one error per broken item,
+    at the file's own lines, none for the good items, at most MAX_SYNTAX_ERRORS per file."""
+    from cardc.diagnostics import DiagnosticSink
+    from cardc.parser import MAX_SYNTAX_ERRORS, parse_text
+
+    def errors(text: str) -> list[tuple[int, str]]:
+        sink = DiagnosticSink()
+        assert parse_text(text, "t.cardc", sink) is None
+        return [(d.span.line, d.code) for d in sink.items]
+
+    good = 'monster ok {\n  strength: 1\n}\n'
+    broken = 'monster bad {\n  strength 1\n}\n'
+    text = good + broken + good + broken + good + 'monster last {\n  strength: 2\n'
+    assert errors(text) == [(5, "E100"), (11, "E100"), (17, "E104")]
+    many = errors(broken * (MAX_SYNTAX_ERRORS + 10))
+    assert many == [(2 + 3 * i, "E100") for i in range(MAX_SYNTAX_ERRORS)]
+
+
+def test_later_items_start_only_outside_braces_strings_and_comments() -> None:
+    """A declaration at a line's first column inside a body, a block comment or after a brace in a string is not
+    where a later item starts: parsing from there would report errors the file does not have."""
+    from cardc.parser import _item_starts
+
+    text = ('expansion e extends g {\nhero h {\n}\n}\n'  # an unindented nested declaration: inside a body
+            '/* card c {\n*/\n'
+            'card a { name: "{" }\n'
+            'card b {\n}\n'
+            'procedure turn {\n}\n')
+    assert [line for line, _ in _item_starts(text)] == [1, 7, 8, 10]
