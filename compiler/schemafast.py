@@ -177,17 +177,34 @@ def ir_is_valid(data: Any, fixed: dict[str, Any], effects: dict[str, Any], kinds
             validators[name] = full.validator(doc["$id"], name) if name in doc["$defs"] else None
         return validators[name]
 
+    import fastjsonschema
     from cardc.schema import invocation_nodes
 
+    # each kind's and verb's validator by the name the IR gives (a string: the structure passed), found once; one
+    # `try` for the whole loop (a valid IR raises nothing), not one call of `is_valid` per entity and invocation
+    by_kind: dict[Any, Validate | None] = {}
+    by_verb: dict[Any, Validate | None] = {}
     entities = data.get("entities") or ()
-    for i, ent in enumerate(entities):
-        check = sub(kinds, f"kind_{ent.get('kind')}")
-        if check is not None and not is_valid(check, ent):
-            return False
-        for inv in invocations[i] if invocations is not None else invocation_nodes(ent.get("effects")):
-            check = sub(effects, f"verb_{inv.get('verb')}")
-            if check is None or not is_valid(check, inv):
-                return False
+    try:
+        for i, ent in enumerate(entities):
+            kind = ent.get("kind")
+            if kind in by_kind:
+                check = by_kind[kind]
+            else:
+                check = by_kind[kind] = sub(kinds, f"kind_{kind}")
+            if check is not None:
+                check(ent)
+            for inv in invocations[i] if invocations is not None else invocation_nodes(ent.get("effects")):
+                verb = inv.get("verb")
+                if verb in by_verb:
+                    check = by_verb[verb]
+                else:
+                    check = by_verb[verb] = sub(effects, f"verb_{verb}")
+                if check is None:
+                    return False
+                check(inv)
+    except fastjsonschema.JsonSchemaValueException:
+        return False
     return True
 
 
