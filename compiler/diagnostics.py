@@ -169,6 +169,9 @@ class DiagnosticSink:
         return sorted(unique, key=Diagnostic.sort_key)
 
 
+# The codes of syntax errors: a file with one is not checked further (`parser.parse_text`).
+SYNTAX_CODES = frozenset({"E100", "E101", "E102", "E103", "E104", "E105", "E106"})
+
 # Stable diagnostic codes, documented in dsl/README.md (a test keeps the two in step).
 CODES: dict[str, str] = {
     "E100": "syntax error: a token the grammar does not expect here",

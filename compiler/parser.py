@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from cardc import syntax as s
 from cardc.astbuild import AstBuilder, literal_limits
-from cardc.diagnostics import DiagnosticSink, Span
+from cardc.diagnostics import SYNTAX_CODES, DiagnosticSink, Span
 from cardc.resources import DSL_DIR
 
 if TYPE_CHECKING:  # Lark is imported only for a text the fast parser leaves to it
@@ -225,13 +225,11 @@ def _later_syntax_errors(text: str, file: str, sink: DiagnosticSink, after: int)
         own = DiagnosticSink()
         if fastparse.parse(chunk, file, own) is not None or _parse_with_lark(chunk, file, own, line - 1) is not None:
             continue
-        first = next((d for d in own.items if d.is_error and d.code in _SYNTAX_CODES), None)
+        first = next((d for d in own.items if d.is_error and d.code in SYNTAX_CODES), None)
         if first is not None:
             sink.items.append(first)
             count += 1
 
-
-_SYNTAX_CODES = frozenset({"E100", "E101", "E102", "E103", "E104", "E105", "E106"})
 
 
 def _parse_with_lark(text: str, file: str, sink: DiagnosticSink, base: int = 0) -> tuple[list[Any], bool] | None:

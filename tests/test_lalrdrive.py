@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from cardc import fastparse
 from cardc import parser as p
-from cardc.diagnostics import DiagnosticSink
+from cardc.diagnostics import SYNTAX_CODES, DiagnosticSink
 from cardc.lalrdrive import Unsupported, drive
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -112,7 +112,7 @@ def test_generated_programs_give_what_lark_gives(pick: int, edits: list[tuple[st
     items, reported = _by_lark(text)
     if items is None:  # Lark's error first, then one per later broken item (`parser._later_syntax_errors`)
         assert sink.items[:len(reported)] == reported and reported
-        assert all(d.code in p._SYNTAX_CODES and d.span.line > reported[-1].span.line  # type: ignore[attr-defined]
+        assert all(d.code in SYNTAX_CODES and d.span.line > reported[-1].span.line  # type: ignore[attr-defined]
                    for d in sink.items[len(reported):])
         assert tree is None
         return
