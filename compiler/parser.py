@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
@@ -83,30 +84,49 @@ def _describe_expected(lark: Lark, expected: set[str]) -> str:
     return ", ".join(names)
 
 
-def _unclosed_brace(text: str) -> tuple[int, int] | None:
-    """The line and column of the last `{` that is never closed, ignoring strings and comments."""
-    stack: list[tuple[int, int]] = []
-    line, col, i, n = 1, 0, 0, len(text)
+def _code(text: str) -> Iterator[tuple[str, int, int, int]]:
+    """The braces of `text` outside strings and comments, and the start of each line, in order: (`{`, `}` or
+    `\n`, line, column, offset); a line's start has column 1 and the offset of its first character. A string ends
+    on its line, closed or not; a block comment never closed runs to the end."""
+    line, line_at, i, n = 1, 0, 0, len(text)
+    yield "\n", 1, 1, 0
     while i < n:
         ch = text[i]
-        col += 1
         if ch == "\n":
-            line, col = line + 1, 0
+            line, line_at = line + 1, i + 1
+            yield "\n", line, 1, i + 1
         elif ch == '"':
-            j = i + 1
-            while j < n and text[j] not in '"\n':
-                j += 2 if text[j] == "\\" else 1
-            col += j - i
-            i = j
+            i += 1
+            while i < n and text[i] not in '"\n':
+                i += 2 if text[i] == "\\" else 1
+            if i < n and text[i] == '"':
+                i += 1
+            continue
         elif ch == "#" or text.startswith("//", i):
             while i < n and text[i] != "\n":
                 i += 1
             continue
-        elif ch == "{":
-            stack.append((line, col))
-        elif ch == "}" and stack:
-            stack.pop()
+        elif text.startswith("/*", i):
+            close = text.find("*/", i + 2)
+            close = n if close < 0 else close + 2
+            for j in range(i, close):
+                if text[j] == "\n":
+                    line, line_at = line + 1, j + 1
+            i = close
+            continue
+        elif ch in "{}":
+            yield ch, line, i - line_at + 1, i
         i += 1
+
+
+def _unclosed_brace(text: str) -> tuple[int, int] | None:
+    """The line and column of the last `{` that is never closed, ignoring strings and comments."""
+    stack: list[tuple[int, int]] = []
+    for what, line, col, _ in _code(text):
+        if what == "{":
+            stack.append((line, col))
+        elif what == "}" and stack:
+            stack.pop()
     return stack[-1] if stack else None
 
 
@@ -173,39 +193,15 @@ def _item_starts(text: str) -> list[tuple[int, int]]:
     """The (line, offset) of each line that starts a top-level item (`_ITEM_START`) outside every brace, string
     and comment of the lines before it."""
     found: list[tuple[int, int]] = []
-    depth, line, i, n = 0, 1, 0, len(text)
-    at_line_start = True
-    while i < n:
-        if at_line_start:
-            at_line_start = False
-            if depth == 0 and _ITEM_START.match(text, i):
-                found.append((line, i))
-        ch = text[i]
-        if ch == "\n":
-            line += 1
-            at_line_start = True
-        elif ch == '"':  # (a string ends on its line, closed or not)
-            i += 1
-            while i < n and text[i] not in '"\n':
-                i += 2 if text[i] == "\\" else 1
-            if i < n and text[i] == '"':
-                i += 1
-            continue
-        elif ch == "#" or text.startswith("//", i):
-            while i < n and text[i] != "\n":
-                i += 1
-            continue
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            end = n if end < 0 else end + 2
-            line += text.count("\n", i, end)
-            i = end
-            continue
-        elif ch == "{":
+    depth = 0
+    for what, line, _, offset in _code(text):
+        if what == "\n":
+            if depth == 0 and _ITEM_START.match(text, offset):
+                found.append((line, offset))
+        elif what == "{":
             depth += 1
-        elif ch == "}" and depth:
+        elif depth:
             depth -= 1
-        i += 1
     return found
 
 

@@ -170,18 +170,17 @@ def ir_is_valid(data: Any, fixed: dict[str, Any], effects: dict[str, Any], kinds
     if not is_valid(bundle_of([lean_fixed, lean_effects, root]).validator(root["$id"]), data):
         return False
     full = bundle_of([fixed, effects, kinds])
-    validators: dict[str, Validate | None] = {}  # by kind_<kind> or verb_<verb>; None: no such sub-schema
 
     def sub(doc: dict[str, Any], name: str) -> Validate | None:
-        if name not in validators:
-            validators[name] = full.validator(doc["$id"], name) if name in doc["$defs"] else None
-        return validators[name]
+        """The validator of sub-schema `name` of `doc`, None when it has no such sub-schema."""
+        return full.validator(doc["$id"], name) if name in doc["$defs"] else None
 
     import fastjsonschema
     from cardc.schema import invocation_nodes
 
-    # each kind's and verb's validator by the name the IR gives (a string: the structure passed), found once; one
-    # `try` for the whole loop (a valid IR raises nothing), not one call of `is_valid` per entity and invocation
+    # each kind's and verb's validator (None: no such sub-schema) by the name the IR gives (a string: the structure
+    # passed), found once; one `try` for the whole loop (a valid IR raises nothing), not one call of `is_valid` per
+    # entity and invocation
     by_kind: dict[Any, Validate | None] = {}
     by_verb: dict[Any, Validate | None] = {}
     entities = data.get("entities") or ()
