@@ -141,6 +141,47 @@ def test_nearest_is_the_least_of_the_nearest_goals_from_each_tile(laid: list[tup
             assert play.nearest(goals, blocked, (99, 99)) is None  # (off the board)
 
 
+@settings(max_examples=60, deadline=None)
+@given(boards(), st.data())
+def test_nearest_search_asked_in_any_order_answers_as_a_search_from_each_tile(
+        laid: list[tuple[Pos, frozenset[int]]], data: st.DataObject) -> None:
+    """The search from the goals goes on only as far as the tiles asked about (`Nearest.reach`): asked in any
+    order, each tile's answer is the one a search from the tile itself gives."""
+    play = Play(order=["a"])
+    for n, (pos, exits) in enumerate(laid):
+        play.board[pos] = Placed("tile", pos, exits, order=n)
+    board = play.board
+    tiles = sorted(board)
+    goals = frozenset(data.draw(st.sets(st.sampled_from(tiles), min_size=1, max_size=4), label="goals"))
+    blocked = frozenset(data.draw(st.sets(st.sampled_from(tiles), max_size=4), label="blocked")) - goals
+    found = play.nearest_search(goals, blocked)
+    for here in data.draw(st.permutations(tiles), label="asked in this order"):
+        d, rank = play.nearest_at(found, here)
+        if here in blocked:
+            assert (d, rank) == (-1, -1)
+            continue
+        truth = _bfs(board, [here], blocked - {here})
+        reached = {g: truth[g] for g in goals if g in truth}
+        if not reached:
+            assert (d, rank) == (-1, -1), here
+            continue
+        least = min(reached, key=lambda g: (reached[g], g))
+        assert (d, found.order[rank]) == (reached[least], least), (here, goals, blocked)
+
+
+def test_nearest_search_goes_on_only_as_far_as_asked() -> None:
+    """Ten tiles in a row, the goal at one end: a question about the second tile leaves the far end unsearched;
+    one about the far end searches on to it."""
+    play = Play(order=["a"])
+    for x in range(10):
+        play.board[(x, 0)] = Placed("tile", (x, 0), frozenset({1, 3}), order=x)
+    found = play.nearest_search(frozenset({(0, 0)}), frozenset())
+    assert play.nearest_at(found, (1, 0)) == (1, 0)
+    assert found.steps.count(-1) >= 7  # (not reached yet)
+    assert play.nearest_at(found, (9, 0)) == (9, 0)
+    assert -1 not in found.steps
+
+
 def test_token_tiles_since_lists_the_tiles_each_reader_has_not_seen() -> None:
     """`Play.token_tiles_since`: None at a reader's first question and after a change on a tile not said (the
     reader must then look at every tile); else the tiles said since that reader last asked, in order."""

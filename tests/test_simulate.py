@@ -260,6 +260,73 @@ def test_greedy_walks_by_its_steps_search_as_by_a_search_from_the_target(job: Jo
     assert sum(a is not None for a in answered) > 50  # (the guide answered, not only the search)
 
 
+def test_greedy_step_after_an_unchanged_world_plays_the_games_it_plays_without_keeping_it(job: Job) -> None:
+    """A step after the same hero's step on the same tiles, tokens, items and holdings takes the monsters, those
+    avoided and the goals the bot kept (`GreedyBot.world`): the same games as when every step finds them again."""
+    from cardc.simulation.table import table_for
+    from cardc_runtime import engine
+    from cardc_runtime.greedy import GreedyBot
+
+    kept: list[bool] = []
+
+    class Fresh(GreedyBot):
+        def _step(self, ctx: Any, who: str, opts: list[Any]) -> Any:
+            self.world = None
+            return super()._step(ctx, who, opts)
+
+    class Keeping(GreedyBot):
+        def _step(self, ctx: Any, who: str, opts: list[Any]) -> Any:
+            before = self.world
+            found = super()._step(ctx, who, opts)
+            kept.append(self.world is before)
+            return found
+
+    greedy = job.with_(bot="greedy")
+    table = table_for(greedy)
+    for seed in (3, 4):
+        heroes = table.draw_heroes(seed)
+        games = [engine.play_game(table.rules, heroes, variants=greedy.variants, seed=seed,
+                                  bots={h: cls(i) for i, h in enumerate(heroes)}, turn_cap=160)
+                 for cls in (Fresh, Keeping)]
+        assert games[0] == games[1]
+    assert 0.2 < sum(kept) / len(kept) < 0.9  # (the kept world served many steps, not all)
+
+
+def test_greedy_walks_to_an_open_edge_only_where_it_cannot_explore(bundled: FrontEndResult, job: Job) -> None:
+    """With a room it judges too risky behind every open edge, the greedy bot explores from where it stands rather
+    than walk to another edge (it used to walk between edges until the turn cap). Games 9, 14 and 37 of seed 1
+    (four players, Regent) ended so at 400 turns with the bag and the stack still full; now they end, and no
+    step walks away from where it could explore but towards a goal."""
+    from cardc.simulation.table import table_for
+    from cardc_runtime import engine
+    from cardc_runtime.bots import seat_seed
+    from cardc_runtime.greedy import GreedyBot
+
+    wrong: list[tuple[str, Any]] = []
+
+    class Checking(GreedyBot):
+        def _step(self, ctx: Any, who: str, opts: list[Any]) -> Any:
+            found = super()._step(ctx, who, opts)
+            here = ctx.play.position.get(who)
+            low = ctx.characters[who].lives <= self.LOW_LIVES  # (then it may head for a tile that heals)
+            if found == "walk" and "explore" in opts and not low and self.world is not None:
+                goals = self.world[8] - {here}
+                if self.target not in goals:
+                    wrong.append((who, self.target))
+            return found
+
+    files, digest = package_files(bundled.project, "karak")
+    four = validate(Job("karak", files, digest, 4, ("regent",), (), "greedy"))
+    table = table_for(four)
+    for index in (9, 14, 37):
+        seed = game_seed(1, index)
+        heroes = table.draw_heroes(seed)
+        result = engine.play_game(table.rules, heroes, variants=four.variants, seed=seed,
+                                  bots={h: Checking(seat_seed(seed, h)) for h in heroes}, turn_cap=400)
+        assert not result.capped and result.winners, (index, result.turns)
+    assert not wrong
+
+
 def test_greedy_monster_map_kept_up_to_date_equals_one_made_from_the_whole_board(job: Job) -> None:
     """The greedy bot's map of the monsters on the board is brought up to date from the tiles laid and the tiles
     whose tokens changed (`Play.token_tiles_since`): at every step of whole games it equals a map made afresh."""

@@ -410,6 +410,9 @@ class GreedyBot:
         self.guide: Nearest | None = None
         self.guide_rank = -1
         self.guide_memo: dict[Any, Any] | None = None
+        # what the last step's monsters, avoided monsters and goals were found for: (token memo, context, hero,
+        # items moved, holdings, cursed) and then those three (see `_step`)
+        self.world: tuple[Any, ...] | None = None
 
     # ---- the decision points -------------------------------------------------------------------
 
@@ -463,20 +466,33 @@ class GreedyBot:
             heal = self._heal_step(ctx, me, here, opts)
             if heal is not None:
                 return heal
-        monsters = _monsters(ctx, play)
-        # the monsters this loadout avoids: kept with the monsters' places (`Play.token_memo`) by what the
-        # odds depend on, so a step of an unchanged hero on an unchanged board looks up no odds
         memo = play.token_memo()
-        loadout = (_BLOCKED, me.id, _in_order(me.weapons), me.cursed, ctx.variants, self.WIN_ENOUGH)
-        avoided: frozenset[Pos] | None = memo.get(loadout)
-        if avoided is None:
-            odds = _odds_of(ctx, me)
-            # each monster's odds once (in the order met: a computation the memo lacks runs as before)
-            weak = {m for m in dict.fromkeys(monsters.values()) if odds(m) < self.WIN_ENOUGH}
-            avoided = memo[loadout] = frozenset(p for p, m in monsters.items() if m in weak)
+        holds = _holds(me)
+        # Half of all steps come after a step of the same hero with the same tiles, tokens, items and
+        # holdings (a walk on): the monsters, those avoided and the goals are then those of that step, kept by
+        # the bot (`world`) instead of looked up again in the memos by keys of nested tuples.
+        world = self.world
+        monsters: dict[Pos, str]
+        avoided: frozenset[Pos] | None
+        goals: AbstractSet[Pos]
+        if (world is not None and world[0] is memo and world[1] is ctx and world[2] == who
+                and world[3] == play.item_moves and world[4] == holds and world[5] == me.cursed):
+            monsters, avoided, goals = world[6], world[7], world[8]
+        else:
+            monsters = _monsters(ctx, play)
+            # the monsters this loadout avoids: kept with the monsters' places (`Play.token_memo`) by what the
+            # odds depend on, so a step of an unchanged hero on an unchanged board looks up no odds
+            loadout = (_BLOCKED, me.id, _in_order(me.weapons), me.cursed, ctx.variants, self.WIN_ENOUGH)
+            avoided = memo.get(loadout)
+            if avoided is None:
+                odds = _odds_of(ctx, me)
+                # each monster's odds once (in the order met: a computation the memo lacks runs as before)
+                weak = {m for m in dict.fromkeys(monsters.values()) if odds(m) < self.WIN_ENOUGH}
+                avoided = memo[loadout] = frozenset(p for p, m in monsters.items() if m in weak)
+            goals = self._goals(ctx, play, me, monsters, avoided, memo, loadout, holds)
+            self.world = (memo, ctx, who, play.item_moves, holds, me.cursed, monsters, avoided, goals)
         blocked = avoided
         self.avoid = blocked
-        goals: AbstractSet[Pos] = self._goals(ctx, play, me, monsters, avoided, memo, loadout)
         if here in goals:
             goals = goals - {here}
         # (a search only when it can find something: without goals, edges or monsters to try, nothing is
@@ -490,7 +506,10 @@ class GreedyBot:
                     return "walk"
         if "explore" in opts and self._explore_good(ctx, me):
             return "explore"
-        if "walk" in opts and here is not None and play.zones.get("stack"):  # towards an open edge, to explore
+        # towards an open edge, to explore there: only from where exploring is not possible (walking from one
+        # edge to another because the room behind this one looks risky is no better there, and heroes paced
+        # between edges until the turn cap in a tenth of all games)
+        if "walk" in opts and "explore" not in opts and here is not None and play.zones.get("stack"):
             edges = self._edges(play, blocked)
             if here in edges:
                 edges = edges - {here}
@@ -544,14 +563,13 @@ class GreedyBot:
 
     @staticmethod
     def _goals(ctx: Context, play: Play, me: Character, monsters: dict[Pos, str], avoided: frozenset[Pos],
-               memo: dict[Any, Any], loadout: tuple[Any, ...]) -> frozenset[Pos]:
+               memo: dict[Any, Any], loadout: tuple[Any, ...], holds: tuple[tuple[str, ...], ...]) -> frozenset[Pos]:
         """The tiles a step may head for, the hero's own included: the monsters not `avoided` and the tiles
         with items the hero wants (`_wants`) that are not avoided. Kept in the monsters' memo (`memo`:
         `Play.token_memo`, by `loadout`, which `avoided` depends on) with what the hero holds and the items
         moved so far, all the rest of the answer depends on (a step of an unchanged hero on an unchanged
         board walks no tiles)."""
         places = play.item_places()  # (first: a tile laid with items counts as items moved)
-        holds = _holds(me)
         key = (_GOALS, loadout, holds, play.item_moves)
         found: frozenset[Pos] | None = memo.get(key)
         if found is not None:

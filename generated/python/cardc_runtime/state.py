@@ -163,9 +163,14 @@ class Search:
 class Nearest:
     """A breadth-first search from the tiles `order` (sorted) over the whole board, never entering a tile of
     `blocked` (a source is always in): each tile's steps to the nearest source (`steps`: -1 not reached, -2
-    blocked) and the rank in `order` of the least source at that distance (`least`). See `Play.nearest`."""
+    blocked) and the rank in `order` of the least source at that distance (`least`). See `Play.nearest`.
 
-    __slots__ = ("order", "steps", "least")
+    The search goes on level by level only as far as a tile asked about (`reach`): a step asks about the hero's
+    tile and the tiles next to it, mostly a few steps from the sources, and the search is made again whenever a
+    tile is laid or a token moves. Stopping between two levels and going on later lists the same tiles in the
+    same order, so every answer is the one the whole search gives."""
+
+    __slots__ = ("order", "steps", "least", "_adj", "_level", "_d")
 
     def __init__(self, num: dict[Pos, int], adj: list[list[int]], order: list[Pos], blocked: frozenset[Pos]) -> None:
         size = len(adj)
@@ -184,11 +189,27 @@ class Nearest:
                 least[i] = r
                 level.append(i)
             r += 1
+        self.order = order
+        self.steps = steps
+        self.least = least
+        self._adj = adj
+        self._level = level
+        self._d = 0
+
+    def reach(self, i: int) -> int:
+        """The steps of tile number `i` (as `steps[i]`), the search gone on until it is reached or ends."""
+        steps = self.steps
+        found = steps[i]
+        if found != -1 or not self._level:
+            return found
+        least = self.least
+        adj = self._adj
+        level = self._level
+        d = self._d
         # each level is listed by its tiles' least sources in order (the sources are, and a tile is listed when
         # first reached, from the first tile of the level before that reaches it): the first source to reach a
         # tile is the least of its nearest
-        d = 0
-        while level:
+        while level and steps[i] == -1:
             d += 1
             nxt: list[int] = []
             for t in level:
@@ -199,9 +220,9 @@ class Nearest:
                         least[q] = lt
                         nxt.append(q)
             level = nxt
-        self.order = order
-        self.steps = steps
-        self.least = least
+        self._level = level
+        self._d = d
+        return steps[i]
 
 
 @dataclass
@@ -595,7 +616,7 @@ class Play:
         i = self._num.get(pos)
         if i is None:
             return -1, -1
-        d = found.steps[i]
+        d = found.reach(i)
         return (d, found.least[i]) if d >= 0 else (-1, -1)
 
     def distances(self, sources: Iterable[Pos], blocked: Iterable[Pos] = (), until: Iterable[Pos] = (),
