@@ -376,6 +376,7 @@ def _monsters(ctx: Context, play: Play) -> dict[Pos, str]:
 
 _MONSTERS = ("greedy monsters",)
 _MONSTERS_READER = "greedy monsters"  # (`Play.laid_since` / `token_tiles_since` reader)
+_HEALING_READER = "greedy healing"  # (`Play.laid_since` reader)
 _BLOCKED = ("greedy avoided",)  # `Play.token_memo` entries: the monsters a loadout avoids
 _GOALS = ("greedy goals",)  # `Play.token_memo` entries: where a step may head (`GreedyBot._goals`)
 _EDGES = ("greedy edges",)  # `Play.board_memo` entries: the open edges not avoided (`GreedyBot._edges`)
@@ -411,7 +412,8 @@ class GreedyBot:
         self.guide_rank = -1
         self.guide_memo: dict[Any, Any] | None = None
         # what the last step's monsters, avoided monsters and goals were found for: (token memo, context, hero,
-        # items moved, holdings, cursed) and then those three (see `_step`)
+        # items moved, holdings, cursed), then those three and the win chances known for the hero's loadout
+        # (`_loadout_odds`; see `_step`)
         self.world: tuple[Any, ...] | None = None
 
     # ---- the decision points -------------------------------------------------------------------
@@ -424,7 +426,8 @@ class GreedyBot:
         """`choose`, from the view's parts (`point` without its chooser): `BotInputs` asks a `GreedyBot` so,
         without making a view or the point's id (`engine.direct_bot`)."""
         opts = list(options)
-        name = point.split("#", 1)[0]
+        cut = point.find("#")  # (compiled, a find and a slice make one string where a split makes a list)
+        name = point if cut < 0 else point[:cut]
         if name == "step" and ctx.play is not None and who in ctx.characters:
             return opts.index(self._step(ctx, who, opts))
         if name == "walk_to" and self.target is not None and ctx.play is not None:
@@ -475,9 +478,10 @@ class GreedyBot:
         monsters: dict[Pos, str]
         avoided: frozenset[Pos] | None
         goals: AbstractSet[Pos]
+        known: dict[str, float]
         if (world is not None and world[0] is memo and world[1] is ctx and world[2] == who
                 and world[3] == play.item_moves and world[4] == holds and world[5] == me.cursed):
-            monsters, avoided, goals = world[6], world[7], world[8]
+            monsters, avoided, goals, known = world[6], world[7], world[8], world[9]
         else:
             monsters = _monsters(ctx, play)
             # the monsters this loadout avoids: kept with the monsters' places (`Play.token_memo`) by what the
@@ -490,7 +494,8 @@ class GreedyBot:
                 weak = {m for m in dict.fromkeys(monsters.values()) if odds(m) < self.WIN_ENOUGH}
                 avoided = memo[loadout] = frozenset(p for p, m in monsters.items() if m in weak)
             goals = self._goals(ctx, play, me, monsters, avoided, memo, loadout, holds)
-            self.world = (memo, ctx, who, play.item_moves, holds, me.cursed, monsters, avoided, goals)
+            known = _loadout_odds(ctx.rules, me, ctx.variants)  # (the loadout's win chances, for `_explore_good`)
+            self.world = (memo, ctx, who, play.item_moves, holds, me.cursed, monsters, avoided, goals, known)
         blocked = avoided
         self.avoid = blocked
         if here in goals:
@@ -502,9 +507,9 @@ class GreedyBot:
             near = self._nearest(play, goals, blocked, here)
             if near is not None:
                 self.target = near[1]
-                if near[0] == 1 or "explore" not in opts or not self._explore_good(ctx, me):
+                if near[0] == 1 or "explore" not in opts or not self._explore_good(ctx, me, known):
                     return "walk"
-        if "explore" in opts and self._explore_good(ctx, me):
+        if "explore" in opts and self._explore_good(ctx, me, known):
             return "explore"
         # towards an open edge, to explore there: only from where exploring is not possible (walking from one
         # edge to another because the room behind this one looks risky is no better there, and heroes paced
@@ -607,38 +612,60 @@ class GreedyBot:
         if here in healing:
             return "stop" if "stop" in opts else None
         if "walk" in opts and here is not None:
-            blocked = set(_monsters(ctx, play))
+            blocked = frozenset(_monsters(ctx, play))
             self.avoid = blocked
-            dist = play.steps_to((here,), blocked - healing, healing, first=True) if healing else {}
-            near = list(dist)
-            if near:
-                self.target = min(near, key=lambda p: (dist[p], p))
+            if not healing:
+                return None
+            through = blocked - healing
+            if here not in through:  # (one search from the healing tiles, kept for the steps that follow)
+                near = play.nearest(healing, through, here)
+                if near is not None:
+                    self.target = near[1]
+                    return "walk"
+                return None
+            dist = play.steps_to((here,), through, healing, first=True)
+            if dist:
+                self.target = min(dist, key=lambda p: (dist[p], p))
                 return "walk"
         return None
 
     @staticmethod
     def _healing(ctx: Context, play: Play) -> frozenset[Pos]:
         """The laid tiles that heal at the end of a turn (depends on the laid tiles only: kept in the board's
-        memo until a tile is laid)."""
+        memo until a tile is laid). The set is kept all game (`Play.laid_memo`) and brought up to date from the
+        tiles laid since (`Play.laid_since`), not from the whole board. (A game's variants never change: one
+        reader of the laid tiles for the key of each.)"""
         memo = play.board_memo()
         key = ("greedy healing", ctx.variants)
         found: frozenset[Pos] | None = memo.get(key)
         if found is None:
-            found = memo[key] = frozenset(p for p, t in play.board.items()
-                                          if _probe_heals(ctx.rules, t.tile, "turn_end", ctx.variants))
+            kept = play.laid_memo()
+            healing: set[Pos] | None = kept.get(key)
+            new = play.laid_since(_HEALING_READER)
+            if healing is None:
+                healing = kept[key] = set()
+                new = list(play.board)
+            board = play.board
+            for p in new:
+                if _probe_heals(ctx.rules, board[p].tile, "turn_end", ctx.variants):
+                    healing.add(p)
+            found = memo[key] = frozenset(healing)
         return found
 
-    def _explore_good(self, ctx: Context, me: Character) -> bool:
+    def _explore_good(self, ctx: Context, me: Character, known: dict[str, float] | None = None) -> bool:
         """Whether a new room is worth the risk: the exact chance to beat the bag's median monster (by
         strength, counting every token; one enumeration per loadout instead of one per monster), weighed by
-        how likely a room holds a monster at all."""
+        how likely a room holds a monster at all. `known`: the win chances known for the hero's loadout as it
+        is now (`_loadout_odds`), if the caller has them at hand."""
         play = ctx.play
         assert play is not None
         bag = play.zones.get("bag", [])
         count, median = self._bag_monsters(ctx, bag)
         if not count or me.lives <= self.LOW_LIVES:
             return me.lives > self.LOW_LIVES
-        chance = win_chance(ctx.rules, me, median, ctx.variants)
+        chance = known.get(median) if known is not None else None
+        if chance is None:
+            chance = win_chance(ctx.rules, me, median, ctx.variants)
         rooms_hold_monster = count / max(1, len(bag))
         return rooms_hold_monster * (1 - chance) < 1 - self.WIN_ENOUGH
 
@@ -648,9 +675,10 @@ class GreedyBot:
         answer for the last bag asked about: a step asks several times, every bot of the table asks about the
         same bag between two draws, and the answer is a function of the bag and the ruleset alone."""
         rules = ctx.rules
-        now = tuple(bag)
-        last: tuple[tuple[str, ...], tuple[int, str]] | None = rules._cache.get(_BAG)
-        if last is not None and last[0] == now:
+        # (the last bag kept as a list: asked about far more often than it changes, and compared so without
+        # making a tuple of it each time)
+        last: tuple[list[str], tuple[int, str]] | None = rules._cache.get(_BAG)
+        if last is not None and last[0] == bag:
             return last[1]
         # the monsters' places in the order (strength, id), sorted as integers (the same order as sorting
         # (strength, id) pairs, without a tuple per token)
@@ -665,7 +693,7 @@ class GreedyBot:
                 places.append(r)
         places.sort()
         found = (len(places), by_rank[places[len(places) // 2]] if places else "")
-        rules._cache[_BAG] = (now, found)
+        rules._cache[_BAG] = (list(bag), found)
         return found
 
     def _towards(self, ctx: Context, who: str, opts: list[Any]) -> int:
