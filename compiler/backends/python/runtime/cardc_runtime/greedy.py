@@ -199,20 +199,6 @@ def _state(rules: Ruleset, who: Character) -> tuple[Any, ...]:
             tuple(i for i in (*who.keys, *who.treasures, *who.items) if i in active))
 
 
-def _odds_of(ctx: Context, hero: Character) -> Callable[[str], float]:
-    """`win_chance` of `hero` as it is now against any monster, with the loadout's figures looked up once
-    (a step asks it for every monster on the board)."""
-    rules, variants = ctx.rules, ctx.variants
-    known = _loadout_odds(rules, hero, variants)
-
-    def odds(monster: str) -> float:
-        try:
-            return known[monster]
-        except KeyError:
-            return win_chance(rules, hero, monster, variants)
-    return odds
-
-
 def cached_odds(rules: Ruleset) -> dict[tuple[Any, ...], float]:
     """The win chances `win_chance` has computed on this ruleset so far, by ("greedy odds", hero, weapons,
     cursed, monster, variants) (for tests and reports)."""
@@ -377,8 +363,6 @@ def _monsters(ctx: Context, play: Play) -> dict[Pos, str]:
 _MONSTERS = ("greedy monsters",)
 _MONSTERS_READER = "greedy monsters"  # (`Play.laid_since` / `token_tiles_since` reader)
 _HEALING_READER = "greedy healing"  # (`Play.laid_since` reader)
-_BLOCKED = ("greedy avoided",)  # `Play.token_memo` entries: the monsters a loadout avoids
-_GOALS = ("greedy goals",)  # `Play.token_memo` entries: where a step may head (`GreedyBot._goals`)
 _EDGES = ("greedy edges",)  # `Play.board_memo` entries: the open edges not avoided (`GreedyBot._edges`)
 
 
@@ -415,6 +399,8 @@ class GreedyBot:
         # items moved, holdings, cursed), then those three and the win chances known for the hero's loadout
         # (`_loadout_odds`; see `_step`)
         self.world: tuple[Any, ...] | None = None
+        # the tiles with items the hero wants, and what they were found for: (play, items moved, holdings, tiles)
+        self.wanted: tuple[Any, ...] | None = None
 
     # ---- the decision points -------------------------------------------------------------------
 
@@ -484,17 +470,22 @@ class GreedyBot:
             monsters, avoided, goals, known = world[6], world[7], world[8], world[9]
         else:
             monsters = _monsters(ctx, play)
-            # the monsters this loadout avoids: kept with the monsters' places (`Play.token_memo`) by what the
-            # odds depend on, so a step of an unchanged hero on an unchanged board looks up no odds
-            loadout = (_BLOCKED, me.id, _in_order(me.weapons), me.cursed, ctx.variants, self.WIN_ENOUGH)
-            avoided = memo.get(loadout)
-            if avoided is None:
-                odds = _odds_of(ctx, me)
-                # each monster's odds once (in the order met: a computation the memo lacks runs as before)
-                weak = {m for m in dict.fromkeys(monsters.values()) if odds(m) < self.WIN_ENOUGH}
-                avoided = memo[loadout] = frozenset(p for p, m in monsters.items() if m in weak)
-            goals = self._goals(ctx, play, me, monsters, avoided, memo, loadout, holds)
-            known = _loadout_odds(ctx.rules, me, ctx.variants)  # (the loadout's win chances, for `_explore_good`)
+            # the monsters this loadout avoids, by the win chances known for it (those of the last step's world
+            # when the hero holds the same)
+            if world is not None and world[1] is ctx and world[2] == who and world[4] == holds \
+                    and world[5] == me.cursed:
+                known = world[9]
+            else:
+                known = _loadout_odds(ctx.rules, me, ctx.variants)
+            weak: set[str] = set()
+            for kind in dict.fromkeys(monsters.values()):  # (each monster's odds once, in the order met)
+                chance = known.get(kind)
+                if chance is None:
+                    chance = win_chance(ctx.rules, me, kind, ctx.variants)
+                if chance < self.WIN_ENOUGH:
+                    weak.add(kind)
+            avoided = frozenset(p for p, m in monsters.items() if m in weak)
+            goals = self._goals(ctx, play, me, monsters, avoided, holds)
             self.world = (memo, ctx, who, play.item_moves, holds, me.cursed, monsters, avoided, goals, known)
         blocked = avoided
         self.avoid = blocked
@@ -566,35 +557,38 @@ class GreedyBot:
             found = memo[key] = frozenset(p for p in edges if p not in blocked)
         return found
 
-    @staticmethod
-    def _goals(ctx: Context, play: Play, me: Character, monsters: dict[Pos, str], avoided: frozenset[Pos],
-               memo: dict[Any, Any], loadout: tuple[Any, ...], holds: tuple[tuple[str, ...], ...]) -> frozenset[Pos]:
+    def _goals(self, ctx: Context, play: Play, me: Character, monsters: dict[Pos, str], avoided: frozenset[Pos],
+               holds: tuple[tuple[str, ...], ...]) -> frozenset[Pos]:
         """The tiles a step may head for, the hero's own included: the monsters not `avoided` and the tiles
-        with items the hero wants (`_wants`) that are not avoided. Kept in the monsters' memo (`memo`:
-        `Play.token_memo`, by `loadout`, which `avoided` depends on) with what the hero holds and the items
-        moved so far, all the rest of the answer depends on (a step of an unchanged hero on an unchanged
-        board walks no tiles)."""
-        places = play.item_places()  # (first: a tile laid with items counts as items moved)
-        key = (_GOALS, loadout, holds, play.item_moves)
-        found: frozenset[Pos] | None = memo.get(key)
-        if found is not None:
-            return found
+        with items the hero wants (`_wants`) that are not avoided."""
         goals = {p for p in monsters if p not in avoided}
+        for p in self._wanted(ctx, play, me, holds):
+            if p not in avoided:
+                goals.add(p)
+        return frozenset(goals)
+
+    def _wanted(self, ctx: Context, play: Play, me: Character, holds: tuple[tuple[str, ...], ...]) -> list[Pos]:
+        """The tiles with items the hero wants (`_wants`): they depend on what it holds (`holds`: `_holds(me)`)
+        and where the items lie, so the bot keeps them until either changes (a tile laid or a monster beaten
+        leaves them as they were)."""
+        places = play.item_places()  # (first: a tile laid with items counts as items moved)
+        kept = self.wanted
+        if kept is not None and kept[0] is play and kept[1] == play.item_moves and kept[2] == holds:
+            return kept[3]  # type: ignore[no-any-return]
         wants = _wants_for(ctx, holds)
+        found: list[Pos] = []
         # (a plain loop over the tiles that ever held an item: on the compiled runtime `t.items` is a native
         # read, a filter with an attrgetter a generic one per tile)
         for t in places:
             if not t.items:
                 continue
-            p = t.pos
-            if p not in avoided and p not in goals:
-                items = tuple(t.items)
-                wanted = wants.get(items)
-                if wanted is None:
-                    wanted = wants[items] = _wants_now(ctx, me, t.items)
-                if wanted:
-                    goals.add(p)
-        found = memo[key] = frozenset(goals)
+            items = tuple(t.items)
+            wanted = wants.get(items)
+            if wanted is None:
+                wanted = wants[items] = _wants_now(ctx, me, t.items)
+            if wanted:
+                found.append(t.pos)
+        self.wanted = (play, play.item_moves, holds, found)
         return found
 
     def _wants_here(self, ctx: Context, me: Character, pos: Pos | None) -> bool:
