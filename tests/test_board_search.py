@@ -178,8 +178,12 @@ def test_nearest_search_goes_on_only_as_far_as_asked() -> None:
     found = play.nearest_search(frozenset({(0, 0)}), frozenset())
     assert play.nearest_at(found, (1, 0)) == (1, 0)
     assert found.steps.count(-1) >= 7  # (not reached yet)
+    assert play.nearest_at(found, (6, 0), limit=3) == (-1, -1)  # (more than 3 steps: not searched beyond 3)
+    assert found.steps[4] == -1 and found.steps[3] == 3
+    assert play.nearest_at(found, (2, 0), limit=3) == (2, 0)  # (within the limit: its steps)
     assert play.nearest_at(found, (9, 0)) == (9, 0)
     assert -1 not in found.steps
+    assert play.nearest_at(found, (6, 0), limit=3) == (6, 0)  # (known already: its steps, past the limit too)
 
 
 def test_token_tiles_since_lists_the_tiles_each_reader_has_not_seen() -> None:

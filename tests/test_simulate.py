@@ -327,6 +327,39 @@ def test_greedy_walks_to_an_open_edge_only_where_it_cannot_explore(bundled: Fron
     assert not wrong
 
 
+def test_greedy_bag_median_after_draws_and_shuffles_equals_one_made_afresh(job: Job) -> None:
+    """The bag's monster count and median (`GreedyBot._bag_monsters`), kept for the last bag and brought up to
+    date when one token was drawn from its top, equal those found from the whole bag, through draws, tokens put
+    back and shuffles."""
+    import random
+    from types import SimpleNamespace
+
+    from cardc.simulation.table import table_for
+    from cardc_runtime import greedy
+
+    rules = table_for(job.with_(bot="greedy")).rules
+    ctx = SimpleNamespace(rules=rules)
+    tokens = sorted(e.id for e in rules.entities.values() if e.is_a("monster") or e.is_a("chest"))
+    rng = random.Random(5)
+    incremental = 0
+    for _ in range(20):
+        bag = [rng.choice(tokens) for _ in range(rng.randint(0, 40))]
+        for _ in range(30):
+            got = greedy.GreedyBot._bag_monsters(ctx, bag)  # type: ignore[arg-type]
+            kept = rules._cache.pop(greedy._BAG)  # noqa: SLF001
+            assert greedy.GreedyBot._bag_monsters(ctx, bag) == got  # type: ignore[arg-type]  # (afresh)
+            rules._cache[greedy._BAG] = kept  # noqa: SLF001
+            move = rng.random()
+            if move < 0.7 and bag:
+                bag.pop()
+                incremental += 1
+            elif move < 0.85:
+                bag.insert(rng.randint(0, len(bag)), rng.choice(tokens))
+            else:
+                rng.shuffle(bag)
+    assert incremental > 100
+
+
 def test_greedy_monster_map_kept_up_to_date_equals_one_made_from_the_whole_board(job: Job) -> None:
     """The greedy bot's map of the monsters on the board is brought up to date from the tiles laid and the tiles
     whose tokens changed (`Play.token_tiles_since`): at every step of whole games it equals a map made afresh."""

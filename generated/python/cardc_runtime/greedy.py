@@ -395,6 +395,10 @@ class GreedyBot:
         self.guide: Nearest | None = None
         self.guide_rank = -1
         self.guide_memo: dict[Any, Any] | None = None
+        self.guide_steps = -1  # (the hero's steps to `target` when the guide was made)
+        # the tiles of the monsters the step's odds say to avoid (for `_towards`: the same as asking the odds of
+        # the monster on each tile), None when the step did not weigh them (it heads for a tile that heals)
+        self.weak_at: frozenset[Pos] | None = None
         # what the last step's monsters, avoided monsters and goals were found for: (token memo, context, hero,
         # items moved, holdings, cursed), then those three and the win chances known for the hero's loadout
         # (`_loadout_odds`; see `_step`)
@@ -449,6 +453,7 @@ class GreedyBot:
         here = play.position.get(who)
         self.target = None
         self.guide = None
+        self.weak_at = None
         if "pick_up" in opts and self._wants_here(ctx, me, here):
             return "pick_up"
         if me.lives <= self.LOW_LIVES:
@@ -489,6 +494,7 @@ class GreedyBot:
             self.world = (memo, ctx, who, play.item_moves, holds, me.cursed, monsters, avoided, goals, known)
         blocked = avoided
         self.avoid = blocked
+        self.weak_at = avoided
         if here in goals:
             goals = goals - {here}
         # (a search only when it can find something: without goals, edges or monsters to try, nothing is
@@ -544,6 +550,7 @@ class GreedyBot:
         if d < 0:
             return None
         self.guide, self.guide_rank, self.guide_memo = found, rank, play.board_memo()
+        self.guide_steps = d
         return d, found.order[rank]
 
     @staticmethod
@@ -671,23 +678,32 @@ class GreedyBot:
         rules = ctx.rules
         # (the last bag kept as a list: asked about far more often than it changes, and compared so without
         # making a tuple of it each time)
-        last: tuple[list[str], tuple[int, str]] | None = rules._cache.get(_BAG)
+        last: tuple[list[str], tuple[int, str], list[int]] | None = rules._cache.get(_BAG)
         if last is not None and last[0] == bag:
             return last[1]
         # the monsters' places in the order (strength, id), sorted as integers (the same order as sorting
         # (strength, id) pairs, without a tuple per token)
         rank, by_rank = _monster_order(rules)
-        places = []
-        for t in bag:
-            r = rank.get(t)
-            if r is None:
-                rules.entity(t)  # (not an entity of the ruleset: raises, as `_strength` would)
-                continue
-            if r >= 0:
-                places.append(r)
-        places.sort()
+        places: list[int]
+        if last is not None and len(bag) == len(last[0]) - 1 and last[0][:-1] == bag:
+            # (one token drawn from the top of the last bag, as a draw does: its place taken out of the last
+            # bag's sorted places, not the whole bag sorted again)
+            places = list(last[2])
+            gone = rank[last[0][-1]]
+            if gone >= 0:
+                places.remove(gone)
+        else:
+            places = []
+            for t in bag:
+                r = rank.get(t)
+                if r is None:
+                    rules.entity(t)  # (not an entity of the ruleset: raises, as `_strength` would)
+                    continue
+                if r >= 0:
+                    places.append(r)
+            places.sort()
         found = (len(places), by_rank[places[len(places) // 2]] if places else "")
-        rules._cache[_BAG] = (list(bag), found)
+        rules._cache[_BAG] = (list(bag), found, places)
         return found
 
     def _towards(self, ctx: Context, who: str, opts: list[Any]) -> int:
@@ -710,8 +726,14 @@ class GreedyBot:
             return places.index(self.target)
         # the options on the board, but a monster the hero would not fight unless it is the target
         open_: list[tuple[int, Pos]] = []
+        weak = self.weak_at
         for i, pos in enumerate(places):
             if pos is None:
+                continue
+            if weak is not None:
+                if pos in weak and pos != self.target:
+                    continue
+                open_.append((i, pos))
                 continue
             m = _monster(ctx, play, pos)
             if m is not None and pos != self.target and win_chance(ctx.rules, me, m, ctx.variants) < self.WIN_ENOUGH:
@@ -739,13 +761,24 @@ class GreedyBot:
         if guide is None or play.board_memo() is not self.guide_memo:
             return None
         found: list[tuple[int, int, int]] = []  # (steps, least goal's rank, option) of the options the guide reached
-        for i, pos in open_:
-            d, rank = play.nearest_at(guide, pos)
-            if d >= 0:
-                found.append((d, rank, i))
+        # An option next to the hero is at most one step farther from the goals than the hero's tile, and the one
+        # on the way to the target one step nearer: options beyond the hero's own steps are not searched for
+        # (the search would go on a whole level for them) unless no option is that near.
+        # (plain loops: compiled, a loop over a tuple of limits or a `min` over a generator is a generic one)
+        limit = self.guide_steps
+        least = -1
+        while True:
+            for i, pos in open_:
+                d, rank = play.nearest_at(guide, pos, limit)
+                if d >= 0:
+                    found.append((d, rank, i))
+                    if least < 0 or d < least:
+                        least = d
+            if found or limit < 0:
+                break
+            limit = -1
         if not found:  # (no option reaches the target: the first one left, as the search's answer would be)
             return open_[0][0] if open_ else None
-        least = min(d for d, _, _ in found)
         for d, rank, i in found:
             if d == least:
                 return i if rank == self.guide_rank else None

@@ -196,11 +196,12 @@ class Nearest:
         self._level = level
         self._d = 0
 
-    def reach(self, i: int) -> int:
-        """The steps of tile number `i` (as `steps[i]`), the search gone on until it is reached or ends."""
+    def reach(self, i: int, limit: int = -1) -> int:
+        """The steps of tile number `i` (as `steps[i]`), the search gone on until it is reached or ends; with a
+        `limit` (0 or more), not searched beyond that many steps (-1: not reached so far)."""
         steps = self.steps
         found = steps[i]
-        if found != -1 or not self._level:
+        if found != -1 or not self._level or 0 <= limit <= self._d:
             return found
         least = self.least
         adj = self._adj
@@ -209,7 +210,7 @@ class Nearest:
         # each level is listed by its tiles' least sources in order (the sources are, and a tile is listed when
         # first reached, from the first tile of the level before that reaches it): the first source to reach a
         # tile is the least of its nearest
-        while level and steps[i] == -1:
+        while level and steps[i] == -1 and (limit < 0 or d < limit):
             d += 1
             nxt: list[int] = []
             for t in level:
@@ -609,14 +610,14 @@ class Play:
             found = known[key] = Nearest(self._num, self._adj, sorted(sources), blocked)
         return found
 
-    def nearest_at(self, found: Nearest, pos: Pos) -> tuple[int, int]:
+    def nearest_at(self, found: Nearest, pos: Pos, limit: int = -1) -> tuple[int, int]:
         """The steps from `pos` to the nearest source of `found` (made by `nearest_search` for the board as it is
         now) and the rank in `found.order` of the least such source; (-1, -1) when none is reached, `pos` is
-        blocked or off the board."""
+        blocked or off the board, or (with a `limit`, 0 or more) its steps are more than `limit`."""
         i = self._num.get(pos)
         if i is None:
             return -1, -1
-        d = found.reach(i)
+        d = found.reach(i, limit)
         return (d, found.least[i]) if d >= 0 else (-1, -1)
 
     def distances(self, sources: Iterable[Pos], blocked: Iterable[Pos] = (), until: Iterable[Pos] = (),
