@@ -396,6 +396,7 @@ class GreedyBot:
         self.guide_rank = -1
         self.guide_memo: dict[Any, Any] | None = None
         self.guide_steps = -1  # (the hero's steps to `target` when the guide was made)
+        self.searched: tuple[Any, ...] | None = None  # (board memo, goals, blocked, search) of the last `_nearest`
         # the tiles of the monsters the step's odds say to avoid (for `_towards`: the same as asking the odds of
         # the monster on each tile), None when the step did not weigh them (it heads for a tile that heals)
         self.weak_at: frozenset[Pos] | None = None
@@ -545,11 +546,19 @@ class GreedyBot:
                 return None
             target = min(dist, key=lambda g: (dist[g], g))
             return dist[target], target
-        found = play.nearest_search(goals if isinstance(goals, frozenset) else frozenset(goals), blocked)
+        # (the search of the bot's last step when it was for the same goals and blocked tiles, the same objects
+        # on the same board, as a step after an unchanged world asks: not looked up by a key of both sets)
+        memo = play.board_memo()
+        last = self.searched
+        if last is not None and last[0] is memo and last[1] is goals and last[2] is blocked:
+            found: Nearest = last[3]
+        else:
+            found = play.nearest_search(goals if isinstance(goals, frozenset) else frozenset(goals), blocked)
+            self.searched = (memo, goals, blocked, found)
         d, rank = play.nearest_at(found, here)
         if d < 0:
             return None
-        self.guide, self.guide_rank, self.guide_memo = found, rank, play.board_memo()
+        self.guide, self.guide_rank, self.guide_memo = found, rank, memo
         self.guide_steps = d
         return d, found.order[rank]
 
