@@ -4,6 +4,9 @@
   to win that fight with its weapons and abilities (`fight_odds.monster_win`, every die face enumerated;
   spells left out, they only add to it), and before exploring, the chance against the median monster still
   in the bag. Below `WIN_ENOUGH` it stays away, unless nothing else is left to do.
+- With no monster it would fight and no item it wants in reach, it explores: where it stands if it can (even
+  when the room behind looks risky: walking to another open edge would find the same bag there), else from
+  the nearest open edge.
 - It heals when low: at `LOW_LIVES` lives or fewer it heads for the nearest tile that heals at the end of a
   turn (found by trying the tile's effects on a wounded probe hero), or uses an item that heals.
 - It keeps the better weapon: when a slot is full it drops the held item worth least (attack, treasure
