@@ -486,14 +486,19 @@ class GreedyBot:
                 known = world[9]
             else:
                 known = _loadout_odds(ctx.rules, me, ctx.variants)
-            weak: set[str] = set()
-            for kind in dict.fromkeys(monsters.values()):  # (each monster's odds once, in the order met)
-                chance = known.get(kind)
-                if chance is None:
-                    chance = win_chance(ctx.rules, me, kind, ctx.variants)
-                if chance < self.WIN_ENOUGH:
-                    weak.add(kind)
-            avoided = frozenset(p for p, m in monsters.items() if m in weak)
+            enough = self.WIN_ENOUGH
+            weak: dict[str, bool] = {}
+            places: list[Pos] = []
+            for p, kind in monsters.items():  # (each monster's odds once, in the order met)
+                too_strong = weak.get(kind)
+                if too_strong is None:
+                    chance = known.get(kind)
+                    if chance is None:
+                        chance = win_chance(ctx.rules, me, kind, ctx.variants)
+                    too_strong = weak[kind] = chance < enough
+                if too_strong:
+                    places.append(p)
+            avoided = frozenset(places)
             goals = self._goals(ctx, play, me, monsters, avoided, holds)
             self.world = (memo, ctx, who, play.item_moves, holds, me.cursed, monsters, avoided, goals, known)
         blocked = avoided
@@ -501,21 +506,22 @@ class GreedyBot:
         self.weak_at = avoided
         if here in goals:
             goals = goals - {here}
+        can_walk, can_explore = "walk" in opts, "explore" in opts  # (asked several times below: looked up once)
         # (a search only when it can find something: without goals, edges or monsters to try, nothing is
         # reachable, and the search from a new place would walk the whole board for nothing; no goal is
         # avoided, so the search avoids `blocked` itself)
-        if "walk" in opts and here is not None and goals:
+        if can_walk and here is not None and goals:
             near = self._nearest(play, goals, blocked, here)
             if near is not None:
                 self.target = near[1]
-                if near[0] == 1 or "explore" not in opts or not self._explore_good(ctx, me, known):
+                if near[0] == 1 or not can_explore or not self._explore_good(ctx, me, known):
                     return "walk"
-        if "explore" in opts and self._explore_good(ctx, me, known):
+        if can_explore and self._explore_good(ctx, me, known):
             return "explore"
         # towards an open edge, to explore there: only from where exploring is not possible (walking from one
         # edge to another because the room behind this one looks risky is no better there, and heroes paced
         # between edges until the turn cap in a tenth of all games)
-        if "walk" in opts and "explore" not in opts and here is not None and play.zones.get("stack"):
+        if can_walk and not can_explore and here is not None and play.zones.get("stack"):
             edges = self._edges(play, blocked)
             if here in edges:
                 edges = edges - {here}
@@ -523,9 +529,9 @@ class GreedyBot:
             if near is not None:
                 self.target = near[1]
                 return "walk"
-        if "explore" in opts:
+        if can_explore:
             return "explore"
-        if "walk" in opts and here is not None and me.lives > self.LOW_LIVES and blocked:
+        if can_walk and here is not None and me.lives > self.LOW_LIVES and blocked:
             # nothing better left: take on the monster with the best odds (a lost fight costs a life, and
             # only beaten monsters end the game)
             dist = play.steps_to((here,), (), blocked)  # (as far as the monsters avoided)
@@ -754,10 +760,14 @@ class GreedyBot:
         guided = self._guided(play, open_)
         if guided is not None:
             return guided
-        on_board = [p for p in places if p is not None]
-        dist = play.steps_to((self.target,), self.avoid - {self.target}, on_board)
+        # (the search from the target kept with the board (`Play.nearest_search`, searched only as far as the
+        # options): the walks that follow towards the same target, around the same tiles, answer from it too)
+        target = self.target
+        found = play.nearest_search(frozenset((target,)), frozenset(self.avoid) - {target})
         for i, pos in open_:
-            d = dist.get(pos, 10**6)
+            d = play.nearest_at(found, pos)[0]
+            if d < 0:
+                d = 10**6
             if d < best_d:
                 best, best_d = i, d
         return best if best is not None else below(self.rng, len(opts))
