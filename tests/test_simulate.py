@@ -414,6 +414,35 @@ def test_start_tile_laid_again_leaves_nothing_of_the_old_one_to_the_bots(job: Jo
     assert play.item_places() == [] and play.item_moves > moves  # (nor its items)
 
 
+def test_greedy_healing_tiles_follow_a_tile_laid_in_anothers_stead(job: Job) -> None:
+    """The tiles that heal (`GreedyBot._healing`), kept all game and brought up to date from the tiles laid since,
+    follow a tile laid in the stead of another (`Play.replace_tile`) as a search of the whole board would."""
+    from cardc.simulation.table import table_for
+    from cardc_runtime import engine, greedy, play_verbs
+    from cardc_runtime.state import Placed
+
+    table = table_for(job.with_(bot="greedy"))
+    rules = table.rules
+    ctx = engine.new_game(rules, table.draw_heroes(3))
+    play = ctx.play
+    assert play is not None
+    play_verbs.place_start(ctx)
+    tiles = sorted(e.id for e in rules.entities.values() if e.is_a("tile"))
+    heals = [t for t in tiles if greedy._probe_heals(rules, t, "turn_end", ctx.variants)]
+    plain = [t for t in tiles if t not in heals]
+    assert heals and plain
+
+    def whole_board() -> frozenset[tuple[int, int]]:
+        return frozenset(p for p, t in play.board.items() if greedy._probe_heals(rules, t.tile, "turn_end",
+                                                                                  ctx.variants))
+
+    play.board[(1, 0)] = Placed(heals[0], (1, 0), frozenset({1, 3}), order=1)
+    assert greedy.GreedyBot._healing(ctx, play) == whole_board() and (1, 0) in whole_board()
+    play.replace_tile(Placed(plain[0], (1, 0), frozenset({1, 3}), order=2))
+    play.board[(2, 0)] = Placed(plain[0], (2, 0), frozenset({1, 3}), order=3)
+    assert greedy.GreedyBot._healing(ctx, play) == whole_board() and (1, 0) not in whole_board()
+
+
 def test_new_expansion_in_the_language_alone_shows_up(tmp_path: Path) -> None:
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)

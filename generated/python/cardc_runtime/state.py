@@ -462,6 +462,7 @@ class Play:
     # items put on laid tiles or taken off them so far, and the tiles that ever held one, in the order they first
     # did (a superset of the tiles with items: the sensible bot looks there, not over the whole board)
     item_moves: int = 0
+    tiles_replaced: int = 0  # laid tiles that another tile took the place of (`replace_tile`)
     item_tiles: list[Placed] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def item_places(self) -> list[Placed]:
@@ -498,6 +499,7 @@ class Play:
         self.board[placed.pos] = placed
         if old is None:
             return
+        self.tiles_replaced += 1
         self.tokens_moved(placed)
         if old.held_items:
             self.item_tiles.remove(old)

@@ -366,6 +366,7 @@ def _monsters(ctx: Context, play: Play) -> dict[Pos, str]:
 _MONSTERS = ("greedy monsters",)
 _MONSTERS_READER = "greedy monsters"  # (`Play.laid_since` / `token_tiles_since` reader)
 _HEALING_READER = "greedy healing"  # (`Play.laid_since` reader)
+_REPLACED = ("greedy healing: tiles replaced",)  # `Play.laid_memo` entry: `Play.tiles_replaced` when last read
 _EDGES = ("greedy edges",)  # `Play.board_memo` entries: the open edges not avoided (`GreedyBot._edges`)
 
 
@@ -652,20 +653,22 @@ class GreedyBot:
     def _healing(ctx: Context, play: Play) -> frozenset[Pos]:
         """The laid tiles that heal at the end of a turn (depends on the laid tiles only: kept in the board's
         memo until a tile is laid). The set is kept all game (`Play.laid_memo`) and brought up to date from the
-        tiles laid since (`Play.laid_since`), not from the whole board. (A game's variants never change: one
-        reader of the laid tiles for the key of each.)"""
+        tiles laid since (`Play.laid_since`), not from the whole board; from the whole board again when a tile
+        was laid in another's stead. (A game's variants never change: one reader of the laid tiles for the key
+        of each.)"""
         memo = play.board_memo()
         key = ("greedy healing", ctx.variants)
         found: frozenset[Pos] | None = memo.get(key)
         if found is None:
             kept = play.laid_memo()
             healing: set[Pos] | None = kept.get(key)
-            new = play.laid_since(_HEALING_READER)
-            if healing is None:
-                healing = kept[key] = set()
-                new = list(play.board)
             board = play.board
-            for p in new:
+            tiles = play.laid_since(_HEALING_READER)
+            if healing is None or kept.get(_REPLACED) != play.tiles_replaced:  # (first, or a tile laid again)
+                healing = kept[key] = set()
+                kept[_REPLACED] = play.tiles_replaced
+                tiles = list(board)
+            for p in tiles:
                 if _probe_heals(ctx.rules, board[p].tile, "turn_end", ctx.variants):
                     healing.add(p)
             found = memo[key] = frozenset(healing)
