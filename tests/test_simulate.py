@@ -310,7 +310,7 @@ def test_greedy_walks_to_an_open_edge_only_where_it_cannot_explore(bundled: Fron
             here = ctx.play.position.get(who)
             low = ctx.characters[who].lives <= self.LOW_LIVES  # (then it may head for a tile that heals)
             if found == "walk" and "explore" in opts and not low and self.world is not None:
-                goals = self.world[8] - {here}
+                goals = self.world.goals - {here}
                 if self.target not in goals:
                     wrong.append((who, self.target))
             return found

@@ -511,9 +511,11 @@ class Context:
         actor = self.actor
         if actor is not None and trigger == "always":
             actor.no_abilities = False  # `always` modifiers hold while their card or rule does: recomputed
-        plans = self.fire_plans
-        if plans is None:
-            plans = self.fire_plans = self.rules.memo(_PLANS, dict)
+        kept = self.fire_plans
+        if kept is None:
+            kept = self.fire_plans = self.rules.memo(_PLANS, dict)
+        plans: dict[str, _FirePlan | None] = kept  # (typed as a dict alone: compiled, a look-up in a union-typed
+        # value is a generic one)
         plan: _FirePlan | None
         try:
             plan = plans[trigger]

@@ -382,6 +382,20 @@ def _monster(ctx: Context, play: Play, pos: Pos) -> str | None:
     return None if placed is None else _monster_token(ctx, placed)
 
 
+class _World:
+    """What a step's monsters, avoided monsters and goals were found for (the token memo, context, hero, items
+    moved, holdings and whether cursed), those three, and the win chances known for the hero's loadout
+    (`_loadout_odds`). A class, not a tuple: compiled, its fields are compared as what they are."""
+
+    __slots__ = ("memo", "ctx", "who", "item_moves", "holds", "cursed", "monsters", "avoided", "goals", "known")
+
+    def __init__(self, memo: dict[Any, Any], ctx: Context, who: str, item_moves: int,
+                 holds: tuple[tuple[str, ...], ...], cursed: bool, monsters: dict[Pos, str], avoided: frozenset[Pos],
+                 goals: frozenset[Pos], known: dict[str, float]) -> None:
+        self.memo, self.ctx, self.who, self.item_moves, self.holds = memo, ctx, who, item_moves, holds
+        self.cursed, self.monsters, self.avoided, self.goals, self.known = cursed, monsters, avoided, goals, known
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # (a designer's bot may derive from it, on the compiled runtime too)
 class GreedyBot:
     """See the module docstring. `WIN_ENOUGH` and `LOW_LIVES` are class attributes a subclass may change."""
@@ -404,10 +418,7 @@ class GreedyBot:
         # the tiles of the monsters the step's odds say to avoid (for `_towards`: the same as asking the odds of
         # the monster on each tile), None when the step did not weigh them (it heads for a tile that heals)
         self.weak_at: frozenset[Pos] | None = None
-        # what the last step's monsters, avoided monsters and goals were found for: (token memo, context, hero,
-        # items moved, holdings, cursed), then those three and the win chances known for the hero's loadout
-        # (`_loadout_odds`; see `_step`)
-        self.world: tuple[Any, ...] | None = None
+        self.world: _World | None = None  # (the last step's, see `_step`)
         # the tiles with items the hero wants, and what they were found for: (play, items moved, holdings, tiles)
         self.wanted: tuple[Any, ...] | None = None
 
@@ -475,16 +486,16 @@ class GreedyBot:
         avoided: frozenset[Pos] | None
         goals: AbstractSet[Pos]
         known: dict[str, float]
-        if (world is not None and world[0] is memo and world[1] is ctx and world[2] == who
-                and world[3] == play.item_moves and world[4] == holds and world[5] == me.cursed):
-            monsters, avoided, goals, known = world[6], world[7], world[8], world[9]
+        if (world is not None and world.memo is memo and world.ctx is ctx and world.who == who
+                and world.item_moves == play.item_moves and world.holds == holds and world.cursed == me.cursed):
+            monsters, avoided, goals, known = world.monsters, world.avoided, world.goals, world.known
         else:
             monsters = _monsters(ctx, play)
             # the monsters this loadout avoids, by the win chances known for it (those of the last step's world
             # when the hero holds the same)
-            if world is not None and world[1] is ctx and world[2] == who and world[4] == holds \
-                    and world[5] == me.cursed:
-                known = world[9]
+            if world is not None and world.ctx is ctx and world.who == who and world.holds == holds \
+                    and world.cursed == me.cursed:
+                known = world.known
             else:
                 known = _loadout_odds(ctx.rules, me, ctx.variants)
             enough = self.WIN_ENOUGH
@@ -501,7 +512,7 @@ class GreedyBot:
                     places.append(p)
             avoided = frozenset(places)
             goals = self._goals(ctx, play, me, monsters, avoided, holds)
-            self.world = (memo, ctx, who, play.item_moves, holds, me.cursed, monsters, avoided, goals, known)
+            self.world = _World(memo, ctx, who, play.item_moves, holds, me.cursed, monsters, avoided, goals, known)
         blocked = avoided
         self.avoid = blocked
         self.weak_at = avoided
