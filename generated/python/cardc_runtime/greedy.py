@@ -383,17 +383,17 @@ def _monster(ctx: Context, play: Play, pos: Pos) -> str | None:
 
 
 class _World:
-    """What a step's monsters, avoided monsters and goals were found for (the token memo, context, hero, items
-    moved, holdings and whether cursed), those three, and the win chances known for the hero's loadout
-    (`_loadout_odds`). A class, not a tuple: compiled, its fields are compared as what they are."""
+    """What a step's avoided monsters and goals were found for (the token memo, context, hero, items moved,
+    holdings and whether cursed), those two, and the win chances known for the hero's loadout (`_loadout_odds`).
+    A class, not a tuple: compiled, its fields are compared as what they are."""
 
-    __slots__ = ("memo", "ctx", "who", "item_moves", "holds", "cursed", "monsters", "avoided", "goals", "known")
+    __slots__ = ("memo", "ctx", "who", "item_moves", "holds", "cursed", "avoided", "goals", "known")
 
     def __init__(self, memo: dict[Any, Any], ctx: Context, who: str, item_moves: int,
-                 holds: tuple[tuple[str, ...], ...], cursed: bool, monsters: dict[Pos, str], avoided: frozenset[Pos],
-                 goals: frozenset[Pos], known: dict[str, float]) -> None:
+                 holds: tuple[tuple[str, ...], ...], cursed: bool, avoided: frozenset[Pos], goals: frozenset[Pos],
+                 known: dict[str, float]) -> None:
         self.memo, self.ctx, self.who, self.item_moves, self.holds = memo, ctx, who, item_moves, holds
-        self.cursed, self.monsters, self.avoided, self.goals, self.known = cursed, monsters, avoided, goals, known
+        self.cursed, self.avoided, self.goals, self.known = cursed, avoided, goals, known
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # (a designer's bot may derive from it, on the compiled runtime too)
@@ -414,7 +414,6 @@ class GreedyBot:
         self.guide_rank = -1
         self.guide_memo: dict[Any, Any] | None = None
         self.guide_steps = -1  # (the hero's steps to `target` when the guide was made)
-        self.searched: tuple[Any, ...] | None = None  # (board memo, goals, blocked, search) of the last `_nearest`
         # the tiles of the monsters the step's odds say to avoid (for `_towards`: the same as asking the odds of
         # the monster on each tile), None when the step did not weigh them (it heads for a tile that heals)
         self.weak_at: frozenset[Pos] | None = None
@@ -479,16 +478,15 @@ class GreedyBot:
         memo = play.token_memo()
         holds = _holds(me)
         # Half of all steps come after a step of the same hero with the same tiles, tokens, items and
-        # holdings (a walk on): the monsters, those avoided and the goals are then those of that step, kept by
+        # holdings (a walk on): the monsters avoided and the goals are then those of that step, kept by
         # the bot (`world`) instead of looked up again in the memos by keys of nested tuples.
         world = self.world
-        monsters: dict[Pos, str]
         avoided: frozenset[Pos] | None
         goals: AbstractSet[Pos]
         known: dict[str, float]
         if (world is not None and world.memo is memo and world.ctx is ctx and world.who == who
                 and world.item_moves == play.item_moves and world.holds == holds and world.cursed == me.cursed):
-            monsters, avoided, goals, known = world.monsters, world.avoided, world.goals, world.known
+            avoided, goals, known = world.avoided, world.goals, world.known
         else:
             monsters = _monsters(ctx, play)
             # the monsters this loadout avoids, by the win chances known for it (those of the last step's world
@@ -512,7 +510,7 @@ class GreedyBot:
                     places.append(p)
             avoided = frozenset(places)
             goals = self._goals(ctx, play, me, monsters, avoided, holds)
-            self.world = _World(memo, ctx, who, play.item_moves, holds, me.cursed, monsters, avoided, goals, known)
+            self.world = _World(memo, ctx, who, play.item_moves, holds, me.cursed, avoided, goals, known)
         blocked = avoided
         self.avoid = blocked
         self.weak_at = avoided
@@ -567,19 +565,11 @@ class GreedyBot:
                 return None
             target = min(dist, key=lambda g: (dist[g], g))
             return dist[target], target
-        # (the search of the bot's last step when it was for the same goals and blocked tiles, the same objects
-        # on the same board, as a step after an unchanged world asks: not looked up by a key of both sets)
-        memo = play.board_memo()
-        last = self.searched
-        if last is not None and last[0] is memo and last[1] is goals and last[2] is blocked:
-            found: Nearest = last[3]
-        else:
-            found = play.nearest_search(goals if isinstance(goals, frozenset) else frozenset(goals), blocked)
-            self.searched = (memo, goals, blocked, found)
+        found = play.nearest_search(goals if isinstance(goals, frozenset) else frozenset(goals), blocked)
         d, rank = play.nearest_at(found, here)
         if d < 0:
             return None
-        self.guide, self.guide_rank, self.guide_memo = found, rank, memo
+        self.guide, self.guide_rank, self.guide_memo = found, rank, play.board_memo()
         self.guide_steps = d
         return d, found.order[rank]
 
