@@ -327,6 +327,53 @@ def test_greedy_walks_to_an_open_edge_only_where_it_cannot_explore(bundled: Fron
     assert not wrong
 
 
+def test_greedy_takes_a_fight_choice_as_the_exact_odds_do(bundled: FrontEndResult) -> None:
+    """Inside a fight, a choice the greedy bot has no rule of its own for (Lord Xanros's sacrifice: a life for +1
+    attack after the roll) is the exact odds' pick, not a coin toss: replayed from the fight's start, each option
+    is played to the fight's end, and the bot takes the best outcome (win, then tie, then loss), then the one
+    that gives up fewer lives. Checked on every such choice of whole games, where the option decides the fight."""
+    from cardc.simulation.table import table_for
+
+    files, digest = package_files(bundled.project, "karak")
+    four = validate(Job("karak", files, digest, 4, ("regent",), (), "greedy"))
+    table = table_for(four)
+    from cardc_runtime import engine
+    from cardc_runtime.bots import seat_seed
+    from cardc_runtime.context import Context
+    from cardc_runtime.fight import monster_fight
+    from cardc_runtime.greedy import GreedyBot
+    from cardc_runtime.inputs import NeedInput, Replay
+
+    rank = {"win": 2, "tie": 1, "loss": 0}
+    seen: list[tuple[str, tuple[Any, ...]]] = []
+
+    class Checking(GreedyBot):
+        def decide(self, who: str, point: str, ctx: Any, options: Any) -> int:
+            index = super().decide(who, point, ctx, options)
+            fight, ends = ctx.fight, {}
+            if point.startswith("sacrifice#") and fight.monster is not None:  # (a monster fight, not a duel)
+                for option in options:  # each option played on from the same answers (no die rolls after it)
+                    again = Context(ctx.rules, Replay((*fight.journal, option)), ctx.variants, dict(ctx.facts))
+                    try:
+                        side = monster_fight(again, fight.start.copy(), fight.monster.id)[0]
+                    except NeedInput:
+                        return index
+                    ends[option] = (rank[str(side.outcome)], -side.lives_spent)
+                seen.append((options[index], tuple(sorted(ends.items()))))
+                assert ends[options[index]] == max(ends.values()), (options[index], ends)
+            return index
+
+    heroes = ["xanros", "hannah", "valduk", "taia"]
+    for index in range(6):
+        seed = game_seed(3, index)
+        engine.play_game(table.rules, heroes, variants=four.variants, seed=seed,
+                         bots={h: Checking(seat_seed(seed, h)) for h in heroes}, turn_cap=400)
+    taken = [chosen for chosen, _ in seen]
+    assert len(seen) >= 10 and "sacrifice" in taken and "keep" in taken, seen
+    # a life is given only where it changes the fight's outcome
+    assert all(dict(ends)["sacrifice"][0] > dict(ends)["keep"][0] for chosen, ends in seen if chosen == "sacrifice")
+
+
 def test_greedy_bag_median_after_draws_and_shuffles_equals_one_made_afresh(job: Job) -> None:
     """The bag's monster count and median (`GreedyBot._bag_monsters`), kept for the last bag and brought up to
     date when one token was drawn from its top, equal those found from the whole bag, through draws, tokens put

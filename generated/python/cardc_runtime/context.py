@@ -247,6 +247,10 @@ class Fight:
     # names this fight for `first_use(per=fight)`; never reused in a process (an `id()` could be, once the
     # fight before it is freed, which made "once per fight" effects depend on memory layout)
     serial: int = field(default_factory=_serials)
+    # in a game (live inputs): the fighter as the fight began, and the answers the inputs gave since
+    # (`Inputs.journal`): what the exact odds replay to reach a choice of this fight
+    start: Character | None = None
+    journal: list[Any] | None = None
 
     def __init__(self, against: str, sides: list[Side], monster: EntityData | None = None, target: int | None = None,
                  serial: int | None = None) -> None:
@@ -256,6 +260,8 @@ class Fight:
         self.monster = monster
         self.target = target
         self.serial = _serials() if serial is None else serial
+        self.start = None
+        self.journal = None
 
     def other(self, side: Side) -> Side | None:
         return next((s for s in self.sides if s is not side), None)

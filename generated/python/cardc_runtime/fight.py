@@ -271,10 +271,19 @@ def monster_fight(ctx: Context, who: Character, monster_id: str) -> tuple[Side, 
     ctx.fight = fight
     ctx.characters.setdefault(who.id, who)
     ctx.actor, ctx.side = who, side
+    inputs = ctx.inputs
+    outer = inputs.journal
+    if inputs.direct:  # a game's inputs: the fight's answers noted (not in the exact odds' own runs)
+        fight.start = who.copy()
+        fight.journal = inputs.journal = []
     try:
         ctx.run_procedure("fight")
     finally:
         ctx.fight, ctx.actor, ctx.side = saved
+        if inputs.direct:
+            if outer is not None and fight.journal is not None:  # (a fight inside a fight: its answers are the
+                outer.extend(fight.journal)  # outer fight's too, in order)
+            inputs.journal = outer
     assert side.total is not None and side.outcome is not None
     ctx.fights.append(side)
     return side, fight, strength

@@ -12,7 +12,10 @@
 - It keeps the better weapon: when a slot is full it drops the held item worth least (attack, treasure
   value) if the new one is worth more, and takes the most valuable item when it may pick one.
 - Spells: before the roll it casts one when the exact odds without it are below `WIN_ENOUGH`; after the
-  roll when the dice so far would not win. Any other choice it does not know is a seeded random option.
+  roll when the dice so far would not win.
+- Any other choice inside a monster fight (an ability's "a life for +1 attack") it takes as the exact odds'
+  policy does, from the fight so far (`fight_choice`). Any other choice it does not know is a seeded random
+  option.
 """
 
 from __future__ import annotations
@@ -24,10 +27,10 @@ from functools import lru_cache
 from hashlib import blake2b
 from typing import Any, ClassVar
 
-from .context import Character, Context
-from .engine import purposeful
+from .context import Character, Context, Fight
+from .engine import _SHUFFLED, purposeful
 from .fight import _FirstOption  # (compiled with the runtime: dice show 1, choices take the first option)
-from .inputs import below
+from .inputs import below, point_id
 from .model import Ruleset
 from .play_verbs import _monster_token
 from .state import Nearest, Placed, Play, Pos
@@ -456,6 +459,11 @@ class GreedyBot:
             return self._use_which(ctx, who, opts)
         if name.startswith("spell") and all(isinstance(o, int) for o in opts):
             return self._spells(ctx, who, point, opts)
+        fight = ctx.fight
+        if fight is not None and fight.journal is not None:  # a choice inside a fight: as the exact odds choose
+            chosen = fight_choice(ctx, fight, who, point, opts)
+            if chosen is not None:
+                return chosen
         wanted = purposeful(self.rng, ctx, who, opts)  # a named option that makes progress (as the sensible bot)
         return below(self.rng, len(opts)) if wanted is None else wanted
 
@@ -838,6 +846,60 @@ class GreedyBot:
         if spell in bare.spells:
             bare.spells = [s for s in bare.spells if s != spell]
         return 1 if win_chance(ctx.rules, bare, fight.monster.id, ctx.variants) < self.WIN_ENOUGH else 0
+
+
+def fight_choice(ctx: Context, fight: Fight, who: str, point: str, opts: list[Any]) -> int | None:
+    """The option the exact odds' policy (`odds.py`: the best chance to win, then the least cost, such as lives
+    given) takes at the choice `point` of `who` in the monster fight in progress: the fight is enumerated again
+    from its start (`Fight.start`), the answers given so far replayed (`Fight.journal`), and each option weighed
+    to the fight's end. As for `win_chance`, the exact odds leave out the board and the situation's facts (where
+    the fight is, whether the room was just entered) and weigh the fighter at full lives. Only for the choices
+    of effects (`owner#n`: an ability's re-roll or sacrifice), not the procedure's or a verb's own (which item
+    to take, where to retreat: the board decides them). None when the replay does not reach this very choice (a
+    shuffle, effects of the board, or a choice offered only at the lives left): the caller then decides as
+    before.
+
+    One enumerator is kept per ruleset for each fight start (the fighter, the monster and the variants) with
+    the answer found at each path (the answers so far): a fight started alike and played alike is not
+    enumerated again."""
+    start, journal, monster = fight.start, fight.journal, fight.monster
+    if start is None or journal is None or monster is None or start.id != who or "#" not in point \
+            or _SHUFFLED in journal:
+        return None
+    key = (monster.id, ctx.variants, _state(ctx.rules, start), tuple(start.spells))
+    kept: dict[Any, _FightChoices] = ctx.rules.memo(_FIGHT_CHOICES, dict)
+    found = kept.get(key)
+    if found is None:
+        probe = start.copy()
+        probe.lives = probe.max_lives  # (as `win_chance`: lives change often and rarely the choice)
+        probe.unconscious = False
+        found = kept[key] = _FightChoices(ctx.rules, probe, monster.id, ctx.variants)
+    return found.answer(who, point, tuple(journal), opts)
+
+
+_FIGHT_CHOICES = ("greedy fight choices",)  # ruleset memo: fight start -> `_FightChoices`
+
+
+class _FightChoices:
+    """One fight start (the fighter at full lives, the monster, the variants) and the answer found at each path
+    (the answers so far)."""
+
+    __slots__ = ("rules", "probe", "monster", "variants", "answers")
+
+    def __init__(self, rules: Ruleset, probe: Character, monster: str, variants: frozenset[str]) -> None:
+        self.rules, self.probe, self.monster, self.variants = rules, probe, monster, variants
+        self.answers: dict[tuple[Any, ...], int | None] = {}
+
+    def answer(self, who: str, point: str, prefix: tuple[Any, ...], opts: list[Any]) -> int | None:
+        try:
+            return self.answers[prefix]
+        except KeyError:
+            pass
+        from .win_odds import best_choice
+
+        found = self.answers[prefix] = best_choice(self.rules, self.probe, self.monster, self.variants,
+                                                   list(prefix), who, point_id(who, point), opts)
+        return found
 
 
 def _register() -> None:

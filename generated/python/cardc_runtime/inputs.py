@@ -98,6 +98,10 @@ class Inputs:
     # asked thousands of times a game); the others are asked by `choose`, through the same frames as ever
     # (the exact odds key paused runs by their frames)
     direct: bool = False
+    # Live inputs (`direct`) note here every answer they give while a fight is in progress (`fight.monster_fight`
+    # starts it), as `Replay` takes answers: a bot may then ask the exact odds what the fight's choice policy picks
+    # at its point (`greedy`). None: nothing noted.
+    journal: list[Any] | None = None
 
     def roll(self, sides: int) -> int:
         raise NotImplementedError

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from .context import Character, Context
 from .fight import monster_fight
-from .inputs import Choice, Dice, Extended
+from .inputs import Choice, Dice, Extended, NeedInput, Replay
 from .model import Ruleset
 
 # The sums of a node, by place: [den, win, loss, cost, costly, their_cost, their_costly] (numerators over `den`;
@@ -180,3 +180,36 @@ def monster_win(rules: Ruleset, hero: Character, monster: str, variants: Iterabl
     walk = _Walk(rules, hero, monster, frozenset(variants), dict(facts or {}), hero.id)
     sums = walk.explore([])
     return Fraction(sums[_WIN], sums[_DEN])
+
+
+def best_choice(rules: Ruleset, hero: Character, monster: str, variants: frozenset[str], prefix: list[Any],
+                chooser: str, point: str, options: list[Any]) -> int | None:
+    """The index of the option the default policy takes at the choice the answers `prefix` lead to in the fight
+    of `hero` against `monster` (`odds.Enumerator.best_option`, by sums: the same pick), or None when that
+    choice is not `chooser`'s `point` with these options (the answers lead elsewhere, or the fight ends or
+    fails on the way)."""
+    try:
+        monster_fight(Context(rules, Replay(prefix), variants, {}), hero.copy(), monster)
+    except NeedInput as need:
+        asked = need.what
+    except Exception:  # noqa: BLE001 - answers of another fight: whatever the replay did with them
+        return None
+    else:
+        return None
+    if not isinstance(asked, Choice) or asked.chooser != chooser or asked.point != point \
+            or list(asked.options) != options:
+        return None
+    walk = _Walk(rules, hero, monster, variants, {}, hero.id)
+    mine = chooser == hero.id
+    try:
+        best = last = walk.explore([*prefix, options[0]])
+        index = 0
+        for k in range(1, len(options)):  # (as `_Walk.branch` does for a choice)
+            if _unbeatable(last, mine):
+                break
+            last = walk.explore([*prefix, options[k]])
+            if _better(last, best, mine):
+                best, index = last, k
+    except Exception:  # noqa: BLE001 - (as above: a later path of the replayed fight fails)
+        return None
+    return index

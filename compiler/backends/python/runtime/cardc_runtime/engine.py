@@ -437,7 +437,8 @@ _GAME_OVER = RandomBot()  # the bot of inputs whose game is over (see the end of
 
 
 class BotInputs(Inputs):
-    """Dice from a seeded generator; every choice asked of the bot of the player who decides."""
+    """Dice from a seeded generator; every choice asked of the bot of the player who decides. While a fight is
+    in progress every answer is noted in `journal` too (see `Inputs.journal`)."""
 
     def __init__(self, seed: int, bots: dict[str, Bot], default: Bot, ctx_ref: list[Context]) -> None:
         self.direct = True  # (`Context` asks by `pick`)
@@ -446,25 +447,45 @@ class BotInputs(Inputs):
         self.default = default
         self.ctx_ref = ctx_ref
         self.decisions = 0
+        self.journal = None
 
     def roll(self, sides: int) -> int:
-        return 1 + below(self.rng, sides) if sides > 0 else self.rng.randint(1, sides)  # (= randint(1, sides))
+        face = 1 + below(self.rng, sides) if sides > 0 else self.rng.randint(1, sides)  # (= randint(1, sides))
+        journal = self.journal
+        if journal is not None:
+            journal.append(face)
+        return face
 
     def roll_dice(self, count: int, sides: int) -> tuple[int, ...]:
         if sides <= 0:
-            return tuple(self.rng.randint(1, sides) for _ in range(count))
-        rng = self.rng  # (= randint(1, sides), see inputs.below)
-        return tuple([1 + below(rng, sides) for _ in range(count)])
+            faces = tuple(self.rng.randint(1, sides) for _ in range(count))
+        else:
+            rng = self.rng  # (= randint(1, sides), see inputs.below)
+            faces = tuple([1 + below(rng, sides) for _ in range(count)])
+        journal = self.journal
+        if journal is not None and count > 0:  # (as `Replay` takes them: one die alone, several as sorted faces)
+            journal.append(faces[0] if count == 1 else tuple(sorted(faces)))
+        return faces
 
     def shuffle(self, items: Sequence[Any]) -> list[Any]:
         out = list(items)
         shuffle_in_place(self.rng, out)
+        journal = self.journal
+        if journal is not None:  # (not dice `Replay` could replay: the fight's journal no longer replays)
+            journal.append(_SHUFFLED)
         return out
 
     def choose(self, choice: Choice) -> Any:
         return self.pick(choice.chooser, choice.point, choice.options)
 
     def pick(self, chooser: str, point: str, options: tuple[Any, ...]) -> Any:
+        answer = self._pick(chooser, point, options)
+        journal = self.journal
+        if journal is not None:
+            journal.append(answer)
+        return answer
+
+    def _pick(self, chooser: str, point: str, options: tuple[Any, ...]) -> Any:
         if len(options) == 1:
             return options[0]
         self.decisions += 1
@@ -483,6 +504,13 @@ class BotInputs(Inputs):
     def pick_at(self, chooser: str, name: str, options: tuple[Any, ...]) -> Any:
         """`pick(chooser, point_id(chooser, name), options)`; the built-in bots are asked without the point's id
         (the random bot does not read it; the sensible bot reads its name), other bots through `pick`."""
+        answer = self._pick_at(chooser, name, options)
+        journal = self.journal
+        if journal is not None:
+            journal.append(answer)
+        return answer
+
+    def _pick_at(self, chooser: str, name: str, options: tuple[Any, ...]) -> Any:
         if len(options) == 1:
             return options[0]
         bot = self.bots.get(chooser, self.default)
@@ -503,7 +531,10 @@ class BotInputs(Inputs):
                 if not 0 <= index < len(options):
                     raise ValueError(f"bot chose option {index} of {len(options)} at {point_id(chooser, name)}")
                 return options[index]
-        return self.pick(chooser, point_id(chooser, name), options)
+        return self._pick(chooser, point_id(chooser, name), options)
+
+
+_SHUFFLED: Final = ("a shuffle",)  # a journal entry no replay takes
 
 
 @dataclass
