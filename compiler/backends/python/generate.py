@@ -36,6 +36,8 @@ class _Writer:
     temps: int = 0
     notes: list[str] = field(default_factory=list)
     procedure: bool = False  # writing a procedure: choice points are named after it, not an effect
+    # each `choose` of the effect: its point and, per option, the verbs its branch uses (`EffectDef.choices`)
+    choices: list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]] = field(default_factory=list)
 
     def point(self, what: str = "") -> str:
         """A stable name for a choice: the effect (`owner#index`, `.2` for its second choice) or, in a
@@ -138,6 +140,10 @@ class _Block(Visitor[list[str]]):
         pad, out = self.pad, []
         self.w.temps += 1
         var = f"choice{self.w.temps}"
+        point = self.w.point()
+        self.w.choices.append((point, tuple(
+            (o.name, tuple(dict.fromkeys(inv.verb for st in o.body for inv in invocations(st))))
+            for o in st.options)))
         if any(o.guard is not None for o in st.options):  # every guard is asked, in order; the offered are kept
             # (appended one by one: compiled, `tuple(compress(names, guards))` boxed every guard into a tuple and
             # grew the result through an iterator, ~1,500 instructions a step)
@@ -148,10 +154,10 @@ class _Block(Visitor[list[str]]):
                 else:
                     out.append(f"{pad}if {self.w.cond(o.guard, len(pad) + 8)}:")
                     out.append(f"{pad}    {var}_options.append({o.name!r})")
-            out.append(f"{pad}{var} = ctx.choose({self.w.point()!r}, tuple({var}_options))")
+            out.append(f"{pad}{var} = ctx.choose({point!r}, tuple({var}_options))")
         else:
             options = tuple(o.name for o in st.options)
-            out.append(f"{pad}{var} = ctx.choose({self.w.point()!r}, {lit(options, len(pad) + 30)})")
+            out.append(f"{pad}{var} = ctx.choose({point!r}, {lit(options, len(pad) + 30)})")
         for i, o in enumerate(st.options):
             out.append(f"{pad}{'if' if i == 0 else 'elif'} {var} == {o.name!r}:")
             out.extend(self.inner(o.body))
@@ -431,6 +437,7 @@ def module_source(project: m.Project, catalogue: Catalogue, game: str, module_ke
                 f"        module={module_key!r},",
                 f"        variant={entity_variant(project, e)!r},",
                 f"        provisional={lit(tuple(dict.fromkeys(w.notes)), 8, 12)},",
+                *([f"        choices={lit(tuple(w.choices), 8, 16)},"] if w.choices else []),
                 "    ),",
             ]
     proc_funcs, proc_registry = _procedure_sources(catalogue, procedures or [], project)

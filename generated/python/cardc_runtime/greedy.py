@@ -14,8 +14,10 @@
 - Spells: before the roll it casts one when the exact odds without it are below `WIN_ENOUGH`; after the
   roll when the dice so far would not win.
 - Any other choice inside a monster fight (an ability's "a life for +1 attack") it takes as the exact odds'
-  policy does, from the fight so far (`fight_choice`). Any other choice it does not know is a seeded random
-  option.
+  policy does, from the fight so far (`fight_choice`). Of any other choice of an effect it does not know, it
+  leaves out the options that end the turn (what each option does is on the card: `Ruleset.option_verbs`)
+  while another is offered, and picks one of the rest at random; any other choice at random. All its random
+  picks are seeded.
 """
 
 from __future__ import annotations
@@ -465,7 +467,16 @@ class GreedyBot:
             if chosen is not None:
                 return chosen
         wanted = purposeful(self.rng, ctx, who, opts)  # a named option that makes progress (as the sensible bot)
-        return below(self.rng, len(opts)) if wanted is None else wanted
+        if wanted is not None:
+            return wanted
+        # An effect's choice it cannot judge: not an option that ends the turn (a whole turn given for what the
+        # bot cannot weigh) while another is offered; among the others, at random.
+        verbs = ctx.rules.option_verbs(point) if cut >= 0 else None
+        if verbs is not None:
+            going_on = [i for i, o in enumerate(opts) if _END_TURN not in verbs.get(str(o), ())]
+            if going_on and len(going_on) < len(opts):
+                return going_on[below(self.rng, len(going_on))]
+        return below(self.rng, len(opts))
 
     # ---- a step: pick up, heal, fight or explore -----------------------------------------------
 
@@ -876,6 +887,8 @@ def fight_choice(ctx: Context, fight: Fight, who: str, point: str, opts: list[An
         found = kept[key] = _FightChoices(ctx.rules, probe, monster.id, ctx.variants)
     return found.answer(who, point, tuple(journal), opts)
 
+
+_END_TURN = "end_turn"  # the catalogue's verb that ends the turn
 
 _FIGHT_CHOICES = ("greedy fight choices",)  # ruleset memo: fight start -> `_FightChoices`
 

@@ -67,6 +67,9 @@ class EffectDef:
     module: str
     variant: str | None = None
     provisional: tuple[str, ...] = ()
+    # each `choose` of the body: its point (`owner#index`...) and, per option, the verbs its branch uses (what
+    # a player reads on the card before choosing; `Ruleset.option_verbs`)
+    choices: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
 
     key: str = field(init=False, repr=False, compare=False)  # "owner#index", named once (read per run)
 
@@ -205,6 +208,13 @@ class Ruleset:
             pass
         value = self._cache[key] = compute()
         return value
+
+    def option_verbs(self, point: str) -> dict[str, tuple[str, ...]] | None:
+        """The verbs each option of the effects' choice `point` (`owner#index`, without the chooser) uses, by
+        option; None for a point that is no effect's `choose`."""
+        table: dict[str, dict[str, tuple[str, ...]]] = self.memo("option verbs", lambda: {
+            name: dict(options) for fx in self.effects for name, options in fx.choices})
+        return table.get(point)
 
     def variant_ids(self) -> list[str]:
         return [e.id for e in self.of_kind("variant")]

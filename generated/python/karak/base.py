@@ -1862,6 +1862,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='karak',
         variant=None,
         provisional=(),
+        choices=(('sneak#1', (('sneak_past', ('prevent',)), ('fight', ()))),),
     ),
     EffectDef(
         owner='magic_affinity',
@@ -1892,6 +1893,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='karak',
         variant=None,
         provisional=('R1 forbids giving up the last life, R3 allows it; no rule text seen',),
+        choices=(('sacrifice#1', (('sacrifice', ('lose_life', 'attack')), ('keep', ()))),),
     ),
     EffectDef(
         owner='substitution',
@@ -1902,6 +1904,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='karak',
         variant=None,
         provisional=(),
+        choices=(('substitution#1', (('swap', ('swap_places', 'end_turn')), ('move_normally', ()))),),
     ),
     EffectDef(
         owner='combat_training',

@@ -1073,6 +1073,9 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='karak.regent',
         variant=None,
         provisional=(),
+        choices=(
+            ('blitz_attack#1', (('blitz', ('spend_steps', 'teleport', 'fight_monster')), ('move_normally', ()))),
+        ),
     ),
     EffectDef(
         owner='blitz_attack',
@@ -1123,6 +1126,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='karak.regent',
         variant=None,
         provisional=(),
+        choices=(('sprint#1', (('sprint', ('steps', 'no_explore')), ('move_normally', ()))),),
     ),
     EffectDef(
         owner='bear_attack',

@@ -2368,6 +2368,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='prophecy.dragon_realm',
         variant=None,
         provisional=(),
+        choices=(('dragon_realm_gate#2', (('enter', ('pay', 'enter_board')), ('stay_out', ()))),),
     ),
     EffectDef(
         owner='dragon_realm_gate',
@@ -2488,6 +2489,17 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='prophecy.dragon_realm',
         variant=None,
         provisional=(),
+        choices=(
+            (
+                'realm_movement#1',
+                (
+                    ('forward', ('advance', 'field_clear')),
+                    ('stand', ('stay',)),
+                    ('instead', ('use_instead',)),
+                    ('go_back', ('leave_board',)),
+                ),
+            ),
+        ),
     ),
     EffectDef(
         owner='realm_movement',
@@ -2608,6 +2620,9 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='prophecy.dragon_realm',
         variant=None,
         provisional=(),
+        choices=(
+            ('realm_opportunities#1', (('use_it', ('use_printed', 'remove_from_game')), ('leave_it', ()))),
+        ),
     ),
     EffectDef(
         owner='realm_dragon_abilities',
@@ -2648,6 +2663,15 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='prophecy.dragon_realm',
         variant=None,
         provisional=(),
+        choices=(
+            (
+                'realm_character_fights#2',
+                (
+                    ('lose_a_life', ('lose_life', 'leave_board', 'space_cards_inactive', 'on_turn', 'end_turn')),
+                    ('give_an_item', ('winner_picks_item',)),
+                ),
+            ),
+        ),
     ),
     EffectDef(
         owner='dragon_heart_victory',

@@ -161,6 +161,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='prophecy.base_additions',
         variant='team_game',
         provisional=(),
+        choices=(('team_game#1', (('two_teams', ('form_teams',)), ('three_teams', ('form_teams',)))),),
     ),
     EffectDef(
         owner='team_game',

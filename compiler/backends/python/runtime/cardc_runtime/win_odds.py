@@ -182,6 +182,11 @@ def monster_win(rules: Ruleset, hero: Character, monster: str, variants: Iterabl
     return Fraction(sums[_WIN], sums[_DEN])
 
 
+# What a replay of answers given in another situation raises on the way (a verb that needs the board says so
+# with a RuntimeError; an answer of the wrong kind fails as a TypeError or ValueError)
+_ELSEWHERE: Final = (RuntimeError, ValueError, TypeError, KeyError, IndexError)
+
+
 def best_choice(rules: Ruleset, hero: Character, monster: str, variants: frozenset[str], prefix: list[Any],
                 chooser: str, point: str, options: list[Any]) -> int | None:
     """The index of the option the default policy takes at the choice the answers `prefix` lead to in the fight
@@ -192,7 +197,7 @@ def best_choice(rules: Ruleset, hero: Character, monster: str, variants: frozens
         monster_fight(Context(rules, Replay(prefix), variants, {}), hero.copy(), monster)
     except NeedInput as need:
         asked = need.what
-    except Exception:  # noqa: BLE001 - answers of another fight: whatever the replay did with them
+    except _ELSEWHERE:  # answers of another fight: a die given a choice's answer, a verb without its board...
         return None
     else:
         return None
@@ -210,6 +215,6 @@ def best_choice(rules: Ruleset, hero: Character, monster: str, variants: frozens
             last = walk.explore([*prefix, options[k]])
             if _better(last, best, mine):
                 best, index = last, k
-    except Exception:  # noqa: BLE001 - (as above: a later path of the replayed fight fails)
+    except _ELSEWHERE:  # (as above: a later path of the replayed fight fails)
         return None
     return index
