@@ -374,6 +374,37 @@ def test_greedy_takes_a_fight_choice_as_the_exact_odds_do(bundled: FrontEndResul
     assert all(dict(ends)["sacrifice"][0] > dict(ends)["keep"][0] for chosen, ends in seen if chosen == "sacrifice")
 
 
+def test_greedy_fight_choices_kept_or_not_play_the_same_games(bundled: FrontEndResult,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The answers `greedy.fight_choice` keeps per fight start are a cache: with at most two fight starts kept
+    (cleared again and again) the games are the ones played with all of them kept."""
+    from cardc.simulation.table import table_for
+
+    files, digest = package_files(bundled.project, "karak")
+    four = validate(Job("karak", files, digest, 4, ("regent",), (), "greedy"))
+    table = table_for(four)
+    from cardc_runtime import engine, greedy
+    from cardc_runtime.bots import seat_seed
+
+    heroes = ["xanros", "horan", "victorius", "taia"]  # (each with a choice inside fights)
+
+    def games() -> list[Any]:
+        table.rules._cache.pop(greedy._FIGHT_CHOICES, None)
+        out = []
+        for index in range(3):
+            seed = game_seed(5, index)
+            result = engine.play_game(table.rules, heroes, variants=four.variants, seed=seed,
+                                      bots={h: greedy.GreedyBot(seat_seed(seed, h)) for h in heroes}, turn_cap=400)
+            out.append((result.winners, result.turns, result.lives_lost))
+        return out
+
+    kept = games()
+    assert len(table.rules._cache[greedy._FIGHT_CHOICES]) > 10
+    monkeypatch.setattr(greedy, "_FIGHT_STARTS_KEPT", 2)
+    assert games() == kept
+    assert len(table.rules._cache[greedy._FIGHT_CHOICES]) <= 2
+
+
 def test_greedy_leaves_out_an_option_that_ends_the_turn_at_a_choice_it_cannot_judge(bundled: FrontEndResult) -> None:
     """What each option of an effect's `choose` does is in the generated rules (`EffectDef.choices`, read by
     `Ruleset.option_verbs`). At a choice it has no rule for, the greedy bot leaves out the options that end the

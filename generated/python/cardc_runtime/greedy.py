@@ -881,6 +881,8 @@ def fight_choice(ctx: Context, fight: Fight, who: str, point: str, opts: list[An
     kept: dict[Any, _FightChoices] = ctx.rules.memo(_FIGHT_CHOICES, dict)
     found = kept.get(key)
     if found is None:
+        if len(kept) >= _FIGHT_STARTS_KEPT:  # (a cache: its answers are the same found again)
+            kept.clear()
         probe = start.copy()
         probe.lives = probe.max_lives  # (as `win_chance`: lives change often and rarely the choice)
         probe.unconscious = False
@@ -891,6 +893,9 @@ def fight_choice(ctx: Context, fight: Fight, who: str, point: str, opts: list[An
 _END_TURN = "end_turn"  # the catalogue's verb that ends the turn
 
 _FIGHT_CHOICES = ("greedy fight choices",)  # ruleset memo: fight start -> `_FightChoices`
+# Fight starts kept at most (16,000 after 10,000 four-player games, about 20 MB with their answers): a worker
+# that plays on for hours stays within a bounded size
+_FIGHT_STARTS_KEPT = 40_000
 
 
 class _FightChoices:
