@@ -870,9 +870,8 @@ def fight_choice(ctx: Context, fight: Fight, who: str, point: str, opts: list[An
     shuffle, effects of the board, or a choice offered only at the lives left): the caller then decides as
     before.
 
-    One enumerator is kept per ruleset for each fight start (the fighter, the monster and the variants) with
-    the answer found at each path (the answers so far): a fight started alike and played alike is not
-    enumerated again."""
+    The answers are kept per ruleset by fight start (the fighter, the monster and the variants) and path (the
+    answers so far): a fight started alike and played alike is not enumerated again."""
     start, journal, monster = fight.start, fight.journal, fight.monster
     if start is None or journal is None or monster is None or start.id != who or "#" not in point \
             or _SHUFFLED in journal:
