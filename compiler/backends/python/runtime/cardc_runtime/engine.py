@@ -479,7 +479,10 @@ class BotInputs(Inputs):
         return self.pick(choice.chooser, choice.point, choice.options)
 
     def pick(self, chooser: str, point: str, options: tuple[Any, ...]) -> Any:
-        answer = self._pick(chooser, point, options)
+        return self._noted(self._pick(chooser, point, options))
+
+    def _noted(self, answer: Any) -> Any:
+        """`answer`, noted in the journal of the fight in progress, if any."""
         journal = self.journal
         if journal is not None:
             journal.append(answer)
@@ -504,11 +507,7 @@ class BotInputs(Inputs):
     def pick_at(self, chooser: str, name: str, options: tuple[Any, ...]) -> Any:
         """`pick(chooser, point_id(chooser, name), options)`; the built-in bots are asked without the point's id
         (the random bot does not read it; the sensible bot reads its name), other bots through `pick`."""
-        answer = self._pick_at(chooser, name, options)
-        journal = self.journal
-        if journal is not None:
-            journal.append(answer)
-        return answer
+        return self._noted(self._pick_at(chooser, name, options))
 
     def _pick_at(self, chooser: str, name: str, options: tuple[Any, ...]) -> Any:
         if len(options) == 1:
