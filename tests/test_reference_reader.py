@@ -159,7 +159,8 @@ def test_the_reader_reads_only_the_export_and_the_engine_api() -> None:
 def test_the_ruleset_read_from_the_export_is_the_generated_one(bundled: FrontEndResult,
                                                               exports: dict[str, dict[str, Any]], game: str) -> None:
     """Beyond the seeds played: every entity and effect of every module reads back as the Python backend
-    compiled it (attributes, trigger arguments, variants, provisional notes, procedures)."""
+    compiled it (attributes, trigger arguments, variants, provisional notes, what each option of a `choose` does,
+    procedures)."""
     package = load_games(bundled.project)[game]
     reader = ExportGame(exports[game])
     modules = reader.module_ids()
@@ -170,7 +171,7 @@ def test_the_ruleset_read_from_the_export_is_the_generated_one(bundled: FrontEnd
         assert got.modules == want.modules
 
         def effects(rules: Any) -> list[tuple[Any, ...]]:
-            return [(f.owner, f.index, f.trigger, f.trigger_args, f.module, f.variant, f.provisional)
+            return [(f.owner, f.index, f.trigger, f.trigger_args, f.module, f.variant, f.provisional, f.choices)
                     for f in rules.effects]
         assert effects(got) == effects(want)
         assert [(p.name, p.kind, p.module) for p in got.procedures.values()] == \

@@ -187,6 +187,26 @@ def _decisions(body: list[Json]) -> Iterator[Json]:
             yield from _decisions(st["body"])
 
 
+def _verbs(node: Any) -> Iterator[str]:
+    """Every verb called below `node` of the export (actions and conditions), in document order."""
+    stack: list[Any] = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            if isinstance(x.get("verb"), str):
+                yield x["verb"]
+            stack.extend(reversed(list(x.values())))
+        elif isinstance(x, list):
+            stack.extend(reversed(x))
+
+
+def effect_choices(body: list[Json], points: dict[int, str]) -> tuple[Any, ...]:
+    """Each `choose` of an effect: its point and, per option, the verbs its branch uses (what the generated
+    rules carry as `EffectDef.choices`, which bots read)."""
+    return tuple((points[id(st)], tuple((o["name"], tuple(dict.fromkeys(_verbs(o["body"])))) for o in st["options"]))
+                 for st in _decisions(body) if st["type"] == "choose")
+
+
 def effect_points(owner: str, index: int, body: list[Json]) -> dict[int, str]:
     """Choice points of an effect: `owner#index` for its first, `owner#index.n` for its n-th."""
     base = f"{owner}#{index}"
@@ -254,7 +274,8 @@ class ExportGame:
             out.append(EffectDef(owner=e["id"], index=fx["index"], trigger=fx["trigger"]["verb"],
                                  trigger_args=trigger_args, run=self._effect_runner(fx, points),
                                  module=module_key, variant=self.variant_of(e),
-                                 provisional=tuple(dict.fromkeys(notes))))
+                                 provisional=tuple(dict.fromkeys(notes)),
+                                 choices=effect_choices(fx["body"], points)))
         return out
 
     def _effect_runner(self, fx: Json, points: dict[int, str]) -> Callable[[Context], None]:

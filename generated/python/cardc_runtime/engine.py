@@ -153,6 +153,21 @@ def purposeful(rng: random.Random, ctx: Context, who: str, opts: Sequence[Any]) 
     return None
 
 
+def going_on(rng: random.Random, ctx: Context, point: str, opts: Sequence[Any]) -> int:
+    """A random option of the choice `point` (without its chooser), leaving out, at an effect's choice, the
+    options that end the turn while another is offered (`Ruleset.option_verbs`: what each option does is on the
+    card): a bot that cannot judge a choice does not give up a whole turn for it. One draw, as a plain random
+    pick makes."""
+    verbs = ctx.rules.option_verbs(point) if "#" in point else None
+    if verbs is not None:
+        kept = [i for i, o in enumerate(opts) if _END_TURN not in verbs.get(str(o), ())]
+        if kept and len(kept) < len(opts):
+            return kept[below(rng, len(kept))]
+    return below(rng, len(opts))
+
+
+_END_TURN: Final = "end_turn"  # the catalogue's verb that ends the turn
+
 _STEP: Final = "step"
 _MAY: Final = "may"
 _WALK_TO: Final = "walk_to"
@@ -199,7 +214,8 @@ def _new_point_kind(point: str) -> tuple[str, str]:
 class SensibleBot(RandomBot):
     """A bot that plays with purpose, knowing no game: it explores and walks towards the nearest monster it
     expects to beat (by the `strength` and `attack` attributes), takes items that add attack, and otherwise
-    chooses at random. `cardc play` and simulations use it unless told otherwise."""
+    chooses at random (but for an option that ends the turn: `going_on`). `cardc play` and the balance tables
+    use it unless told otherwise."""
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
@@ -273,7 +289,7 @@ class SensibleBot(RandomBot):
         if kind is _TRADE and "none" in opts and uniform(self.rng) < 0.75:  # a gift to a partner now and then
             return opts.index("none")
         wanted = purposeful(self.rng, ctx, chooser, opts)  # a named option that makes progress
-        return below(self.rng, len(opts)) if wanted is None else wanted
+        return going_on(self.rng, ctx, point, opts) if wanted is None else wanted
 
     def _worth_taking(self, ctx: Context, who: str) -> bool:
         play = ctx.play

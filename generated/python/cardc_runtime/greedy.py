@@ -30,7 +30,7 @@ from hashlib import blake2b
 from typing import Any, ClassVar
 
 from .context import Character, Context, Fight
-from .engine import _SHUFFLED, purposeful
+from .engine import _SHUFFLED, going_on, purposeful
 from .fight import _FirstOption  # (compiled with the runtime: dice show 1, choices take the first option)
 from .inputs import below, point_id
 from .model import Ruleset
@@ -467,16 +467,7 @@ class GreedyBot:
             if chosen is not None:
                 return chosen
         wanted = purposeful(self.rng, ctx, who, opts)  # a named option that makes progress (as the sensible bot)
-        if wanted is not None:
-            return wanted
-        # An effect's choice it cannot judge: not an option that ends the turn (a whole turn given for what the
-        # bot cannot weigh) while another is offered; among the others, at random.
-        verbs = ctx.rules.option_verbs(point) if cut >= 0 else None
-        if verbs is not None:
-            going_on = [i for i, o in enumerate(opts) if _END_TURN not in verbs.get(str(o), ())]
-            if going_on and len(going_on) < len(opts):
-                return going_on[below(self.rng, len(going_on))]
-        return below(self.rng, len(opts))
+        return going_on(self.rng, ctx, point, opts) if wanted is None else wanted  # (not one that ends the turn)
 
     # ---- a step: pick up, heal, fight or explore -----------------------------------------------
 
@@ -888,8 +879,6 @@ def fight_choice(ctx: Context, fight: Fight, who: str, point: str, opts: list[An
         found = kept[key] = _FightChoices(ctx.rules, probe, monster.id, ctx.variants)
     return found.answer(who, point, tuple(journal), opts)
 
-
-_END_TURN = "end_turn"  # the catalogue's verb that ends the turn
 
 _FIGHT_CHOICES = ("greedy fight choices",)  # ruleset memo: fight start -> `_FightChoices`
 # Fight starts kept at most (16,000 after 10,000 four-player games, about 20 MB with their answers): a worker
