@@ -441,6 +441,37 @@ def test_bots_leave_out_an_option_that_ends_the_turn_at_a_choice_they_cannot_jud
         assert len(answers) >= 20 and set(answers) == {"move_normally"}, (base, answers)
 
 
+def test_greedy_takes_the_item_where_it_won_when_it_wants_it(bundled: FrontEndResult) -> None:
+    """After a fight won, the procedure offers the item lying there (`fight.may.take_item`): the greedy bot
+    takes it exactly when it wants it (`_wants`: a free slot, or better than the worst held), where it used to
+    answer at random (half its rewards left lying, and a turn spent later to pick them up)."""
+    from cardc.simulation.table import table_for
+
+    files, digest = package_files(bundled.project, "karak")
+    four = validate(Job("karak", files, digest, 4, ("regent",), (), "greedy"))
+    table = table_for(four)
+    from cardc_runtime import engine, greedy
+    from cardc_runtime.bots import seat_seed
+
+    answers: list[tuple[bool, bool]] = []
+
+    class Checking(greedy.GreedyBot):
+        def decide(self, who: str, point: str, ctx: Any, options: Any) -> int:
+            index = super().decide(who, point, ctx, options)
+            if point == "fight.may.take_item":
+                placed = ctx.play.board[ctx.play.position[who]]
+                answers.append((options[index], greedy._wants(ctx, ctx.characters[who], placed.items)))
+            return index
+
+    heroes = ["baron_markul", "hannah", "valduk", "taia"]
+    for index in range(3):
+        seed = game_seed(3, index)
+        engine.play_game(table.rules, heroes, variants=four.variants, seed=seed,
+                         bots={h: Checking(seat_seed(seed, h)) for h in heroes}, turn_cap=400)
+    assert len(answers) >= 20 and {a for a, _ in answers} == {True, False}, answers
+    assert all(taken == wanted for taken, wanted in answers), answers
+
+
 def test_greedy_bag_median_after_draws_and_shuffles_equals_one_made_afresh(job: Job) -> None:
     """The bag's monster count and median (`GreedyBot._bag_monsters`), kept for the last bag and brought up to
     date when one token was drawn from its top, equal those found from the whole bag, through draws, tokens put

@@ -10,7 +10,9 @@
 - It heals when low: at `LOW_LIVES` lives or fewer it heads for the nearest tile that heals at the end of a
   turn (found by trying the tile's effects on a wounded probe hero), or uses an item that heals.
 - It keeps the better weapon: when a slot is full it drops the held item worth least (attack, treasure
-  value) if the new one is worth more, and takes the most valuable item when it may pick one.
+  value) if the new one is worth more, and takes the most valuable item when it may pick one. Offered the
+  item lying where it stands (a procedure's `may take_item`, after a fight won), it takes it when it wants
+  it (`_wants`).
 - Spells: before the roll it casts one when the exact odds without it are below `WIN_ENOUGH`; after the
   roll when the dice so far would not win.
 - Any other choice inside a monster fight (an ability's "a life for +1 attack") it takes as the exact odds'
@@ -455,6 +457,9 @@ class GreedyBot:
             return min(range(len(opts)), key=lambda i: (worth(ctx.rules, str(opts[i])), i))
         if name == "take_reward" and True in opts:
             return opts.index(True)
+        if name.endswith(_MAY_TAKE) and True in opts and False in opts and ctx.play is not None \
+                and who in ctx.characters:  # (an item lying here, after a fight won: taken when wanted)
+            return opts.index(self._wants_here(ctx, ctx.characters[who], ctx.play.position.get(who)))
         if name == "heal_to":
             return max(range(len(opts)), key=lambda i: (int(opts[i]), -i))
         if name == "use_which":
@@ -879,6 +884,8 @@ def fight_choice(ctx: Context, fight: Fight, who: str, point: str, opts: list[An
         found = kept[key] = _FightChoices(ctx.rules, probe, monster.id, ctx.variants)
     return found.answer(who, point, tuple(journal), opts)
 
+
+_MAY_TAKE = ".may.take_item"  # a procedure's `may take_item` (the catalogue's verb): its point's ending
 
 _FIGHT_CHOICES = ("greedy fight choices",)  # ruleset memo: fight start -> `_FightChoices`
 # Fight starts kept at most (16,000 after 10,000 four-player games, about 20 MB with their answers): a worker
