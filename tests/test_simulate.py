@@ -472,6 +472,96 @@ def test_greedy_takes_the_item_where_it_won_when_it_wants_it(bundled: FrontEndRe
     assert all(taken == wanted for taken, wanted in answers), answers
 
 
+def test_greedy_judges_an_effects_choice_by_what_its_options_do(bundled: FrontEndResult) -> None:
+    """At an effect's choice outside fights, the greedy bot reads what each option does (the catalogue's verbs,
+    `Ruleset.option_verbs`, a `may` too) instead of tossing a coin: Aderyn sneaks past a monster exactly when
+    she would not fight it and did not walk there to; Baron Markul teleports to fight whenever a monster stands
+    and he is not low on lives, to the one with the best odds; Hannah sprints only towards a goal beyond her
+    steps; Lady Lorraine looks into a room before entering it only where she would explore; a chest is opened."""
+    from cardc.catalogue import load_catalogue
+    from cardc.simulation.table import table_for
+
+    files, digest = package_files(bundled.project, "karak")
+    four = validate(Job("karak", files, digest, 4, ("regent",), (), "greedy"))
+    rules = table_for(four).rules
+    from cardc_runtime import engine, greedy
+    from cardc_runtime.bots import seat_seed
+    from cardc_runtime.play_verbs import can_explore
+
+    assert set(greedy.JUDGED_VERBS) <= set(load_catalogue().verbs)
+    assert rules.option_verbs("chest#1") == {"False": (), "True": ("open_chest",)}
+    assert rules.option_verbs("eavesdropping#1") == {"False": (), "True": ("explore",)}
+    seen: dict[str, list[tuple[Any, bool]]] = {}
+
+    class Checking(greedy.GreedyBot):
+        def decide(self, who: str, point: str, ctx: Any, options: Any) -> int:
+            play, me = ctx.play, ctx.characters[who]
+            here = play.position.get(who)
+            expected: Any = None
+            if point == "sneak#1":
+                monster = greedy._monster(ctx, play, here)
+                weak = greedy.win_chance(ctx.rules, me, monster, ctx.variants) < greedy.WIN_ENOUGH
+                expected = "sneak_past" if weak and self.target != here else "fight"
+            elif point == "blitz_attack#1":
+                expected = "blitz" if greedy._monsters(ctx, play) and me.lives > greedy.LOW_LIVES else "move_normally"
+            elif point == "teleport_to" and all(greedy._monster(ctx, play, play.label_pos(o)) for o in options):
+                odds = [greedy.win_chance(ctx.rules, me, greedy._monster(ctx, play, play.label_pos(o)), ctx.variants)
+                        for o in options]  # (a teleport to fight; the healing portal's to a fountain is not judged)
+                expected = options[odds.index(max(odds))]
+            elif point == "eavesdropping#1":
+                expected = can_explore(ctx) and greedy.GreedyBot(0)._plan(ctx, who) == "explore"
+            elif point == "chest#1":
+                expected = True
+            elif point == "sprint#1":  # (a walk to a goal beyond the steps it has)
+                fresh = greedy.GreedyBot(0)
+                far = fresh._plan(ctx, who) == "walk" and fresh.guide is not None \
+                    and fresh.guide_steps > play.steps_left
+                expected = "sprint" if far else "move_normally"
+            index = super().decide(who, point, ctx, options)
+            if expected is not None:
+                seen.setdefault(point, []).append((options[index], options[index] == expected))
+            return index
+
+    heroes = ["aderyn", "baron_markul", "hannah", "lady_lorraine"]
+    for index in range(4):
+        seed = game_seed(3, index)
+        engine.play_game(rules, heroes, variants=four.variants, seed=seed,
+                         bots={h: Checking(seat_seed(seed, h)) for h in heroes}, turn_cap=400)
+    assert set(seen) == {"sneak#1", "blitz_attack#1", "teleport_to", "eavesdropping#1", "chest#1", "sprint#1"}
+    for point, answers in seen.items():
+        assert all(ok for _, ok in answers), (point, answers)
+    for point in ("sneak#1", "blitz_attack#1", "eavesdropping#1", "sprint#1"):  # (both answers given)
+        assert len({a for a, _ in seen[point]}) == 2, (point, seen[point])
+
+
+def test_greedy_passes_a_curse_to_the_richest_and_challenges_the_weakest(bundled: FrontEndResult) -> None:
+    """Choosing another hero (`curse_target`, `challenge_whom`), the greedy bot picks by what the heroes hold:
+    the curse goes to the one holding most (never to itself while another is offered), the challenge to the
+    one holding least."""
+    from types import SimpleNamespace
+
+    from cardc.simulation.table import table_for
+
+    files, digest = package_files(bundled.project, "karak")
+    rules = table_for(validate(Job("karak", files, digest, 4, ("regent",), (), "greedy"))).rules
+    from cardc_runtime import greedy
+    from cardc_runtime.context import Character
+
+    def hero(name: str, weapons: list[str]) -> Character:
+        c = Character(id=name, max_lives=5)
+        c.weapons = weapons
+        return c
+
+    chars = {"a": hero("a", ["sword"]), "b": hero("b", ["sword", "battle_axe"]), "c": hero("c", [])}
+    ctx = SimpleNamespace(rules=rules, characters=chars)
+    opts = ["a", "b", "c"]
+    assert greedy._other_hero(ctx, "a", opts, richest=True) == 1  # type: ignore[arg-type]
+    assert greedy._other_hero(ctx, "b", opts, richest=True) == 0  # type: ignore[arg-type]
+    assert greedy._other_hero(ctx, "a", opts, richest=False) == 2  # type: ignore[arg-type]
+    assert greedy._other_hero(ctx, "a", ["a"], richest=True) is None  # type: ignore[arg-type]
+    assert greedy._other_hero(ctx, "a", ["a", "nobody"], richest=True) is None  # type: ignore[arg-type]
+
+
 def test_greedy_bag_median_after_draws_and_shuffles_equals_one_made_afresh(job: Job) -> None:
     """The bag's monster count and median (`GreedyBot._bag_monsters`), kept for the last bag and brought up to
     date when one token was drawn from its top, equal those found from the whole bag, through draws, tokens put

@@ -201,10 +201,15 @@ def _verbs(node: Any) -> Iterator[str]:
 
 
 def effect_choices(body: list[Json], points: dict[int, str]) -> tuple[Any, ...]:
-    """Each `choose` of an effect: its point and, per option, the verbs its branch uses (what the generated
-    rules carry as `EffectDef.choices`, which bots read)."""
-    return tuple((points[id(st)], tuple((o["name"], tuple(dict.fromkeys(_verbs(o["body"])))) for o in st["options"]))
-                 for st in _decisions(body) if st["type"] == "choose")
+    """Each `choose` and `may` of an effect: its point and, per option, the verbs its branch uses (what the
+    generated rules carry as `EffectDef.choices`, which bots read; a `may` offers "False" and "True")."""
+    return tuple((points[id(st)], _options(st)) for st in _decisions(body) if st["type"] in ("choose", "may"))
+
+
+def _options(st: Json) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if st["type"] == "may":
+        return ("False", ()), ("True", (st["call"]["verb"],))
+    return tuple((o["name"], tuple(dict.fromkeys(_verbs(o["body"])))) for o in st["options"])
 
 
 def effect_points(owner: str, index: int, body: list[Json]) -> dict[int, str]:

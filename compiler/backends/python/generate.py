@@ -36,7 +36,8 @@ class _Writer:
     temps: int = 0
     notes: list[str] = field(default_factory=list)
     procedure: bool = False  # writing a procedure: choice points are named after it, not an effect
-    # each `choose` of the effect: its point and, per option, the verbs its branch uses (`EffectDef.choices`)
+    # each `choose` and `may` of the effect: its point and, per option, the verbs its branch uses (a `may`'s
+    # options are "False" and "True", as `ctx.may` offers them; `EffectDef.choices`)
     choices: list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]] = field(default_factory=list)
 
     def point(self, what: str = "") -> str:
@@ -133,7 +134,10 @@ class _Block(Visitor[list[str]]):
         if note is not None:
             return [pad + note]
         offer = [repr(st.call.verb), *(lit(value(v, []), 8) for _, v in st.call.args)]
-        head = f"{pad}if ctx.may({', '.join([repr(self.w.point('may.' + st.call.verb)), *offer])}):"
+        point = self.w.point('may.' + st.call.verb)
+        if not self.w.procedure:  # an effect's `may`: its options as `ctx.may` offers them, False and True
+            self.w.choices.append((point, (("False", ()), ("True", (st.call.verb,)))))
+        head = f"{pad}if ctx.may({', '.join([repr(point), *offer])}):"
         return [head, pad + "    " + self.w.call(st.call)]
 
     def visit_choose(self, st: m.Choose) -> list[str]:

@@ -1832,6 +1832,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='karak',
         variant=None,
         provisional=(),
+        choices=(('double_attack#1', (('False', ()), ('True', ('reroll',)))),),
     ),
     EffectDef(
         owner='reincarnation',
@@ -1915,6 +1916,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='karak',
         variant=None,
         provisional=('R3 re-rolls ones again while they keep coming; K4 only says he re-rolls ones',),
+        choices=(('combat_training#1', (('False', ()), ('True', ('reroll',)))),),
     ),
     EffectDef(
         owner='unstoppable',
@@ -1973,6 +1975,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='karak',
         variant=None,
         provisional=('Only R1 says opening a chest does not end the turn',),
+        choices=(('chest#1', (('False', ()), ('True', ('open_chest',)))),),
     ),
     EffectDef(
         owner='mummy',

@@ -1152,6 +1152,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='karak.regent',
         variant=None,
         provisional=(),
+        choices=(('eavesdropping#1', (('False', ()), ('True', ('explore',)))),),
     ),
     EffectDef(
         owner='magic_affinity',
@@ -1192,6 +1193,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='karak.regent',
         variant=None,
         provisional=(),
+        choices=(('battle_arena#3', (('False', ()), ('True', ('take_item',)))),),
     ),
     EffectDef(
         owner='battle_arena',

@@ -199,6 +199,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='karak.house_rules',
         variant='hero_duel',
         provisional=(),
+        choices=(('hero_duel#1', (('False', ()), ('True', ('challenge',)))),),
     ),
     EffectDef(
         owner='hero_duel',
@@ -229,6 +230,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='karak.house_rules',
         variant='hero_duel',
         provisional=(),
+        choices=(('hero_duel#4', (('False', ()), ('True', ('take_item',)))),),
     ),
     EffectDef(
         owner='hero_duel',
@@ -239,6 +241,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='karak.house_rules',
         variant='hero_duel',
         provisional=(),
+        choices=(('hero_duel#5', (('False', ()), ('True', ('take_item',)))),),
     ),
     EffectDef(
         owner='hero_duel',

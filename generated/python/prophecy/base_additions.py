@@ -817,6 +817,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='prophecy.base_additions',
         variant=None,
         provisional=(),
+        choices=(('stat_increase#1', (('False', ()), ('True', ('restore',)))),),
     ),
     EffectDef(
         owner='stat_increase',
@@ -827,6 +828,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='prophecy.base_additions',
         variant=None,
         provisional=(),
+        choices=(('stat_increase#2', (('False', ()), ('True', ('restore',)))),),
     ),
     EffectDef(
         owner='character_draft',

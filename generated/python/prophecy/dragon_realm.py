@@ -2499,6 +2499,7 @@ EFFECTS: tuple[EffectDef, ...] = (
                     ('go_back', ('leave_board',)),
                 ),
             ),
+            ('realm_movement#1.2', (('False', ()), ('True', ('advance',)))),
         ),
     ),
     EffectDef(
@@ -2600,6 +2601,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='prophecy.dragon_realm',
         variant=None,
         provisional=(),
+        choices=(('realm_items#1', (('False', ()), ('True', ('take_free',)))),),
     ),
     EffectDef(
         owner='realm_items',
@@ -2633,6 +2635,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='prophecy.dragon_realm',
         variant=None,
         provisional=(),
+        choices=(('realm_dragon_abilities#1', (('False', ()), ('True', ('buy',)))),),
     ),
     EffectDef(
         owner='realm_dragon_abilities',
@@ -2653,6 +2656,7 @@ EFFECTS: tuple[EffectDef, ...] = (
         module='prophecy.dragon_realm',
         variant=None,
         provisional=(),
+        choices=(('realm_character_fights#1', (('False', ()), ('True', ('attack_character',)))),),
     ),
     EffectDef(
         owner='realm_character_fights',

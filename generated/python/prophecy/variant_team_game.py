@@ -197,6 +197,7 @@ EFFECTS: tuple[EffectDef, ...] = (
                 'team (four win)'
             ),
         ),
+        choices=(('team_game_concession#1', (('False', ()), ('True', ('concede',)))),),
     ),
 )
 

@@ -67,8 +67,9 @@ class EffectDef:
     module: str
     variant: str | None = None
     provisional: tuple[str, ...] = ()
-    # each `choose` of the body: its point (`owner#index`...) and, per option, the verbs its branch uses (what
-    # a player reads on the card before choosing; `Ruleset.option_verbs`)
+    # each `choose` and `may` of the body: its point (`owner#index`...) and, per option, the verbs its branch
+    # uses (what a player reads on the card before choosing; a `may` offers "False" and "True" (its verb);
+    # `Ruleset.option_verbs`)
     choices: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
 
     key: str = field(init=False, repr=False, compare=False)  # "owner#index", named once (read per run)
