@@ -21,10 +21,11 @@
   `Ruleset.option_verbs`; `_effect_choice`): it sneaks past a monster it would not fight, teleports to fight
   the monster with the best odds unless low on lives, sprints when its goal is beyond its steps, looks into a
   room before entering where it would explore, opens a chest worth opening. It passes a curse to the hero
-  holding most and challenges the one holding least. Of any other choice of an effect it does not know, it
-  leaves out the options that end the turn (what each option does is on the card: `Ruleset.option_verbs`)
-  while another is offered, and picks one of the rest at random; any other choice at random. All its random
-  picks are seeded.
+  holding most and challenges the one holding least. Of tokens drawn onto a room it enters, it sends back
+  the one worse to meet (a monster with poor odds before a chest it cannot open). Of any other choice of an
+  effect it does not know, it leaves out the options that end the turn (what each option does is on the
+  card: `Ruleset.option_verbs`) while another is offered, and picks one of the rest at random; any other
+  choice at random. All its random picks are seeded.
 """
 
 from __future__ import annotations
@@ -458,6 +459,9 @@ class GreedyBot:
             return i if held and worth(ctx.rules, new) > low else opts.index("keep") if "keep" in opts else 0
         if name in ("take_which", "give_which"):
             return max(range(len(opts)), key=lambda i: (worth(ctx.rules, str(opts[i])), -i))
+        if name == "return_token" and ctx.play is not None and who in ctx.characters:
+            me = ctx.characters[who]  # (tokens drawn onto the room it enters: the one worse to meet goes back)
+            return min(range(len(opts)), key=lambda i: (self._token_value(ctx, me, str(opts[i])), i))
         if name in ("drop_item", "stake_which", "return_token"):
             return min(range(len(opts)), key=lambda i: (worth(ctx.rules, str(opts[i])), i))
         if name == "take_reward" and True in opts:
@@ -548,6 +552,15 @@ class GreedyBot:
             far = self._plan(ctx, who) == "walk" and self.guide is not None and self.guide_steps > play.steps_left
             return sprints if far else next((i for i, d in enumerate(does) if _NO_EXPLORE not in d), None)
         return None
+
+    def _token_value(self, ctx: Context, me: Character, token: str) -> float:
+        """What meeting `token` on a tile is worth to the hero: for a monster, its odds above `WIN_ENOUGH`
+        (below, a likely lost life); for a chest, 1 when the hero holds what opens it, else 0."""
+        if _strength(ctx.rules, token) is not None:
+            return win_chance(ctx.rules, me, token, ctx.variants) - self.WIN_ENOUGH
+        entity = ctx.rules.get(token)
+        opens_with = entity.attr("opens_with") if entity is not None else None
+        return 1.0 if opens_with and str(opens_with) in me.held() else 0.0
 
     def _plan(self, ctx: Context, who: str) -> Any:
         """What the bot's step would be now, given a step's usual options (walk, explore where it can, stop):
