@@ -327,6 +327,18 @@ def test_greedy_walks_to_an_open_edge_only_where_it_cannot_explore(bundled: Fron
     assert not wrong
 
 
+def _play_checked(rules: Any, heroes: list[str], variants: frozenset[str], bot: type, games: int) -> None:
+    """Play `games` four-player games (seeds `game_seed(3, i)`) with every seat played by `bot`, a checking
+    subclass of a bot that records what it is asked."""
+    from cardc_runtime import engine
+    from cardc_runtime.bots import seat_seed
+
+    for index in range(games):
+        seed = game_seed(3, index)
+        engine.play_game(rules, heroes, variants=variants, seed=seed,
+                         bots={h: bot(seat_seed(seed, h)) for h in heroes}, turn_cap=400)
+
+
 def test_greedy_takes_a_fight_choice_as_the_exact_odds_do(bundled: FrontEndResult) -> None:
     """Inside a fight, a choice the greedy bot has no rule of its own for (Lord Xanros's sacrifice: a life for +1
     attack after the roll) is the exact odds' pick, not a coin toss: replayed from the fight's start, each option
@@ -337,8 +349,6 @@ def test_greedy_takes_a_fight_choice_as_the_exact_odds_do(bundled: FrontEndResul
     files, digest = package_files(bundled.project, "karak")
     four = validate(Job("karak", files, digest, 4, ("regent",), (), "greedy"))
     table = table_for(four)
-    from cardc_runtime import engine
-    from cardc_runtime.bots import seat_seed
     from cardc_runtime.context import Context
     from cardc_runtime.fight import monster_fight
     from cardc_runtime.greedy import GreedyBot
@@ -364,10 +374,7 @@ def test_greedy_takes_a_fight_choice_as_the_exact_odds_do(bundled: FrontEndResul
             return index
 
     heroes = ["xanros", "hannah", "valduk", "taia"]
-    for index in range(6):
-        seed = game_seed(3, index)
-        engine.play_game(table.rules, heroes, variants=four.variants, seed=seed,
-                         bots={h: Checking(seat_seed(seed, h)) for h in heroes}, turn_cap=400)
+    _play_checked(table.rules, heroes, four.variants, Checking, games=6)
     taken = [chosen for chosen, _ in seen]
     assert len(seen) >= 10 and "sacrifice" in taken and "keep" in taken, seen
     # a life is given only where it changes the fight's outcome
@@ -416,7 +423,6 @@ def test_bots_leave_out_an_option_that_ends_the_turn_at_a_choice_they_cannot_jud
     four = validate(Job("karak", files, digest, 4, ("regent",), (), "greedy"))
     table = table_for(four)
     from cardc_runtime import engine
-    from cardc_runtime.bots import seat_seed
     from cardc_runtime.greedy import GreedyBot
 
     rules = table.rules
@@ -434,10 +440,7 @@ def test_bots_leave_out_an_option_that_ends_the_turn_at_a_choice_they_cannot_jud
                     answers.append(options[index])
                 return index
 
-        for index in range(3):
-            seed = game_seed(3, index)
-            engine.play_game(rules, heroes, variants=four.variants, seed=seed,
-                             bots={h: Checking(seat_seed(seed, h)) for h in heroes}, turn_cap=400)
+        _play_checked(rules, heroes, four.variants, Checking, games=3)
         assert len(answers) >= 20 and set(answers) == {"move_normally"}, (base, answers)
 
 
@@ -450,8 +453,7 @@ def test_greedy_takes_the_item_where_it_won_when_it_wants_it(bundled: FrontEndRe
     files, digest = package_files(bundled.project, "karak")
     four = validate(Job("karak", files, digest, 4, ("regent",), (), "greedy"))
     table = table_for(four)
-    from cardc_runtime import engine, greedy
-    from cardc_runtime.bots import seat_seed
+    from cardc_runtime import greedy
 
     answers: list[tuple[bool, bool]] = []
 
@@ -464,10 +466,7 @@ def test_greedy_takes_the_item_where_it_won_when_it_wants_it(bundled: FrontEndRe
             return index
 
     heroes = ["baron_markul", "hannah", "valduk", "taia"]
-    for index in range(3):
-        seed = game_seed(3, index)
-        engine.play_game(table.rules, heroes, variants=four.variants, seed=seed,
-                         bots={h: Checking(seat_seed(seed, h)) for h in heroes}, turn_cap=400)
+    _play_checked(table.rules, heroes, four.variants, Checking, games=3)
     assert len(answers) >= 20 and {a for a, _ in answers} == {True, False}, answers
     assert all(taken == wanted for taken, wanted in answers), answers
 
@@ -484,8 +483,7 @@ def test_greedy_judges_an_effects_choice_by_what_its_options_do(bundled: FrontEn
     files, digest = package_files(bundled.project, "karak")
     four = validate(Job("karak", files, digest, 4, ("regent",), (), "greedy"))
     rules = table_for(four).rules
-    from cardc_runtime import engine, greedy
-    from cardc_runtime.bots import seat_seed
+    from cardc_runtime import greedy
     from cardc_runtime.play_verbs import can_explore
 
     assert set(greedy.JUDGED_VERBS) <= set(load_catalogue().verbs)
@@ -523,10 +521,7 @@ def test_greedy_judges_an_effects_choice_by_what_its_options_do(bundled: FrontEn
             return index
 
     heroes = ["aderyn", "baron_markul", "hannah", "lady_lorraine"]
-    for index in range(4):
-        seed = game_seed(3, index)
-        engine.play_game(rules, heroes, variants=four.variants, seed=seed,
-                         bots={h: Checking(seat_seed(seed, h)) for h in heroes}, turn_cap=400)
+    _play_checked(rules, heroes, four.variants, Checking, games=4)
     assert set(seen) == {"sneak#1", "blitz_attack#1", "teleport_to", "eavesdropping#1", "chest#1", "sprint#1"}
     for point, answers in seen.items():
         assert all(ok for _, ok in answers), (point, answers)
@@ -544,8 +539,7 @@ def test_greedy_sends_back_the_token_worse_to_meet(bundled: FrontEndResult) -> N
     files, digest = package_files(bundled.project, "karak")
     four = validate(Job("karak", files, digest, 4, ("regent",), (), "greedy"))
     rules = table_for(four).rules
-    from cardc_runtime import engine, greedy
-    from cardc_runtime.bots import seat_seed
+    from cardc_runtime import greedy
 
     answers: list[tuple[float, float]] = []
 
@@ -564,10 +558,7 @@ def test_greedy_sends_back_the_token_worse_to_meet(bundled: FrontEndResult) -> N
             return index
 
     heroes = ["taia", "hannah", "valduk", "argentus"]
-    for index in range(4):
-        seed = game_seed(3, index)
-        engine.play_game(rules, heroes, variants=four.variants, seed=seed,
-                         bots={h: Checking(seat_seed(seed, h)) for h in heroes}, turn_cap=400)
+    _play_checked(rules, heroes, four.variants, Checking, games=4)
     assert len(answers) >= 10 and any(sent < kept for sent, kept in answers), answers
     assert all(sent <= kept for sent, kept in answers), answers
 
