@@ -529,6 +529,57 @@ def test_greedy_judges_an_effects_choice_by_what_its_options_do(bundled: FrontEn
         assert len({a for a, _ in seen[point]}) == 2, (point, seen[point])
 
 
+def test_the_greedy_searches_step_as_the_engine_moves_a_hero(bundled: FrontEndResult) -> None:
+    """The greedy bot's searches follow the steps the engine offers a hero (`Play.graph`): through walls for a
+    hero who may walk through them (Argentus), and between any two portals laid, not the passages only. At
+    every step of four games, the steps from the hero's tile to every tile by `Play.graph` equal a breadth-first
+    search over the engine's own neighbours (`play_verbs._neighbours`), with and without walls."""
+    from collections import deque
+
+    from cardc.simulation.table import table_for
+
+    files, digest = package_files(bundled.project, "karak")
+    four = validate(Job("karak", files, digest, 4, ("regent",), (), "greedy"))
+    rules = table_for(four).rules
+    from cardc_runtime import greedy, play_verbs
+
+    checked = {"walls": 0, "portals": 0, "argentus walls": 0}
+
+    def engine_steps(ctx: Any, start: Any, walls: bool) -> dict[Any, int]:
+        seen = {start: 0}
+        queue = deque([start])
+        while queue:
+            p = queue.popleft()
+            for q in play_verbs._neighbours(ctx.play, p, walls=walls, ctx=ctx):
+                if q not in seen:
+                    seen[q] = seen[p] + 1
+                    queue.append(q)
+        return seen
+
+    class Checking(greedy.GreedyBot):
+        def decide(self, who: str, point: str, ctx: Any, options: Any) -> int:
+            if point == "step":
+                play = ctx.play
+                here = play.position[who]
+                portals = tuple(play_verbs._portals(ctx, play))
+                for walls in (False, True):
+                    graph = play.graph(walls, portals)
+                    assert play.steps_to((here,), (), list(play.board), graph=graph) == \
+                        {p: d for p, d in engine_steps(ctx, here, walls).items()}, (who, walls, portals)
+                    checked["walls"] += walls
+                checked["portals"] += len(portals) >= 2
+                flags = ctx.facts.get("turn_flags") or {}
+                if flags.get("walls:" + who):
+                    checked["argentus walls"] += 1
+            index: int = super().decide(who, point, ctx, options)
+            if point == "step" and (ctx.facts.get("turn_flags") or {}).get("walls:" + who):
+                assert self.graph is not None and self.graph[0][1] is True  # (its searches pass walls)
+            return index
+
+    _play_checked(rules, ["argentus", "hannah", "valduk", "taia"], four.variants, Checking, games=2)
+    assert checked["walls"] >= 50 and checked["portals"] >= 10 and checked["argentus walls"] >= 20, checked
+
+
 def test_greedy_sends_back_the_token_worse_to_meet(bundled: FrontEndResult) -> None:
     """Taia draws two tokens onto a room she reveals and sends one back (`return_token`): the greedy bot sends
     back the one worse to meet (a monster by its exact odds, a chest by whether she holds its key), where it

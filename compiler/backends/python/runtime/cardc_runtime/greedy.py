@@ -7,6 +7,8 @@
 - With no monster it would fight and no item it wants in reach, it explores: where it stands if it can (even
   when the room behind looks risky: walking to another open edge would find the same bag there), else from
   the nearest open edge.
+- Its searches (to goals, edges, healing tiles) step as the engine moves the hero: through walls while it
+  may walk through them, and between any two portals laid (`Play.graph`), not along passages only.
 - It heals when low: at `LOW_LIVES` lives or fewer it heads for the nearest tile that heals at the end of a
   turn (found by trying the tile's effects on a wounded probe hero), or uses an item that heals.
 - It keeps the better weapon: when a slot is full it drops the held item worth least (attack, treasure
@@ -42,8 +44,8 @@ from .engine import _SHUFFLED, going_on, purposeful
 from .fight import _FirstOption  # (compiled with the runtime: dice show 1, choices take the first option)
 from .inputs import below, point_id
 from .model import Ruleset
-from .play_verbs import _monster_token
-from .state import Nearest, Placed, Play, Pos
+from .play_verbs import _monster_token, _portals
+from .state import Graph, Nearest, Placed, Play, Pos
 
 WIN_ENOUGH = 0.5
 LOW_LIVES = 2
@@ -383,6 +385,17 @@ _REPLACED = ("greedy healing: tiles replaced",)  # `Play.laid_memo` entry: `Play
 _EDGES = ("greedy edges",)  # `Play.board_memo` entries: the open edges not avoided (`GreedyBot._edges`)
 
 
+def _graph(ctx: Context, play: Play, who: str) -> Graph | None:
+    """The steps `who` may take now (`Play.graph`): through walls while its turn allows it (`walk_through_walls`)
+    and between the portals laid (`portal_link`), as the engine offers them; None when only the passages lead."""
+    flags: dict[str, Any] | None = ctx.facts.get("turn_flags")
+    walls = flags is not None and bool(flags.get("walls:" + who))
+    portals = _portals(ctx, play)
+    if not walls and len(portals) < 2:
+        return None
+    return play.graph(walls, tuple(portals))
+
+
 @lru_cache(maxsize=4096)
 def _pos(label: Any) -> Pos:
     """The board position in a `<tile>@x,y` option label (labels repeat: parsed once)."""
@@ -431,6 +444,9 @@ class GreedyBot:
         # the monster on each tile), None when the step did not weigh them (it heads for a tile that heals)
         self.weak_at: frozenset[Pos] | None = None
         self.world: _World | None = None  # (the last step's, see `_step`)
+        # the steps the hero may take (`Play.graph`: through walls, between portals), found by the last step;
+        # None: the passages only
+        self.graph: Graph | None = None
         # the tiles with items the hero wants, and what they were found for: (play, items moved, holdings, tiles)
         self.wanted: tuple[Any, ...] | None = None
 
@@ -605,6 +621,7 @@ class GreedyBot:
         self.target = None
         self.guide = None
         self.weak_at = None
+        self.graph = _graph(ctx, play, who)
         if "pick_up" in opts and self._wants_here(ctx, me, here):
             return "pick_up"
         if me.lives <= self.LOW_LIVES:
@@ -680,7 +697,7 @@ class GreedyBot:
         if can_walk and here is not None and me.lives > self.LOW_LIVES and blocked:
             # nothing better left: take on the monster with the best odds (a lost fight costs a life, and
             # only beaten monsters end the game)
-            dist = play.steps_to((here,), (), blocked)  # (as far as the monsters avoided)
+            dist = play.steps_to((here,), (), blocked, graph=self.graph)  # (as far as the monsters avoided)
             chances = {p: win_chance(ctx.rules, me, m, ctx.variants) for p in blocked if p in dist
                        and (m := _monster(ctx, play, p)) is not None}
             if chances:
@@ -696,12 +713,13 @@ class GreedyBot:
         None when no goal can be reached."""
         self.guide = None
         if here in blocked:
-            dist = play.steps_to((here,), blocked, goals, first=True)
+            dist = play.steps_to((here,), blocked, goals, first=True, graph=self.graph)
             if not dist:
                 return None
             target = min(dist, key=lambda g: (dist[g], g))
             return dist[target], target
-        found = play.nearest_search(goals if isinstance(goals, frozenset) else frozenset(goals), blocked)
+        found = play.nearest_search(goals if isinstance(goals, frozenset) else frozenset(goals), blocked,
+                                    self.graph)
         d, rank = play.nearest_at(found, here)
         if d < 0:
             return None
@@ -775,12 +793,12 @@ class GreedyBot:
                 return None
             through = blocked - healing
             if here not in through:  # (one search from the healing tiles, kept for the steps that follow)
-                near = play.nearest(healing, through, here)
+                near = play.nearest(healing, through, here, self.graph)
                 if near is not None:
                     self.target = near[1]
                     return "walk"
                 return None
-            dist = play.steps_to((here,), through, healing, first=True)
+            dist = play.steps_to((here,), through, healing, first=True, graph=self.graph)
             if dist:
                 self.target = min(dist, key=lambda p: (dist[p], p))
                 return "walk"
@@ -903,7 +921,7 @@ class GreedyBot:
         # (the search from the target kept with the board (`Play.nearest_search`, searched only as far as the
         # options): the walks that follow towards the same target, around the same tiles, answer from it too)
         target = self.target
-        found = play.nearest_search(frozenset((target,)), frozenset(self.avoid) - {target})
+        found = play.nearest_search(frozenset((target,)), frozenset(self.avoid) - {target}, self.graph)
         for i, pos in open_:
             d = play.nearest_at(found, pos)[0]
             if d < 0:

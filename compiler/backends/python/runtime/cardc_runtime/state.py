@@ -14,6 +14,9 @@ from typing import Any, Final
 # set look-up that compares two equal tuples instead of finding the same one); this way a position stays the
 # object it is, as in CPython.
 Pos = tuple[int, ...]
+# the tiles one step away by tile number for some walker, and the key that names it (`Play.graph`; None: the
+# passages')
+Graph = tuple[Any, list[list[int]]]
 
 # Sides of a square tile, clockwise from the top, and the neighbour each side leads to.
 SIDES: Final = ("north", "east", "south", "west")
@@ -505,6 +508,32 @@ class Play:
             self.item_tiles.remove(old)
             self.item_moves += 1
 
+    def graph(self, walls: bool, portals: tuple[Pos, ...]) -> Graph:
+        """The tiles one step away, by number, for a walker who also passes through walls (`walls`: to every
+        laid tile next to it) and steps between any two tiles of `portals` (as `play_verbs._neighbours` moves
+        a hero), with the key that names it in the searches kept; the passages' own (key None) for neither.
+        Kept until a tile is laid."""
+        self.passages()
+        if not walls and len(portals) < 2:
+            return None, self._adj
+        key = ("graph", walls, portals)
+        known = self.board_memo()
+        found: Graph | None = known.get(key)
+        if found is None:
+            cell, codes = self._cell, self._codes
+            adj: list[list[int]] = []
+            for i in range(len(self._at)):
+                if walls:
+                    out = [j for side in range(4) if (j := cell.get(_beyond(codes[i], side))) is not None]
+                else:
+                    out = list(self._adj[i])
+                adj.append(out)
+            linked = [n for p in portals if (n := self._num.get(p)) is not None]
+            for n in linked:
+                adj[n].extend(j for j in linked if j != n and j not in adj[n])
+            found = known[key] = (key, adj)
+        return found
+
     def search(self, sources: Iterable[Pos], blocked: Iterable[Pos] = (), until: Iterable[Pos] = (),
                first: bool = False) -> Search:
         """Steps along passages from the nearest of `sources` to every tile reached (`Search.to`), never
@@ -515,11 +544,12 @@ class Play:
         return self._search(sources, blocked, self._numbered(until), first)
 
     def steps_to(self, sources: Iterable[Pos], blocked: Iterable[Pos], wanted: Iterable[Pos],
-                 first: bool = False) -> dict[Pos, int]:
+                 first: bool = False, graph: Graph | None = None) -> dict[Pos, int]:
         """`search(sources, blocked, wanted, first)`, answered for the tiles of `wanted` only: those it
-        reached, in the order given, with their steps (each position looked up once)."""
+        reached, in the order given, with their steps (each position looked up once). `graph`: the steps of
+        another walker (`graph`), not the passages."""
         numbered = self._numbered(wanted)
-        found = self._search(sources, blocked, numbered, first)
+        found = self._search(sources, blocked, numbered, first, graph)
         steps = found.steps
         out: dict[Pos, int] = {}
         for p, i in numbered:
@@ -542,12 +572,14 @@ class Play:
         return out
 
     def _search(self, sources: Iterable[Pos], blocked: Iterable[Pos], wanted: list[tuple[Pos, int]],
-                first: bool) -> Search:
+                first: bool, graph: Graph | None = None) -> Search:
         known = self.board_memo()
-        key = ("distances", frozenset(sources), frozenset(blocked))
+        start, avoid = frozenset(sources), frozenset(blocked)
+        key: tuple[Any, ...] = ("distances", start, avoid) if graph is None or graph[0] is None \
+            else ("distances", start, avoid, graph[0])
         search: Search | None = known.get(key)
         if search is None:
-            search = known[key] = Search(self._num, len(self._at), key[1], key[2])
+            search = known[key] = Search(self._num, len(self._at), start, avoid)
         if not search.frontier:
             return search
         # the numbers of the tiles wanted and not reached yet; a tile wanted that is not on the board is never
@@ -571,14 +603,14 @@ class Play:
             if not first and not endless:
                 return search  # (every tile wanted has its distance)
             endless = True  # (with `first`: every tile wanted is off the board; the search runs to its end)
-        graph = self._adj
+        adj = self._adj if graph is None else graph[1]
         level = search.frontier
         d = search.d
         while level:
             d += 1
             nxt: list[int] = []
             for t in level:
-                for q in graph[t]:
+                for q in adj[t]:
                     if steps[q] == -1:
                         steps[q] = d
                         nxt.append(q)
@@ -592,24 +624,33 @@ class Play:
         search.frontier, search.d = level, d
         return search
 
-    def nearest(self, sources: frozenset[Pos], blocked: frozenset[Pos], pos: Pos) -> tuple[int, Pos] | None:
+    def nearest(self, sources: frozenset[Pos], blocked: frozenset[Pos], pos: Pos,
+                graph: Graph | None = None) -> tuple[int, Pos] | None:
         """The steps from `pos` to the nearest tile of `sources` and the least such tile (by position), as
         `steps_to((pos,), blocked, sources, first=True)` gives them (its least-steps tiles, the least of them) for
         a `pos` on the board that is neither a source nor blocked; None when no source is reached (or `pos` is
         off the board). Passages join both ways, so one search from the sources answers for every tile: kept
-        until a tile is laid, it serves every step taken towards the same tiles. Sources are never blocked."""
-        found = self.nearest_search(sources, blocked)
+        until a tile is laid, it serves every step taken towards the same tiles. Sources are never blocked.
+        (`graph`: as for `steps_to`; a walker's steps join both ways too.)"""
+        found = self.nearest_search(sources, blocked, graph)
         d, r = self.nearest_at(found, pos)
         return None if d < 0 else (d, found.order[r])
 
-    def nearest_search(self, sources: frozenset[Pos], blocked: frozenset[Pos]) -> Nearest:
-        """The search from `sources` around `blocked` that `nearest` answers from (kept until a tile is laid)."""
+    def nearest_search(self, sources: frozenset[Pos], blocked: frozenset[Pos],
+                       graph: Graph | None = None) -> Nearest:
+        """The search from `sources` around `blocked` that `nearest` answers from (kept until a tile is laid;
+        `graph`: as for `steps_to`)."""
         self.passages()
         known = self.board_memo()
-        key = ("nearest", sources, blocked)
+        if graph is None or graph[0] is None:
+            key: tuple[Any, ...] = ("nearest", sources, blocked)
+            adj = self._adj
+        else:
+            key = ("nearest", sources, blocked, graph[0])
+            adj = graph[1]
         found: Nearest | None = known.get(key)
         if found is None:
-            found = known[key] = Nearest(self._num, self._adj, sorted(sources), blocked)
+            found = known[key] = Nearest(self._num, adj, sorted(sources), blocked)
         return found
 
     def nearest_at(self, found: Nearest, pos: Pos, limit: int = -1) -> tuple[int, int]:
