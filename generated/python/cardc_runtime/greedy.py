@@ -385,11 +385,10 @@ _REPLACED = ("greedy healing: tiles replaced",)  # `Play.laid_memo` entry: `Play
 _EDGES = ("greedy edges",)  # `Play.board_memo` entries: the open edges not avoided (`GreedyBot._edges`)
 
 
-def _graph(ctx: Context, play: Play, who: str) -> Graph | None:
-    """The steps `who` may take now (`Play.graph`): through walls while its turn allows it (`walk_through_walls`)
-    and between the portals laid (`portal_link`), as the engine offers them; None when only the passages lead."""
-    flags: dict[str, Any] | None = ctx.facts.get("turn_flags")
-    walls = flags is not None and bool(flags.get("walls:" + who))
+def _graph(ctx: Context, play: Play, walls: bool) -> Graph | None:
+    """The steps a hero may take now (`Play.graph`): through walls while its turn allows it (`walls`: the
+    engine's flag of `walk_through_walls`) and between the portals laid (`portal_link`), as the engine offers
+    them; None when only the passages lead."""
     portals = _portals(ctx, play)
     if not walls and len(portals) < 2:
         return None
@@ -447,6 +446,9 @@ class GreedyBot:
         # the steps the hero may take (`Play.graph`: through walls, between portals), found by the last step;
         # None: the passages only
         self.graph: Graph | None = None
+        self.graph_play: Play | None = None  # (the board, its size and whether walls stop it, for `graph`)
+        self.graph_size = -1
+        self.graph_walls = False
         # the tiles with items the hero wants, and what they were found for: (play, items moved, holdings, tiles)
         self.wanted: tuple[Any, ...] | None = None
 
@@ -621,7 +623,12 @@ class GreedyBot:
         self.target = None
         self.guide = None
         self.weak_at = None
-        self.graph = _graph(ctx, play, who)
+        flags: dict[str, Any] | None = ctx.facts.get("turn_flags")
+        walls = flags is not None and bool(flags.get("walls:" + who))
+        # (the walker's steps change only when a tile is laid: the last step's are taken again until then)
+        if self.graph_play is not play or self.graph_size != len(play.board) or self.graph_walls != walls:
+            self.graph = _graph(ctx, play, walls)
+            self.graph_play, self.graph_size, self.graph_walls = play, len(play.board), walls
         if "pick_up" in opts and self._wants_here(ctx, me, here):
             return "pick_up"
         if me.lives <= self.LOW_LIVES:

@@ -229,6 +229,47 @@ class Nearest:
         return steps[i]
 
 
+class _Walker:
+    """The steps of a walker who passes through walls (`walls`) or between the portal tiles `linked` (by
+    number), by tile number, kept all game (`Play.graph`): each tile's list is made again only when the board
+    changed it (a tile laid next to it, or, along passages, when its passages list is a new one)."""
+
+    __slots__ = ("key", "walls", "linked", "adj", "base", "size")
+
+    def __init__(self, key: Any, walls: bool, linked: list[int]) -> None:
+        self.key, self.walls, self.linked = key, walls, linked
+        self.adj: list[list[int]] = []
+        self.base: list[list[int]] = []  # (without walls: the passages list each tile's list was made from)
+        self.size = 0
+
+    def catch_up(self, passages: list[list[int]], codes: list[int], cell: dict[int, int], n: int) -> None:
+        adj, linked = self.adj, self.linked
+        if self.walls:
+            for i in range(self.size, n):
+                out = [j for side in range(4) if (j := cell.get(_beyond(codes[i], side))) is not None]
+                for j in out:  # (the tiles laid before that it touches step to it too)
+                    if j < self.size:
+                        adj[j].append(i)
+                adj.append(out)
+                if i in linked:
+                    out.extend(j for j in linked if j != i and j not in out)
+            self.size = n
+            return
+        base = self.base
+        for i in range(n):
+            if i >= self.size or base[i] is not passages[i]:
+                out = list(passages[i])
+                if i in linked:
+                    out.extend(j for j in linked if j != i and j not in out)
+                if i >= self.size:
+                    adj.append(out)
+                    base.append(passages[i])
+                else:
+                    adj[i] = out
+                    base[i] = passages[i]
+        self.size = n
+
+
 @dataclass
 class Play:
     """Everything that changes while a game is played, besides the characters themselves."""
@@ -512,27 +553,19 @@ class Play:
         """The tiles one step away, by number, for a walker who also passes through walls (`walls`: to every
         laid tile next to it) and steps between any two tiles of `portals` (as `play_verbs._neighbours` moves
         a hero), with the key that names it in the searches kept; the passages' own (key None) for neither.
-        Kept until a tile is laid."""
+        Kept all game and brought up to date with the tiles laid since (`_Walker`), not made again per tile."""
         self.passages()
+        n = len(self._at)
         if not walls and len(portals) < 2:
             return None, self._adj
         key = ("graph", walls, portals)
-        known = self.board_memo()
-        found: Graph | None = known.get(key)
-        if found is None:
-            cell, codes = self._cell, self._codes
-            adj: list[list[int]] = []
-            for i in range(len(self._at)):
-                if walls:
-                    out = [j for side in range(4) if (j := cell.get(_beyond(codes[i], side))) is not None]
-                else:
-                    out = list(self._adj[i])
-                adj.append(out)
-            linked = [n for p in portals if (n := self._num.get(p)) is not None]
-            for n in linked:
-                adj[n].extend(j for j in linked if j != n and j not in adj[n])
-            found = known[key] = (key, adj)
-        return found
+        kept = self._laid_memo
+        walker: _Walker | None = kept.get(key)
+        if walker is None:
+            walker = kept[key] = _Walker(key, walls, [i for p in portals if (i := self._num.get(p)) is not None])
+        if walker.size != n:  # (passages change only when a tile is laid)
+            walker.catch_up(self._adj, self._codes, self._cell, n)
+        return walker.key, walker.adj
 
     def search(self, sources: Iterable[Pos], blocked: Iterable[Pos] = (), until: Iterable[Pos] = (),
                first: bool = False) -> Search:
