@@ -86,7 +86,7 @@ from cardc_runtime.greedy import GreedyBot
 
 
 class Bold(GreedyBot):
-    WIN_ENOUGH = 0.25
+    WIN_ENOUGH = 0.05
     LOW_LIVES = 1
 """
 
