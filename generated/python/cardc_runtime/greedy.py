@@ -3,7 +3,8 @@
 - It fights when the odds are good: before walking onto an undefeated monster it computes the exact chance
   to win that fight with its weapons and abilities (`fight_odds.monster_win`, every die face enumerated;
   spells left out, they only add to it), and before exploring, the chance against the median monster still
-  in the bag. Below `WIN_ENOUGH` it stays away, unless nothing else is left to do.
+  in the bag. Below `WIN_ENOUGH` (0.15: a lost fight costs one life, and bolder bots win more; see the
+  constant) it stays away, unless nothing else is left to do.
 - With no monster it would fight and no item it wants in reach, it explores: where it stands if it can (even
   when the room behind looks risky: walking to another open edge would find the same bag there), else from
   the nearest open edge.
