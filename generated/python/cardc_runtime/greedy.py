@@ -45,7 +45,7 @@ from .engine import _SHUFFLED, going_on, purposeful
 from .fight import _FirstOption  # (compiled with the runtime: dice show 1, choices take the first option)
 from .inputs import below, point_id
 from .model import Ruleset
-from .play_verbs import _monster_token, _portals
+from .play_verbs import _monster_token, _portals, can_explore
 from .state import Graph, Nearest, Placed, Play, Pos
 
 # The odds from which the bot takes a fight on. Low: a lost fight costs one life, a won one a reward and progress.
@@ -394,10 +394,7 @@ def _graph(ctx: Context, play: Play, walls: bool) -> Graph | None:
     """The steps a hero may take now (`Play.graph`): through walls while its turn allows it (`walls`: the
     engine's flag of `walk_through_walls`) and between the portals laid (`portal_link`), as the engine offers
     them; None when only the passages lead."""
-    portals = _portals(ctx, play)
-    if not walls and len(portals) < 2:
-        return None
-    return play.graph(walls, tuple(portals))
+    return play.graph(walls, tuple(_portals(ctx, play)))
 
 
 @lru_cache(maxsize=4096)
@@ -541,7 +538,7 @@ class GreedyBot:
           for nothing it would not learn by entering;
         - a `may open_chest`: taken when what the chest holds is worth more than what opens it;
         - a `may take_item`: taken, in a fight's result too (the item is picked by worth, `take_which`);
-        - the others only outside fights.
+          every other rule applies outside fights only.
 
         None for any other choice: the caller decides as before."""
         verbs = ctx.rules.option_verbs(point)
@@ -574,8 +571,7 @@ class GreedyBot:
             return next((i for i, d in enumerate(does) if (_PREVENT in d) == avoid), None)
         fights = next((i for i, d in enumerate(does) if _TELEPORT in d and _FIGHT_MONSTER in d), None)
         if fights is not None:
-            best = self._best_monster(ctx, me, list(_monsters(ctx, play).items()))
-            if best is not None and me.lives > self.LOW_LIVES:
+            if _monsters(ctx, play) and me.lives > self.LOW_LIVES:  # (`teleport_to` weighs them)
                 return fights
             return next((i for i, d in enumerate(does) if _FIGHT_MONSTER not in d), None)
         sprints = next((i for i, d in enumerate(does) if _STEPS in d and _NO_EXPLORE in d), None)
@@ -597,8 +593,6 @@ class GreedyBot:
         """What the bot's step would be now, given a step's usual options (walk, explore where it can, stop):
         for a choice before the step (an ability's at the turn's start or before each step). It leaves the
         step's target and guide as the step would (the next step sets them again)."""
-        from .play_verbs import can_explore
-
         return self._step(ctx, who, ["explore", "walk", "stop"] if can_explore(ctx) else ["walk", "stop"])
 
     def _best_monster(self, ctx: Context, me: Character,
@@ -1070,6 +1064,7 @@ def _other_hero(ctx: Context, who: str, opts: list[Any], *, richest: bool) -> in
             total = sum(worth(ctx.rules, item) for item in other.held())
             held.append((-total if richest else total, i))
     return min(held)[1] if held else None
+
 
 _FIGHT_CHOICES = ("greedy fight choices",)  # ruleset memo: fight start -> `_FightChoices`
 # Fight starts kept at most (16,000 after 10,000 four-player games, about 20 MB with their answers): a worker

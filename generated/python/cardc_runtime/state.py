@@ -14,8 +14,8 @@ from typing import Any, Final
 # set look-up that compares two equal tuples instead of finding the same one); this way a position stays the
 # object it is, as in CPython.
 Pos = tuple[int, ...]
-# the tiles one step away by tile number for some walker, and the key that names it (`Play.graph`; None: the
-# passages')
+# the tiles one step away by tile number for some walker, and the key that names it in the searches kept
+# (`Play.graph`)
 Graph = tuple[Any, list[list[int]]]
 
 # Sides of a square tile, clockwise from the top, and the neighbour each side leads to.
@@ -549,15 +549,16 @@ class Play:
             self.item_tiles.remove(old)
             self.item_moves += 1
 
-    def graph(self, walls: bool, portals: tuple[Pos, ...]) -> Graph:
+    def graph(self, walls: bool, portals: tuple[Pos, ...]) -> Graph | None:
         """The tiles one step away, by number, for a walker who also passes through walls (`walls`: to every
         laid tile next to it) and steps between any two tiles of `portals` (as `play_verbs._neighbours` moves
-        a hero), with the key that names it in the searches kept; the passages' own (key None) for neither.
-        Kept all game and brought up to date with the tiles laid since (`_Walker`), not made again per tile."""
+        a hero), with the key that names it in the searches kept; None when only the passages lead (the
+        searches' own steps). Kept all game and brought up to date with the tiles laid since (`_Walker`), not
+        made again per tile."""
+        if not walls and len(portals) < 2:
+            return None
         self.passages()
         n = len(self._at)
-        if not walls and len(portals) < 2:
-            return None, self._adj
         key = ("graph", walls, portals)
         kept = self._laid_memo
         walker: _Walker | None = kept.get(key)
@@ -608,8 +609,7 @@ class Play:
                 first: bool, graph: Graph | None = None) -> Search:
         known = self.board_memo()
         start, avoid = frozenset(sources), frozenset(blocked)
-        key: tuple[Any, ...] = ("distances", start, avoid) if graph is None or graph[0] is None \
-            else ("distances", start, avoid, graph[0])
+        key: tuple[Any, ...] = ("distances", start, avoid) if graph is None else ("distances", start, avoid, graph[0])
         search: Search | None = known.get(key)
         if search is None:
             search = known[key] = Search(self._num, len(self._at), start, avoid)
@@ -675,7 +675,7 @@ class Play:
         `graph`: as for `steps_to`)."""
         self.passages()
         known = self.board_memo()
-        if graph is None or graph[0] is None:
+        if graph is None:
             key: tuple[Any, ...] = ("nearest", sources, blocked)
             adj = self._adj
         else:
