@@ -416,7 +416,9 @@ def test_bots_leave_out_an_option_that_ends_the_turn_at_a_choice_they_cannot_jud
     """What each option of an effect's `choose` does is in the generated rules (`EffectDef.choices`, read by
     `Ruleset.option_verbs`). At a choice they have no rule for, the greedy and the sensible bot leave out the
     options that end the turn while another is offered (`engine.going_on`): Lord Xanros no longer gives up half
-    his turns to swap places (the greedy bot's win rate for him over 3,000 games went from 4.8% to 24.2%)."""
+    his turns to swap places (the greedy bot's win rate for him over 3,000 games went from 4.8% to 24.2%). (The
+    greedy bot now judges that choice, `_swap_gain`: here it is made not to, to check what it does without a
+    rule.)"""
     from cardc.simulation.table import table_for
 
     files, digest = package_files(bundled.project, "karak")
@@ -430,7 +432,12 @@ def test_bots_leave_out_an_option_that_ends_the_turn_at_a_choice_they_cannot_jud
     assert rules.option_verbs("sacrifice#1") == {"sacrifice": ("lose_life", "attack"), "keep": ()}
     assert rules.option_verbs("step") is None  # (a procedure's choice: no effect's)
     heroes = ["xanros", "hannah", "valduk", "taia"]
-    for base in (GreedyBot, engine.SensibleBot):
+
+    class Unjudged(GreedyBot):
+        def _effect_choice(self, ctx: Any, who: str, point: str, opts: list[Any]) -> int | None:
+            return None
+
+    for base in (Unjudged, engine.SensibleBot):
         answers: list[Any] = []
 
         class Checking(base):  # type: ignore[valid-type,misc]
@@ -579,6 +586,64 @@ def test_the_greedy_searches_step_as_the_engine_moves_a_hero(bundled: FrontEndRe
 
     _play_checked(rules, ["argentus", "hannah", "valduk", "taia"], four.variants, Checking, games=2)
     assert checked["walls"] >= 50 and checked["portals"] >= 10 and checked["argentus walls"] >= 20, checked
+
+
+def test_greedy_swaps_places_into_a_place_nearer_its_goals(bundled: FrontEndResult) -> None:
+    """Lord Xanros may swap places with another hero instead of his turn (`swap_places`, then `end_turn`): the
+    greedy bot takes it when another hero's place is at least `SWAP_GAIN` steps nearer its goals (the monsters
+    its step would fight and the items it wants, else the open edges) than its own, and swaps with the hero whose
+    place is nearest. Checked at every such choice of four games against distances found another way: a search
+    from each place to the goals (`Play.steps_to`) instead of the bot's one search from the goals."""
+    from cardc.simulation.table import table_for
+
+    files, digest = package_files(bundled.project, "karak")
+    four = validate(Job("karak", files, digest, 4, ("regent",), (), "greedy"))
+    rules = table_for(four).rules
+    from cardc_runtime import greedy, play_verbs
+
+    assert rules.option_verbs("substitution#1") == {"swap": ("swap_places", "end_turn"), "move_normally": ()}
+    seen: dict[str, list[Any]] = {"substitution#1": [], "swap_with": []}
+
+    def gains(ctx: Any, who: str) -> dict[str, int]:
+        play, me = ctx.play, ctx.characters[who]
+        if me.lives <= greedy.LOW_LIVES:
+            return {}
+        probe = greedy.GreedyBot(0)
+        probe._plan(ctx, who)
+        world = probe.world
+        assert world is not None and world.who == who
+        goals = world.goals or probe._edges(play, world.avoided)
+        walls = bool((ctx.facts.get("turn_flags") or {}).get("walls:" + who))
+        graph = play.graph(walls, tuple(play_verbs._portals(ctx, play)))
+
+        def steps(pos: Any) -> int:
+            found = play.steps_to((pos,), world.avoided, goals, first=True, graph=graph)
+            return min(found.values()) if found else 10**6
+
+        mine = steps(play.position[who])
+        return {o: mine - steps(play.position[o]) for o in play.order
+                if o != who and play.position[o] not in world.avoided}
+
+    class Checking(greedy.GreedyBot):
+        def decide(self, who: str, point: str, ctx: Any, options: Any) -> int:
+            expected: Any = None
+            if point in ("substitution#1", "swap_with"):
+                found = gains(ctx, who)
+                best = max(found.values(), default=0)
+                if point == "substitution#1":
+                    expected = {"swap"} if best >= self.SWAP_GAIN else {"move_normally"}
+                else:
+                    expected = {o for o, g in found.items() if g == best and g > 0} or None
+            index = super().decide(who, point, ctx, options)
+            if expected is not None:
+                seen[point].append((options[index], options[index] in expected))
+            return index
+
+    heroes = ["xanros", "hannah", "valduk", "taia"]
+    _play_checked(rules, heroes, four.variants, Checking, games=4)
+    for point, answers in seen.items():
+        assert answers and all(ok for _, ok in answers), (point, answers)
+    assert {a for a, _ in seen["substitution#1"]} == {"swap", "move_normally"}, seen
 
 
 def test_greedy_sends_back_the_token_worse_to_meet(bundled: FrontEndResult) -> None:

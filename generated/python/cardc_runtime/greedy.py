@@ -10,7 +10,7 @@
   the nearest open edge.
 - Its searches (to goals, edges, healing tiles) step as the engine moves the hero: through walls while it
   may walk through them, and between any two portals laid (`Play.graph`), not along passages only.
-- It heals when low: at `LOW_LIVES` lives or fewer it heads for the nearest tile that heals at the end of a
+- It heals when low: at `LOW_LIVES` (1) lives or fewer it heads for the nearest tile that heals at the end of a
   turn (found by trying the tile's effects on a wounded probe hero), or uses an item that heals.
 - It keeps the better weapon: when a slot is full it drops the held item worth least (attack, treasure
   value) if the new one is worth more, and takes the most valuable item when it may pick one. Offered the
@@ -23,7 +23,8 @@
 - An effect's choice outside fights it judges by what each option does (the catalogue's verbs on the card,
   `Ruleset.option_verbs`; `_effect_choice`): it sneaks past a monster it would likely lose to, teleports to
   fight the monster with the best odds unless low on lives, sprints when it walks to a goal rather than
-  explores, looks into a room before entering where exploring looks risky, opens a chest worth opening. It
+  explores, looks into a room before entering where exploring looks risky, opens a chest worth opening, gives
+  up its turn to swap places with another hero only when that place is `SWAP_GAIN` (8) steps nearer its goals. It
   passes a curse to the hero holding most and challenges the one holding least. Of tokens drawn onto a room
   it enters, it sends back the one worse to meet (a monster with poor odds before a chest it cannot open). Of
   any other choice of an effect it does not know, it leaves out the options that end the turn (what each
@@ -53,7 +54,9 @@ from .state import Graph, Nearest, Placed, Play, Pos
 # 0.5, the seat won 27.3% at 0.35, 31.1% at 0.25, 34.7% at 0.15, 33.9% at 0.05; against 0.15, 21.0% at 0.3 and
 # 24.4% at 0.05 (25% is even)
 WIN_ENOUGH = 0.15
-LOW_LIVES = 2
+# At this many lives or fewer the bot heads for healing and explores no more. Measured as `WIN_ENOUGH` (4,000 games
+# each, bench/README): against 2, the seat won 27.4% at 1, 24.5% at 0 and 23.3% at 3; against 1, 23.4% at 2
+LOW_LIVES = 1
 
 try:
     from mypy_extensions import mypyc_attr
@@ -425,8 +428,8 @@ class _World:
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # (a designer's bot may derive from it, on the compiled runtime too)
 class GreedyBot:
-    """See the module docstring. `WIN_ENOUGH`, `LOW_LIVES` and `SNEAK_BELOW` are class attributes a subclass may
-    change."""
+    """See the module docstring. `WIN_ENOUGH`, `LOW_LIVES`, `SNEAK_BELOW` and `SWAP_GAIN` are class attributes a
+    subclass may change."""
 
     WIN_ENOUGH: ClassVar[float] = WIN_ENOUGH
     LOW_LIVES: ClassVar[int] = LOW_LIVES
@@ -434,6 +437,10 @@ class GreedyBot:
     # most a life and may win a reward; in 3,000 games (bench/README, all seats at `WIN_ENOUGH` 0.5) sneaking below
     # 0.2 played best of 0.2, 0.35, 0.5, never and always
     SNEAK_BELOW: ClassVar[float] = 0.2
+    # the steps nearer its goals another hero's place must be for the bot to give up its turn to swap into it
+    # (`swap_places` with the turn's end): in 4,000 games of Lord Xanros (bench/README) he won 11.0% swapping for
+    # a gain of 1 step, 17.3% for 2, 22.3% for 4, 23.9% for 6, 24.8% for 8 and 23.7% never swapping
+    SWAP_GAIN: ClassVar[int] = 8
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -500,6 +507,10 @@ class GreedyBot:
             return self._use_which(ctx, who, opts)
         if name.startswith("spell") and all(isinstance(o, int) for o in opts):
             return self._spells(ctx, who, point, opts)
+        if name == "swap_with" and ctx.play is not None and who in ctx.characters:  # (the place nearest its goals)
+            gain = self._swap_gain(ctx, who)
+            if gain is not None and ctx.play.order[gain[1]] in opts:
+                return opts.index(ctx.play.order[gain[1]])
         fight = ctx.fight
         if fight is not None and fight.journal is not None:  # a choice inside a fight: as the exact odds choose
             chosen = fight_choice(ctx, fight, who, point, opts)
@@ -537,6 +548,8 @@ class GreedyBot:
           though the bag looks risky (`_explore_good`); a look where it would explore anyway spends a step
           for nothing it would not learn by entering;
         - a `may open_chest`: taken when what the chest holds is worth more than what opens it;
+        - an option that swaps places with another hero (`swap_places`): taken when another hero's place is
+          `SWAP_GAIN` steps nearer the hero's goals than its own (`_swap_gain`; `swap_with` then picks that hero);
         - a `may take_item`: taken, in a fight's result too (the item is picked by worth, `take_which`);
           every other rule applies outside fights only.
 
@@ -578,7 +591,47 @@ class GreedyBot:
         if sprints is not None:
             walks = self._plan(ctx, who) == "walk"
             return sprints if walks else next((i for i, d in enumerate(does) if _NO_EXPLORE not in d), None)
+        swaps = next((i for i, d in enumerate(does) if _SWAP_PLACES in d), None)
+        if swaps is not None:
+            gain = self._swap_gain(ctx, who)
+            take = gain is not None and gain[0] >= self.SWAP_GAIN
+            return swaps if take else next((i for i, d in enumerate(does) if _SWAP_PLACES not in d), None)
         return None
+
+    def _swap_gain(self, ctx: Context, who: str) -> tuple[int, int] | None:
+        """How many steps nearer its goals the hero would stand in another hero's place (`swap_places`), and
+        the index in the table's order of the other hero whose place is nearest; None when no place is nearer
+        or the hero is low on lives (it heads for healing then). The goals are its step's (`_step`: monsters it
+        would fight, items it wants), or the open edges when it has none (it would explore); a goal it cannot
+        reach counts as farther than any it can."""
+        play = ctx.play
+        assert play is not None
+        me = ctx.characters[who]
+        here = play.position.get(who)
+        if here is None or me.lives <= self.LOW_LIVES:
+            return None
+        self._plan(ctx, who)  # (the step's world: the monsters it avoids and its goals, for the board as it is)
+        world = self.world
+        if world is None or world.who != who or world.memo is not play.token_memo():
+            return None
+        avoided = world.avoided
+        goals = world.goals or self._edges(play, avoided)
+        if not goals:
+            return None
+        found = play.nearest_search(goals if isinstance(goals, frozenset) else frozenset(goals), avoided,
+                                    self.graph)
+        far = 10**6
+        mine = play.nearest_at(found, here)[0]
+        mine = far if mine < 0 else mine
+        best: tuple[int, int] | None = None
+        for i, other in enumerate(play.order):
+            there = play.position.get(other)
+            if other == who or there is None:
+                continue
+            d = play.nearest_at(found, there)[0]
+            if d >= 0 and mine - d > 0 and (best is None or mine - d > best[0]):
+                best = (mine - d, i)
+        return best
 
     def _token_value(self, ctx: Context, me: Character, token: str) -> float:
         """What meeting `token` on a tile is worth to the hero: for a monster, its odds above `WIN_ENOUGH`
@@ -688,6 +741,15 @@ class GreedyBot:
         # reachable, and the search from a new place would walk the whole board for nothing; no goal is
         # avoided, so the search avoids `blocked` itself)
         if can_walk and here is not None and goals:
+            if can_explore and here not in blocked and self._explore_good(ctx, me, known):
+                # (it explores unless a goal is one step away: how far the nearer goals are does not matter, and
+                # the search from them, kept until a tile is laid, would be made again after the room it lays)
+                self.guide = None
+                next_to = play.least_next_to(here, goals, self.graph)
+                if next_to is None:
+                    return "explore"
+                self.target = next_to
+                return "walk"
             near = self._nearest(play, goals, blocked, here)
             if near is not None:
                 self.target = near[1]
@@ -1048,7 +1110,9 @@ _NO_EXPLORE = "no_explore"
 _EXPLORE = "explore"
 _OPEN_CHEST = "open_chest"
 _TAKE_ITEM = "take_item"
-JUDGED_VERBS = (_PREVENT, _TELEPORT, _FIGHT_MONSTER, _STEPS, _NO_EXPLORE, _EXPLORE, _OPEN_CHEST, _TAKE_ITEM)
+_SWAP_PLACES = "swap_places"
+JUDGED_VERBS = (_PREVENT, _TELEPORT, _FIGHT_MONSTER, _STEPS, _NO_EXPLORE, _EXPLORE, _OPEN_CHEST, _TAKE_ITEM,
+                _SWAP_PLACES)
 
 
 def _other_hero(ctx: Context, who: str, opts: list[Any], *, richest: bool) -> int | None:

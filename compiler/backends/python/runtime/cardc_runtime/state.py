@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -685,6 +686,23 @@ class Play:
         if found is None:
             found = known[key] = Nearest(self._num, adj, sorted(sources), blocked)
         return found
+
+    def least_next_to(self, pos: Pos, targets: AbstractSet[Pos], graph: Graph | None = None) -> Pos | None:
+        """The least tile (by position) of `targets` one step from `pos`, None when none is: the tile `nearest`
+        finds when the nearest of `targets` is one step away, without a search (steps join both ways).
+        `graph`: as for `steps_to`."""
+        self.passages()
+        i = self._num.get(pos)
+        if i is None:
+            return None
+        adj = self._adj if graph is None else graph[1]
+        at = self._at
+        best: Pos | None = None
+        for j in adj[i]:
+            p = at[j]
+            if p in targets and (best is None or p < best):
+                best = p
+        return best
 
     def nearest_at(self, found: Nearest, pos: Pos, limit: int = -1) -> tuple[int, int]:
         """The steps from `pos` to the nearest source of `found` (made by `nearest_search` for the board as it is
