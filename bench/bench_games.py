@@ -3,6 +3,7 @@
     python3 bench/bench_games.py --bot sensible --games 80               # games per CPU second, records digest
     python3 bench/bench_games.py --bot greedy --games 40 --again         # then the same games again, caches warm
     python3 bench/bench_games.py --bot sensible --games 10 --instructions  # instructions per game (valgrind)
+    python3 bench/bench_games.py --bot greedy --games 10000 --seed 11 --chunk 1000  # the rate per 1,000 games
 
 Compiles content/ and plays games FIRST .. FIRST+N-1 (seed 1: each game's seed from (1, index)) of 4-player
 Karak with Regent in this process, by `play_batch`, as one worker of `cardc simulate` does (`--runtime
@@ -16,9 +17,13 @@ On a shared or throttled virtual machine a CPU second is not a fixed amount of w
 run 2.3x slower on some mornings than on a quiet evening). `--instructions` counts instead the instructions the
 games execute, under valgrind's callgrind: the same count on any day and at any load. With the compiled runtime
 it counts inside `play_game` only (`--toggle-collect`); with the Python runtime it runs twice, with the games and
-without them, and subtracts. `machine_probe_s` is the CPU time of `sum(range(10**8))` in this process, best of 3
-(2.48 s on this project's machine on its slowest morning, 1.67-2.28 s later that day): the day's speed, printed
-next to the figures so that runs of different days can be told apart.
+without them, and subtracts.
+
+`--chunk N` prints the rate of each N games as well: the first chunks meet fights the greedy bot has not
+weighed yet (its exact odds), the later ones settle at the rate of a long run, which `--again` (the same games
+replayed, every answer already known) overstates. `machine_probe_s` is the CPU time of `sum(range(10**8))` in
+this process, best of 3 (2.48 s on this project's machine on its slowest morning, 1.67-2.28 s later that day):
+the day's speed, printed next to the figures so that runs of different days can be told apart.
 
 Timing only: nothing is asserted.
 """
@@ -88,7 +93,15 @@ def play(args: argparse.Namespace) -> dict[str, object]:
                               "runtime": args.runtime, "players": args.players}
     for round_ in range(2 if args.again else 1):
         cpu = _cpu()
-        records = play_batch(job, args.seed, indices)
+        if args.chunk:  # (the same games in the same order, timed a chunk at a time)
+            records, rates = [], []
+            for at in range(0, len(indices), args.chunk):
+                part = _cpu()
+                records += play_batch(job, args.seed, indices[at:at + args.chunk])
+                rates.append(round(len(indices[at:at + args.chunk]) / max(_cpu() - part, 1e-9), 1))
+            out[f"{'warm_' if round_ else ''}chunk_games_per_cpu_s"] = rates
+        else:
+            records = play_batch(job, args.seed, indices)
         cpu = _cpu() - cpu
         name = "warm_" if round_ else ""
         out[f"{name}cpu_s"] = round(cpu, 3)
@@ -146,6 +159,9 @@ def main() -> int:
     parser.add_argument("--again", action="store_true", help="then play the same games again (caches warm)")
     parser.add_argument("--instructions", action="store_true", help="count instructions under valgrind")
     parser.add_argument("--probe", action="store_true", help="also time sum(range(10**8)): the day's speed")
+    parser.add_argument("--chunk", type=int, default=0,
+                        help="also print the rate of each chunk of this many games (new games after the first "
+                             "chunks: the rate a long run settles at)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.games < 0:
