@@ -1,5 +1,5 @@
-"""The greedy bot's exact odds kept between runs (`cardc.simulation.odds_store`): a run that reads them plays
-the same games as one that computes them, and it does read them."""
+"""The greedy bot's exact odds and fight answers kept between runs (`cardc.simulation.odds_store`): a run that
+reads them plays the same games as one that computes them, and it does read them."""
 
 from __future__ import annotations
 
@@ -27,32 +27,42 @@ from cardc.simulation import jobs, runner, table
 project = compile_paths([Path(sys.argv[1])]).project
 files, digest = jobs.package_files(project, "karak")
 job = table.validate(jobs.Job("karak", files, digest, 3, ("regent",), (), "greedy"))
-computed = []
-real_merge = table.odds_store.merge
+computed, answered = [], []
+real_merge, real_choices = table.odds_store.merge, table.odds_store.merge_choices
 table.odds_store.merge = lambda path, fresh: (computed.append(len(fresh)), real_merge(path, fresh))
+table.odds_store.merge_choices = lambda path, fresh: (answered.append(len(fresh)), real_choices(path, fresh))
 records = runner.play_batch(job, 5, list(range(int(sys.argv[2]))))
-print(hashlib.sha256(repr(records).encode()).hexdigest(), sum(computed))
+print(hashlib.sha256(repr(records).encode()).hexdigest(), sum(computed), sum(answered))
 """
 
 
-def _play(cache: Path | None, games: int = 3) -> tuple[str, int]:
+def _play(cache: Path | None, games: int = 3) -> tuple[str, int, int]:
     env = {k: v for k, v in os.environ.items() if k not in ("CARDC_CACHE_DIR", "CARDC_CACHE")}
     env.update({"CARDC_RUNTIME": "python", **({"CARDC_CACHE_DIR": str(cache)} if cache else {"CARDC_CACHE": "off"})})
     out = subprocess.run([sys.executable, "-c", PLAY, str(ROOT / "content"), str(games)], env=env,
                          capture_output=True, text=True, check=True).stdout.split()
-    return out[0], int(out[1])
+    return out[0], int(out[1]), int(out[2])
 
 
 def test_stored_odds_give_the_same_games_and_are_read(tmp_path: Path) -> None:
-    without, _ = _play(None)  # the cache off: nothing read or written
-    first, computed = _play(tmp_path)
-    assert first == without and computed > 50
-    files = list((tmp_path / odds_store.FOLDER).glob("*.json"))
-    assert len(files) == 1 and len(odds_store.read(files[0])) == computed
-    again, computed_again = _play(tmp_path)
-    assert again == first and computed_again == 0  # every figure read from the store
-    # figures that are not the enumeration's change the games: the store is what the second run used
-    files[0].write_text(json.dumps({k: 1.0 - v for k, v in odds_store.read(files[0]).items()}), encoding="utf-8")
+    without, _, _ = _play(None)  # the cache off: nothing read or written
+    first, computed, answered = _play(tmp_path)
+    assert first == without and computed > 50 and answered > 5
+    figures = list((tmp_path / odds_store.FOLDER).glob("*.json"))
+    assert len(figures) == 1 and len(odds_store.read(figures[0])) == computed
+    assert len(odds_store.read_choices(figures[0])) == answered
+    again, computed_again, answered_again = _play(tmp_path)
+    assert again == first and computed_again == 0 and answered_again == 0  # all read from the store
+    # answers that are not the enumeration's change the games: the store is what the second run used
+    choices = odds_store.choices_path(figures[0])
+    kept = choices.read_text(encoding="utf-8")
+    choices.write_text("".join(f"{k} {1 - v if v in (0, 1) else v}\n"
+                               for k, v in odds_store.read_choices(figures[0]).items()), encoding="utf-8")
+    assert _play(tmp_path)[0] != first
+    choices.write_text(kept, encoding="utf-8")
+    # and so do figures that are not the enumeration's
+    figures[0].write_text(json.dumps({k: 1.0 - v for k, v in odds_store.read(figures[0]).items()}),
+                          encoding="utf-8")
     assert _play(tmp_path)[0] != first
 
 
@@ -64,6 +74,17 @@ def test_a_damaged_store_is_ignored(tmp_path: Path) -> None:
     odds_store.merge(path, {"e": 0.25})
     assert odds_store.read(path) == {"c": 0.5, "e": 0.25}
     assert odds_store.read(tmp_path / "missing.json") == {}
+    choices = odds_store.choices_path(path)
+    c, d, g = "c" * 32, "d" * 32, "g" * 32
+    choices.write_text(f"{{not a line\n{'a' * 32} -1\n{'b' * 32} 1.5\n{c} 1\nshort 2\n{d} none\n{'e' * 32} 3 4\n"
+                       f"{'f' * 32} ²\n{'h' * 32}", encoding="utf-8")  # (the last one cut short, as a write is)
+    assert odds_store.read_choices(path) == {c: 1, d: None}
+    odds_store.merge_choices(path, {g: 0})  # (appended after the line cut short, on a line of its own)
+    assert odds_store.read_choices(path) == {c: 1, d: None, g: 0}
+    odds_store.merge_choices(path, {g: 0, d: 2})  # (found again by another process: the last one read)
+    assert odds_store.read_choices(path) == {c: 1, d: 2, g: 0}
+    assert odds_store.read(path) == {"c": 0.5, "e": 0.25}  # (the figures beside them untouched)
+    assert odds_store.read_choices(tmp_path / "missing.json") == {}
 
 
 def test_workers_merging_at_once_lose_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

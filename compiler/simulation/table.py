@@ -109,14 +109,17 @@ class Table:
         if self.odds_file is not None:  # the greedy bot's exact odds from earlier runs (odds_store.py)
             from cardc_runtime.greedy import use_store
 
-            use_store(self.rules, functools.partial(odds_store.read, self.odds_file))
+            use_store(self.rules, functools.partial(odds_store.read, self.odds_file),
+                      functools.partial(odds_store.read_choices, self.odds_file))
 
     def keep_odds(self) -> None:
-        """Add the exact odds this process computed since the last call to the store (odds_store.py)."""
+        """Add the exact odds and fight answers this process computed since the last call to the store
+        (odds_store.py)."""
         if self.odds_file is not None:
-            from cardc_runtime.greedy import fresh_odds
+            from cardc_runtime.greedy import fresh_choices, fresh_odds
 
             odds_store.merge(self.odds_file, fresh_odds(self.rules))
+            odds_store.merge_choices(self.odds_file, fresh_choices(self.rules))
 
     def draw_heroes(self, seed: int) -> list[str]:
         """The job's heroes, or `players` heroes drawn by the game's seed; for a game without heroes (its

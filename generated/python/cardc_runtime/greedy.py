@@ -132,6 +132,8 @@ def _probe_win(rules: Ruleset, probe: Character, monster: str, variants: frozens
 
 _STORED = ("greedy stored odds",)  # ruleset memo: whole fight key -> win chance, or the function that reads them
 _FRESH = ("greedy fresh odds",)  # ruleset memo: the figures computed in this process that the store lacked
+_STORED_CHOICES = ("greedy stored choices",)  # as _STORED, for `fight_choice`'s answers (by `choice_key`)
+_FRESH_CHOICES = ("greedy fresh choices",)  # as _FRESH, for those answers
 
 
 def fight_key(probe: Character, monster: str, variants: frozenset[str]) -> str:
@@ -151,10 +153,28 @@ def fight_key(probe: Character, monster: str, variants: frozenset[str]) -> str:
     return blake2b(repr((monster, tuple(sorted(variants)), tuple(fields))).encode(), digest_size=16).hexdigest()
 
 
-def use_store(rules: Ruleset, read: Callable[[], dict[str, float]]) -> None:
+def use_store(rules: Ruleset, read: Callable[[], dict[str, float]],
+              read_choices: Callable[[], dict[str, int | None]] | None = None) -> None:
     """Let `win_chance` take figures computed in earlier runs (`read()` gives them by `fight_key`, called at
-    the first figure this process lacks) instead of enumerating them again."""
+    the first figure this process lacks) instead of enumerating them again; and `fight_choice` its answers
+    (`read_choices()`, by `choice_key`)."""
     rules._cache[_STORED] = read
+    if read_choices is not None:
+        rules._cache[_STORED_CHOICES] = read_choices
+
+
+def choice_key(probe: Character, monster: str, variants: frozenset[str], prefix: tuple[Any, ...], point: str,
+               options: list[Any]) -> str:
+    """Everything the exact answer at a choice inside a fight depends on besides the ruleset (`fight_choice`):
+    the fight's start (`fight_key`), the answers and dice so far, the choice and its options, as a digest."""
+    start = fight_key(probe, monster, variants)
+    return blake2b(repr((start, prefix, point, tuple(options))).encode(), digest_size=16).hexdigest()
+
+
+def fresh_choices(rules: Ruleset) -> dict[str, int | None]:
+    """The fight answers (by `choice_key`) this process found that the store lacked; taken, as `fresh_odds`."""
+    fresh: dict[str, int | None] = rules._cache.pop(_FRESH_CHOICES, {})
+    return fresh
 
 
 def fresh_odds(rules: Ruleset) -> dict[str, float]:
@@ -1153,8 +1173,22 @@ class _FightChoices:
             pass
         from .win_odds import best_choice
 
-        found = self.answers[prefix] = best_choice(self.rules, self.probe, self.monster, self.variants,
-                                                   list(prefix), who, point_id(who, point), opts)
+        rules = self.rules
+        stored: dict[str, int | None] | Callable[[], dict[str, int | None]] | None = rules._cache.get(
+            _STORED_CHOICES)
+        whole = ""
+        if stored is not None:
+            if not isinstance(stored, dict):  # (read at the first miss of a process)
+                stored = rules._cache[_STORED_CHOICES] = stored()
+            whole = choice_key(self.probe, self.monster, self.variants, prefix, point, opts)
+            if whole in stored:
+                found = self.answers[prefix] = stored[whole]
+                return found
+        found = self.answers[prefix] = best_choice(rules, self.probe, self.monster, self.variants, list(prefix),
+                                                   who, point_id(who, point), opts)
+        if stored is not None:
+            fresh: dict[str, int | None] = rules.memo(_FRESH_CHOICES, dict)
+            fresh[whole] = found
         return found
 
 
