@@ -163,12 +163,15 @@ def use_store(rules: Ruleset, read: Callable[[], dict[str, float]],
         rules._cache[_STORED_CHOICES] = read_choices
 
 
-def choice_key(probe: Character, monster: str, variants: frozenset[str], prefix: tuple[Any, ...], point: str,
-               options: list[Any]) -> str:
+def choice_key(start: tuple[Any, ...], prefix: tuple[Any, ...], point: str, options: list[Any]) -> str:
     """Everything the exact answer at a choice inside a fight depends on besides the ruleset (`fight_choice`):
-    the fight's start (`fight_key`), the answers and dice so far, the choice and its options, as a digest."""
-    start = fight_key(probe, monster, variants)
-    return blake2b(repr((start, prefix, point, tuple(options))).encode(), digest_size=16).hexdigest()
+    the fight's start as `fight_choice` keeps it (the monster, the variants, what the fighter carries in:
+    `_state`, and its spells), the answers and dice so far, the choice and its options, as a digest. (The start
+    by that key, not by every field of the fighter: a process answers every start of a key from the first it
+    met, so the answer is the key's, and another process that met another start first finds it.)"""
+    monster, variants, state, spells = start
+    text = repr((monster, tuple(sorted(variants)), state, spells, prefix, point, tuple(options)))
+    return blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def fresh_choices(rules: Ruleset) -> dict[str, int | None]:
@@ -1116,7 +1119,7 @@ def fight_choice(ctx: Context, fight: Fight, who: str, point: str, opts: list[An
         probe = start.copy()
         probe.lives = probe.max_lives  # (as `win_chance`: lives change often and rarely the choice)
         probe.unconscious = False
-        found = kept[key] = _FightChoices(ctx.rules, probe, monster.id, ctx.variants)
+        found = kept[key] = _FightChoices(ctx.rules, probe, monster.id, ctx.variants, key)
     return found.answer(who, point, tuple(journal), opts)
 
 
@@ -1160,10 +1163,12 @@ class _FightChoices:
     """One fight start (the fighter at full lives, the monster, the variants) and the answer found at each path
     (the answers so far)."""
 
-    __slots__ = ("rules", "probe", "monster", "variants", "answers")
+    __slots__ = ("rules", "probe", "monster", "variants", "key", "answers")
 
-    def __init__(self, rules: Ruleset, probe: Character, monster: str, variants: frozenset[str]) -> None:
+    def __init__(self, rules: Ruleset, probe: Character, monster: str, variants: frozenset[str],
+                 key: tuple[Any, ...]) -> None:
         self.rules, self.probe, self.monster, self.variants = rules, probe, monster, variants
+        self.key = key  # (`fight_choice`'s key of the start: `choice_key` digests it)
         self.answers: dict[tuple[Any, ...], int | None] = {}
 
     def answer(self, who: str, point: str, prefix: tuple[Any, ...], opts: list[Any]) -> int | None:
@@ -1180,7 +1185,7 @@ class _FightChoices:
         if stored is not None:
             if not isinstance(stored, dict):  # (read at the first miss of a process)
                 stored = rules._cache[_STORED_CHOICES] = stored()
-            whole = choice_key(self.probe, self.monster, self.variants, prefix, point, opts)
+            whole = choice_key(self.key, prefix, point, opts)
             if whole in stored:
                 found = self.answers[prefix] = stored[whole]
                 return found
