@@ -96,9 +96,9 @@ def play(args: argparse.Namespace) -> dict[str, object]:
         if args.chunk:  # (the same games in the same order, timed a chunk at a time)
             records, rates = [], []
             for at in range(0, len(indices), args.chunk):
-                part = _cpu()
-                records += play_batch(job, args.seed, indices[at:at + args.chunk])
-                rates.append(round(len(indices[at:at + args.chunk]) / max(_cpu() - part, 1e-9), 1))
+                chunk, part = indices[at:at + args.chunk], _cpu()
+                records += play_batch(job, args.seed, chunk)
+                rates.append(round(len(chunk) / max(_cpu() - part, 1e-9), 1))
             out[f"{'warm_' if round_ else ''}chunk_games_per_cpu_s"] = rates
         else:
             records = play_batch(job, args.seed, indices)

@@ -7,11 +7,12 @@
 Plays 4-player Karak with Regent (heroes drawn by each game's seed, `game_seed(77, i)`), one seat (each in turn)
 played by a `GreedyBot` whose class attribute NAME is VALUE, the other three by the default bot (or one with
 NAME at `--field`). It prints the seat's share of the wins (a tie shared) with its 95% interval: 25% is even.
-With `--hero H`, only the games (by the same seeds, in order) where H is drawn, H played by the seat: for a setting
-of one hero's ability (25% is then not even: compare the values). The other three play the same policy, so a
-setting that plays better shows as a share above 25%; the win rates
+The other three play the same policy, so a setting that plays better shows as a share above 25%; the win rates
 of `cardc simulate`, where every seat plays alike, cannot show that. bench/README ("WIN_ENOUGH from 0.5 to
 0.15") has the figures that chose the default.
+
+With `--hero H`, only the games (by the same seeds, in order) where H is drawn, H played by the seat: for a
+setting of one hero's ability (25% is then not even: compare the values).
 
 Measures play, not speed; nothing is asserted.
 """
