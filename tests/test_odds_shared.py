@@ -209,3 +209,92 @@ def test_the_win_by_sums_follows_the_policy_of_a_reroll() -> None:
     for monster in ("giant_rat", "skeleton_king", "dragon"):
         full = monster_odds(r, horan, monster)
         assert win_odds.monster_win(r, horan, monster) == full.win, monster
+
+
+def _choices_checked(r: Any, who: Any, monster: str, variants: frozenset[str], limit: int) -> tuple[int, int, int]:
+    """`win_odds.best_choice` at every choice of the hero's effects (`owner#n`) among the first `limit` nodes of
+    the fight's tree (depth first), against the pick of the whole enumeration (each option explored to the
+    fight's end, as `_Walk.branch` picks). Returns the choices checked and the runs of the fight each way made."""
+    from cardc.backends.python.runtime.cardc_runtime import win_odds
+    from cardc.backends.python.runtime.cardc_runtime.context import Context
+    from cardc.backends.python.runtime.cardc_runtime.fight import monster_fight
+
+    runs = [0]
+    leaf = win_odds._Walk.leaf
+
+    def counted(self: Any, inputs: Any) -> list[int]:
+        runs[0] += 1
+        return leaf(self, inputs)
+
+    def whole(prefix: list[Any], options: list[Any]) -> int | None:
+        walk = win_odds._Walk(r, who, monster, variants, {}, who.id)
+        try:
+            best = last = walk.explore([*prefix, options[0]])
+            index = 0
+            for k in range(1, len(options)):
+                if win_odds._unbeatable(last, True):
+                    break
+                last = walk.explore([*prefix, options[k]])
+                if win_odds._better(last, best, True):
+                    best, index = last, k
+        except win_odds._ELSEWHERE:
+            return None
+        return index
+
+    checked, bounded, full = 0, 0, 0
+    stack: list[tuple[Any, ...]] = [()]
+    seen = 0
+    win_odds._Walk.leaf = counted  # type: ignore[method-assign]
+    try:
+        while stack and seen < limit:
+            prefix = stack.pop()
+            seen += 1
+            try:
+                monster_fight(Context(r, Replay(list(prefix)), variants, {}), who.copy(), monster)
+            except NeedInput as need:
+                what = need.what
+            else:
+                continue
+            if isinstance(what, Choice):
+                if "#" in what.point and what.chooser == who.id:
+                    runs[0] = 0
+                    got = win_odds.best_choice(r, who, monster, variants, list(prefix), what.chooser, what.point,
+                                               list(what.options))
+                    bounded += runs[0]
+                    runs[0] = 0
+                    assert got == whole(list(prefix), list(what.options)), (prefix, what.point)
+                    full += runs[0]
+                    checked += 1
+                stack += [(*prefix, o) for o in what.options]
+            elif isinstance(what, Dice):
+                stack += [(*prefix, faces) for faces, _ in throws(what.count, what.sides)]
+            else:
+                stack += [(*prefix, face) for face in range(1, int(what) + 1)]
+    finally:
+        win_odds._Walk.leaf = leaf  # type: ignore[method-assign]
+    return checked, bounded, full
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(hero=st.sampled_from(["horan", "xanros", "victorius"]), monster=_FIGHT["monster"],
+       weapons=_FIGHT["weapons"], spells=_FIGHT["spells"], variants=_FIGHT["variants"])
+def test_a_fight_choice_weighed_with_bounds_is_the_whole_enumerations_pick(hero: str, monster: str,
+                                                                        weapons: list[str], spells: list[str],
+                                                                        variants: set[str]) -> None:
+    """`win_odds.best_choice` (the greedy bot's answers inside fights) goes on from the replay of the answers so
+    far as the first option's first run, and weighs the last option's throws only until its verdict is known:
+    at every choice of a re-roll (Horan, Victorius) or a sacrifice (Lord Xanros) in the first nodes of random
+    fights, its pick is that of each option explored to the fight's end."""
+    r = rules()
+    who = _loadout(r, hero, weapons=tuple(weapons), spells=tuple(spells))
+    _choices_checked(r, who, monster, frozenset(variants), limit=120)
+
+
+def test_a_reroll_weighed_with_bounds_makes_fewer_runs() -> None:
+    """The bounds are used: Horan's re-roll choices against the skeleton king (after each first throw) take
+    under half the fight's runs of the whole enumeration, with the same picks."""
+    r = rules()
+    checked, bounded, full = _choices_checked(r, make_hero(r, "horan"), "skeleton_king", frozenset(), limit=400)
+    assert checked >= 15
+    assert bounded * 2 < full, (bounded, full)

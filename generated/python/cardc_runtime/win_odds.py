@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from .context import Character, Context
 from .fight import monster_fight
-from .inputs import Choice, Dice, Extended, NeedInput, Replay
+from .inputs import Choice, Dice, Extended
 from .model import Ruleset
 
 # The sums of a node, by place: [den, win, loss, cost, costly, their_cost, their_costly] (numerators over `den`;
@@ -123,6 +123,70 @@ class _Walk:
                 parts.append((1, self.explore([*here, face])))
         return _mix(parts)
 
+    def _run(self, path: list[Any]) -> tuple[list[Any], list[Any], list[int]]:
+        """One run down first answers after `path`: the nodes it went past, the answers it took and the sums of
+        the first node's first answer (every node after the first folded in, deepest first, as `explore`)."""
+        pauses: list[Any] = []
+        self.pauses = pauses
+        inputs = Extended(list(path), self.extend)
+        sums = self.leaf(inputs)
+        answers = inputs.recorded
+        base = len(path)
+        for i in range(len(pauses) - 1, 0, -1):
+            sums = self.branch(answers[:base + i], pauses[i], sums)
+        return pauses, answers, sums
+
+    def first_option(self, prefix: list[Any], chooser: str, point: str, options: list[Any]) -> list[int] | None:
+        """The sums of the first option at the choice `prefix` leads to (`explore([*prefix, options[0]])`), from
+        the run that replays `prefix`; None when that run meets no input after `prefix`, or another one than
+        `chooser`'s `point` with `options`."""
+        pauses, _, sums = self._run(prefix)
+        what = pauses[0] if pauses else None
+        if not isinstance(what, Choice) or what.chooser != chooser or what.point != point \
+                or list(what.options) != options:
+            return None
+        return sums
+
+    def against(self, path: list[Any], best: list[int], mine: bool) -> tuple[int, list[int]]:
+        """An option (the answers `path`) weighed against the best option so far (its sums `best`) by the
+        primary sum of the chooser's key (`_better`: the win, or for the other side the loss): 1 when it is
+        surely larger, -1 when surely smaller, else 0 and the option's sums (`explore(path)`). Where the path
+        begins with a throw, each throw's part is added in turn and the weighing stops as soon as the throws
+        left cannot change the verdict (each adds at most its weight); the throws then go in the order likelier
+        to settle it (the low ones first against a best option that mostly wins, else the high ones)."""
+        pauses, answers, sums = self._run(path)
+        if not pauses:
+            return 0, sums
+        base = len(path)
+        what = pauses[0]
+        if not isinstance(what, Dice):
+            return 0, self.branch(answers[:base], what, sums)
+        here = answers[:base]
+        ways = _throws(what.count, what.sides)
+        key = _WIN if mine else _LOSS
+        total = 0
+        for _, w in ways:
+            total += w
+        target = Fraction(best[key] * total, best[_DEN])  # (the best option's chance, times `total`)
+        first = ways[0][1]
+        parts: list[tuple[int, list[int]]] = [(first, sums)]
+        got = Fraction(first * sums[key], sums[_DEN])
+        left = total - first
+        order = list(range(1, len(ways)))
+        if 2 * best[key] < best[_DEN]:
+            order.reverse()
+        for j in order:
+            if got + left < target:
+                return -1, sums
+            if got > target:
+                return 1, sums
+            faces, w = ways[j]
+            part = self.explore([*here, faces])
+            parts.append((w, part))
+            got += Fraction(w * part[key], part[_DEN])
+            left -= w
+        return 0, _mix(parts)
+
 
 def _unbeatable(sums: list[int], mine: bool) -> bool:
     """`odds.unbeatable`: every leaf a win (the other side: a loss) at no cost."""
@@ -192,29 +256,32 @@ def best_choice(rules: Ruleset, hero: Character, monster: str, variants: frozens
     """The index of the option the default policy takes at the choice the answers `prefix` lead to in the fight
     of `hero` against `monster` (`odds.Enumerator.best_option`, by sums: the same pick), or None when that
     choice is not `chooser`'s `point` with these options (the answers lead elsewhere, or the fight ends or
-    fails on the way)."""
-    try:
-        monster_fight(Context(rules, Replay(prefix), variants, {}), hero.copy(), monster)
-    except NeedInput as need:
-        asked = need.what
-    except _ELSEWHERE:  # answers of another fight: a die given a choice's answer, a verb without its board...
-        return None
-    else:
-        return None
-    if not isinstance(asked, Choice) or asked.chooser != chooser or asked.point != point \
-            or list(asked.options) != options:
-        return None
+    fails on the way).
+
+    Two savings that leave the pick as it was: the run that replays `prefix` to the choice goes on as the first
+    run of the first option (one run of the fight fewer), and the last option's dice, when its path begins with
+    a throw, are weighed only until the chance its primary sum (the chooser's win) can reach stays below the best
+    option's, or the chance it already has is above it (`_Walk.against`): its pick is then known."""
     walk = _Walk(rules, hero, monster, variants, {}, hero.id)
     mine = chooser == hero.id
     try:
-        best = last = walk.explore([*prefix, options[0]])
+        found = walk.first_option(prefix, chooser, point, options)
+        if found is None:
+            return None
+        best = last = found
         index = 0
+        final = len(options) - 1
         for k in range(1, len(options)):  # (as `_Walk.branch` does for a choice)
             if _unbeatable(last, mine):
                 break
-            last = walk.explore([*prefix, options[k]])
+            if k == final:
+                verdict, last = walk.against([*prefix, options[k]], best, mine)
+                if verdict != 0:
+                    return k if verdict > 0 else index
+            else:
+                last = walk.explore([*prefix, options[k]])
             if _better(last, best, mine):
                 best, index = last, k
-    except _ELSEWHERE:  # (as above: a later path of the replayed fight fails)
+    except _ELSEWHERE:  # answers of another fight, a verb without its board, a later path that fails...
         return None
     return index
