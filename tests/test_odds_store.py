@@ -3,15 +3,12 @@ reads them plays the same games as one that computes them, and it does read them
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
-import pytest
 from cardc.simulation import odds_store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +48,7 @@ def test_stored_odds_give_the_same_games_and_are_read(tmp_path: Path) -> None:
     without, _, _ = _play(None)  # the cache off: nothing read or written
     first, computed, answered = _play(tmp_path)
     assert first == without and computed > 50 and answered > 5
-    figures = list((tmp_path / odds_store.FOLDER).glob("*.json"))
+    figures = list((tmp_path / odds_store.FOLDER).glob(f"*{odds_store.ODDS}"))
     assert len(figures) == 1 and len(odds_store.read(figures[0])) == computed
     assert len(odds_store.read_choices(figures[0])) == answered
     again, computed_again, answered_again = _play(tmp_path)
@@ -72,56 +69,64 @@ def test_stored_odds_give_the_same_games_and_are_read(tmp_path: Path) -> None:
     assert _play(tmp_path)[0] != first
     choices.write_text(kept, encoding="utf-8")
     # and so do figures that are not the enumeration's
-    figures[0].write_text(json.dumps({k: 1.0 - v for k, v in odds_store.read(figures[0]).items()}),
+    figures[0].write_text("".join(f"{k} {1.0 - v!r}\n" for k, v in odds_store.read(figures[0]).items()),
                           encoding="utf-8")
     assert _play(tmp_path)[0] != first
 
 
 def test_a_damaged_store_is_ignored(tmp_path: Path) -> None:
-    path = tmp_path / "odds.json"
-    for text in ("{not json", "[1, 2]", '{"a": "x", "b": 2, "c": 0.5, "d": 7.0}'):
-        path.write_text(text, encoding="utf-8")
-        assert odds_store.read(path) == ({"c": 0.5} if "c" in text else {})
-    odds_store.merge(path, {"e": 0.25})
-    assert odds_store.read(path) == {"c": 0.5, "e": 0.25}
-    assert odds_store.read(tmp_path / "missing.json") == {}
+    """Lines that are not a key and a chance (or an answer) are left out, and so is a last line without its
+    newline (a write cut short); one cut short in the middle runs into the next line, which is left out too."""
+    path = tmp_path / f"{'0' * 40}{odds_store.ODDS}"
+    a, c, e, f = "a" * 32, "c" * 32, "e" * 32, "f" * 32
+    path.write_text(f"{{not a line\n{a} x\n{'b' * 32} 2\n{c} 0.5\n{'d' * 32} 7.0\nshort 0.5\n{f} nan\n"
+                    f"{'9' * 32} 0.2{'8' * 32} 0.75\n{'7' * 32} 0.3", encoding="utf-8")
+    assert odds_store.read(path) == {c: 0.5}
+    odds_store.merge(path, {e: 0.25})  # (the line cut short and this one run together: both left out)
+    assert odds_store.read(path) == {c: 0.5}
+    odds_store.merge(path, {e: 0.25, f: 1 / 3})
+    assert odds_store.read(path) == {c: 0.5, e: 0.25, f: 1 / 3}
+    assert odds_store.read(tmp_path / "missing.odds.txt") == {}
     choices = odds_store.choices_path(path)
-    c, d, g = "c" * 32, "d" * 32, "g" * 32
-    choices.write_text(f"{{not a line\n{'a' * 32} -1\n{'b' * 32} 1.5\n{c} 1\nshort 2\n{d} none\n{'e' * 32} 3 4\n"
-                       f"{'f' * 32} ²\n{'h' * 32}", encoding="utf-8")  # (the last one cut short, as a write is)
+    assert choices.name == f"{'0' * 40}{odds_store.CHOICES}"
+    d, g = "d" * 32, "5" * 32
+    choices.write_text(f"{{not a line\n{a} -1\n{'b' * 32} 1.5\n{c} 1\nshort 2\n{d} none\n{e} 3 4\n"
+                       f"{f} ²\n", encoding="utf-8")
     assert odds_store.read_choices(path) == {c: 1, d: None}
-    odds_store.merge_choices(path, {g: 0})  # (appended after the line cut short, on a line of its own)
+    odds_store.merge_choices(path, {g: 0})
     assert odds_store.read_choices(path) == {c: 1, d: None, g: 0}
     odds_store.merge_choices(path, {g: 0, d: 2})  # (found again by another process: the last one read)
     assert odds_store.read_choices(path) == {c: 1, d: 2, g: 0}
-    assert odds_store.read(path) == {"c": 0.5, "e": 0.25}  # (the figures beside them untouched)
-    assert odds_store.read_choices(tmp_path / "missing.json") == {}
+    assert odds_store.read(path) == {c: 0.5, e: 0.25, f: 1 / 3}  # (the figures beside them untouched)
+    assert odds_store.read_choices(tmp_path / "missing.odds.txt") == {}
 
 
-def test_workers_merging_at_once_lose_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Workers of one run merge their figures at the same time: each merge reads the file again under a lock,
-    so none writes over another's figures (a slow read makes the race certain without the lock)."""
-    path = tmp_path / "odds" / "x.json"
-    real_read = odds_store.read
-
-    def slow_read(p: Path) -> dict[str, float]:
-        time.sleep(0.05)
-        return real_read(p)
-
-    monkeypatch.setattr(odds_store, "read", slow_read)
-    threads = [threading.Thread(target=odds_store.merge, args=(path, {f"k{i}": i / 10})) for i in range(6)]
+def test_workers_appending_at_once_lose_nothing(tmp_path: Path) -> None:
+    """Workers of one run append their figures at the same time, one at a time under a lock: every line is
+    whole and none is lost."""
+    path = tmp_path / "odds" / f"x{odds_store.ODDS}"
+    fresh = [{f"{i:02}{j:030}": (i * 100 + j) / 1000 for j in range(100)} for i in range(8)]
+    threads = [threading.Thread(target=odds_store.merge, args=(path, part)) for part in fresh]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert real_read(path) == {f"k{i}": i / 10 for i in range(6)}
+    assert odds_store.read(path) == {k: v for part in fresh for k, v in part.items()}
 
 
 def test_old_files_are_pruned(tmp_path: Path) -> None:
+    """A new store pushes out all but the newest KEEP, and the stores of the earlier file format (never read)."""
     for i in range(odds_store.KEEP + 4):
-        old = tmp_path / f"old{i:02}.json"
-        old.write_text("{}", encoding="utf-8")
+        old = tmp_path / f"old{i:02}{odds_store.ODDS}"
+        old.write_text("", encoding="utf-8")
         os.utime(old, (1000 + i, 1000 + i))
-    odds_store.merge(tmp_path / "new.json", {"a": 0.5})
-    left = sorted(p.name for p in tmp_path.glob("*.json"))
-    assert len(left) == odds_store.KEEP and "new.json" in left and "old00.json" not in left and "old19.json" in left
+    legacy = tmp_path / f"{'1' * 40}.json"
+    legacy.write_text("{}", encoding="utf-8")
+    odds_store.choices_path(legacy).write_text("", encoding="utf-8")
+    mine = tmp_path / "notes.json"  # (not a store's name: left alone)
+    mine.write_text("{}", encoding="utf-8")
+    odds_store.merge(tmp_path / f"new{odds_store.ODDS}", {"a" * 32: 0.5})
+    left = sorted(p.name for p in tmp_path.glob(f"*{odds_store.ODDS}"))
+    assert len(left) == odds_store.KEEP and f"new{odds_store.ODDS}" in left
+    assert f"old00{odds_store.ODDS}" not in left and f"old19{odds_store.ODDS}" in left
+    assert not legacy.exists() and not odds_store.choices_path(legacy).exists() and mine.exists()
