@@ -112,6 +112,8 @@ def _usable_spells(ctx: Context, side: Side) -> list[str]:
 def offer_spells(ctx: Context, side: Side, *, after: bool) -> None:
     """Ask, per kind of spell held, how many to use now (first option: none)."""
     left = _usable_spells(ctx, side)
+    if not left:  # (most sides hold none: no set made and sorted for nothing, 4 times a fight)
+        return
     for used in side.spells_used:
         left.remove(used)
     if not after and side.spells_after_roll:
