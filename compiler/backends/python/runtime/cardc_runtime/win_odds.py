@@ -88,14 +88,9 @@ class _Walk:
     def explore(self, prefix: list[Any]) -> list[int]:
         """The sums from the node `prefix` leads to: one run down first answers, then each node it went past,
         deepest first, takes its other answers (as `odds.Enumerator.explore`)."""
-        pauses: list[Any] = []
-        self.pauses = pauses
-        inputs = Extended(list(prefix), self.extend)
-        sums = self.leaf(inputs)
-        answers = inputs.recorded
-        base = len(prefix)
-        for i in range(len(pauses) - 1, -1, -1):
-            sums = self.branch(answers[:base + i], pauses[i], sums)
+        pauses, answers, sums = self._run(prefix)
+        if pauses:  # (the first node, after the deeper ones `_run` folded in)
+            sums = self.branch(answers[:len(prefix)], pauses[0], sums)
         return sums
 
     def branch(self, here: list[Any], what: Any, first: list[int]) -> list[int]:
