@@ -130,3 +130,93 @@ def test_old_files_are_pruned(tmp_path: Path) -> None:
     assert len(left) == odds_store.KEEP and f"new{odds_store.ODDS}" in left
     assert f"old00{odds_store.ODDS}" not in left and f"old19{odds_store.ODDS}" in left
     assert not legacy.exists() and not odds_store.choices_path(legacy).exists() and mine.exists()
+
+
+def test_a_reader_takes_only_the_whole_lines_appended_since(tmp_path: Path) -> None:
+    """`Reader` reads a store whole at first, then only what was appended since, a line once it is whole; a
+    store that shrank (written again) is read whole again."""
+    path = tmp_path / f"x{odds_store.ODDS}"
+    a, b, c, d = "a" * 32, "b" * 32, "c" * 32, "d" * 32
+    reader = odds_store.Reader(path)
+    assert reader.odds() == {} and reader.choices() == {}  # (no file yet)
+    odds_store.merge(path, {a: 0.5})
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(f"{b} 0.2")  # (a line being written: not whole yet)
+    assert reader.odds() == {a: 0.5}
+    assert reader.odds() == {}  # nothing new
+    with open(path, "a", encoding="utf-8") as f:
+        f.write("5\n")
+    odds_store.merge(path, {c: 0.75})
+    assert reader.odds() == {b: 0.25, c: 0.75}
+    odds_store.merge_choices(path, {d: 2})
+    assert reader.choices() == {d: 2} and reader.choices() == {}
+    path.write_text(f"{d} 1.0\n", encoding="utf-8")
+    assert reader.odds() == {d: 1.0}
+
+
+# Worker A of a run: plays game 0, says so, waits, catches up with the store (as after every batch of a run),
+# then plays games 1-3 and prints their digest and how many figures and answers it computed for them.
+WORKER = """
+import hashlib, sys
+from pathlib import Path
+from cardc.frontend import compile_paths
+from cardc.simulation import jobs, runner, table
+
+project = compile_paths([Path(sys.argv[1])]).project
+files, digest = jobs.package_files(project, "karak")
+job = table.validate(jobs.Job("karak", files, digest, 3, ("regent",), (), "greedy"))
+runner.play_batch(job, 5, [0])
+print("ready", flush=True)
+sys.stdin.readline()
+if sys.argv[2] == "catch up":
+    table.table_for(job).keep_odds()
+computed, answered = [], []
+real_merge, real_choices = table.odds_store.merge, table.odds_store.merge_choices
+table.odds_store.merge = lambda path, fresh: (computed.append(len(fresh)), real_merge(path, fresh))
+table.odds_store.merge_choices = lambda path, fresh: (answered.append(len(fresh)), real_choices(path, fresh))
+records = runner.play_batch(job, 5, [1, 2, 3])
+print(hashlib.sha256(repr(sorted(repr(r) for r in records)).encode()).hexdigest(), sum(computed), sum(answered))
+"""
+
+SECOND = """
+import hashlib, sys
+from pathlib import Path
+from cardc.frontend import compile_paths
+from cardc.simulation import jobs, runner, table
+
+project = compile_paths([Path(sys.argv[1])]).project
+files, digest = jobs.package_files(project, "karak")
+job = table.validate(jobs.Job("karak", files, digest, 3, ("regent",), (), "greedy"))
+records = runner.play_batch(job, 5, [1, 2, 3])
+print(hashlib.sha256(repr(sorted(repr(r) for r in records)).encode()).hexdigest())
+"""
+
+
+def _worker_a(cache: Path, catch_up: bool) -> tuple[str, int, int, str]:
+    """Worker A (WORKER) and, while it waits, worker B playing games 1-3 into the same store: A's digest and
+    counts for games 1-3, and B's digest."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CARDC_CACHE_DIR", "CARDC_CACHE")}
+    env.update({"CARDC_RUNTIME": "python", "CARDC_CACHE_DIR": str(cache)})
+    a = subprocess.Popen([sys.executable, "-c", WORKER, str(ROOT / "content"),
+                          "catch up" if catch_up else "no"], env=env, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, text=True)
+    assert a.stdin is not None and a.stdout is not None
+    try:
+        assert a.stdout.readline().strip() == "ready"
+        b = subprocess.run([sys.executable, "-c", SECOND, str(ROOT / "content")], env=env, capture_output=True,
+                           text=True, check=True).stdout.strip()
+        out, _ = a.communicate("go\n", timeout=600)
+    finally:
+        a.kill()
+    digest, computed, answered = out.split()
+    return digest, int(computed), int(answered), b
+
+
+def test_workers_of_a_run_take_what_the_others_stored(tmp_path: Path) -> None:
+    """Worker A reads the store at its first miss; worker B then enumerates games 1-3 and stores what it found.
+    A, having caught up with the store (as it does after every batch), plays games 1-3 enumerating nothing, and
+    plays them as B did; without catching up it enumerates them again."""
+    digest, computed, answered, b = _worker_a(tmp_path / "shared", catch_up=True)
+    assert digest == b and computed == 0 and answered == 0
+    digest, computed, answered, b = _worker_a(tmp_path / "alone", catch_up=False)
+    assert digest == b and computed > 10 and answered > 0

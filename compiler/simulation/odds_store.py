@@ -63,22 +63,26 @@ def choices_path(path: Path) -> Path:
     return path.with_name(f"{_stem(path)}{CHOICES}")
 
 
-def _lines(path: Path) -> list[list[str]]:
-    """The whole lines of `path` that are a key this module writes and one value (none if the file is missing).
-    Each line ends with its newline: the last one without it may be cut short and is left out, and a line a
-    failed write cut short runs into the next one, which then has more than two parts and is left out too."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, ValueError):
-        return []
+def _parse(text: str) -> list[list[str]]:
+    """The whole lines of `text` that are a key this module writes and one value. Each line ends with its
+    newline: the last one without it may be cut short and is left out, and a line a failed write cut short runs
+    into the next one, which then has more than two parts and is left out too."""
     return [parts for line in text.split("\n")[:-1]
             if len(parts := line.split(" ")) == 2 and _KEY.fullmatch(parts[0])]
 
 
-def read(path: Path) -> dict[str, float]:
-    """The figures in `path`: chances from 0 to 1."""
+def _lines(path: Path) -> list[list[str]]:
+    """The lines of `path` as `_parse` keeps them (none if the file is missing)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return []
+    return _parse(text)
+
+
+def _figures(lines: list[list[str]]) -> dict[str, float]:
     found: dict[str, float] = {}
-    for key, value in _lines(path):
+    for key, value in lines:
         try:
             chance = float(value)
         except ValueError:
@@ -88,15 +92,57 @@ def read(path: Path) -> dict[str, float]:
     return found
 
 
-def read_choices(path: Path) -> dict[str, int | None]:
-    """The fight answers kept beside the figures in `path`."""
+def _answers(lines: list[list[str]]) -> dict[str, int | None]:
     found: dict[str, int | None] = {}
-    for key, value in _lines(choices_path(path)):
+    for key, value in lines:
         if value == "none":
             found[key] = None
         elif value.isdigit() and value.isascii():
             found[key] = int(value)
     return found
+
+
+def read(path: Path) -> dict[str, float]:
+    """The figures in `path`: chances from 0 to 1."""
+    return _figures(_lines(path))
+
+
+def read_choices(path: Path) -> dict[str, int | None]:
+    """The fight answers kept beside the figures in `path`."""
+    return _answers(_lines(choices_path(path)))
+
+
+class Reader:
+    """One store read by a process: whole at its first call, then only the whole lines appended since (by the
+    other workers of the run, and its own). The workers of a first run then share what each enumerated: a
+    figure one worker computed is not enumerated again by another once it has caught up (`Table.keep_odds`,
+    after each batch). A file that shrank (replaced) is read whole again."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.read_to: dict[Path, int] = {}  # file -> the offset up to which its whole lines were read
+
+    def odds(self) -> dict[str, float]:
+        """The figures not read yet."""
+        return _figures(self._new_lines(self.path))
+
+    def choices(self) -> dict[str, int | None]:
+        """The fight answers not read yet."""
+        return _answers(self._new_lines(choices_path(self.path)))
+
+    def _new_lines(self, path: Path) -> list[list[str]]:
+        at = self.read_to.get(path, 0)
+        try:
+            with open(path, "rb") as f:
+                if f.seek(0, 2) < at:
+                    at = 0
+                f.seek(at)
+                data = f.read()
+        except OSError:
+            return []
+        end = data.rfind(b"\n") + 1  # (a last line without its newline is read once it has it)
+        self.read_to[path] = at + end
+        return _parse(data[:end].decode("utf-8", errors="replace"))
 
 
 def merge(path: Path, fresh: dict[str, float]) -> None:

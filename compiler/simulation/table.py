@@ -6,7 +6,6 @@ Nothing here knows a game: heroes, expansions, variants and player counts come f
 
 from __future__ import annotations
 
-import functools
 import gc
 import importlib.util
 import random
@@ -106,20 +105,21 @@ class Table:
         self.heroes = [e.id for e in self.rules.of_kind("hero")]
         self.bot = resolve_bot(job.bot)
         self.odds_file = odds_store.path_for(job.digest, in_play(job))
-        if self.odds_file is not None:  # the greedy bot's exact odds from earlier runs (odds_store.py)
+        self.store = None if self.odds_file is None else odds_store.Reader(self.odds_file)
+        if self.store is not None:  # the greedy bot's exact odds from earlier runs (odds_store.py)
             from cardc_runtime.greedy import use_store
 
-            use_store(self.rules, functools.partial(odds_store.read, self.odds_file),
-                      functools.partial(odds_store.read_choices, self.odds_file))
+            use_store(self.rules, self.store.odds, self.store.choices)
 
     def keep_odds(self) -> None:
         """Add the exact odds and fight answers this process computed since the last call to the store
-        (odds_store.py)."""
-        if self.odds_file is not None:
-            from cardc_runtime.greedy import fresh_choices, fresh_odds
+        (odds_store.py), and take those the other workers added since (`greedy.more_stored`)."""
+        if self.odds_file is not None and self.store is not None:
+            from cardc_runtime.greedy import fresh_choices, fresh_odds, more_stored
 
             odds_store.merge(self.odds_file, fresh_odds(self.rules))
             odds_store.merge_choices(self.odds_file, fresh_choices(self.rules))
+            more_stored(self.rules, self.store.odds, self.store.choices)
 
     def draw_heroes(self, seed: int) -> list[str]:
         """The job's heroes, or `players` heroes drawn by the game's seed; for a game without heroes (its

@@ -163,6 +163,18 @@ def use_store(rules: Ruleset, read: Callable[[], dict[str, float]],
         rules._cache[_STORED_CHOICES] = read_choices
 
 
+def more_stored(rules: Ruleset, read: Callable[[], dict[str, float]],
+                read_choices: Callable[[], dict[str, int | None]]) -> None:
+    """Add to the store's figures and answers this process has read (`use_store`) those stored since (`read()`
+    and `read_choices()` give only those: other workers' of the same run): a figure found is the one the
+    enumeration gives, so the games are the same, and a process does not enumerate what another already did.
+    Nothing is read for a store this process has not read yet (it will read it whole at its first miss)."""
+    for key, more in ((_STORED, read), (_STORED_CHOICES, read_choices)):
+        kept = rules._cache.get(key)
+        if isinstance(kept, dict):
+            kept.update(more())
+
+
 def choice_key(start: tuple[Any, ...], prefix: tuple[Any, ...], point: str, options: list[Any]) -> str:
     """Everything the exact answer at a choice inside a fight depends on besides the ruleset (`fight_choice`):
     the fight's start as `fight_choice` keeps it (the monster, the variants, what the fighter carries in:
