@@ -71,15 +71,6 @@ def _parse(text: str) -> list[list[str]]:
             if len(parts := line.split(" ")) == 2 and _KEY.fullmatch(parts[0])]
 
 
-def _lines(path: Path) -> list[list[str]]:
-    """The lines of `path` as `_parse` keeps them (none if the file is missing)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, ValueError):
-        return []
-    return _parse(text)
-
-
 def _figures(lines: list[list[str]]) -> dict[str, float]:
     found: dict[str, float] = {}
     for key, value in lines:
@@ -103,13 +94,13 @@ def _answers(lines: list[list[str]]) -> dict[str, int | None]:
 
 
 def read(path: Path) -> dict[str, float]:
-    """The figures in `path`: chances from 0 to 1."""
-    return _figures(_lines(path))
+    """The figures in `path`: chances from 0 to 1 (none if the file is missing)."""
+    return Reader(path).odds()
 
 
 def read_choices(path: Path) -> dict[str, int | None]:
     """The fight answers kept beside the figures in `path`."""
-    return _answers(_lines(choices_path(path)))
+    return Reader(path).choices()
 
 
 class Reader:

@@ -104,8 +104,8 @@ class Table:
         self.rules = self.package.ruleset(in_play(job))
         self.heroes = [e.id for e in self.rules.of_kind("hero")]
         self.bot = resolve_bot(job.bot)
-        self.odds_file = odds_store.path_for(job.digest, in_play(job))
-        self.store = None if self.odds_file is None else odds_store.Reader(self.odds_file)
+        odds_file = odds_store.path_for(job.digest, in_play(job))
+        self.store = None if odds_file is None else odds_store.Reader(odds_file)
         if self.store is not None:  # the greedy bot's exact odds from earlier runs (odds_store.py)
             from cardc_runtime.greedy import use_store
 
@@ -114,11 +114,11 @@ class Table:
     def keep_odds(self) -> None:
         """Add the exact odds and fight answers this process computed since the last call to the store
         (odds_store.py), and take those the other workers added since (`greedy.more_stored`)."""
-        if self.odds_file is not None and self.store is not None:
+        if self.store is not None:
             from cardc_runtime.greedy import fresh_choices, fresh_odds, more_stored
 
-            odds_store.merge(self.odds_file, fresh_odds(self.rules))
-            odds_store.merge_choices(self.odds_file, fresh_choices(self.rules))
+            odds_store.merge(self.store.path, fresh_odds(self.rules))
+            odds_store.merge_choices(self.store.path, fresh_choices(self.rules))
             more_stored(self.rules, self.store.odds, self.store.choices)
 
     def draw_heroes(self, seed: int) -> list[str]:
