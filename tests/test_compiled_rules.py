@@ -120,6 +120,27 @@ def test_no_mypyc_no_cache_folder_or_a_failed_build_leave_the_rules_python(
     assert compiled_rules.build(FILES, "_t_game", "d1", notes.append) is None and "cache folder is off" in notes[-1]
 
 
+def test_a_build_compiles_with_the_added_c_flags_before_the_users(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("CFLAGS", "-O1 -fsemantic-interposition")
+    monkeypatch.setattr(accel, "missing_tools", lambda: "")
+    envs: list[dict[str, str]] = []
+
+    def failing(cmd: list[str], env: dict[str, str], **kw: object) -> subprocess.CompletedProcess[str]:
+        envs.append(env)
+        return subprocess.CompletedProcess(cmd, 1, "", "stop here\n")
+
+    monkeypatch.setattr(accel.subprocess, "run", failing)
+    assert compiled_rules.build(FILES, "_t_game", "d1", lambda _: None) is None
+    if sys.platform.startswith("linux"):
+        assert accel.C_FLAGS == ("-fno-semantic-interposition", "-fno-plt")
+        # (the user's flags last: gcc and clang take the last of two that disagree)
+        assert envs[0]["CFLAGS"] == "-fno-semantic-interposition -fno-plt -O1 -fsemantic-interposition"
+    else:
+        assert accel.C_FLAGS == () and envs[0]["CFLAGS"] == "-O1 -fsemantic-interposition"
+
+
 def test_a_damaged_build_is_not_used(tmp_path: Path) -> None:
     """A build whose import fails leaves nothing of it imported (the caller then imports the Python rules)."""
     (tmp_path / "_t_broken").mkdir()

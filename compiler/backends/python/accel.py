@@ -48,6 +48,12 @@ WORTH_IT = 1000  # games in a run from which `auto` says that a compiled runtime
 BUILD_FROM = 5000
 _DONE = "built"  # the file that marks a finished build
 KEEP = 3  # finished builds kept in the cache folder (this runtime's and the newest others)
+# C flags added to a build's (before the user's own CFLAGS, which may undo them), on Linux where gcc and clang take
+# them: calls into libpython go through its GOT entry instead of a PLT stub (`-fno-plt`), and the build's own
+# functions call each other directly, inlined where the compiler sees fit, since no other library can interpose
+# them (`-fno-semantic-interposition`). The same games; 2% fewer instructions for a greedy game, 1-3% less CPU
+# (bench/README, "Compiler flags for the compiled runtime").
+C_FLAGS = ("-fno-semantic-interposition", "-fno-plt") if sys.platform.startswith("linux") else ()
 
 
 def _mypy_version() -> str | None:
@@ -66,7 +72,7 @@ def key() -> str:
     from cardc.diskcache import digest
 
     parts: list[str | bytes] = [" ".join(COMPILED), sys.version, sysconfig.get_platform(),
-                                str(sysconfig.get_config_var("EXT_SUFFIX")), _mypy_version() or "-"]
+                                str(sysconfig.get_config_var("EXT_SUFFIX")), _mypy_version() or "-", " ".join(C_FLAGS)]
     for src in sorted(RUNTIME_SOURCE.glob("*.py")):
         parts += [src.name, src.read_bytes()]
     return digest(*parts)
@@ -148,6 +154,8 @@ def run_mypyc(where: Path, write: Callable[[Path], list[str]], left_out: Callabl
     try:
         targets = write(work)
         run_env = {**os.environ, "MYPY_CACHE_DIR": str(work / ".mypy_cache"), **(env or {})}
+        if C_FLAGS:
+            run_env["CFLAGS"] = " ".join((*C_FLAGS, run_env.get("CFLAGS", ""))).strip()
         done = subprocess.run([sys.executable, "-m", "mypyc", *targets], cwd=work, env=run_env, capture_output=True,
                               text=True)
         if done.returncode != 0:

@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from hashlib import blake2b
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from .context import Character, Context, Fight
 from .engine import _SHUFFLED, going_on, purposeful
@@ -511,8 +511,15 @@ class GreedyBot:
         """`choose`, from the view's parts (`point` without its chooser): `BotInputs` asks a `GreedyBot` so,
         without making a view or the point's id (`engine.direct_bot`)."""
         opts = list(options)
-        cut = point.find("#")  # (compiled, a find and a slice make one string where a split makes a list)
-        name = point if cut < 0 else point[:cut]
+        # the point's name (before `#`) and where the `#` is, per point: points repeat (compiled, a look-up of
+        # a literal's kept hash costs less than a find and a new string)
+        parsed = _POINTS.get(point)
+        if parsed is None:
+            if len(_POINTS) >= 4096:  # (a bound for points made from names)
+                _POINTS.clear()
+            at = point.find("#")
+            parsed = _POINTS[point] = (point if at < 0 else point[:at], at)
+        name, cut = parsed
         if name == "step" and ctx.play is not None and who in ctx.characters:
             return opts.index(self._step(ctx, who, opts))
         if name == "walk_to" and self.target is not None and ctx.play is not None:
@@ -1135,6 +1142,7 @@ def fight_choice(ctx: Context, fight: Fight, who: str, point: str, opts: list[An
     return found.answer(who, point, tuple(journal), opts)
 
 
+_POINTS: Final[dict[str, tuple[str, int]]] = {}  # `GreedyBot.decide`: point -> its name and the place of its `#`
 _MAY_TAKE = ".may.take_item"  # a procedure's `may take_item` (the catalogue's verb): its point's ending
 # the catalogue's verbs `_effect_choice` reads in an option (a test checks they are the catalogue's)
 _PREVENT = "prevent"

@@ -235,15 +235,17 @@ class _Walker:
     number), by tile number, kept all game (`Play.graph`): each tile's list is made again only when the board
     changed it (a tile laid next to it, or, along passages, when its passages list is a new one)."""
 
-    __slots__ = ("key", "walls", "linked", "adj", "base", "size")
+    __slots__ = ("key", "walls", "linked", "adj", "base", "size", "seen")
 
     def __init__(self, key: Any, walls: bool, linked: list[int]) -> None:
         self.key, self.walls, self.linked = key, walls, linked
         self.adj: list[list[int]] = []
         self.base: list[list[int]] = []  # (without walls: the passages list each tile's list was made from)
         self.size = 0
+        self.seen = 0  # (without walls: the entries of the board's log of tiles linked again read so far)
 
-    def catch_up(self, passages: list[list[int]], codes: list[int], cell: dict[int, int], n: int) -> None:
+    def catch_up(self, passages: list[list[int]], codes: list[int], cell: dict[int, int], n: int,
+                 relinked: list[int]) -> None:
         adj, linked = self.adj, self.linked
         if self.walls:
             for i in range(self.size, n):
@@ -256,18 +258,24 @@ class _Walker:
                     out.extend(j for j in linked if j != i and j not in out)
             self.size = n
             return
-        base = self.base
-        for i in range(n):
-            if i >= self.size or base[i] is not passages[i]:
+        # Along passages: the tiles laid since, and of the others only those the board linked again since
+        # (`Play._link` logs them in `relinked`), not every tile's list compared at each catch-up.
+        base, size = self.base, self.size
+        for i in range(size, n):
+            out = list(passages[i])
+            if i in linked:
+                out.extend(j for j in linked if j != i and j not in out)
+            adj.append(out)
+            base.append(passages[i])
+        for k in range(self.seen, len(relinked)):
+            i = relinked[k]
+            if i < size and base[i] is not passages[i]:
                 out = list(passages[i])
                 if i in linked:
                     out.extend(j for j in linked if j != i and j not in out)
-                if i >= self.size:
-                    adj.append(out)
-                    base.append(passages[i])
-                else:
-                    adj[i] = out
-                    base[i] = passages[i]
+                adj[i] = out
+                base[i] = passages[i]
+        self.seen = len(relinked)
         self.size = n
 
 
@@ -314,6 +322,9 @@ class Play:
     # the same numbers by position (the board's own key tuples): a tuple hash costs less than making a code
     _num: dict[Pos, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     _adj: list[list[int]] = field(default_factory=list, init=False, repr=False, compare=False)
+    # the numbers of the tiles whose passages `_link` found, in order, again at each new neighbour (`_Walker`
+    # catches up from it)
+    _relinked: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def _number(self) -> int:
         """Number the tiles laid since the last call; the count of laid tiles."""
@@ -368,6 +379,7 @@ class Play:
                 if j is not None and (side + 2) % 4 in exits[j]:
                     out.append(j)
         self._adj[i] = out
+        self._relinked.append(i)
         found[at[i]] = [at[j] for j in out]  # (the board's own keys: later look-ups find the same tuples)
 
     _edges: tuple[int, set[Pos]] = field(default_factory=lambda: (0, set()), init=False, repr=False, compare=False)
@@ -566,7 +578,7 @@ class Play:
         if walker is None:
             walker = kept[key] = _Walker(key, walls, [i for p in portals if (i := self._num.get(p)) is not None])
         if walker.size != n:  # (passages change only when a tile is laid)
-            walker.catch_up(self._adj, self._codes, self._cell, n)
+            walker.catch_up(self._adj, self._codes, self._cell, n, self._relinked)
         return walker.key, walker.adj
 
     def search(self, sources: Iterable[Pos], blocked: Iterable[Pos] = (), until: Iterable[Pos] = (),
