@@ -606,7 +606,8 @@ class GreedyBot:
         if len(opts) == 2 and opts[0] is False and opts[1] is True:  # a `may`
             verb = does[1][0] if does[1] else ""
             if verb == _EXPLORE:  # (a look before a room it would enter though the bag looks risky)
-                return int(self._plan(ctx, who) == "explore" and not self._explore_good(ctx, me))
+                # (the bag first: where it looks good the look is not taken, whatever the step would be)
+                return int(not self._explore_good(ctx, me) and self._plan(ctx, who) == "explore")
             if verb == _OPEN_CHEST:
                 chest = ctx.rules.get(ctx.owner)
                 if chest is None:
@@ -652,10 +653,8 @@ class GreedyBot:
         here = play.position.get(who)
         if here is None or me.lives <= self.LOW_LIVES:
             return None
-        self._plan(ctx, who)  # (the step's world: the monsters it avoids and its goals, for the board as it is)
-        world = self.world
-        if world is None or world.who != who or world.memo is not play.token_memo():
-            return None
+        self._walker(ctx, who, play)
+        world = self._world(ctx, who, me, play)  # (the step's: the monsters it avoids and its goals)
         avoided = world.avoided
         goals = world.goals or self._edges(play, avoided)
         if not goals:
@@ -725,54 +724,17 @@ class GreedyBot:
         self.target = None
         self.guide = None
         self.weak_at = None
-        flags: dict[str, Any] | None = ctx.facts.get("turn_flags")
-        walls = flags is not None and bool(flags.get("walls:" + who))
-        # (the walker's steps change only when a tile is laid: the last step's are taken again until then)
-        if self.graph_play is not play or self.graph_size != len(play.board) or self.graph_walls != walls:
-            self.graph = _graph(ctx, play, walls)
-            self.graph_play, self.graph_size, self.graph_walls = play, len(play.board), walls
+        self._walker(ctx, who, play)
         if "pick_up" in opts and self._wants_here(ctx, me, here):
             return "pick_up"
         if me.lives <= self.LOW_LIVES:
             heal = self._heal_step(ctx, me, here, opts)
             if heal is not None:
                 return heal
-        memo = play.token_memo()
-        holds = _holds(me)
-        # Half of all steps come after a step of the same hero with the same tiles, tokens, items and
-        # holdings (a walk on): the monsters avoided and the goals are then those of that step, kept by
-        # the bot (`world`) instead of looked up again in the memos by keys of nested tuples.
-        world = self.world
-        avoided: frozenset[Pos] | None
-        goals: AbstractSet[Pos]
-        known: dict[str, float]
-        if (world is not None and world.memo is memo and world.ctx is ctx and world.who == who
-                and world.item_moves == play.item_moves and world.holds == holds and world.cursed == me.cursed):
-            avoided, goals, known = world.avoided, world.goals, world.known
-        else:
-            monsters = _monsters(ctx, play)
-            # the monsters this loadout avoids, by the win chances known for it (those of the last step's world
-            # when the hero holds the same)
-            if world is not None and world.ctx is ctx and world.who == who and world.holds == holds \
-                    and world.cursed == me.cursed:
-                known = world.known
-            else:
-                known = _loadout_odds(ctx.rules, me, ctx.variants)
-            enough = self.WIN_ENOUGH
-            weak: dict[str, bool] = {}
-            places: list[Pos] = []
-            for p, kind in monsters.items():  # (each monster's odds once, in the order met)
-                too_strong = weak.get(kind)
-                if too_strong is None:
-                    chance = known.get(kind)
-                    if chance is None:
-                        chance = win_chance(ctx.rules, me, kind, ctx.variants)
-                    too_strong = weak[kind] = chance < enough
-                if too_strong:
-                    places.append(p)
-            avoided = frozenset(places)
-            goals = self._goals(ctx, play, me, monsters, avoided, holds)
-            self.world = _World(memo, ctx, who, play.item_moves, holds, me.cursed, avoided, goals, known)
+        world = self._world(ctx, who, me, play)
+        avoided: frozenset[Pos] = world.avoided
+        goals: AbstractSet[Pos] = world.goals
+        known = world.known
         blocked = avoided
         self.avoid = blocked
         self.weak_at = avoided
@@ -822,6 +784,52 @@ class GreedyBot:
                 self.target = max(chances, key=lambda p: (chances[p], -dist[p], p))
                 return "walk"
         return "stop" if "stop" in opts else opts[0]
+
+    def _walker(self, ctx: Context, who: str, play: Play) -> None:
+        """Bring the bot's steps of the walker (`graph`) up to date: they change only when a tile is laid or the
+        turn lets the hero through walls, so the last step's are taken again until then."""
+        flags: dict[str, Any] | None = ctx.facts.get("turn_flags")
+        walls = flags is not None and bool(flags.get("walls:" + who))
+        if self.graph_play is not play or self.graph_size != len(play.board) or self.graph_walls != walls:
+            self.graph = _graph(ctx, play, walls)
+            self.graph_play, self.graph_size, self.graph_walls = play, len(play.board), walls
+
+    def _world(self, ctx: Context, who: str, me: Character, play: Play) -> _World:
+        """The step's world: the monsters the hero's loadout avoids (by the exact odds) and its goals.
+        Half of all steps come after a step of the same hero with the same tiles, tokens, items and
+        holdings (a walk on): the monsters avoided and the goals are then those of that step, kept by
+        the bot (`world`) instead of looked up again in the memos by keys of nested tuples."""
+        memo = play.token_memo()
+        holds = _holds(me)
+        world = self.world
+        if (world is not None and world.memo is memo and world.ctx is ctx and world.who == who
+                and world.item_moves == play.item_moves and world.holds == holds and world.cursed == me.cursed):
+            return world
+        known: dict[str, float]
+        monsters = _monsters(ctx, play)
+        # the monsters this loadout avoids, by the win chances known for it (those of the last step's world
+        # when the hero holds the same)
+        if world is not None and world.ctx is ctx and world.who == who and world.holds == holds \
+                and world.cursed == me.cursed:
+            known = world.known
+        else:
+            known = _loadout_odds(ctx.rules, me, ctx.variants)
+        enough = self.WIN_ENOUGH
+        weak: dict[str, bool] = {}
+        places: list[Pos] = []
+        for p, kind in monsters.items():  # (each monster's odds once, in the order met)
+            too_strong = weak.get(kind)
+            if too_strong is None:
+                chance = known.get(kind)
+                if chance is None:
+                    chance = win_chance(ctx.rules, me, kind, ctx.variants)
+                too_strong = weak[kind] = chance < enough
+            if too_strong:
+                places.append(p)
+        avoided = frozenset(places)
+        goals = self._goals(ctx, play, me, monsters, avoided, holds)
+        world = self.world = _World(memo, ctx, who, play.item_moves, holds, me.cursed, avoided, goals, known)
+        return world
 
     def _nearest(self, play: Play, goals: AbstractSet[Pos], blocked: frozenset[Pos],
                  here: Pos) -> tuple[int, Pos] | None:
