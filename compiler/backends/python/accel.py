@@ -51,8 +51,8 @@ KEEP = 3  # finished builds kept in the cache folder (this runtime's and the new
 # C flags added to a build's (before the user's own CFLAGS, which may undo them), on Linux where gcc and clang take
 # them: calls into libpython go through its GOT entry instead of a PLT stub (`-fno-plt`), and the build's own
 # functions call each other directly, inlined where the compiler sees fit, since no other library can interpose
-# them (`-fno-semantic-interposition`). The same games; 2% fewer instructions for a greedy game, 1-3% less CPU
-# (bench/README, "Compiler flags for the compiled runtime").
+# them (`-fno-semantic-interposition`). The same games, 2% fewer instructions (bench/README, "Issue 10.7: compiler
+# flags for the compiled runtime, ...").
 C_FLAGS = ("-fno-semantic-interposition", "-fno-plt") if sys.platform.startswith("linux") else ()
 
 
