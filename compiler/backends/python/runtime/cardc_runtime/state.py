@@ -262,21 +262,23 @@ class _Walker:
         # (`Play._link` logs them in `relinked`), not every tile's list compared at each catch-up.
         base, size = self.base, self.size
         for i in range(size, n):
-            out = list(passages[i])
-            if i in linked:
-                out.extend(j for j in linked if j != i and j not in out)
-            adj.append(out)
+            adj.append(self._along(passages[i], i))
             base.append(passages[i])
         for k in range(self.seen, len(relinked)):
             i = relinked[k]
             if i < size and base[i] is not passages[i]:
-                out = list(passages[i])
-                if i in linked:
-                    out.extend(j for j in linked if j != i and j not in out)
-                adj[i] = out
+                adj[i] = self._along(passages[i], i)
                 base[i] = passages[i]
         self.seen = len(relinked)
         self.size = n
+
+    def _along(self, passages: list[int], i: int) -> list[int]:
+        """Tile `i`'s steps along passages: its `passages`, then the other portal tiles when it is one."""
+        out = list(passages)
+        linked = self.linked
+        if i in linked:
+            out.extend(j for j in linked if j != i and j not in out)
+        return out
 
 
 @dataclass
