@@ -130,6 +130,31 @@ def test_ctrl_c_keeps_the_finished_games(job: Job) -> None:
         assert sorted(r.index for r in result.records[0]) == sorted(seen)
 
 
+def test_one_worker_hands_on_each_game_and_keeps_the_odds_once_a_batch(job: Job, monkeypatch: Any) -> None:
+    """With one worker every game reaches the caller as it ends, and the greedy bot's new odds go to the store
+    once per batch (after every game they cost about 1% of a run), also for a batch Ctrl-C cut short."""
+    from cardc.simulation import runner, table
+
+    kept: list[int] = []
+    seen: list[int] = []
+    monkeypatch.setattr(table.Table, "keep_odds", lambda self: kept.append(len(seen)))
+    size = runner.batch_size(30, 1)
+    assert 1 < size < 30
+    result = run([job], 30, 1, workers=1, on_batch=lambda cell, records: seen.extend(r.index for r in records))
+    assert seen == list(range(30)) and result.finished == 30
+    assert kept == [min(at + size, 30) for at in range(0, 30, size)]
+
+    def stop_at_second(cell: int, records: list[Any]) -> None:
+        seen.extend(r.index for r in records)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    seen.clear()
+    kept.clear()
+    result = run([job], 30, 1, workers=1, on_batch=stop_at_second)
+    assert result.interrupted and result.finished == 2 and kept == [2]
+
+
 def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 

@@ -12,7 +12,7 @@ import multiprocessing
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,21 +54,31 @@ def default_workers() -> int:
 
 def play_batch(job: Job, seed: int, indices: Sequence[int]) -> list[GameRecord]:
     """Play the games `indices` of `job` in this process (the table is loaded once per process)."""
+    return list(play_games(job, seed, indices))
+
+
+def play_games(job: Job, seed: int, indices: Sequence[int]) -> Generator[GameRecord, None, None]:
+    """The games `indices` of `job`, played in this process one at a time as they are asked for; the greedy
+    bot's new exact odds go to the store once, after the last (or when the caller stops asking)."""
     from cardc.simulation.table import table_for
 
     table = table_for(job)
     # A game makes many short-lived objects that reference counting frees; a young collection every 700
     # allocations walked those still alive again and again (a few % of a game). Fewer, larger young
-    # collections while the games play; the threshold is as it was afterwards.
+    # collections while the games play; the threshold is as it was between games handed out and afterwards.
     threshold = gc.get_threshold()
-    if threshold[0]:  # (0: the caller turned collections off; left so)
-        gc.set_threshold(max(threshold[0], GAMES_YOUNG_THRESHOLD), *threshold[1:])
+    raised = (max(threshold[0], GAMES_YOUNG_THRESHOLD), *threshold[1:])
     try:
-        records = [table.play(i, game_seed(seed, i)) for i in indices]
+        for i in indices:
+            if threshold[0]:  # (0: the caller turned collections off; left so)
+                gc.set_threshold(*raised)
+            try:
+                record = table.play(i, game_seed(seed, i))
+            finally:
+                gc.set_threshold(*threshold)
+            yield record
     finally:
-        gc.set_threshold(*threshold)
-    table.keep_odds()
-    return records
+        table.keep_odds()
 
 
 def make_tasks(jobs: Sequence[Job], games: int, workers: int) -> list[Task]:
@@ -95,8 +105,14 @@ def run(jobs: Sequence[Job], games: int, seed: int, *, workers: int | None = Non
             result.interrupted = run_ray(jobs, tasks, seed, n, ray_address, done)
         elif n == 1:
             for cell, indices in tasks:
-                for i in indices:  # one game at a time, so Ctrl-C loses at most the game in progress
-                    done(cell, play_batch(jobs[cell], seed, [i]))
+                # Each game handed on as it ends, so Ctrl-C loses at most the game in progress; the odds kept
+                # once a batch (kept after every game, they cost about 1% of a run).
+                playing = play_games(jobs[cell], seed, indices)
+                try:
+                    for record in playing:
+                        done(cell, [record])
+                finally:
+                    playing.close()  # (the odds of the games played kept now, also when Ctrl-C stops the run)
         else:
             result.interrupted = _run_pool(jobs, tasks, seed, n, done)
     except KeyboardInterrupt:

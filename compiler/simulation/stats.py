@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -35,24 +35,6 @@ class GameRecord:
     def as_json(self) -> dict[str, Any]:
         return {"index": self.index, "seed": self.seed, "heroes": list(self.heroes), "winners": list(self.winners),
                 "turns": self.turns, "capped": self.capped, "reason": self.reason}
-
-
-@dataclass
-class Tally:
-    """Counters for the events of one game, turned into a `GameRecord` at its end."""
-
-    lives_lost: Counter[tuple[str, str]] = field(default_factory=Counter)
-    deaths: Counter[tuple[str, str]] = field(default_factory=Counter)
-    picked: Counter[str] = field(default_factory=Counter)
-    used: Counter[str] = field(default_factory=Counter)
-
-    def record(self, index: int, seed: int, heroes: Sequence[str], winners: Sequence[str], turns: int,
-               capped: bool, reason: str = "", teams: Sequence[Sequence[str]] = ()) -> GameRecord:
-        return GameRecord(index, seed, tuple(heroes), tuple(winners), turns, capped, reason,
-                          tuple(sorted((h, c, n) for (h, c), n in self.lives_lost.items())),
-                          tuple(sorted((h, c, n) for (h, c), n in self.deaths.items())),
-                          tuple(sorted(self.picked.items())), tuple(sorted(self.used.items())),
-                          tuple(tuple(t) for t in teams))
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:

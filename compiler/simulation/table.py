@@ -19,7 +19,7 @@ from typing import Any
 
 from cardc.simulation import odds_store
 from cardc.simulation.jobs import Job, package_name
-from cardc.simulation.stats import GameRecord, Tally
+from cardc.simulation.stats import GameRecord
 
 DEFAULT_TURN_CAP = 400
 _PACKAGES: dict[str, ModuleType] = {}
@@ -150,19 +150,23 @@ def seats(players: int) -> list[str]:
 
 
 def record_of(index: int, seed: int, result: Any) -> GameRecord:
-    """The engine's `GameResult` as the small record statistics are made of."""
-    tally = Tally()
-    for hero, causes in result.lives_lost.items():
-        for cause, n in causes.items():
-            tally.lives_lost[(hero, cause)] += n
-    for hero, causes in result.deaths_by.items():
-        for cause, n in causes.items():
-            tally.deaths[(hero, cause)] += n
-    for counts, into in ((result.picked_up, tally.picked), (result.used, tally.used)):
+    """The engine's `GameResult` as the small record statistics are made of (sums in plain dicts: Counters
+    cost about 1% of a game)."""
+    picked: dict[str, int] = {}
+    used: dict[str, int] = {}
+    for counts, into in ((result.picked_up, picked), (result.used, used)):
         for items in counts.values():
-            into.update(items)
-    return tally.record(index, seed, result.heroes, result.winners, result.turns, result.capped, result.reason,
-                        getattr(result, "teams", ()))
+            for item, n in items.items():
+                into[item] = into.get(item, 0) + n
+    return GameRecord(index, seed, tuple(result.heroes), tuple(result.winners), result.turns, result.capped,
+                      result.reason, _by_cause(result.lives_lost), _by_cause(result.deaths_by),
+                      tuple(sorted(picked.items())), tuple(sorted(used.items())),
+                      tuple(tuple(t) for t in getattr(result, "teams", ())))
+
+
+def _by_cause(counts: dict[str, dict[str, int]]) -> tuple[tuple[str, str, int], ...]:
+    """(hero, cause, n) for each hero's count of each cause, sorted (a hero and a cause come once each)."""
+    return tuple(sorted((hero, cause, n) for hero, causes in counts.items() for cause, n in causes.items()))
 
 
 def table_for(job: Job) -> Table:
