@@ -82,9 +82,12 @@ def play(args: argparse.Namespace) -> dict[str, object]:
     if args.runtime == "compiled":  # before anything imports a runtime: as `cardc simulate` does for a big run
         from cardc.backends.python.accel import ENV
         from cardc.backends.python.compiled_rules import compiled_runtime
+        from cardc.simulation.training import trainer
 
         where = compiled_runtime(files, package_name("karak", digest), digest,
-                                 lambda text: print(f"note: {text}", file=sys.stderr))
+                                 lambda text: print(f"note: {text}", file=sys.stderr),
+                                 trainer(Job("karak", files, digest, args.players,
+                                             tuple(args.expansion or ["regent"]), (), args.bot)))
         if where is None:
             raise SystemExit("the compiled runtime could not be built")
         os.environ[ENV] = str(where)

@@ -104,10 +104,14 @@ def main() -> int:
         from cardc.backends.python.accel import ENV
         from cardc.backends.python.compiled_rules import compiled_runtime
         from cardc.simulation.jobs import package_name
+        from cardc.simulation.training import trainer
 
-        # (the build of the runtime with the game's rules, as a run of 50,000 games or more makes it)
+        # (the build of the runtime with the game's rules, as a run of 50,000 games or more makes it: profile-guided)
         where = compiled_runtime(files, package_name("karak", digest), digest,
-                                 lambda text: print(f"note: {text}", file=sys.stderr))
+                                 lambda text: print(f"note: {text}", file=sys.stderr),
+                                 trainer(Job("karak", files, digest, args.players,
+                                             tuple(args.expansion if args.expansion is not None else ["regent"]),
+                                             (), args.bot)))
         if where is None:
             return 1
         os.environ[ENV] = str(where)

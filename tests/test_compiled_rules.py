@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cardc.backends.python import accel, compiled_rules
+from cardc.backends.python import accel, compiled_rules, pgo
 
 SOURCE = '''from __future__ import annotations
 
@@ -110,10 +110,11 @@ def test_no_mypyc_no_cache_folder_or_a_failed_build_leave_the_rules_python(
         return subprocess.CompletedProcess(cmd, 1, "", "base.py:1: error: something mypy says\n")
 
     monkeypatch.setattr(accel.subprocess, "run", failing)
+    monkeypatch.setattr(pgo, "kept", lambda kind, env: None)  # (no profile-guided build: tests/test_pgo.py)
     assert compiled_rules.build(FILES, "_t_game", "d1", notes.append) is None
     assert "could not compile the runtime with the rules (base.py:1: error: something mypy says)" in notes[-1]
-    # the runtime's modules and the package's, not its `__init__`
-    assert calls[0][3:] == [f"cardc_runtime/{m}.py" for m in accel.COMPILED] + ["_t_game/base.py"]
+    # the runtime's modules and the package's, not its `__init__`, in the group of builds with rules
+    assert calls[0][3:] == [accel.GROUPS[1], *(f"cardc_runtime/{m}.py" for m in accel.COMPILED), "_t_game/base.py"]
     assert compiled_rules.build(FILES, "_t_game", "d1", notes.append) is None and len(calls) == 1  # not again
     assert [p.name for p in (tmp_path / "rules").iterdir()] == [f"{compiled_rules.key('d1', '_t_game')}.failed"]
     monkeypatch.setenv("CARDC_CACHE", "off")
@@ -132,6 +133,7 @@ def test_a_build_compiles_with_the_added_c_flags_before_the_users(tmp_path: Path
         return subprocess.CompletedProcess(cmd, 1, "", "stop here\n")
 
     monkeypatch.setattr(accel.subprocess, "run", failing)
+    monkeypatch.setattr(pgo, "kept", lambda kind, env: None)
     assert compiled_rules.build(FILES, "_t_game", "d1", lambda _: None) is None
     if sys.platform.startswith("linux"):
         assert accel.C_FLAGS == ("-fno-semantic-interposition", "-fno-plt")
@@ -203,6 +205,9 @@ def test_simulate_builds_compiled_rules_for_big_runs_only(tmp_path: Path, monkey
         assert os.environ[accel.ENV] == str(tmp_path)  # (no package: the compiled runtime alone)
 
 
+RUN = {"players": 4, "expansion": [], "variant": [], "turn_cap": None, "heroes": None}  # (the rest of a run's options)
+
+
 def test_simulate_imports_the_build_of_the_runtime_with_the_rules(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """With the game's package, a run on the compiled runtime imports the build that holds its rules, when
@@ -215,7 +220,8 @@ def test_simulate_imports_the_build_of_the_runtime_with_the_rules(tmp_path: Path
     fused = tmp_path / "fused"
     asked: list[tuple[str, str, str]] = []
 
-    def runtime_for(files: object, name: str, digest: str, note: object) -> Path | None:
+    def runtime_for(files: object, name: str, digest: str, note: object, train: object) -> Path | None:
+        assert callable(train)  # (a build made for the run is trained on its set-up: training.py)
         asked.append((name, digest, os.environ[compiled_rules.ENV]))
         return fused if os.environ[compiled_rules.ENV] == "build" else None
 
@@ -234,7 +240,7 @@ def test_simulate_imports_the_build_of_the_runtime_with_the_rules(tmp_path: Path
     for games, expected in ((compiled_rules.BUILD_FROM, fused), (100, tmp_path)):
         monkeypatch.delenv(compiled_rules.ENV, raising=False)
         simulate.use_runtime(argparse.Namespace(bot="random", sweep=[], runtime="compiled", games=games,
-                                                game="g"), (FILES, "d" * 64))
+                                                game="g", **RUN), (FILES, "d" * 64))
         assert os.environ[accel.ENV] == str(expected)
     assert asked == [(f"_cardc_sim_{'d' * 16}_g", "d" * 64, "build"), (f"_cardc_sim_{'d' * 16}_g", "d" * 64, "cached")]
     # the big run took the build with the rules without compiling the runtime alone first (a minute for nothing)
@@ -246,7 +252,7 @@ def test_simulate_imports_the_build_of_the_runtime_with_the_rules(tmp_path: Path
     monkeypatch.delenv(compiled_rules.ENV, raising=False)
     monkeypatch.setenv(accel.ENV, "")
     simulate.use_runtime(argparse.Namespace(bot="mine", sweep=[], runtime=None, games=compiled_rules.BUILD_FROM,
-                                            game="g"), (FILES, "d" * 64))
+                                            game="g", **RUN), (FILES, "d" * 64))
     assert asked == [] and alone == [] and os.environ[accel.ENV] == ""
 
 
@@ -254,7 +260,7 @@ def test_runtime_for_follows_the_switch(tmp_path: Path, monkeypatch: pytest.Monk
     """A finished build is used unless the switch is off; none is made unless it says `build`."""
     monkeypatch.setenv("CARDC_CACHE_DIR", str(tmp_path))
     builds: list[str] = []
-    monkeypatch.setattr(compiled_rules, "build", lambda files, name, digest, note: builds.append(name))
+    monkeypatch.setattr(compiled_rules, "build", lambda files, name, digest, note, train: builds.append(name))
     for value in ("off", "cached"):
         monkeypatch.setenv(compiled_rules.ENV, value)
         assert compiled_rules.runtime_for(FILES, "_t_game", "d1") is None

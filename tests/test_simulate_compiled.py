@@ -121,6 +121,21 @@ def test_compiled_runtime_plays_the_same_games(compiled: Path, fused: Path, tmp_
         assert runs["python rules"][:2] == ["True", "False"] and runs["python rules"][2:] == runs["python"][2:]
 
 
+def test_the_training_of_a_build_plays_games_on_it(compiled: Path, tmp_path: Path) -> None:
+    """`training.trainer` plays the run's set-up on the build it is given, in another process (there the counters
+    of a build compiled with them are written, tests/test_pgo.py); on a folder without a build it fails."""
+    from cardc.frontend import compile_paths
+    from cardc.simulation.jobs import Job, package_files
+    from cardc.simulation.training import trainer
+
+    files, digest = package_files(compile_paths([ROOT / "content"]).project, "karak")
+    job = Job("karak", files, digest, 2, ("regent",), (), "greedy", 40)
+    assert trainer(job, games=2)(compiled)
+    assert not trainer(job, games=2)(tmp_path)
+    assert not trainer(job.with_(expansions=("no_such_expansion",)), games=2)(compiled)  # (refused by `validate`)
+    assert not list(compiled.glob("*.pickle")) and not list(tmp_path.glob("*.pickle"))
+
+
 def test_simulate_command_compiled_and_python_report_the_same(fused: Path) -> None:
     """(`--runtime compiled` finds the build of the runtime with the rules that the fixture made, and uses it.)"""
     reports = {}

@@ -110,8 +110,9 @@ def use_runtime(args: argparse.Namespace, package: tuple[tuple[tuple[str, str], 
     from cardc.backends.python import compiled_rules
     from cardc.backends.python.accel import ENV, MODES, choose, is_compiled, may_compile
     from cardc.backends.python.loader import ensure_runtime
-    from cardc.simulation.jobs import package_name
+    from cardc.simulation.jobs import Job, package_name
     from cardc.simulation.sweep import SweepError, parse_axis
+    from cardc.simulation.training import trainer
 
     def note(text: str) -> None:
         print(f"cardc simulate: note: {text}", file=sys.stderr)
@@ -134,9 +135,13 @@ def use_runtime(args: argparse.Namespace, package: tuple[tuple[tuple[str, str], 
     where: Path | None = None
     if package is not None and compiled:
         # the build with the rules first: it holds the runtime, so a run that makes it (or finds it) does not
-        # also compile the runtime alone, a minute for nothing; the runtime alone when it cannot be had
+        # also compile the runtime alone, a minute for nothing; the runtime alone when it cannot be had. A build
+        # made here is profile-guided, trained on games of this run's set-up (training.py)
         files, digest = package
-        where = compiled_rules.runtime_for(files, package_name(args.game, digest), digest, note)
+        train = trainer(Job(args.game, files, digest, args.players or 0, tuple(args.expansion),
+                            tuple(args.variant), args.bot, args.turn_cap,
+                            tuple(h.strip() for h in (args.heroes or "").split(",") if h.strip())))
+        where = compiled_rules.runtime_for(files, package_name(args.game, digest), digest, note, train)
     if where is None:
         where = choose(mode, bots, args.games * cells, note)
     if where is None:

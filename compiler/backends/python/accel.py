@@ -14,6 +14,9 @@ there by `win_odds` (compiled): the same runs, with a few sums per node instead 
 designer's bot plays on it when asked (`--runtime compiled`), unless its class derives from a compiled one that
 refuses it (the `random` and `sensible` bots of `engine`; `GreedyBot` allows it): then it says so; `auto` keeps
 designers' bots on the Python runtime.
+
+Where the C compiler is gcc 12 or later, the builds of the runtime with a game's rules (compiled_rules.py) are
+profile-guided (pgo.py): trained on games once per cardc version, then guided by the counters kept.
 """
 
 from __future__ import annotations
@@ -29,8 +32,9 @@ import sysconfig
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from subprocess import CompletedProcess
 
-from cardc.backends.python import RUNTIME_SOURCE
+from cardc.backends.python import RUNTIME_SOURCE, pgo
 
 # The modules compiled (the greedy bot's decisions too: its class allows designers' subclasses, and its win chance,
 # `win_odds`); the others stay Python: the package's `__init__`, `errors` (compiled classes cannot derive from
@@ -56,6 +60,13 @@ KEEP = 3  # finished builds kept in the cache folder (this runtime's and the new
 C_FLAGS = ("-fno-semantic-interposition", "-fno-plt") if sys.platform.startswith("linux") else ()
 
 
+# The names of the builds' shared libraries (mypyc's group): the runtime alone, the runtime with a game's rules.
+# Fixed, not mypyc's hash of the modules' names (which holds the rules package's digest): the C file of every
+# build of a kind then has the same name, and the profile counters kept for that kind match it (pgo.py). Two
+# builds are never imported by one process (their modules are `cardc_runtime.*` alike).
+GROUPS = ("cardc_runtime_build", "cardc_rules_build")
+
+
 def _mypy_version() -> str | None:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -72,7 +83,8 @@ def key() -> str:
     from cardc.diskcache import digest
 
     parts: list[str | bytes] = [" ".join(COMPILED), sys.version, sysconfig.get_platform(),
-                                str(sysconfig.get_config_var("EXT_SUFFIX")), _mypy_version() or "-", " ".join(C_FLAGS)]
+                                str(sysconfig.get_config_var("EXT_SUFFIX")), _mypy_version() or "-", " ".join(C_FLAGS),
+                                " ".join(GROUPS)]
     for src in sorted(RUNTIME_SOURCE.glob("*.py")):
         parts += [src.name, src.read_bytes()]
     return digest(*parts)
@@ -110,7 +122,8 @@ def missing_tools() -> str:
 
 def build(note: Callable[[str], None] = lambda _: None, announce: bool = True) -> Path | None:
     """Compile the runtime (about a minute; once per runtime source) and return its folder, or None with a note
-    saying why not (`announce`: also a note when it starts)."""
+    saying why not (`announce`: also a note when it starts). Not trained (`run_mypyc`): the build is itself made
+    once per runtime version, so a training would be paid for at each, by runs of a few thousand games."""
     where = folder()
     if where is None:
         note("the cache folder is off (CARDC_CACHE=off): no compiled runtime")
@@ -134,17 +147,23 @@ def build(note: Callable[[str], None] = lambda _: None, announce: bool = True) -
     suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
     return run_mypyc(where, write, lambda work: [m for m in COMPILED
                                                  if not (work / "cardc_runtime" / f"{m}{suffix}").is_file()],
-                     key(), "the runtime", "playing on the Python runtime", note, _prune)
+                     key(), "the runtime", "playing on the Python runtime", note, _prune, group=GROUPS[0])
 
 
 def run_mypyc(where: Path, write: Callable[[Path], list[str]], left_out: Callable[[Path], list[str]], stamp: str,
               what: str, instead: str, note: Callable[[str], None], prune: Callable[[Path], None],
-              env: dict[str, str] | None = None) -> Path | None:
+              env: dict[str, str] | None = None, group: str = GROUPS[0],
+              train: Callable[[Path], bool] | None = None) -> Path | None:
     """One mypyc build into the cache folder `where`, shared by the runtime's and the rules' builds: `write`
     puts the sources into a new folder beside `where` and returns mypyc's arguments; `left_out` names what a
     finished build lacks. A finished build is marked done with `stamp`, moved to `where` (whoever finishes the
     same build first wins) and `prune` tidies the folders beside it; a failure leaves a note ("... `what` ...:
-    `instead`") and a `.failed` mark, and returns None."""
+    `instead`") and a `.failed` mark, and returns None.
+
+    `group` names the build's shared library (GROUPS). Where gcc allows it (pgo.py) the build is profile-guided
+    by the counters kept for its group; with none kept yet and a `train`, the build is first compiled with
+    counters, marked done in its work folder, `train(work)` plays games on it in another process (True when
+    they were played), and the counters are kept; a training that fails leaves the build as without one."""
     try:
         where.parent.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix="build-", dir=where.parent))
@@ -154,10 +173,20 @@ def run_mypyc(where: Path, write: Callable[[Path], list[str]], left_out: Callabl
     try:
         targets = write(work)
         run_env = {**os.environ, "MYPY_CACHE_DIR": str(work / ".mypy_cache"), **(env or {})}
-        if C_FLAGS:
-            run_env["CFLAGS"] = " ".join((*C_FLAGS, run_env.get("CFLAGS", ""))).strip()
-        done = subprocess.run([sys.executable, "-m", "mypyc", *targets], cwd=work, env=run_env, capture_output=True,
-                              text=True)
+        flags = C_FLAGS
+        counters = pgo.kept(f"{key()} {group}", run_env)
+        if counters is not None and not pgo.counted(counters) and train is not None:
+            note("profile-guided build: compiling with counters and training it on games first (once per cardc "
+                 "version; a few minutes)")
+            trial = _mypyc(targets, work, run_env, (*flags, *pgo.generate_flags(work)), group)
+            if trial.returncode == 0 and not left_out(work):
+                (work / _DONE).write_text("training\n", encoding="utf-8")  # (loaders take only a finished build)
+                if train(work):
+                    pgo.keep(work, counters)
+            _clean(work)
+        if counters is not None and pgo.counted(counters):
+            flags = (*flags, *pgo.use_flags(work, counters))
+        done = _mypyc(targets, work, run_env, flags, group)
         if done.returncode != 0:
             last = (done.stderr.strip() or done.stdout.strip() or "?").splitlines()[-1]
             note(f"mypyc could not compile {what} ({last}): {instead}")
@@ -165,6 +194,7 @@ def run_mypyc(where: Path, write: Callable[[Path], list[str]], left_out: Callabl
             return None
         shutil.rmtree(work / "build", ignore_errors=True)
         shutil.rmtree(work / ".mypy_cache", ignore_errors=True)
+        shutil.rmtree(work / pgo.PROFILE, ignore_errors=True)
         missing = left_out(work)
         if missing:
             note(f"mypyc left out {', '.join(missing)}: {instead}")
@@ -183,6 +213,39 @@ def run_mypyc(where: Path, write: Callable[[Path], list[str]], left_out: Callabl
         return None
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+# mypyc's build of `targets` (what `python -m mypyc` does), with the group (the shared library's name) fixed
+_SETUP = """
+import os, sys
+from setuptools import setup
+from mypyc.build import mypycify
+
+setup(name="cardc_build", script_args=["build_ext", "--inplace"],
+      ext_modules=mypycify(sys.argv[2:], opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"),
+                           debug_level=os.environ.get("MYPYC_DEBUG_LEVEL", "1"), group_name=sys.argv[1]))
+"""
+
+
+def _mypyc(targets: list[str], work: Path, env: dict[str, str], flags: tuple[str, ...],
+           group: str) -> CompletedProcess[str]:
+    """Run mypyc on `targets` in `work`, `flags` before the user's own CFLAGS (which come last and win)."""
+    run_env = dict(env)
+    if flags:
+        run_env["CFLAGS"] = " ".join((*flags, env.get("CFLAGS", ""))).strip()
+    return subprocess.run([sys.executable, "-c", _SETUP, group, *targets], cwd=work, env=run_env,
+                          capture_output=True, text=True)
+
+
+def _clean(work: Path) -> None:
+    """Remove what a compile made in `work` (its C and objects, the libraries, the done mark), so the next one
+    compiles everything again: setuptools skips an object newer than its C file, and mypyc leaves a C file it
+    would write the same untouched."""
+    shutil.rmtree(work / "build", ignore_errors=True)
+    suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
+    for built_file in work.rglob(f"*{suffix}"):
+        built_file.unlink()
+    (work / _DONE).unlink(missing_ok=True)
 
 
 def _prune(keep: Path) -> None:

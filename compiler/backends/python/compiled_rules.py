@@ -40,7 +40,7 @@ CHOICES = ("build", "cached", "off")
 # costs about two minutes of one core per content version, and saves about 1.5-2 ms of CPU a game (random, sensible
 # at 4 players: 24% and 15% of their instructions) against the compiled runtime with Python rules.
 BUILD_FROM = 50_000
-REWRITE = "3"  # the version of `for_mypyc`'s rewrite and of the build's layout: a change makes new builds
+REWRITE = "4"  # the version of `for_mypyc`'s rewrite and of the build's layout: a change makes new builds
 _DONE = "built"
 KEEP = 5  # finished builds kept (the newest)
 _HEADER = '# mypy: disable-error-code="attr-defined"\n'  # (a verb of no module (see `for_mypyc`) stays `v.<verb>`)
@@ -140,7 +140,7 @@ def _modules(files: Sequence[tuple[str, str]]) -> list[str]:
 
 
 def build(files: Sequence[tuple[str, str]], name: str, digest: str,
-          note: Callable[[str], None] = lambda _: None) -> Path | None:
+          note: Callable[[str], None] = lambda _: None, train: Callable[[Path], bool] | None = None) -> Path | None:
     """Compile the runtime's modules and the package's (`files`: paths `<game>/...` and texts, imported as the
     package `name`) in one mypyc build, and return the build's folder (its `cardc_runtime` and `name`
     beside each other, as accel.load and `load` import them), or None with a note saying why not."""
@@ -179,7 +179,7 @@ def build(files: Sequence[tuple[str, str]], name: str, digest: str,
                 + [m for m in modules if not (work / name / f"{m[:-3]}{suffix}").is_file()])
 
     return accel.run_mypyc(where, write, left_out, key(digest, name), "the runtime with the rules",
-                           "the rules stay Python", note, _prune)
+                           "the rules stay Python", note, _prune, group=accel.GROUPS[1], train=train)
 
 
 def _failed(where: Path) -> Path:
@@ -220,7 +220,8 @@ def load(where: Path, name: str, modules: Sequence[str]) -> ModuleType | None:
 
 
 def runtime_for(files: Sequence[tuple[str, str]], name: str, digest: str,
-                note: Callable[[str], None] = lambda _: None) -> Path | None:
+                note: Callable[[str], None] = lambda _: None,
+                train: Callable[[Path], bool] | None = None) -> Path | None:
     """The build of the runtime with this package's rules that a run should import as its compiled runtime
     (before any runtime is imported), as `CARDC_COMPILED_RULES` allows: made first under `build`, a finished one
     under `cached`; None: the compiled runtime alone, the rules Python."""
@@ -230,14 +231,16 @@ def runtime_for(files: Sequence[tuple[str, str]], name: str, digest: str,
     where = folder(digest, name)
     if where is not None and (where / _DONE).is_file():
         return where
-    return build(files, name, digest, note) if how == "build" else None
+    return build(files, name, digest, note, train) if how == "build" else None
 
 
 def compiled_runtime(files: Sequence[tuple[str, str]], name: str, digest: str,
-                     note: Callable[[str], None] = lambda _: None) -> Path | None:
+                     note: Callable[[str], None] = lambda _: None,
+                     train: Callable[[Path], bool] | None = None) -> Path | None:
     """The compiled runtime a big run of this package plays on, made if needed: the build with its rules (as
-    `runtime_for`), else the runtime compiled alone (accel.build); None when neither can be made."""
-    return runtime_for(files, name, digest, note) or accel.build(note)
+    `runtime_for`), else the runtime compiled alone (accel.build); None when neither can be made. `train`: the
+    build with the rules is profile-guided (accel.run_mypyc)."""
+    return runtime_for(files, name, digest, note, train) or accel.build(note)
 
 
 def package(files: Sequence[tuple[str, str]], name: str, digest: str,
