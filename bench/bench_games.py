@@ -8,8 +8,9 @@
 Compiles content/ and plays games FIRST .. FIRST+N-1 (seed 1: each game's seed from (1, index)) of 4-player
 Karak with Regent in this process, by `play_batch`, as one worker of `cardc simulate` does (`--runtime
 compiled`: on the build of the runtime with the game's rules that a run of 50,000 games or more makes,
-compiled_rules.py). It prints games per CPU second (user + system of this process, the table and the package
-loaded before timing) and the sha256 of the records' `repr`: the same digest means the same games, so two
+compiled_rules.py; profile-guided where gcc allows it, trained on this bench's set-up if it makes the first such
+build of a cardc version, pgo.py). It prints games per CPU second (user + system of this process, the table and
+the package loaded before timing) and the sha256 of the records' `repr`: the same digest means the same games, so two
 versions of the code can be compared on the same games. The greedy bot's exact odds kept between runs
 (`cardc.simulation.odds_store`) are not used: each run starts without them, as a first run does.
 
