@@ -106,6 +106,20 @@ def test_a_failed_training_leaves_a_build_without_a_profile(tmp_path: Path, buil
     assert _build(tmp_path, "v2", 1, None) is not None and len(builds) == 1
 
 
+def test_damaged_counters_leave_a_build_without_them(tmp_path: Path, builds: list[tuple[str, ...]]) -> None:
+    assert _build(tmp_path, "v1", 1, lambda work: _call(work, 1000) > 0) is not None
+    counters = pgo.kept(f"{accel.key()} _t_tiny_group", {})
+    assert counters is not None and pgo.counted(counters)
+    for gcda in counters.rglob("*.gcda"):
+        gcda.write_bytes(b"not what gcc writes" * 20)
+    builds.clear()
+    where = _build(tmp_path, "v2", 2, None)
+    assert where is not None and _call(where, 30) == 135 - 40
+    # gcc refuses the damaged counters: the build is made again without them
+    assert len(builds) == 2 and any(f.startswith("-fprofile-use") for f in builds[0])
+    assert not any(f.startswith("-fprofile") for f in builds[1])
+
+
 def test_only_gcc_12_or_later_guides_a_build(monkeypatch: pytest.MonkeyPatch) -> None:
     versions = {"gcc-11": ("gcc (Debian 11.4.0-1) 11.4.0\nCopyright (C) 2021 Free Software Foundation, Inc.", "11.4.0"),
                 "gcc-13": ("gcc (GCC) 13.2.1\nCopyright (C) 2023 Free Software Foundation, Inc.", "13.2.1"),

@@ -163,7 +163,8 @@ def run_mypyc(where: Path, write: Callable[[Path], list[str]], left_out: Callabl
     `group` names the build's shared library (GROUPS). Where gcc allows it (pgo.py) the build is profile-guided
     by the counters kept for its group; with none kept yet and a `train`, the build is first compiled with
     counters, marked done in its work folder, `train(work)` plays games on it in another process (True when
-    they were played), and the counters are kept; a training that fails leaves the build as without one."""
+    they were played), and the counters are kept; a training that fails, or a compile the counters make fail,
+    leaves the build as without them."""
     try:
         where.parent.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix="build-", dir=where.parent))
@@ -184,9 +185,13 @@ def run_mypyc(where: Path, write: Callable[[Path], list[str]], left_out: Callabl
                 if train(work):
                     pgo.keep(work, counters)
             _clean(work)
+        done = None
         if counters is not None and pgo.counted(counters):
-            flags = (*flags, *pgo.use_flags(work, counters))
-        done = _mypyc(targets, work, run_env, flags, group)
+            done = _mypyc(targets, work, run_env, (*flags, *pgo.use_flags(work, counters)), group)
+            if done.returncode != 0:  # (damaged counters, say: the build is made without them)
+                _clean(work)
+        if done is None or done.returncode != 0:
+            done = _mypyc(targets, work, run_env, flags, group)
         if done.returncode != 0:
             last = (done.stderr.strip() or done.stdout.strip() or "?").splitlines()[-1]
             note(f"mypyc could not compile {what} ({last}): {instead}")
