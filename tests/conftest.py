@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,14 @@ def bundled() -> FrontEndResult:
         return compile_paths([Path("content")])
     finally:
         os.chdir(old)
+
+
+@pytest.fixture(autouse=True)
+def _build_key_read_afresh() -> Iterator[None]:
+    """`accel.key()` is read once per process: a test that patches what it reads (mypy's version, say) must
+    not leave its key to the tests after it (the build fixtures would then make builds under a key no other
+    process asks for, and `cardc simulate` run by a test would compile its own build again)."""
+    yield
+    from cardc.backends.python import accel
+
+    accel.key.cache_clear()
