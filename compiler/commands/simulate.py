@@ -139,8 +139,7 @@ def use_runtime(args: argparse.Namespace, package: tuple[tuple[tuple[str, str], 
         # made here is profile-guided, trained on games of this run's set-up (training.py)
         files, digest = package
         train = trainer(Job(args.game, files, digest, args.players or 0, tuple(args.expansion),
-                            tuple(args.variant), args.bot, args.turn_cap,
-                            tuple(h.strip() for h in (args.heroes or "").split(",") if h.strip())))
+                            tuple(args.variant), args.bot, args.turn_cap, _heroes(args)))
         where = compiled_rules.runtime_for(files, package_name(args.game, digest), digest, note, train)
     if where is None:
         where = choose(mode, bots, args.games * cells, note)
@@ -150,6 +149,11 @@ def use_runtime(args: argparse.Namespace, package: tuple[tuple[tuple[str, str], 
     ensure_runtime()
     if not is_compiled() and mode == "compiled":
         note("this process imported the Python runtime before: playing on it")
+
+
+def _heroes(args: argparse.Namespace) -> tuple[str, ...]:
+    """The heroes `--heroes` names (none: drawn for each game)."""
+    return tuple(h.strip() for h in (args.heroes or "").split(",") if h.strip())
 
 
 def _check(kind: str, ident: str, known: list[str]) -> None:
@@ -178,7 +182,7 @@ def make_jobs(project: Any, args: argparse.Namespace) -> tuple[list[Any], list[d
     except SweepError as e:
         raise UsageError(str(e)) from None
     files, digest = package_files(project, args.game)
-    heroes = tuple(h.strip() for h in (args.heroes or "").split(",") if h.strip())
+    heroes = _heroes(args)
     jobs = []
     for cell in grid:
         bot = cell.get("bot", args.bot)

@@ -114,9 +114,9 @@ def missing_tools() -> str:
     """What a mypyc build lacks here (mypyc, a C compiler), or "" when it can be tried."""
     if _mypy_version() is None or importlib.util.find_spec("mypyc") is None:
         return "mypyc is not installed (`pip install mypy`)"
-    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
-    if shutil.which(str(compiler).split()[0]) is None:
-        return f"no C compiler ({str(compiler).split()[0]})"
+    compiler = pgo.compiler(dict(os.environ))
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler})"
     return ""
 
 
